@@ -1,0 +1,48 @@
+//! CPU benchmarks on the default parameters: `cpu/keyswitch`, `cpu/pbs`, `cpu/ks_pbs`.
+//! Single-threaded: one keyswitch or bootstrap at a time on one core.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use gpufhe::core_crypto::{
+    keyswitch_lwe_ciphertext, programmable_bootstrap_lwe_ciphertext, LweCiphertextOwned,
+};
+use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+use std::hint::black_box;
+
+fn bench(c: &mut Criterion) {
+    let params = DEFAULT_PARAMETERS;
+    let ck = ClientKey::new(params).expect("client key");
+    let sk = ServerKey::new(&ck).expect("server key");
+    let lut = sk.generate_lookup_table(|x| (x * x) % 16).expect("lut");
+    let ct = ck.encrypt(3).expect("encrypt");
+    let small = sk.keyswitch(&ct).expect("keyswitch");
+
+    let mut group = c.benchmark_group("cpu");
+    group.sample_size(50);
+    group.bench_function("keyswitch", |b| {
+        let mut out = LweCiphertextOwned::new_zero(params.lwe_dimension.to_lwe_size());
+        b.iter(|| {
+            keyswitch_lwe_ciphertext(sk.keyswitch_key(), black_box(ct.as_lwe()), &mut out)
+                .expect("ks")
+        })
+    });
+    group.bench_function("pbs", |b| {
+        let mut out = LweCiphertextOwned::new_zero(params.big_lwe_dimension().to_lwe_size());
+        b.iter(|| {
+            programmable_bootstrap_lwe_ciphertext(
+                black_box(&small),
+                &mut out,
+                lut.accumulator(),
+                sk.bootstrap_key(),
+                params.modulus_switch,
+            )
+            .expect("pbs")
+        })
+    });
+    group.bench_function("ks_pbs", |b| {
+        b.iter(|| sk.apply_lookup_table(black_box(&ct), &lut).expect("ks+pbs"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

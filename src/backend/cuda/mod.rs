@@ -1,0 +1,1 @@
+//! Placeholder created by the lead; the CUDA helper replaces this file.

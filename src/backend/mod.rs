@@ -1,0 +1,5 @@
+//! Execution backends. The CUDA backend (feature `gpu`) runs the same primitives as
+//! the CPU code on NVIDIA GPUs.
+
+#[cfg(feature = "gpu")]
+pub mod cuda;

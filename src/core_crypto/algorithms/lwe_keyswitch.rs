@@ -1,0 +1,192 @@
+//! LWE keyswitch: changes the key of a ciphertext with a keyswitching key, and the
+//! generation of such keys (plain and seeded).
+
+use super::decomposition::SignedDecomposer;
+use super::lwe_encryption::encrypt_lwe_into_mask;
+use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
+use crate::core_crypto::entities::{
+    check_decomposition, KeyswitchKeyShape, LweCiphertext, LweKeyswitchKey, LweSecretKey,
+    SeededLweKeyswitchKey,
+};
+use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::error::{check_eq, Result};
+
+/// Generates a keyswitching key from `input_key` to `output_key`.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+/// let small = LweSecretKey::generate_binary(LweDimension(32), &mut secret);
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let ksk = generate_lwe_keyswitch_key(&big, &small, DecompositionBaseLog(4), DecompositionLevelCount(4), noise, &mut rng).unwrap();
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 3 << 60, noise, &mut rng).unwrap();
+/// let mut out = LweCiphertextOwned::new_zero(LweSize(33));
+/// keyswitch_lwe_ciphertext(&ksk, &ct, &mut out).unwrap();
+/// let phase = decrypt_lwe_ciphertext(&small, &out).unwrap();
+/// assert_eq!(phase.wrapping_add(1 << 59) >> 60, 3);
+/// ```
+pub fn generate_lwe_keyswitch_key(
+    input_key: &LweSecretKey,
+    output_key: &LweSecretKey,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    noise: NoiseDistribution,
+    rng: &mut EncryptionRandomGenerator,
+) -> Result<LweKeyswitchKey> {
+    let shape = ksk_shape(input_key, output_key, base_log, level, noise)?;
+    let mut data =
+        Vec::with_capacity(shape.ciphertext_count() * (output_key.lwe_dimension().0 + 1));
+    encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, |mask, body| {
+        data.extend_from_slice(mask);
+        data.push(body);
+    });
+    Ok(LweKeyswitchKey { data, shape })
+}
+
+/// Generates a keyswitching key as a seed and its bodies. The masks are drawn from
+/// `mask_seed` (public); the noise from `rng`'s secret noise generator.
+/// [`SeededLweKeyswitchKey::decompress`] gives exactly the key that
+/// [`generate_lwe_keyswitch_key`] gives with a generator whose masks start at
+/// `mask_seed` and whose noise is in the same state.
+pub fn generate_seeded_lwe_keyswitch_key(
+    input_key: &LweSecretKey,
+    output_key: &LweSecretKey,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    noise: NoiseDistribution,
+    mask_seed: Seed,
+    rng: &mut EncryptionRandomGenerator,
+) -> Result<SeededLweKeyswitchKey> {
+    let shape = ksk_shape(input_key, output_key, base_log, level, noise)?;
+    rng.reseed_masks(mask_seed);
+    let mut bodies = Vec::with_capacity(shape.ciphertext_count());
+    encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, |_, body| {
+        bodies.push(body)
+    });
+    Ok(SeededLweKeyswitchKey {
+        bodies,
+        seed: mask_seed,
+        shape,
+    })
+}
+
+impl SeededLweKeyswitchKey {
+    /// Regenerates the masks from the seed: the full keyswitching key.
+    pub fn decompress(&self) -> LweKeyswitchKey {
+        let n = self.shape.output_lwe_dimension.0;
+        let mut masks = EncryptionRandomGenerator::masks_only(self.seed);
+        let mut data = vec![0u64; self.bodies.len() * (n + 1)];
+        for (row, body) in data.chunks_exact_mut(n + 1).zip(&self.bodies) {
+            masks.fill_mask(&mut row[..n]);
+            row[n] = *body;
+        }
+        LweKeyswitchKey {
+            data,
+            shape: self.shape,
+        }
+    }
+}
+
+fn ksk_shape(
+    input_key: &LweSecretKey,
+    output_key: &LweSecretKey,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    noise: NoiseDistribution,
+) -> Result<KeyswitchKeyShape> {
+    check_decomposition(base_log, level)?;
+    noise.validate()?;
+    Ok(KeyswitchKeyShape {
+        input_lwe_dimension: input_key.lwe_dimension(),
+        output_lwe_dimension: output_key.lwe_dimension(),
+        base_log,
+        level,
+    })
+}
+
+/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in key order.
+fn encrypt_keyswitch_key_rows(
+    input_key: &LweSecretKey,
+    output_key: &LweSecretKey,
+    shape: KeyswitchKeyShape,
+    noise: NoiseDistribution,
+    rng: &mut EncryptionRandomGenerator,
+    mut emit: impl FnMut(&[u64], u64),
+) {
+    let mut mask = vec![0u64; output_key.lwe_dimension().0];
+    for &s in input_key.as_slice() {
+        for j in 1..=shape.level.0 {
+            let plaintext = s.wrapping_mul(1u64 << (64 - j * shape.base_log.0));
+            let body =
+                encrypt_lwe_into_mask(output_key.as_slice(), &mut mask, plaintext, noise, rng);
+            emit(&mask, body);
+        }
+    }
+}
+
+/// Keyswitches `input` (under the key's input key) into `output` (under its output
+/// key): `output = (0, b) - sum_i sum_j d_ij * KSK_ij` where `d_ij` are the digits of
+/// the mask coefficient `a_i`. Zero digits are skipped.
+pub fn keyswitch_lwe_ciphertext<C, D>(
+    ksk: &LweKeyswitchKey,
+    input: &LweCiphertext<C>,
+    output: &mut LweCiphertext<D>,
+) -> Result<()>
+where
+    C: AsRef<[u64]>,
+    D: AsRef<[u64]> + AsMut<[u64]>,
+{
+    let shape = ksk.shape;
+    check_eq(
+        "LWE dimension of the keyswitch input",
+        shape.input_lwe_dimension.0,
+        input.lwe_dimension().0,
+    )?;
+    output.check_size("LWE size of the keyswitch output", ksk.output_lwe_size())?;
+    pulp::Arch::new().dispatch(Keyswitch {
+        ksk,
+        input: input.as_slice(),
+        output: output.as_mut_slice(),
+    });
+    Ok(())
+}
+
+/// The keyswitch loop, compiled for the best SIMD level of the machine by pulp.
+struct Keyswitch<'a> {
+    ksk: &'a LweKeyswitchKey,
+    input: &'a [u64],
+    output: &'a mut [u64],
+}
+
+impl pulp::WithSimd for Keyswitch<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, _simd: S) {
+        keyswitch_kernel(self.ksk, self.input, self.output)
+    }
+}
+
+#[inline(always)]
+fn keyswitch_kernel(ksk: &LweKeyswitchKey, input: &[u64], out: &mut [u64]) {
+    let shape = ksk.shape;
+    let size = out.len();
+    let level = shape.level.0;
+    let decomposer = SignedDecomposer::new(shape.base_log, shape.level);
+    let (in_mask, in_body) = input.split_at(input.len() - 1);
+    out.fill(0);
+    out[size - 1] = in_body[0];
+    let mut digits = [0u64; 64];
+    for (&a, rows) in in_mask.iter().zip(ksk.data.chunks_exact(level * size)) {
+        decomposer.decompose_into(a, &mut digits);
+        for (&d, row) in digits[..level].iter().zip(rows.chunks_exact(size)) {
+            if d != 0 {
+                for (o, r) in out.iter_mut().zip(row) {
+                    *o = o.wrapping_sub(r.wrapping_mul(d));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The algorithms of TFHE on the CPU, one file per algorithm.
+
+mod blind_rotation;
+pub(crate) mod decomposition;
+mod ggsw_encryption;
+mod glwe_encryption;
+mod lwe_bootstrap_key_generation;
+mod lwe_encryption;
+mod lwe_keyswitch;
+mod lwe_linear_algebra;
+mod modulus_switch;
+pub mod noise;
+pub(crate) mod polynomial;
+mod sample_extraction;
+
+pub use blind_rotation::*;
+pub use ggsw_encryption::*;
+pub use glwe_encryption::*;
+pub use lwe_bootstrap_key_generation::*;
+pub use lwe_encryption::*;
+pub use lwe_keyswitch::*;
+pub use lwe_linear_algebra::*;
+pub use modulus_switch::*;
+pub use sample_extraction::*;

@@ -1,0 +1,75 @@
+//! Newtypes for every dimension, count and logarithm used by the TFHE algorithms.
+//!
+//! They keep an LWE dimension from being passed where a polynomial size is expected.
+
+macro_rules! usize_newtype {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub usize);
+    )*};
+}
+
+usize_newtype! {
+    /// Number of mask coefficients `n` of an LWE ciphertext (the secret key length).
+    LweDimension;
+    /// Number of `u64` in an LWE ciphertext: the dimension plus one for the body.
+    LweSize;
+    /// Number of mask polynomials `k` of a GLWE ciphertext.
+    GlweDimension;
+    /// Number of polynomials in a GLWE ciphertext: `k + 1`.
+    GlweSize;
+    /// Number of coefficients `N` of the polynomials of a GLWE ciphertext (a power of two).
+    PolynomialSize;
+    /// Logarithm in base two of the decomposition base `B`.
+    DecompositionBaseLog;
+    /// Number of levels `l` of a gadget decomposition.
+    DecompositionLevelCount;
+    /// Number of ciphertexts in a list.
+    LweCiphertextCount;
+}
+
+impl LweDimension {
+    /// The size of a ciphertext of this dimension (`n + 1`).
+    pub const fn to_lwe_size(self) -> LweSize {
+        LweSize(self.0 + 1)
+    }
+}
+
+impl LweSize {
+    /// The dimension of a ciphertext of this size (`size - 1`).
+    pub const fn to_lwe_dimension(self) -> LweDimension {
+        LweDimension(self.0 - 1)
+    }
+}
+
+impl GlweDimension {
+    /// The number of polynomials of a GLWE ciphertext (`k + 1`).
+    pub const fn to_glwe_size(self) -> GlweSize {
+        GlweSize(self.0 + 1)
+    }
+
+    /// The dimension of the LWE ciphertext obtained by sample extraction (`k * N`).
+    pub const fn to_equivalent_lwe_dimension(self, poly: PolynomialSize) -> LweDimension {
+        LweDimension(self.0 * poly.0)
+    }
+}
+
+impl GlweSize {
+    /// The number of mask polynomials (`size - 1`).
+    pub const fn to_glwe_dimension(self) -> GlweDimension {
+        GlweDimension(self.0 - 1)
+    }
+}
+
+impl PolynomialSize {
+    /// `log2(N)`.
+    pub const fn log2(self) -> usize {
+        self.0.trailing_zeros() as usize
+    }
+
+    /// The number of complex coefficients of a polynomial in the Fourier domain (`N / 2`).
+    pub const fn to_fourier_polynomial_size(self) -> usize {
+        self.0 / 2
+    }
+}

@@ -1,0 +1,20 @@
+//! The TFHE core on the CPU: LWE, GLWE and GGSW ciphertexts, keys, encryption,
+//! keyswitch, modulus switch, blind rotation, sample extraction and programmable
+//! bootstrapping, all modulo 2^64.
+//!
+//! Functions are named `<verb>_<entity>` after the math, and every dimension is a
+//! newtype ([`LweDimension`], [`PolynomialSize`], ...).
+
+mod algorithms;
+mod commons;
+pub(crate) use entities::check_decomposition;
+pub(crate) use entities::check_polynomial_size;
+mod entities;
+pub mod fft;
+mod random;
+
+pub use algorithms::noise;
+pub use algorithms::*;
+pub use commons::*;
+pub use entities::*;
+pub use random::*;

@@ -1,0 +1,230 @@
+//! Randomness: a ChaCha20 CSPRNG for secrets and noise (seeded by the OS), and a
+//! separately seeded one for the public masks of seeded (compressed) objects.
+//!
+//! Masks and noise come from two independent generators, so generating a key
+//! uncompressed or as seed + bodies draws exactly the same masks in the same order:
+//! expanding the seed gives the uncompressed key bit for bit.
+
+use crate::error::{Error, Result};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{OsRng, RngCore, SeedableRng, TryRngCore};
+use zeroize::Zeroize;
+
+/// A 256-bit seed of the public mask generator. It is public: it replaces masks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Seed(pub [u8; 32]);
+
+impl Seed {
+    /// A fresh seed drawn from the operating system.
+    ///
+    /// ```
+    /// let a = gpufhe::core_crypto::Seed::from_os().unwrap();
+    /// let b = gpufhe::core_crypto::Seed::from_os().unwrap();
+    /// assert_ne!(a, b);
+    /// ```
+    pub fn from_os() -> Result<Self> {
+        let mut bytes = [0u8; 32];
+        OsRng
+            .try_fill_bytes(&mut bytes)
+            .map_err(|e| Error::InvalidParameter(format!("the OS random source failed: {e}")))?;
+        Ok(Self(bytes))
+    }
+}
+
+/// A distribution of the noise added at encryption, over the integers modulo 2^64.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NoiseDistribution {
+    /// TUniform(b): integers in `[-2^b, 2^b]`; each interior value has probability
+    /// `2^-(b+1)`, each end `2^-(b+2)`.
+    TUniform {
+        /// `b`, the base-two logarithm of the bound.
+        log2_bound: u32,
+    },
+    /// A rounded centered Gaussian whose standard deviation is `std_dev * 2^64`.
+    Gaussian {
+        /// The standard deviation relative to the modulus 2^64.
+        std_dev: f64,
+    },
+}
+
+impl NoiseDistribution {
+    /// The variance of the distribution, in absolute units (modulus 2^64).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::NoiseDistribution;
+    /// // TUniform(0) is -1, 0, 1 with probabilities 1/4, 1/2, 1/4.
+    /// assert_eq!(NoiseDistribution::TUniform { log2_bound: 0 }.variance(), 0.5);
+    /// ```
+    pub fn variance(&self) -> f64 {
+        match *self {
+            Self::TUniform { log2_bound } => (2f64.powi(2 * log2_bound as i32 + 1) + 1.0) / 6.0,
+            Self::Gaussian { std_dev } => (std_dev * 2f64.powi(64)).powi(2),
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<()> {
+        match *self {
+            Self::TUniform { log2_bound } if log2_bound > 61 => Err(Error::InvalidParameter(
+                format!("TUniform bound 2^{log2_bound} is larger than 2^61"),
+            )),
+            Self::Gaussian { std_dev }
+                if !(std_dev.is_finite() && (0.0..0.25).contains(&std_dev)) =>
+            {
+                Err(Error::InvalidParameter(format!(
+                    "Gaussian standard deviation {std_dev} must be finite and in [0, 0.25)"
+                )))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A CSPRNG for secret material (secret keys), seeded by the operating system.
+pub struct SecretRandomGenerator(ChaCha20Rng);
+
+impl SecretRandomGenerator {
+    /// A generator seeded from the operating system.
+    pub fn from_os() -> Result<Self> {
+        let mut seed = Seed::from_os()?;
+        let rng = ChaCha20Rng::from_seed(seed.0);
+        seed.0.zeroize();
+        Ok(Self(rng))
+    }
+
+    /// A reproducible generator. Only for tests and reproducible experiments: anyone
+    /// who knows `seed` knows every key drawn from it.
+    pub fn from_seed_insecure(seed: Seed) -> Self {
+        Self(ChaCha20Rng::from_seed(seed.0))
+    }
+
+    /// Fills `out` with uniform bits (0 or 1).
+    pub fn fill_binary(&mut self, out: &mut [u64]) {
+        for chunk in out.chunks_mut(64) {
+            let bits = self.0.next_u64();
+            for (j, x) in chunk.iter_mut().enumerate() {
+                *x = (bits >> j) & 1;
+            }
+        }
+    }
+}
+
+/// The pair of generators used by every encryption: public masks and secret noise.
+pub struct EncryptionRandomGenerator {
+    mask: ChaCha20Rng,
+    noise: ChaCha20Rng,
+}
+
+impl EncryptionRandomGenerator {
+    /// Masks from `mask_seed` (public), noise from a fresh OS seed (secret).
+    pub fn new(mask_seed: Seed) -> Result<Self> {
+        let mut noise_seed = Seed::from_os()?;
+        let out = Self::from_seeds_insecure(mask_seed, noise_seed);
+        noise_seed.0.zeroize();
+        Ok(out)
+    }
+
+    /// Masks and noise both from the operating system.
+    pub fn from_os() -> Result<Self> {
+        Self::new(Seed::from_os()?)
+    }
+
+    /// Fully reproducible generators. Only for tests: the noise seed reveals the noise.
+    pub fn from_seeds_insecure(mask_seed: Seed, noise_seed: Seed) -> Self {
+        Self {
+            mask: ChaCha20Rng::from_seed(mask_seed.0),
+            noise: ChaCha20Rng::from_seed(noise_seed.0),
+        }
+    }
+
+    /// Restarts the public mask stream from `seed`; the noise stream is unchanged.
+    pub fn reseed_masks(&mut self, seed: Seed) {
+        self.mask = ChaCha20Rng::from_seed(seed.0);
+    }
+
+    /// A generator whose masks start at `seed`, for expanding seeded objects. Its
+    /// noise stream is also derived from `seed`, so it must never encrypt.
+    pub(crate) fn masks_only(seed: Seed) -> Self {
+        Self::from_seeds_insecure(seed, seed)
+    }
+
+    /// Fills `out` with uniform masks.
+    pub fn fill_mask(&mut self, out: &mut [u64]) {
+        for x in out {
+            *x = self.mask.next_u64();
+        }
+    }
+
+    /// One noise sample, as an integer modulo 2^64.
+    pub fn noise(&mut self, dist: NoiseDistribution) -> u64 {
+        match dist {
+            NoiseDistribution::TUniform { log2_bound } => {
+                let r = self.noise.next_u64() >> (62 - log2_bound);
+                ((r >> 1) + (r & 1)).wrapping_sub(1u64 << log2_bound)
+            }
+            NoiseDistribution::Gaussian { std_dev } => {
+                // Box-Muller on two uniform doubles in (0, 1].
+                let u1 = ((self.noise.next_u64() >> 11) + 1) as f64 * 2f64.powi(-53);
+                let u2 = (self.noise.next_u64() >> 11) as f64 * 2f64.powi(-53);
+                let g = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+                (g * std_dev * 2f64.powi(64)).round() as i64 as u64
+            }
+        }
+    }
+
+    /// Adds one noise sample to each element of `out`.
+    pub fn add_noise(&mut self, out: &mut [u64], dist: NoiseDistribution) {
+        for x in out {
+            *x = x.wrapping_add(self.noise(dist));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tuniform_hits_every_value_with_the_right_frequency() {
+        let mut g = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+        let dist = NoiseDistribution::TUniform { log2_bound: 1 };
+        let mut counts = [0usize; 5];
+        let trials = 80_000;
+        for _ in 0..trials {
+            let v = g.noise(dist) as i64;
+            assert!((-2..=2).contains(&v), "{v} outside [-2, 2]");
+            counts[(v + 2) as usize] += 1;
+        }
+        // Probabilities 1/8, 1/4, 1/4, 1/4, 1/8.
+        let expected = [0.125, 0.25, 0.25, 0.25, 0.125];
+        for (c, p) in counts.iter().zip(expected) {
+            let f = *c as f64 / trials as f64;
+            assert!((f - p).abs() < 0.01, "frequency {f} vs {p}");
+        }
+    }
+
+    #[test]
+    fn gaussian_has_the_requested_variance() {
+        let mut g = EncryptionRandomGenerator::from_seeds_insecure(Seed([3; 32]), Seed([4; 32]));
+        let dist = NoiseDistribution::Gaussian {
+            std_dev: 2f64.powi(-40),
+        };
+        let n = 20_000;
+        let var = (0..n)
+            .map(|_| (g.noise(dist) as i64 as f64).powi(2))
+            .sum::<f64>()
+            / n as f64;
+        let ratio = var / dist.variance();
+        assert!((0.95..1.05).contains(&ratio), "variance ratio {ratio}");
+    }
+
+    #[test]
+    fn masks_do_not_depend_on_noise() {
+        let mut a = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([6; 32]));
+        let mut b = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([7; 32]));
+        let (mut ma, mut mb) = ([0u64; 8], [0u64; 8]);
+        a.noise(NoiseDistribution::TUniform { log2_bound: 3 });
+        a.fill_mask(&mut ma);
+        b.fill_mask(&mut mb);
+        assert_eq!(ma, mb);
+    }
+}

@@ -1,0 +1,56 @@
+//! The crate's single error type.
+
+/// Everything that can go wrong in gpufhe, with enough context to act on it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// Two values that must agree do not (dimensions, sizes, counts).
+    #[error("{what} mismatch: expected {expected}, got {got}")]
+    DimensionMismatch {
+        /// What was compared, e.g. "LWE dimension of the input ciphertext".
+        what: &'static str,
+        /// The value required by the key, parameters or the other operand.
+        expected: usize,
+        /// The value that was provided.
+        got: usize,
+    },
+    /// A parameter or argument is outside its valid range.
+    #[error("invalid parameter: {0}")]
+    InvalidParameter(String),
+    /// An operation would exceed the plaintext space or the noise budget of a block.
+    #[error("{0}")]
+    CapacityExceeded(String),
+    /// No CUDA driver could be loaded, or no CUDA device is visible.
+    #[error("no CUDA device available: {0}")]
+    NoCudaDevice(String),
+    /// The crate was built without GPU kernels (nvcc was not found at build time).
+    #[error(
+        "gpufhe was built without CUDA kernels because nvcc was not found; run \
+         scripts/install-nvcc.sh (or set NVCC / CUDA_HOME) and rebuild"
+    )]
+    KernelsNotBuilt,
+    /// A CUDA driver call failed.
+    #[error("CUDA error during {context}: {message}")]
+    Cuda {
+        /// The operation that was being performed.
+        context: &'static str,
+        /// The driver's description of the failure.
+        message: String,
+    },
+}
+
+/// Shorthand for `std::result::Result<T, gpufhe::Error>`.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Returns `Err(DimensionMismatch)` unless `expected == got`.
+pub(crate) fn check_eq(what: &'static str, expected: usize, got: usize) -> Result<()> {
+    if expected == got {
+        Ok(())
+    } else {
+        Err(Error::DimensionMismatch {
+            what,
+            expected,
+            got,
+        })
+    }
+}

@@ -1,0 +1,17 @@
+//! # gpufhe
+//!
+//! Computing on encrypted integers with TFHE (fully homomorphic encryption), fast
+//! on NVIDIA GPUs and correct on any CPU.
+//!
+//! The crate is built in layers: [`core_crypto`] holds the TFHE primitives (LWE,
+//! GLWE, GGSW, keyswitch, programmable bootstrapping), [`shortint`] the blocks of a
+//! few bits that encrypted integers are made of, and [`backend`] the GPU side.
+#![deny(missing_docs)]
+#![cfg_attr(not(feature = "gpu"), forbid(unsafe_code))]
+
+pub mod backend;
+pub mod core_crypto;
+mod error;
+pub mod shortint;
+
+pub use error::{Error, Result};

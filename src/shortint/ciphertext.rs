@@ -1,0 +1,46 @@
+//! A block: an LWE ciphertext under the big key plus the public bookkeeping that
+//! keeps operations correct (degree and noise level).
+
+use crate::core_crypto::LweCiphertextOwned;
+
+/// An encrypted block.
+///
+/// `degree` is a public upper bound on the encrypted value (it never depends on the
+/// secret value itself); `noise_level` counts how many fresh noises, with their
+/// multiplicative factors, the ciphertext carries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ciphertext {
+    pub(crate) ct: LweCiphertextOwned,
+    pub(crate) degree: u64,
+    pub(crate) noise_level: u64,
+    pub(crate) message_modulus: u64,
+    pub(crate) carry_modulus: u64,
+}
+
+impl Ciphertext {
+    /// The underlying LWE ciphertext (under the big key).
+    pub fn as_lwe(&self) -> &LweCiphertextOwned {
+        &self.ct
+    }
+
+    /// The public upper bound on the encrypted value.
+    pub fn degree(&self) -> u64 {
+        self.degree
+    }
+
+    /// The noise level: 1 after encryption or a bootstrap, summed by additions,
+    /// multiplied by scalar multiplications.
+    pub fn noise_level(&self) -> u64 {
+        self.noise_level
+    }
+
+    /// The message modulus of the parameters it was encrypted with.
+    pub fn message_modulus(&self) -> u64 {
+        self.message_modulus
+    }
+
+    /// The carry modulus of the parameters it was encrypted with.
+    pub fn carry_modulus(&self) -> u64 {
+        self.carry_modulus
+    }
+}

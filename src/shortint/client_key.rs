@@ -1,0 +1,141 @@
+//! The client key: the secret keys of a parameter set; encrypts and decrypts blocks.
+
+use super::{Ciphertext, ShortintParameters};
+use crate::core_crypto::{
+    allocate_and_encrypt_new_lwe_ciphertext, decrypt_lwe_ciphertext, EncryptionRandomGenerator,
+    GlweSecretKey, LweSecretKey, SecretRandomGenerator,
+};
+use crate::error::{check_eq, Error, Result};
+use std::sync::Mutex;
+
+/// The secret keys of one parameter set: the GLWE key (the big key, under which
+/// blocks live) and the small LWE key (the keyswitch target).
+pub struct ClientKey {
+    pub(crate) glwe_secret_key: GlweSecretKey,
+    pub(crate) big_lwe_secret_key: LweSecretKey,
+    pub(crate) small_lwe_secret_key: LweSecretKey,
+    pub(crate) parameters: ShortintParameters,
+    rng: Mutex<EncryptionRandomGenerator>,
+}
+
+impl std::fmt::Debug for ClientKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ClientKey {{ parameters: {:?}, .. }}", self.parameters)
+    }
+}
+
+impl ClientKey {
+    /// Generates fresh secret keys from the operating system's randomness.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let ct = ck.encrypt(3).unwrap();
+    /// assert_eq!(ck.decrypt(&ct).unwrap(), 3);
+    /// ```
+    pub fn new(parameters: ShortintParameters) -> Result<Self> {
+        Self::from_secret_generator(parameters, &mut SecretRandomGenerator::from_os()?)
+    }
+
+    /// Generates the secret keys from `secret` (use [`ClientKey::new`] unless you need
+    /// reproducible keys for tests).
+    pub fn from_secret_generator(
+        parameters: ShortintParameters,
+        secret: &mut SecretRandomGenerator,
+    ) -> Result<Self> {
+        parameters.validate()?;
+        let small_lwe_secret_key = LweSecretKey::generate_binary(parameters.lwe_dimension, secret);
+        let glwe_secret_key = GlweSecretKey::generate_binary(
+            parameters.glwe_dimension,
+            parameters.polynomial_size,
+            secret,
+        )?;
+        Ok(Self {
+            big_lwe_secret_key: glwe_secret_key.as_lwe_secret_key(),
+            glwe_secret_key,
+            small_lwe_secret_key,
+            parameters,
+            rng: Mutex::new(EncryptionRandomGenerator::from_os()?),
+        })
+    }
+
+    /// The parameter set.
+    pub fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
+    /// The GLWE secret key.
+    pub fn glwe_secret_key(&self) -> &GlweSecretKey {
+        &self.glwe_secret_key
+    }
+
+    /// The GLWE key read as an LWE key of dimension `k * N` (blocks live under it).
+    pub fn big_lwe_secret_key(&self) -> &LweSecretKey {
+        &self.big_lwe_secret_key
+    }
+
+    /// The small LWE key (dimension `n`), the input key of bootstraps.
+    pub fn small_lwe_secret_key(&self) -> &LweSecretKey {
+        &self.small_lwe_secret_key
+    }
+
+    /// Encrypts a message in `[0, message_modulus)`; the carries are empty.
+    pub fn encrypt(&self, message: u64) -> Result<Ciphertext> {
+        self.encrypt_with_degree(message, self.parameters.message_modulus - 1)
+    }
+
+    /// Encrypts a value in `[0, message_modulus * carry_modulus)`, carries included.
+    pub fn encrypt_with_carry(&self, value: u64) -> Result<Ciphertext> {
+        self.encrypt_with_degree(value, self.parameters.total_modulus() - 1)
+    }
+
+    fn encrypt_with_degree(&self, value: u64, degree: u64) -> Result<Ciphertext> {
+        if value > degree {
+            return Err(Error::InvalidParameter(format!(
+                "cannot encrypt {value} in a block whose values go up to {degree}"
+            )));
+        }
+        let p = &self.parameters;
+        let mut rng = self
+            .rng
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let ct = allocate_and_encrypt_new_lwe_ciphertext(
+            &self.big_lwe_secret_key,
+            value * p.delta(),
+            p.glwe_noise_distribution,
+            &mut rng,
+        )?;
+        Ok(Ciphertext {
+            ct,
+            degree,
+            noise_level: 1,
+            message_modulus: p.message_modulus,
+            carry_modulus: p.carry_modulus,
+        })
+    }
+
+    /// Decrypts message and carries: a value in `[0, message_modulus * carry_modulus)`.
+    pub fn decrypt_message_and_carry(&self, ct: &Ciphertext) -> Result<u64> {
+        let p = &self.parameters;
+        check_eq(
+            "message modulus of the ciphertext",
+            p.message_modulus as usize,
+            ct.message_modulus as usize,
+        )?;
+        check_eq(
+            "carry modulus of the ciphertext",
+            p.carry_modulus as usize,
+            ct.carry_modulus as usize,
+        )?;
+        let phase = decrypt_lwe_ciphertext(&self.big_lwe_secret_key, &ct.ct)?;
+        let delta = p.delta();
+        let rounded = phase.wrapping_add(delta / 2) / delta;
+        Ok(rounded % p.total_modulus())
+    }
+
+    /// Decrypts the message part: a value in `[0, message_modulus)`.
+    pub fn decrypt(&self, ct: &Ciphertext) -> Result<u64> {
+        Ok(self.decrypt_message_and_carry(ct)? % self.parameters.message_modulus)
+    }
+}

@@ -1,0 +1,111 @@
+//! Lookup tables: the accumulator polynomials that make a bootstrap evaluate a function.
+
+use super::ShortintParameters;
+use crate::core_crypto::{GlweCiphertextOwned, GlweSize};
+use crate::error::{Error, Result};
+
+/// A univariate lookup table: a trivial GLWE encryption of the table polynomial and
+/// the degree of its outputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LookupTable {
+    pub(crate) accumulator: GlweCiphertextOwned,
+    pub(crate) degree: u64,
+}
+
+/// A lookup table of a function of two blocks, evaluated on `lhs * factor + rhs`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BivariateLookupTable {
+    pub(crate) table: LookupTable,
+    pub(crate) factor: u64,
+}
+
+impl LookupTable {
+    /// The table of `f` over every value `x` in `[0, message_modulus * carry_modulus)`;
+    /// outputs are reduced modulo `message_modulus * carry_modulus`.
+    ///
+    /// Coefficient `j` of the table polynomial holds `f(j / box)` (`box = N / (message
+    /// modulus * carry modulus)`), and the table is rotated by half a box so that noise
+    /// on either side of `x` still lands in the box of `x`. Past the end, the table
+    /// wraps negacyclically to `-f(0)`, which a slightly negative input reads as `f(0)`.
+    pub fn new(parameters: &ShortintParameters, f: impl Fn(u64) -> u64) -> Result<Self> {
+        parameters.validate()?;
+        let n = parameters.polynomial_size.0;
+        let total = parameters.total_modulus();
+        let delta = parameters.delta();
+        let box_size = n / total as usize;
+        let values: Vec<u64> = (0..total).map(|x| f(x) % total).collect();
+        let degree = values.iter().copied().max().unwrap_or(0);
+        let mut body = vec![0u64; n];
+        let half_box = box_size / 2;
+        for (j, coef) in body.iter_mut().enumerate() {
+            // Table entry j + half_box, negated past the end.
+            let shifted = j + half_box;
+            *coef = if shifted < n {
+                values[shifted / box_size] * delta
+            } else {
+                (values[(shifted - n) / box_size] * delta).wrapping_neg()
+            };
+        }
+        Self::from_body_polynomial(parameters, body, degree)
+    }
+
+    /// A table from an explicit body polynomial (already encoded and rotated) and the
+    /// degree of its outputs. `Err` if the polynomial's size is not `N`.
+    pub fn from_body_polynomial(
+        parameters: &ShortintParameters,
+        body: Vec<u64>,
+        degree: u64,
+    ) -> Result<Self> {
+        let n = parameters.polynomial_size.0;
+        if body.len() != n {
+            return Err(Error::DimensionMismatch {
+                what: "size of the lookup-table polynomial (must be N)",
+                expected: n,
+                got: body.len(),
+            });
+        }
+        let glwe_size: GlweSize = parameters.glwe_dimension.to_glwe_size();
+        let mut data = vec![0u64; (glwe_size.0 - 1) * n];
+        data.extend_from_slice(&body);
+        Ok(Self {
+            accumulator: GlweCiphertextOwned::from_container(data, parameters.polynomial_size)?,
+            degree,
+        })
+    }
+
+    /// The upper bound of the values the table outputs.
+    pub fn degree(&self) -> u64 {
+        self.degree
+    }
+
+    /// The accumulator (a trivial GLWE ciphertext).
+    pub fn accumulator(&self) -> &GlweCiphertextOwned {
+        &self.accumulator
+    }
+}
+
+impl BivariateLookupTable {
+    /// The table of `f(lhs, rhs)` for `lhs, rhs` in `[0, message_modulus)`, evaluated
+    /// on `lhs * message_modulus + rhs` (which needs `carry_modulus >= message_modulus`).
+    pub fn new(parameters: &ShortintParameters, f: impl Fn(u64, u64) -> u64) -> Result<Self> {
+        let factor = parameters.message_modulus;
+        if parameters.carry_modulus < factor {
+            return Err(Error::InvalidParameter(format!(
+                "a bivariate table needs carry modulus {} >= message modulus {factor}",
+                parameters.carry_modulus
+            )));
+        }
+        let table = LookupTable::new(parameters, |x| f(x / factor, x % factor))?;
+        Ok(Self { table, factor })
+    }
+
+    /// The factor the left operand is multiplied by.
+    pub fn factor(&self) -> u64 {
+        self.factor
+    }
+
+    /// The underlying univariate table.
+    pub fn as_univariate(&self) -> &LookupTable {
+        &self.table
+    }
+}

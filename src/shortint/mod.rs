@@ -1,0 +1,24 @@
+//! Blocks: small integers (by default 2 message bits, 2 carry bits and a padding
+//! bit) encrypted as one LWE ciphertext, and the lookup-table evaluations on them.
+//!
+//! ```
+//! use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+//! let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+//! let sk = ServerKey::new(&ck).unwrap();
+//! let max = sk.generate_lookup_table_bivariate(|a, b| a.max(b)).unwrap();
+//! let (a, b) = (ck.encrypt(1).unwrap(), ck.encrypt(2).unwrap());
+//! let m = sk.apply_lookup_table_bivariate(&a, &b, &max).unwrap();
+//! assert_eq!(ck.decrypt(&m).unwrap(), 2);
+//! ```
+
+mod ciphertext;
+mod client_key;
+mod lookup_table;
+mod parameters;
+mod server_key;
+
+pub use ciphertext::Ciphertext;
+pub use client_key::ClientKey;
+pub use lookup_table::{BivariateLookupTable, LookupTable};
+pub use parameters::*;
+pub use server_key::{CompressedServerKey, ServerKey};

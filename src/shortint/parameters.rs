@@ -1,0 +1,168 @@
+//! Parameter sets of blocks: the cryptographic dimensions and the message encoding.
+
+use crate::core_crypto::{
+    BootstrapKeyShape, DecompositionBaseLog, DecompositionLevelCount, GlweDimension,
+    KeyswitchKeyShape, LweDimension, ModulusSwitchType, NoiseDistribution, PolynomialSize,
+};
+use crate::error::{Error, Result};
+
+/// Everything that defines a block: dimensions, noise, decompositions and encoding.
+///
+/// A block encrypts a value in `[0, message_modulus * carry_modulus)` with one more
+/// (padding) bit on top, encoded as `m * 2^63 / (message_modulus * carry_modulus)`.
+/// Blocks live under the big key (the GLWE key read as an LWE key of dimension
+/// `k * N`); a lookup-table evaluation keyswitches to the small key (dimension `n`),
+/// switches the modulus to `2N` and bootstraps back to the big key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShortintParameters {
+    /// `n`, the dimension of the small LWE key.
+    pub lwe_dimension: LweDimension,
+    /// `k`, the number of polynomials of the GLWE key.
+    pub glwe_dimension: GlweDimension,
+    /// `N`, the size of the polynomials.
+    pub polynomial_size: PolynomialSize,
+    /// Noise of encryptions under the small key (the keyswitching key).
+    pub lwe_noise_distribution: NoiseDistribution,
+    /// Noise of encryptions under the GLWE key (the bootstrap key, fresh blocks).
+    pub glwe_noise_distribution: NoiseDistribution,
+    /// `log2(B)` of the bootstrap key's decomposition.
+    pub pbs_base_log: DecompositionBaseLog,
+    /// Levels of the bootstrap key's decomposition.
+    pub pbs_level: DecompositionLevelCount,
+    /// `log2(B)` of the keyswitching key's decomposition.
+    pub ks_base_log: DecompositionBaseLog,
+    /// Levels of the keyswitching key's decomposition.
+    pub ks_level: DecompositionLevelCount,
+    /// Number of message values of a block (a power of two).
+    pub message_modulus: u64,
+    /// Number of carry values of a block (a power of two).
+    pub carry_modulus: u64,
+    /// Largest noise level (sum of the multiplicative factors applied to fresh
+    /// noise) a block may reach before it must be bootstrapped.
+    pub max_noise_level: u64,
+    /// `log2` of the probability that one bootstrap decrypts wrongly.
+    pub log2_p_fail: f64,
+    /// How the modulus switch before the blind rotation rounds.
+    pub modulus_switch: ModulusSwitchType,
+    /// Estimated security in bits against the best known attacks.
+    pub security_bits: u32,
+}
+
+/// The default parameters: 2 message bits, 2 carry bits and a padding bit per block,
+/// **128-bit security**, failure probability **2^-129.6** per bootstrap (the values of
+/// TFHE-rs' `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`).
+///
+/// `n = 918`, `k = 1`, `N = 2048`; LWE noise TUniform(45), GLWE noise TUniform(17);
+/// bootstrap decomposition `2^23` with 1 level, keyswitch `2^4` with 4 levels; max
+/// noise level 5; centered-mean modulus switch.
+pub const DEFAULT_PARAMETERS: ShortintParameters = PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// See [`DEFAULT_PARAMETERS`].
+pub const PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters = ShortintParameters {
+    lwe_dimension: LweDimension(918),
+    glwe_dimension: GlweDimension(1),
+    polynomial_size: PolynomialSize(2048),
+    lwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 45 },
+    glwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 17 },
+    pbs_base_log: DecompositionBaseLog(23),
+    pbs_level: DecompositionLevelCount(1),
+    ks_base_log: DecompositionBaseLog(4),
+    ks_level: DecompositionLevelCount(4),
+    message_modulus: 4,
+    carry_modulus: 4,
+    max_noise_level: 5,
+    log2_p_fail: -129.581,
+    modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
+    security_bits: 128,
+};
+
+/// **Insecure**: small dimensions that make keys and bootstraps fast, for tests only.
+/// Same encoding as the defaults (2 + 2 bits); the failure probability is about
+/// 2^-37 per bootstrap, the security negligible.
+#[cfg(any(test, feature = "test-params"))]
+pub const PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2: ShortintParameters = ShortintParameters {
+    lwe_dimension: LweDimension(256),
+    glwe_dimension: GlweDimension(1),
+    polynomial_size: PolynomialSize(512),
+    lwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
+    glwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
+    pbs_base_log: DecompositionBaseLog(23),
+    pbs_level: DecompositionLevelCount(1),
+    ks_base_log: DecompositionBaseLog(4),
+    ks_level: DecompositionLevelCount(4),
+    message_modulus: 4,
+    carry_modulus: 4,
+    max_noise_level: 5,
+    log2_p_fail: -37.0,
+    modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
+    security_bits: 0,
+};
+
+impl ShortintParameters {
+    /// `Err` if the set is inconsistent (moduli not powers of two, too many values
+    /// for the polynomial size, invalid decompositions or noise).
+    pub fn validate(&self) -> Result<()> {
+        let bad = |msg: String| Err(Error::InvalidParameter(msg));
+        let total = self.message_modulus.saturating_mul(self.carry_modulus);
+        if !self.message_modulus.is_power_of_two() || !self.carry_modulus.is_power_of_two() {
+            return bad(format!(
+                "message modulus {} and carry modulus {} must be powers of two",
+                self.message_modulus, self.carry_modulus
+            ));
+        }
+        if total < 2 || total as usize > self.polynomial_size.0 || total > 1 << 16 {
+            return bad(format!(
+                "message * carry modulus {total} must be in [2, min(N = {}, 2^16)]",
+                self.polynomial_size.0
+            ));
+        }
+        if self.lwe_dimension.0 == 0 || self.glwe_dimension.0 == 0 {
+            return bad("the LWE and GLWE dimensions must be positive".into());
+        }
+        if self.max_noise_level == 0 {
+            return bad("the max noise level must be at least 1".into());
+        }
+        crate::core_crypto::check_polynomial_size(self.polynomial_size)?;
+        crate::core_crypto::check_decomposition(self.pbs_base_log, self.pbs_level)?;
+        crate::core_crypto::check_decomposition(self.ks_base_log, self.ks_level)?;
+        self.lwe_noise_distribution.validate()?;
+        self.glwe_noise_distribution.validate()
+    }
+
+    /// `message_modulus * carry_modulus`: the number of values a block holds.
+    pub fn total_modulus(&self) -> u64 {
+        self.message_modulus * self.carry_modulus
+    }
+
+    /// The scaling factor `2^63 / (message_modulus * carry_modulus)`.
+    pub fn delta(&self) -> u64 {
+        (1u64 << 63) / self.total_modulus()
+    }
+
+    /// The dimension of the big key (`k * N`), under which blocks live.
+    pub fn big_lwe_dimension(&self) -> LweDimension {
+        self.glwe_dimension
+            .to_equivalent_lwe_dimension(self.polynomial_size)
+    }
+
+    /// The shape of the bootstrap key.
+    pub fn bootstrap_key_shape(&self) -> BootstrapKeyShape {
+        BootstrapKeyShape {
+            input_lwe_dimension: self.lwe_dimension,
+            glwe_dimension: self.glwe_dimension,
+            polynomial_size: self.polynomial_size,
+            base_log: self.pbs_base_log,
+            level: self.pbs_level,
+        }
+    }
+
+    /// The shape of the keyswitching key (big key to small key).
+    pub fn keyswitch_key_shape(&self) -> KeyswitchKeyShape {
+        KeyswitchKeyShape {
+            input_lwe_dimension: self.big_lwe_dimension(),
+            output_lwe_dimension: self.lwe_dimension,
+            base_log: self.ks_base_log,
+            level: self.ks_level,
+        }
+    }
+}

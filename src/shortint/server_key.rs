@@ -1,0 +1,270 @@
+//! The server key (keyswitching key + Fourier bootstrap key) and the operations on
+//! blocks it enables; its compressed form.
+
+use super::{BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ShortintParameters};
+use crate::core_crypto::{
+    add_lwe_ciphertext_assign, generate_seeded_lwe_bootstrap_key,
+    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
+    EncryptionRandomGenerator, FourierLweBootstrapKey, LweCiphertextOwned, LweKeyswitchKey, Seed,
+    SeededLweBootstrapKey, SeededLweKeyswitchKey,
+};
+use crate::error::{check_eq, Error, Result};
+
+/// The public evaluation key: keyswitching key (big to small key) and bootstrap key
+/// in the Fourier domain.
+#[derive(Debug, Clone)]
+pub struct ServerKey {
+    pub(crate) keyswitch_key: LweKeyswitchKey,
+    pub(crate) bootstrap_key: FourierLweBootstrapKey,
+    pub(crate) parameters: ShortintParameters,
+}
+
+/// The server key as seeds and bodies, about `n + 1` times smaller to store or send;
+/// [`CompressedServerKey::decompress`] expands it to exactly the key it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompressedServerKey {
+    pub(crate) keyswitch_key: SeededLweKeyswitchKey,
+    pub(crate) bootstrap_key: SeededLweBootstrapKey,
+    pub(crate) parameters: ShortintParameters,
+}
+
+impl CompressedServerKey {
+    /// Generates the compressed server key of `client_key`.
+    pub fn new(client_key: &ClientKey) -> Result<Self> {
+        let mut rng = EncryptionRandomGenerator::from_os()?;
+        Self::with_seeds(client_key, Seed::from_os()?, Seed::from_os()?, &mut rng)
+    }
+
+    /// Generates it with explicit mask seeds and noise generator (reproducible keys
+    /// for tests; the noise generator's state must stay secret).
+    pub fn with_seeds(
+        client_key: &ClientKey,
+        keyswitch_seed: Seed,
+        bootstrap_seed: Seed,
+        rng: &mut EncryptionRandomGenerator,
+    ) -> Result<Self> {
+        let p = client_key.parameters;
+        let keyswitch_key = generate_seeded_lwe_keyswitch_key(
+            &client_key.big_lwe_secret_key,
+            &client_key.small_lwe_secret_key,
+            p.ks_base_log,
+            p.ks_level,
+            p.lwe_noise_distribution,
+            keyswitch_seed,
+            rng,
+        )?;
+        let bootstrap_key = generate_seeded_lwe_bootstrap_key(
+            &client_key.small_lwe_secret_key,
+            &client_key.glwe_secret_key,
+            p.pbs_base_log,
+            p.pbs_level,
+            p.glwe_noise_distribution,
+            bootstrap_seed,
+            rng,
+        )?;
+        Ok(Self {
+            keyswitch_key,
+            bootstrap_key,
+            parameters: p,
+        })
+    }
+
+    /// Expands the seeds into the server key (and converts the bootstrap key to the
+    /// Fourier domain).
+    pub fn decompress(&self) -> ServerKey {
+        ServerKey {
+            keyswitch_key: self.keyswitch_key.decompress(),
+            bootstrap_key: FourierLweBootstrapKey::from_standard(&self.bootstrap_key.decompress()),
+            parameters: self.parameters,
+        }
+    }
+
+    /// The parameter set.
+    pub fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
+    /// The seeded keyswitching key.
+    pub fn keyswitch_key(&self) -> &SeededLweKeyswitchKey {
+        &self.keyswitch_key
+    }
+
+    /// The seeded bootstrap key (standard domain).
+    pub fn bootstrap_key(&self) -> &SeededLweBootstrapKey {
+        &self.bootstrap_key
+    }
+}
+
+impl ServerKey {
+    /// Generates the server key of `client_key`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let lut = sk.generate_lookup_table(|x| (x * x) % 16).unwrap();
+    /// let out = sk.apply_lookup_table(&ck.encrypt(3).unwrap(), &lut).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&out).unwrap(), 9);
+    /// ```
+    pub fn new(client_key: &ClientKey) -> Result<Self> {
+        Ok(CompressedServerKey::new(client_key)?.decompress())
+    }
+
+    /// The parameter set.
+    pub fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
+    /// The keyswitching key.
+    pub fn keyswitch_key(&self) -> &LweKeyswitchKey {
+        &self.keyswitch_key
+    }
+
+    /// The bootstrap key in the Fourier domain.
+    pub fn bootstrap_key(&self) -> &FourierLweBootstrapKey {
+        &self.bootstrap_key
+    }
+
+    /// The lookup table of `f` for this key's parameters.
+    pub fn generate_lookup_table(&self, f: impl Fn(u64) -> u64) -> Result<LookupTable> {
+        LookupTable::new(&self.parameters, f)
+    }
+
+    /// The lookup table of the two-block function `f(lhs, rhs)`.
+    pub fn generate_lookup_table_bivariate(
+        &self,
+        f: impl Fn(u64, u64) -> u64,
+    ) -> Result<BivariateLookupTable> {
+        BivariateLookupTable::new(&self.parameters, f)
+    }
+
+    /// Keyswitches a block from the big key to the small key.
+    pub fn keyswitch(&self, ct: &Ciphertext) -> Result<LweCiphertextOwned> {
+        self.check_block(ct)?;
+        let mut out = LweCiphertextOwned::new_zero(self.parameters.lwe_dimension.to_lwe_size());
+        keyswitch_lwe_ciphertext(&self.keyswitch_key, &ct.ct, &mut out)?;
+        Ok(out)
+    }
+
+    /// Evaluates `lut` on a block: keyswitch, then programmable bootstrap. The result
+    /// has noise level 1 and the table's degree.
+    pub fn apply_lookup_table(&self, ct: &Ciphertext, lut: &LookupTable) -> Result<Ciphertext> {
+        self.check_block(ct)?;
+        if ct.noise_level > self.parameters.max_noise_level {
+            return Err(Error::CapacityExceeded(format!(
+                "noise level {} exceeds the maximum {} of the parameters",
+                ct.noise_level, self.parameters.max_noise_level
+            )));
+        }
+        let p = &self.parameters;
+        check_eq(
+            "polynomial size of the lookup table",
+            p.polynomial_size.0,
+            lut.accumulator.polynomial_size().0,
+        )?;
+        check_eq(
+            "GLWE size of the lookup table",
+            p.glwe_dimension.0 + 1,
+            lut.accumulator.glwe_size().0,
+        )?;
+        let small = self.keyswitch(ct)?;
+        let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+        programmable_bootstrap_lwe_ciphertext(
+            &small,
+            &mut out,
+            &lut.accumulator,
+            &self.bootstrap_key,
+            p.modulus_switch,
+        )?;
+        Ok(Ciphertext {
+            ct: out,
+            degree: lut.degree,
+            noise_level: 1,
+            message_modulus: p.message_modulus,
+            carry_modulus: p.carry_modulus,
+        })
+    }
+
+    /// Evaluates a two-block table on `lhs * factor + rhs` (both must hold a message
+    /// without carries).
+    pub fn apply_lookup_table_bivariate(
+        &self,
+        lhs: &Ciphertext,
+        rhs: &Ciphertext,
+        lut: &BivariateLookupTable,
+    ) -> Result<Ciphertext> {
+        for (side, ct) in [("left", lhs), ("right", rhs)] {
+            if ct.degree >= lut.factor {
+                return Err(Error::CapacityExceeded(format!(
+                    "the {side} block may hold up to {}, a bivariate table needs values below {}",
+                    ct.degree, lut.factor
+                )));
+            }
+        }
+        let mut packed = self.unchecked_scalar_mul(lhs, lut.factor)?;
+        self.unchecked_add_assign(&mut packed, rhs)?;
+        self.apply_lookup_table(&packed, &lut.table)
+    }
+
+    /// `lhs + rhs` without bootstrap; `Err` if the degree or the noise level would
+    /// exceed what the parameters allow.
+    pub fn unchecked_add_assign(&self, lhs: &mut Ciphertext, rhs: &Ciphertext) -> Result<()> {
+        self.check_block(lhs)?;
+        self.check_block(rhs)?;
+        let degree = lhs.degree + rhs.degree;
+        let noise_level = lhs.noise_level + rhs.noise_level;
+        self.check_capacity(degree, noise_level)?;
+        add_lwe_ciphertext_assign(&mut lhs.ct, &rhs.ct)?;
+        lhs.degree = degree;
+        lhs.noise_level = noise_level;
+        Ok(())
+    }
+
+    /// `ct * scalar` without bootstrap; `Err` if the degree or the noise level would
+    /// exceed what the parameters allow.
+    pub fn unchecked_scalar_mul(&self, ct: &Ciphertext, scalar: u64) -> Result<Ciphertext> {
+        self.check_block(ct)?;
+        let degree = ct.degree.saturating_mul(scalar);
+        let noise_level = ct.noise_level.saturating_mul(scalar);
+        self.check_capacity(degree, noise_level)?;
+        let mut out = ct.clone();
+        mul_lwe_ciphertext_by_scalar_assign(&mut out.ct, scalar);
+        out.degree = degree;
+        out.noise_level = noise_level;
+        Ok(out)
+    }
+
+    fn check_capacity(&self, degree: u64, noise_level: u64) -> Result<()> {
+        let p = &self.parameters;
+        if degree >= p.total_modulus() {
+            return Err(Error::CapacityExceeded(format!(
+                "the result may reach {degree}, beyond the {} values of a block",
+                p.total_modulus()
+            )));
+        }
+        if noise_level > p.max_noise_level {
+            return Err(Error::CapacityExceeded(format!(
+                "the result would have noise level {noise_level}, above the maximum {}",
+                p.max_noise_level
+            )));
+        }
+        Ok(())
+    }
+
+    fn check_block(&self, ct: &Ciphertext) -> Result<()> {
+        let p = &self.parameters;
+        check_eq(
+            "message modulus of the block",
+            p.message_modulus as usize,
+            ct.message_modulus as usize,
+        )?;
+        check_eq(
+            "carry modulus of the block",
+            p.carry_modulus as usize,
+            ct.carry_modulus as usize,
+        )?;
+        ct.ct
+            .check_size("LWE size of the block", p.big_lwe_dimension().to_lwe_size())
+    }
+}

@@ -1,0 +1,308 @@
+//! Correctness on the default (128-bit secure) parameters: lookup tables on every
+//! block value, keyswitch, compressed keys, the bootstrap's noise, and bad inputs.
+
+use gpufhe::core_crypto::noise::pbs_output_variance;
+use gpufhe::core_crypto::*;
+use gpufhe::shortint::{
+    ClientKey, CompressedServerKey, LookupTable, ServerKey, ShortintParameters, DEFAULT_PARAMETERS,
+};
+use gpufhe::Error;
+use std::sync::OnceLock;
+
+const P: ShortintParameters = DEFAULT_PARAMETERS;
+
+/// One key pair for the whole file: key generation on real parameters takes a second.
+fn keys() -> &'static (ClientKey, ServerKey) {
+    static KEYS: OnceLock<(ClientKey, ServerKey)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let ck = ClientKey::new(P).expect("client key");
+        let sk = ServerKey::new(&ck).expect("server key");
+        (ck, sk)
+    })
+}
+
+#[test]
+fn every_block_value_goes_through_identity_and_non_linear_tables() {
+    let (ck, sk) = keys();
+    let total = P.total_modulus();
+    type Table = (&'static str, fn(u64) -> u64);
+    let tables: [Table; 3] = [
+        ("identity", |x| x),
+        ("x^2 + 3 mod 16", |x| (x * x + 3) % 16),
+        ("x < 6", |x| (x < 6) as u64),
+    ];
+    for (name, f) in tables {
+        let lut = sk.generate_lookup_table(f).unwrap();
+        for x in 0..total {
+            let ct = ck.encrypt_with_carry(x).unwrap();
+            let out = sk.apply_lookup_table(&ct, &lut).unwrap();
+            assert_eq!(
+                ck.decrypt_message_and_carry(&out).unwrap(),
+                f(x),
+                "{name} at {x}"
+            );
+            assert_eq!(out.noise_level(), 1);
+        }
+    }
+}
+
+#[test]
+fn bivariate_tables_on_every_pair_of_messages() {
+    let (ck, sk) = keys();
+    let m = P.message_modulus;
+    let mul = sk.generate_lookup_table_bivariate(|a, b| a * b).unwrap();
+    for a in 0..m {
+        for b in 0..m {
+            let (ca, cb) = (ck.encrypt(a).unwrap(), ck.encrypt(b).unwrap());
+            let out = sk.apply_lookup_table_bivariate(&ca, &cb, &mul).unwrap();
+            assert_eq!(
+                ck.decrypt_message_and_carry(&out).unwrap(),
+                a * b,
+                "{a} * {b}"
+            );
+        }
+    }
+}
+
+#[test]
+fn keyswitch_preserves_every_message() {
+    let (ck, sk) = keys();
+    let delta = P.delta();
+    for x in 0..P.total_modulus() {
+        let ct = ck.encrypt_with_carry(x).unwrap();
+        let small = sk.keyswitch(&ct).unwrap();
+        assert_eq!(small.lwe_dimension(), P.lwe_dimension);
+        let phase = decrypt_lwe_ciphertext(ck.small_lwe_secret_key(), &small).unwrap();
+        let decoded = phase.wrapping_add(delta / 2) / delta % P.total_modulus();
+        assert_eq!(decoded, x, "keyswitch of {x}");
+        // The keyswitch noise stays far below half a message step.
+        let err = phase.wrapping_sub(x * delta) as i64;
+        assert!(
+            err.unsigned_abs() < delta / 8,
+            "keyswitch error {err} for {x}"
+        );
+    }
+}
+
+#[test]
+fn compressed_keys_expand_to_bit_identical_keys_and_outputs() {
+    let ck = ClientKey::from_secret_generator(
+        P,
+        &mut SecretRandomGenerator::from_seed_insecure(Seed([7; 32])),
+    )
+    .unwrap();
+    let (ks_seed, bs_seed, noise_seed) = (Seed([1; 32]), Seed([2; 32]), Seed([3; 32]));
+
+    // Compressed: seeds + bodies, expanded.
+    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([9; 32]), noise_seed);
+    let compressed = CompressedServerKey::with_seeds(&ck, ks_seed, bs_seed, &mut rng).unwrap();
+    let expanded = compressed.decompress();
+
+    // Uncompressed: the same mask seeds and the same noise stream.
+    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(ks_seed, noise_seed);
+    let ksk = generate_lwe_keyswitch_key(
+        ck.big_lwe_secret_key(),
+        ck.small_lwe_secret_key(),
+        P.ks_base_log,
+        P.ks_level,
+        P.lwe_noise_distribution,
+        &mut rng,
+    )
+    .unwrap();
+    rng.reseed_masks(bs_seed);
+    let bsk = generate_lwe_bootstrap_key(
+        ck.small_lwe_secret_key(),
+        ck.glwe_secret_key(),
+        P.pbs_base_log,
+        P.pbs_level,
+        P.glwe_noise_distribution,
+        &mut rng,
+    )
+    .unwrap();
+    let fourier = FourierLweBootstrapKey::from_standard(&bsk);
+
+    assert!(
+        ksk.as_slice() == expanded.keyswitch_key().as_slice(),
+        "keyswitching keys differ"
+    );
+    assert!(
+        fourier.as_slice() == expanded.bootstrap_key().as_slice(),
+        "Fourier bootstrap keys differ"
+    );
+    // The compressed key is much smaller than the key it expands to.
+    assert!(compressed.bootstrap_key().bodies().len() * 2 == bsk.as_slice().len());
+
+    let lut = expanded
+        .generate_lookup_table(|x| (x * 5 + 1) % 16)
+        .unwrap();
+    for x in [0, 5, 15] {
+        let ct = ck.encrypt_with_carry(x).unwrap();
+        let mut small_a = LweCiphertextOwned::new_zero(P.lwe_dimension.to_lwe_size());
+        let mut small_b = small_a.clone();
+        keyswitch_lwe_ciphertext(&ksk, ct.as_lwe(), &mut small_a).unwrap();
+        keyswitch_lwe_ciphertext(expanded.keyswitch_key(), ct.as_lwe(), &mut small_b).unwrap();
+        assert_eq!(small_a, small_b, "keyswitch outputs differ for {x}");
+
+        let mut out_a = LweCiphertextOwned::new_zero(P.big_lwe_dimension().to_lwe_size());
+        let mut out_b = out_a.clone();
+        programmable_bootstrap_lwe_ciphertext(
+            &small_a,
+            &mut out_a,
+            lut.accumulator(),
+            &fourier,
+            P.modulus_switch,
+        )
+        .unwrap();
+        programmable_bootstrap_lwe_ciphertext(
+            &small_b,
+            &mut out_b,
+            lut.accumulator(),
+            expanded.bootstrap_key(),
+            P.modulus_switch,
+        )
+        .unwrap();
+        assert_eq!(out_a, out_b, "bootstrap outputs differ for {x}");
+        let got = ck
+            .decrypt_message_and_carry(&expanded.apply_lookup_table(&ct, &lut).unwrap())
+            .unwrap();
+        assert_eq!(got, (x * 5 + 1) % 16);
+    }
+}
+
+/// The variance of the bootstrap's output error over 400 bootstraps matches
+/// [`pbs_output_variance`] within the tolerance [0.8, 1.6].
+///
+/// The relative standard deviation of a 400-sample variance is sqrt(2/400) = 7%.
+/// The measured variance is consistently about 1.3 times the formula (2^98.4 against
+/// 2^98.0 on the default parameters): the key-noise term was checked exactly on
+/// single external products, the FFT's own error measured at 2^76.4 per external
+/// product (negligible), so the excess sits in the decomposition-rounding term and
+/// is not explained yet; the upper bound leaves room for it and for sampling noise.
+/// It stays well below the variance the default parameters were designed for
+/// (their failure probability budgets a much larger FFT error).
+#[test]
+fn bootstrap_noise_variance_matches_the_formula() {
+    let (ck, sk) = keys();
+    let samples = 400;
+    let delta = P.delta();
+    let f = |x: u64| (3 * x + 1) % 16;
+    let lut = sk.generate_lookup_table(f).unwrap();
+    let mut sum_sq = 0.0;
+    let mut sum = 0.0;
+    for i in 0..samples {
+        let x = i as u64 % P.total_modulus();
+        let ct = ck.encrypt_with_carry(x).unwrap();
+        let out = sk.apply_lookup_table(&ct, &lut).unwrap();
+        let phase = decrypt_lwe_ciphertext(ck.big_lwe_secret_key(), out.as_lwe()).unwrap();
+        let err = phase.wrapping_sub(f(x) * delta) as i64 as f64;
+        sum += err;
+        sum_sq += err * err;
+    }
+    let n = samples as f64;
+    let measured = (sum_sq - sum * sum / n) / (n - 1.0);
+    let predicted = pbs_output_variance(
+        &P.bootstrap_key_shape(),
+        P.glwe_noise_distribution,
+        ck.small_lwe_secret_key().hamming_weight(),
+        ck.big_lwe_secret_key().hamming_weight(),
+    );
+    let ratio = measured / predicted;
+    println!(
+        "bootstrap noise: measured 2^{:.3}, predicted 2^{:.3}, ratio {ratio:.3}",
+        measured.log2(),
+        predicted.log2()
+    );
+    assert!(
+        (0.8..=1.6).contains(&ratio),
+        "measured/predicted variance = {ratio}"
+    );
+    // The mean error is zero up to sampling noise (4 standard errors).
+    let mean = sum / n;
+    assert!(
+        mean.abs() < 4.0 * (measured / n).sqrt(),
+        "biased bootstrap error, mean {mean}"
+    );
+}
+
+#[test]
+fn bad_inputs_give_errors_naming_both_values() {
+    let (ck, sk) = keys();
+    let ct = ck.encrypt(1).unwrap();
+
+    // A lookup table of the wrong size.
+    let short = LookupTable::from_body_polynomial(&P, vec![0; 1024], 0);
+    match short {
+        Err(Error::DimensionMismatch {
+            expected: 2048,
+            got: 1024,
+            ..
+        }) => {}
+        other => panic!("expected a size mismatch, got {other:?}"),
+    }
+    let mut small_params = P;
+    small_params.polynomial_size = PolynomialSize(1024);
+    let foreign = LookupTable::new(&small_params, |x| x).unwrap();
+    let err = sk.apply_lookup_table(&ct, &foreign).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "polynomial size of the lookup table mismatch: expected 2048, got 1024"
+    );
+
+    // A ciphertext of the wrong dimension.
+    let mut out = LweCiphertextOwned::new_zero(P.lwe_dimension.to_lwe_size());
+    let wrong = LweCiphertextOwned::new_zero(LweSize(100));
+    let err = keyswitch_lwe_ciphertext(sk.keyswitch_key(), &wrong, &mut out).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                expected: 2048,
+                got: 99,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let mut wrong_out = LweCiphertextOwned::new_zero(LweSize(10));
+    let err =
+        keyswitch_lwe_ciphertext(sk.keyswitch_key(), ct.as_lwe(), &mut wrong_out).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                expected: 919,
+                got: 10,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = decrypt_lwe_ciphertext(ck.small_lwe_secret_key(), ct.as_lwe()).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::DimensionMismatch {
+                expected: 919,
+                got: 2049,
+                ..
+            }
+        ),
+        "{err}"
+    );
+
+    // Values outside the block, and operations beyond its capacity.
+    assert!(ck.encrypt(4).is_err());
+    assert!(ck.encrypt_with_carry(16).is_err());
+    let big = ck.encrypt_with_carry(15).unwrap();
+    let mut sum = big.clone();
+    assert!(matches!(
+        sk.unchecked_add_assign(&mut sum, &big),
+        Err(Error::CapacityExceeded(_))
+    ));
+    assert_eq!(
+        sum, big,
+        "a failed operation must leave its operand unchanged"
+    );
+    let mul = sk.generate_lookup_table_bivariate(|a, b| a * b).unwrap();
+    assert!(sk.apply_lookup_table_bivariate(&big, &ct, &mul).is_err());
+}
