@@ -110,6 +110,18 @@ impl Fft {
         for ((o, &x), &y) in out.iter_mut().zip(lo).zip(hi) {
             *o = c64::new(x as i64 as f64, y as i64 as f64);
         }
+        self.twist_and_forward_simd(simd, out, scratch);
+    }
+
+    /// Twists and transforms `out`, which already holds a folded polynomial
+    /// `b_j = a_j + i a_{j + N/2}` (for callers that fold while computing `a`).
+    #[inline(always)]
+    pub(crate) fn twist_and_forward_simd<S: pulp::Simd>(
+        &self,
+        simd: S,
+        out: &mut [c64],
+        scratch: &mut PodBuffer,
+    ) {
         // Twist: b_j w^j.
         let (out_simd, out_tail) = S::as_mut_simd_c64s(out);
         let (w_simd, w_tail) = S::as_simd_c64s(&self.twist);

@@ -268,3 +268,62 @@ impl ServerKey {
             .check_size("LWE size of the block", p.big_lwe_dimension().to_lwe_size())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core_crypto::{DecompositionBaseLog, DecompositionLevelCount};
+    use crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+
+    fn check_all_values(params: ShortintParameters) {
+        let ck = ClientKey::new(params).unwrap();
+        let sk = ServerKey::new(&ck).unwrap();
+        let f = |x: u64| (7 * x + 2) % 16;
+        let lut = sk.generate_lookup_table(f).unwrap();
+        for x in 0..params.total_modulus() {
+            let out = sk
+                .apply_lookup_table(&ck.encrypt_with_carry(x).unwrap(), &lut)
+                .unwrap();
+            assert_eq!(ck.decrypt_message_and_carry(&out).unwrap(), f(x), "f({x})");
+        }
+    }
+
+    #[test]
+    fn lookup_tables_on_insecure_test_parameters() {
+        check_all_values(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+    }
+
+    #[test]
+    fn multi_level_bootstrap_decomposition() {
+        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+        params.pbs_base_log = DecompositionBaseLog(12);
+        params.pbs_level = DecompositionLevelCount(3);
+        check_all_values(params);
+    }
+
+    #[test]
+    fn standard_modulus_switch_and_gaussian_noise() {
+        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+        params.modulus_switch = crate::core_crypto::ModulusSwitchType::Standard;
+        params.glwe_noise_distribution = crate::core_crypto::NoiseDistribution::Gaussian {
+            std_dev: 2f64.powi(-44),
+        };
+        params.lwe_noise_distribution = crate::core_crypto::NoiseDistribution::Gaussian {
+            std_dev: 2f64.powi(-44),
+        };
+        check_all_values(params);
+    }
+
+    #[test]
+    fn invalid_parameters_are_rejected() {
+        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+        params.message_modulus = 3;
+        assert!(ClientKey::new(params).is_err());
+        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+        params.ks_level = DecompositionLevelCount(17);
+        assert!(ClientKey::new(params).is_err());
+        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+        params.polynomial_size = crate::core_crypto::PolynomialSize(1000);
+        assert!(ClientKey::new(params).is_err());
+    }
+}

@@ -148,17 +148,18 @@ fn cmux_chain<S: pulp::Simd>(
             continue;
         }
         for (c, poly) in acc.chunks_exact(n).enumerate() {
-            polynomial_rotate_minus_self(&mut diff, poly, a);
             if level == 1 {
-                for (d, x) in digits.iter_mut().zip(&diff) {
-                    *d = decomposer.decompose_level1(*x);
-                }
-            } else {
-                for (t, x) in diff.iter().enumerate() {
-                    decomposer.decompose_into(*x, &mut level_digits);
-                    for (j, d) in level_digits.iter().enumerate() {
-                        digits[j * n + t] = *d;
-                    }
+                // Rotation, decomposition and folding in one pass.
+                let out = &mut fourier_in[c * half..][..half];
+                fold_rotated_level1_digits(out, poly, a, &decomposer);
+                fft.twist_and_forward_simd(simd, out, &mut scratch);
+                continue;
+            }
+            polynomial_rotate_minus_self(&mut diff, poly, a);
+            for (t, x) in diff.iter().enumerate() {
+                decomposer.decompose_into(*x, &mut level_digits);
+                for (j, d) in level_digits.iter().enumerate() {
+                    digits[j * n + t] = *d;
                 }
             }
             for (j, d) in digits.chunks_exact(n).enumerate() {
@@ -179,6 +180,55 @@ fn cmux_chain<S: pulp::Simd>(
             .zip(fourier_out.chunks_exact_mut(half))
         {
             fft.add_backward_as_integer_simd(simd, poly, f, &mut scratch);
+        }
+    }
+}
+
+/// Writes the folded level-1 digits of `X^power acc - acc` to `out`:
+/// `out_j = d(r_j) + i d(r_{j + N/2})` with `r = X^power acc - acc`.
+///
+/// `[0, N/2)` is cut where `j` or `j + N/2` crosses `power mod N`; inside each piece
+/// both rotated reads are contiguous with a fixed sign, so the loop vectorizes.
+#[inline(always)]
+fn fold_rotated_level1_digits(
+    out: &mut [c64],
+    acc: &[u64],
+    power: usize,
+    decomposer: &SignedDecomposer,
+) {
+    let n = acc.len();
+    let half = n / 2;
+    let (p, flip) = if power >= n {
+        (power - n, true)
+    } else {
+        (power, false)
+    };
+    let mut cuts = [0, p.min(half), p.saturating_sub(half), half];
+    cuts.sort_unstable();
+    for w in cuts.windows(2) {
+        let (start, end) = (w[0], w[1]);
+        if start == end {
+            continue;
+        }
+        let len = end - start;
+        // (X^p acc)_t = acc_{t - p} for t >= p, -acc_{t - p + N} for t < p; negated if flip.
+        let source = |t: usize| -> (usize, u64) {
+            let wraps = t < p;
+            let index = if wraps { t + n - p } else { t - p };
+            (index, if wraps ^ flip { u64::MAX } else { 0 })
+        };
+        let (lo_src, lo_mask) = source(start);
+        let (hi_src, hi_mask) = source(start + half);
+        let lo_iter = acc[lo_src..lo_src + len].iter().zip(&acc[start..end]);
+        let hi_iter = acc[hi_src..hi_src + len]
+            .iter()
+            .zip(&acc[start + half..end + half]);
+        for ((o, (lr, ls)), (hr, hs)) in out[start..end].iter_mut().zip(lo_iter).zip(hi_iter) {
+            let lo = ((lr ^ lo_mask).wrapping_sub(lo_mask)).wrapping_sub(*ls);
+            let hi = ((hr ^ hi_mask).wrapping_sub(hi_mask)).wrapping_sub(*hs);
+            let dl = decomposer.decompose_level1(lo) as i64 as f64;
+            let dh = decomposer.decompose_level1(hi) as i64 as f64;
+            *o = c64::new(dl, dh);
         }
     }
 }
@@ -225,6 +275,32 @@ fn multiply_accumulate_ggsw<S: pulp::Simd>(
                     acc += input[r * half + j] * ggsw[(r * glwe_size + c) * half + j];
                 }
                 out[c * half + j] = acc;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core_crypto::{DecompositionBaseLog, DecompositionLevelCount};
+
+    #[test]
+    fn fused_fold_matches_rotate_then_decompose_for_every_power() {
+        let n = 32;
+        let decomposer = SignedDecomposer::new(DecompositionBaseLog(7), DecompositionLevelCount(1));
+        let acc: Vec<u64> = (0..n as u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(17))
+            .collect();
+        let mut diff = vec![0u64; n];
+        let mut fused = vec![c64::default(); n / 2];
+        for power in 0..2 * n {
+            polynomial_rotate_minus_self(&mut diff, &acc, power);
+            fold_rotated_level1_digits(&mut fused, &acc, power, &decomposer);
+            for j in 0..n / 2 {
+                let lo = decomposer.decompose_level1(diff[j]) as i64 as f64;
+                let hi = decomposer.decompose_level1(diff[j + n / 2]) as i64 as f64;
+                assert_eq!(fused[j], c64::new(lo, hi), "power {power}, index {j}");
             }
         }
     }
