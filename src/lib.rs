@@ -7,7 +7,7 @@
 //! GLWE, GGSW, keyswitch, programmable bootstrapping), [`shortint`] the blocks of a
 //! few bits that encrypted integers are made of, and [`backend`] the GPU side.
 #![deny(missing_docs)]
-#![cfg_attr(not(feature = "gpu"), forbid(unsafe_code))]
+#![deny(unsafe_code)]
 
 pub mod backend;
 pub mod core_crypto;

@@ -2,4 +2,5 @@
 //! the CPU code on NVIDIA GPUs.
 
 #[cfg(feature = "gpu")]
+#[allow(unsafe_code)]
 pub mod cuda;

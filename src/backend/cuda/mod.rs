@@ -1,1 +1,27 @@
-//! Placeholder created by the lead; the CUDA helper replaces this file.
+//! The CUDA backend: devices, embedded kernels and device-resident ciphertexts.
+//!
+//! Kernels are compiled by `build.rs` from `cuda/*.cu` into fatbins embedded in the
+//! crate; they are loaded once per device with cudarc, which opens the CUDA driver
+//! at run time (nothing CUDA is needed to build or link). Every entry point returns
+//! `Result`: no driver, no device, kernels not built and driver failures are
+//! [`Error`]s, never panics.
+
+mod device;
+mod lwe_linear_algebra;
+
+pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
+pub use lwe_linear_algebra::*;
+
+use crate::error::Error;
+
+mod kernels {
+    include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
+}
+
+/// Turns a driver error into [`Error::Cuda`] with what was being done.
+pub(crate) fn cuda_err(context: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> Error {
+    move |e| Error::Cuda {
+        context,
+        message: e.to_string(),
+    }
+}

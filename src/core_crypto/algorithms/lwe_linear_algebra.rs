@@ -22,7 +22,7 @@ where
     D: AsRef<[u64]>,
 {
     rhs.check_size("LWE size of the right operand", lhs.lwe_size())?;
-    wrapping_add_slice_assign(lhs.as_mut_slice(), rhs.as_slice());
+    zip_assign(lhs.as_mut_slice(), rhs.as_slice(), u64::wrapping_add);
     Ok(())
 }
 
@@ -36,9 +36,7 @@ where
     D: AsRef<[u64]>,
 {
     rhs.check_size("LWE size of the right operand", lhs.lwe_size())?;
-    for (x, y) in lhs.as_mut_slice().iter_mut().zip(rhs.as_slice()) {
-        *x = x.wrapping_sub(*y);
-    }
+    zip_assign(lhs.as_mut_slice(), rhs.as_slice(), u64::wrapping_sub);
     Ok(())
 }
 
@@ -90,12 +88,12 @@ where
         lhs.count().0,
         rhs.count().0,
     )?;
-    wrapping_add_slice_assign(lhs.as_mut_slice(), rhs.as_slice());
+    zip_assign(lhs.as_mut_slice(), rhs.as_slice(), u64::wrapping_add);
     Ok(())
 }
 
-fn wrapping_add_slice_assign(lhs: &mut [u64], rhs: &[u64]) {
+fn zip_assign(lhs: &mut [u64], rhs: &[u64], op: impl Fn(u64, u64) -> u64) {
     for (x, y) in lhs.iter_mut().zip(rhs) {
-        *x = x.wrapping_add(*y);
+        *x = op(*x, *y);
     }
 }
