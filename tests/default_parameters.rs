@@ -1,7 +1,7 @@
 //! Correctness on the default (128-bit secure) parameters: lookup tables on every
 //! block value, keyswitch, compressed keys, the bootstrap's noise, and bad inputs.
 
-use gpufhe::core_crypto::noise::pbs_output_variance;
+use gpufhe::core_crypto::noise::{keyswitch_added_variance, pbs_output_variance};
 use gpufhe::core_crypto::*;
 use gpufhe::shortint::{
     ClientKey, CompressedServerKey, LookupTable, ServerKey, ShortintParameters, DEFAULT_PARAMETERS,
@@ -221,6 +221,39 @@ fn bootstrap_noise_variance_matches_the_formula() {
     assert!(
         mean.abs() < 4.0 * (measured / n).sqrt(),
         "biased bootstrap error, mean {mean}"
+    );
+}
+
+/// The keyswitch's output variance matches the input variance plus
+/// [`keyswitch_added_variance`] within [0.8, 1.25] over 400 keyswitches.
+#[test]
+fn keyswitch_noise_variance_matches_the_formula() {
+    let (ck, sk) = keys();
+    let samples = 400;
+    let delta = P.delta();
+    let mut sum_sq = 0.0;
+    for i in 0..samples {
+        let x = i as u64 % P.total_modulus();
+        let small = sk.keyswitch(&ck.encrypt_with_carry(x).unwrap()).unwrap();
+        let phase = decrypt_lwe_ciphertext(ck.small_lwe_secret_key(), &small).unwrap();
+        sum_sq += (phase.wrapping_sub(x * delta) as i64 as f64).powi(2);
+    }
+    let measured = sum_sq / samples as f64;
+    let predicted = P.glwe_noise_distribution.variance()
+        + keyswitch_added_variance(
+            &P.keyswitch_key_shape(),
+            P.lwe_noise_distribution,
+            ck.big_lwe_secret_key().hamming_weight(),
+        );
+    let ratio = measured / predicted;
+    println!(
+        "keyswitch noise: measured 2^{:.3}, predicted 2^{:.3}, ratio {ratio:.3}",
+        measured.log2(),
+        predicted.log2()
+    );
+    assert!(
+        (0.8..=1.25).contains(&ratio),
+        "measured/predicted variance = {ratio}"
     );
 }
 
