@@ -1,11 +1,13 @@
-//! CPU benchmarks on the default parameters: `cpu/keyswitch`, `cpu/pbs`, `cpu/ks_pbs`.
-//! Single-threaded: one keyswitch or bootstrap at a time on one core.
+//! CPU benchmarks on the default parameters: `cpu/keyswitch`, `cpu/pbs`, `cpu/ks_pbs`
+//! (one at a time on one core), `cpu/pbs_batch/4` (four bootstraps sharing each read
+//! of the key, one core) and `cpu/ks_pbs_batch/32` (32 blocks on every core).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gpufhe::core_crypto::{
-    keyswitch_lwe_ciphertext, programmable_bootstrap_lwe_ciphertext, LweCiphertextOwned,
+    batch_programmable_bootstrap_lwe_ciphertext, keyswitch_lwe_ciphertext,
+    programmable_bootstrap_lwe_ciphertext, LweCiphertextOwned,
 };
-use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS, PBS_BATCH};
 use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
@@ -40,6 +42,34 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("ks_pbs", |b| {
         b.iter(|| sk.apply_lookup_table(black_box(&ct), &lut).expect("ks+pbs"))
+    });
+
+    // Four bootstraps sharing one read of the key, on one thread.
+    group.bench_function("pbs_batch/4", |b| {
+        let inputs = vec![small.clone(); PBS_BATCH];
+        let accs = vec![lut.accumulator(); PBS_BATCH];
+        let size = params.big_lwe_dimension().to_lwe_size();
+        let mut out = vec![LweCiphertextOwned::new_zero(size); PBS_BATCH];
+        b.iter(|| {
+            batch_programmable_bootstrap_lwe_ciphertext(
+                black_box(&inputs),
+                &mut out,
+                &accs,
+                sk.bootstrap_key(),
+                params.modulus_switch,
+            )
+            .expect("batch pbs")
+        })
+    });
+    // 32 blocks (one FheUint64 carry step) on every core of the rayon pool.
+    group.sample_size(20);
+    group.bench_function("ks_pbs_batch/32", |b| {
+        let cts = vec![ct.clone(); 32];
+        let luts = vec![&lut; 32];
+        b.iter(|| {
+            sk.apply_lookup_table_batch(black_box(&cts), &luts)
+                .expect("batch")
+        })
     });
     group.finish();
 }

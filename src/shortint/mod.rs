@@ -21,4 +21,4 @@ pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
 pub use lookup_table::{BivariateLookupTable, LookupTable};
 pub use parameters::*;
-pub use server_key::{CompressedServerKey, ServerKey};
+pub use server_key::{CompressedServerKey, ServerKey, PBS_BATCH};

@@ -3,13 +3,18 @@
 
 use super::{BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ShortintParameters};
 use crate::core_crypto::{
-    add_lwe_ciphertext_assign, generate_seeded_lwe_bootstrap_key,
-    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    add_lwe_ciphertext_assign, batch_programmable_bootstrap_lwe_ciphertext,
+    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
     EncryptionRandomGenerator, FourierLweBootstrapKey, LweCiphertextOwned, LweKeyswitchKey, Seed,
     SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
+use rayon::prelude::*;
+
+/// How many bootstraps one core runs together in [`ServerKey::apply_lookup_table_batch`],
+/// sharing each read of the bootstrap key.
+pub const PBS_BATCH: usize = 4;
 
 /// The public evaluation key: keyswitching key (big to small key) and bootstrap key
 /// in the Fourier domain.
@@ -186,6 +191,77 @@ impl ServerKey {
         })
     }
 
+    /// Evaluates `luts[j]` on `cts[j]` for every `j`: keyswitches in parallel on the
+    /// rayon pool, then bootstraps in parallel in groups of [`PBS_BATCH`], each group
+    /// reading the bootstrap key once. Results are bit-identical to calling
+    /// [`ServerKey::apply_lookup_table`] on each block.
+    pub fn apply_lookup_table_batch(
+        &self,
+        cts: &[Ciphertext],
+        luts: &[&LookupTable],
+    ) -> Result<Vec<Ciphertext>> {
+        check_eq(
+            "number of lookup tables of the batch",
+            cts.len(),
+            luts.len(),
+        )?;
+        let p = &self.parameters;
+        for (ct, lut) in cts.iter().zip(luts) {
+            self.check_block(ct)?;
+            if ct.noise_level > p.max_noise_level {
+                return Err(Error::CapacityExceeded(format!(
+                    "noise level {} exceeds the maximum {} of the parameters",
+                    ct.noise_level, p.max_noise_level
+                )));
+            }
+            check_eq(
+                "polynomial size of the lookup table",
+                p.polynomial_size.0,
+                lut.accumulator.polynomial_size().0,
+            )?;
+            check_eq(
+                "GLWE size of the lookup table",
+                p.glwe_dimension.0 + 1,
+                lut.accumulator.glwe_size().0,
+            )?;
+        }
+        let small: Vec<LweCiphertextOwned> = cts
+            .par_iter()
+            .map(|ct| self.keyswitch(ct))
+            .collect::<Result<_>>()?;
+        let accs: Vec<_> = luts.iter().map(|lut| &lut.accumulator).collect();
+        let outputs: Vec<Vec<LweCiphertextOwned>> = small
+            .par_chunks(PBS_BATCH)
+            .zip(accs.par_chunks(PBS_BATCH))
+            .map(|(inputs, accs)| {
+                let mut out = vec![
+                    LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+                    inputs.len()
+                ];
+                batch_programmable_bootstrap_lwe_ciphertext(
+                    inputs,
+                    &mut out,
+                    accs,
+                    &self.bootstrap_key,
+                    p.modulus_switch,
+                )?;
+                Ok(out)
+            })
+            .collect::<Result<_>>()?;
+        Ok(outputs
+            .into_iter()
+            .flatten()
+            .zip(luts)
+            .map(|(ct, lut)| Ciphertext {
+                ct,
+                degree: lut.degree,
+                noise_level: 1,
+                message_modulus: p.message_modulus,
+                carry_modulus: p.carry_modulus,
+            })
+            .collect())
+    }
+
     /// Evaluates a two-block table on `lhs * factor + rhs` (both must hold a message
     /// without carries).
     pub fn apply_lookup_table_bivariate(
@@ -291,6 +367,27 @@ mod tests {
     #[test]
     fn lookup_tables_on_insecure_test_parameters() {
         check_all_values(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+    }
+
+    #[test]
+    fn batched_lookup_tables_match_one_at_a_time_bit_for_bit() {
+        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
+        let sk = ServerKey::new(&ck).unwrap();
+        let square = sk.generate_lookup_table(|x| x * x).unwrap();
+        let plus_one = sk.generate_lookup_table(|x| x + 1).unwrap();
+        let cts: Vec<Ciphertext> = (0..11).map(|x| ck.encrypt_with_carry(x).unwrap()).collect();
+        let luts: Vec<&LookupTable> = (0..11)
+            .map(|j| if j % 3 == 0 { &square } else { &plus_one })
+            .collect();
+        let batch = sk.apply_lookup_table_batch(&cts, &luts).unwrap();
+        for (j, (ct, lut)) in cts.iter().zip(&luts).enumerate() {
+            let one = sk.apply_lookup_table(ct, lut).unwrap();
+            assert_eq!(batch[j], one, "block {j}");
+            let x = j as u64;
+            let expected = if j % 3 == 0 { x * x % 16 } else { x + 1 };
+            assert_eq!(ck.decrypt_message_and_carry(&batch[j]).unwrap(), expected);
+        }
+        assert!(sk.apply_lookup_table_batch(&cts, &luts[..3]).is_err());
     }
 
     #[test]

@@ -14,8 +14,9 @@ use super::modulus_switch::{
 use super::polynomial::{polynomial_rotate_left, polynomial_rotate_minus_self};
 use super::sample_extraction::extract_lwe_sample_from_glwe_ciphertext;
 use crate::core_crypto::entities::{FourierLweBootstrapKey, GlweCiphertext, LweCiphertext};
-use crate::core_crypto::fft::fft_for;
+use crate::core_crypto::fft::{fft_for, Fft};
 use crate::error::{check_eq, Result};
+use dyn_stack::PodBuffer;
 use tfhe_fft::c64;
 
 /// Blind-rotates `acc` by the phase of `switched` (modulo `2N`): afterwards its
@@ -29,6 +30,25 @@ pub fn blind_rotate_assign<C>(
 where
     C: AsRef<[u64]> + AsMut<[u64]>,
 {
+    check_blind_rotation_shapes(acc, switched, bsk)?;
+    rotate_by_body(
+        acc.as_mut_slice(),
+        switched.body,
+        bsk.shape().polynomial_size.0,
+    );
+    pulp::Arch::new().dispatch(CmuxChain {
+        accs: vec![acc.as_mut_slice()],
+        masks: vec![&switched.mask],
+        bsk,
+    });
+    Ok(())
+}
+
+fn check_blind_rotation_shapes<C: AsRef<[u64]>>(
+    acc: &GlweCiphertext<C>,
+    switched: &ModulusSwitchedLweCiphertext,
+    bsk: &FourierLweBootstrapKey,
+) -> Result<()> {
     let shape = bsk.shape();
     check_eq(
         "polynomial size of the accumulator",
@@ -49,19 +69,16 @@ where
         "modulus of the switched input (log2, must be log2(2N))",
         shape.polynomial_size.log2() + 1,
         switched.log_modulus,
-    )?;
-    let n = shape.polynomial_size.0;
+    )
+}
+
+/// `acc = X^(-body) acc`, polynomial by polynomial.
+fn rotate_by_body(acc: &mut [u64], body: usize, n: usize) {
     let mut rotated = vec![0u64; n];
-    for poly in acc.as_mut_slice().chunks_exact_mut(n) {
-        polynomial_rotate_left(&mut rotated, poly, switched.body);
+    for poly in acc.chunks_exact_mut(n) {
+        polynomial_rotate_left(&mut rotated, poly, body);
         poly.copy_from_slice(&rotated);
     }
-    pulp::Arch::new().dispatch(CmuxChain {
-        acc: acc.as_mut_slice(),
-        mask: &switched.mask,
-        bsk,
-    });
-    Ok(())
 }
 
 /// Programmable bootstrap: modulus switch of `input`, blind rotation of
@@ -82,31 +99,79 @@ where
     D: AsRef<[u64]> + AsMut<[u64]>,
     E: AsRef<[u64]>,
 {
+    batch_programmable_bootstrap_lwe_ciphertext(
+        std::slice::from_ref(input),
+        std::slice::from_mut(output),
+        &[accumulator],
+        bsk,
+        modulus_switch,
+    )
+}
+
+/// Bootstraps `inputs[j]` through `accumulators[j]` into `outputs[j]` for every `j`,
+/// reading the bootstrap key once for the whole batch: each GGSW ciphertext is used
+/// by every member of the batch while it is in cache. Results are bit-identical to
+/// bootstrapping one at a time; a batch of 2 to 8 saves most of the memory traffic
+/// of the key on one core.
+pub fn batch_programmable_bootstrap_lwe_ciphertext<C, D, E>(
+    inputs: &[LweCiphertext<C>],
+    outputs: &mut [LweCiphertext<D>],
+    accumulators: &[&GlweCiphertext<E>],
+    bsk: &FourierLweBootstrapKey,
+    modulus_switch: ModulusSwitchType,
+) -> Result<()>
+where
+    C: AsRef<[u64]>,
+    D: AsRef<[u64]> + AsMut<[u64]>,
+    E: AsRef<[u64]>,
+{
     let shape = bsk.shape();
+    check_eq("number of bootstrap outputs", inputs.len(), outputs.len())?;
     check_eq(
-        "LWE dimension of the bootstrap input",
-        shape.input_lwe_dimension.0,
-        input.lwe_dimension().0,
+        "number of bootstrap accumulators",
+        inputs.len(),
+        accumulators.len(),
     )?;
-    output.check_size(
-        "LWE size of the bootstrap output",
-        shape.output_lwe_dimension().to_lwe_size(),
-    )?;
-    let switched =
-        modulus_switch_lwe_ciphertext(input, shape.polynomial_size.log2() + 1, modulus_switch)?;
-    let mut acc = GlweCiphertext::from_container(
-        accumulator.as_slice().to_vec(),
-        accumulator.polynomial_size(),
-    )?;
-    blind_rotate_assign(&mut acc, &switched, bsk)?;
-    extract_lwe_sample_from_glwe_ciphertext(&acc, output, 0)
+    let n = shape.polynomial_size.0;
+    let mut switched = Vec::with_capacity(inputs.len());
+    let mut accs = Vec::with_capacity(inputs.len());
+    for ((input, output), accumulator) in inputs.iter().zip(outputs.iter()).zip(accumulators) {
+        check_eq(
+            "LWE dimension of the bootstrap input",
+            shape.input_lwe_dimension.0,
+            input.lwe_dimension().0,
+        )?;
+        output.check_size(
+            "LWE size of the bootstrap output",
+            shape.output_lwe_dimension().to_lwe_size(),
+        )?;
+        let s =
+            modulus_switch_lwe_ciphertext(input, shape.polynomial_size.log2() + 1, modulus_switch)?;
+        let mut acc = GlweCiphertext::from_container(
+            accumulator.as_slice().to_vec(),
+            accumulator.polynomial_size(),
+        )?;
+        check_blind_rotation_shapes(&acc, &s, bsk)?;
+        rotate_by_body(acc.as_mut_slice(), s.body, n);
+        switched.push(s);
+        accs.push(acc);
+    }
+    pulp::Arch::new().dispatch(CmuxChain {
+        accs: accs.iter_mut().map(|a| a.as_mut_slice()).collect(),
+        masks: switched.iter().map(|s| s.mask.as_slice()).collect(),
+        bsk,
+    });
+    for (acc, output) in accs.iter().zip(outputs.iter_mut()) {
+        extract_lwe_sample_from_glwe_ciphertext(acc, output, 0)?;
+    }
+    Ok(())
 }
 
 /// The CMux chain, compiled for the best SIMD level of the machine (AVX-512, AVX2,
 /// or scalar) by pulp: everything it calls is inlined into that instantiation.
 struct CmuxChain<'a> {
-    acc: &'a mut [u64],
-    mask: &'a [usize],
+    accs: Vec<&'a mut [u64]>,
+    masks: Vec<&'a [usize]>,
     bsk: &'a FourierLweBootstrapKey,
 }
 
@@ -115,16 +180,18 @@ impl pulp::WithSimd for CmuxChain<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, simd: S) {
-        cmux_chain(simd, self.acc, self.mask, self.bsk)
+        let mut accs = self.accs;
+        cmux_chain(simd, &mut accs, &self.masks, self.bsk)
     }
 }
 
-/// The CMux chain over every GGSW of the key; shapes are checked by the caller.
+/// The CMux chains of a batch over every GGSW of the key, GGSW-major so that each
+/// GGSW is read from memory once per batch; shapes are checked by the caller.
 #[inline(always)]
 fn cmux_chain<S: pulp::Simd>(
     simd: S,
-    acc: &mut [u64],
-    mask: &[usize],
+    accs: &mut [&mut [u64]],
+    masks: &[&[usize]],
     bsk: &FourierLweBootstrapKey,
 ) {
     let shape = bsk.shape();
@@ -132,55 +199,89 @@ fn cmux_chain<S: pulp::Simd>(
     let half = n / 2;
     let glwe_size = shape.glwe_dimension.0 + 1;
     let level = shape.level.0;
-    let rows = glwe_size * level;
     let fft = fft_for(shape.polynomial_size);
-    let mut scratch = fft.make_scratch();
-    let decomposer = SignedDecomposer::new(shape.base_log, shape.level);
-    let mut diff = vec![0u64; n];
-    let mut digits = vec![0u64; level * n];
-    let mut level_digits = vec![0u64; level];
-    let mut fourier_in = vec![c64::default(); rows * half];
-    let mut fourier_out = vec![c64::default(); glwe_size * half];
-
-    for (i, &a) in mask.iter().enumerate() {
-        if a == 0 {
-            // X^0 ACC - ACC = 0: the CMux leaves ACC unchanged.
-            continue;
-        }
-        for (c, poly) in acc.chunks_exact(n).enumerate() {
-            if level == 1 {
-                // Rotation, decomposition and folding in one pass.
-                let out = &mut fourier_in[c * half..][..half];
-                fold_rotated_level1_digits(out, poly, a, &decomposer);
-                fft.twist_and_forward_simd(simd, out, &mut scratch);
+    let mut buffers = CmuxBuffers {
+        fft,
+        scratch: fft.make_scratch(),
+        decomposer: SignedDecomposer::new(shape.base_log, shape.level),
+        diff: vec![0u64; n],
+        digits: vec![0u64; level * n],
+        level_digits: vec![0u64; level],
+        fourier_in: vec![c64::default(); glwe_size * level * half],
+        fourier_out: vec![c64::default(); glwe_size * half],
+    };
+    for i in 0..shape.input_lwe_dimension.0 {
+        let ggsw = bsk.ggsw(i);
+        for (acc, mask) in accs.iter_mut().zip(masks) {
+            let a = mask[i];
+            if a == 0 {
+                // X^0 ACC - ACC = 0: the CMux leaves ACC unchanged.
                 continue;
             }
-            polynomial_rotate_minus_self(&mut diff, poly, a);
-            for (t, x) in diff.iter().enumerate() {
-                decomposer.decompose_into(*x, &mut level_digits);
-                for (j, d) in level_digits.iter().enumerate() {
-                    digits[j * n + t] = *d;
-                }
-            }
-            for (j, d) in digits.chunks_exact(n).enumerate() {
-                let out = &mut fourier_in[(c * level + j) * half..][..half];
-                fft.forward_as_integer_simd(simd, out, d, &mut scratch);
+            cmux(simd, acc, a, ggsw, glwe_size, &mut buffers);
+        }
+    }
+}
+
+/// Work buffers of the CMux, allocated once per chain.
+struct CmuxBuffers {
+    fft: &'static Fft,
+    scratch: PodBuffer,
+    decomposer: SignedDecomposer,
+    diff: Vec<u64>,
+    digits: Vec<u64>,
+    level_digits: Vec<u64>,
+    fourier_in: Vec<c64>,
+    fourier_out: Vec<c64>,
+}
+
+/// `acc += GGSW ⊡ (X^a acc - acc)` for the GGSW `ggsw` in the Fourier domain.
+#[inline(always)]
+fn cmux<S: pulp::Simd>(
+    simd: S,
+    acc: &mut [u64],
+    a: usize,
+    ggsw: &[c64],
+    glwe_size: usize,
+    b: &mut CmuxBuffers,
+) {
+    let n = acc.len() / glwe_size;
+    let half = n / 2;
+    let level = b.level_digits.len();
+    for (c, poly) in acc.chunks_exact(n).enumerate() {
+        if level == 1 {
+            // Rotation, decomposition and folding in one pass.
+            let out = &mut b.fourier_in[c * half..][..half];
+            fold_rotated_level1_digits(out, poly, a, &b.decomposer);
+            b.fft.twist_and_forward_simd(simd, out, &mut b.scratch);
+            continue;
+        }
+        polynomial_rotate_minus_self(&mut b.diff, poly, a);
+        for (t, x) in b.diff.iter().enumerate() {
+            b.decomposer.decompose_into(*x, &mut b.level_digits);
+            for (j, d) in b.level_digits.iter().enumerate() {
+                b.digits[j * n + t] = *d;
             }
         }
-        multiply_accumulate_ggsw(
-            simd,
-            &mut fourier_out,
-            &fourier_in,
-            bsk.ggsw(i),
-            glwe_size,
-            half,
-        );
-        for (poly, f) in acc
-            .chunks_exact_mut(n)
-            .zip(fourier_out.chunks_exact_mut(half))
-        {
-            fft.add_backward_as_integer_simd(simd, poly, f, &mut scratch);
+        for (j, d) in b.digits.chunks_exact(n).enumerate() {
+            let out = &mut b.fourier_in[(c * level + j) * half..][..half];
+            b.fft.forward_as_integer_simd(simd, out, d, &mut b.scratch);
         }
+    }
+    multiply_accumulate_ggsw(
+        simd,
+        &mut b.fourier_out,
+        &b.fourier_in,
+        ggsw,
+        glwe_size,
+        half,
+    );
+    for (poly, f) in acc
+        .chunks_exact_mut(n)
+        .zip(b.fourier_out.chunks_exact_mut(half))
+    {
+        b.fft
+            .add_backward_as_integer_simd(simd, poly, f, &mut b.scratch);
     }
 }
 
