@@ -29,12 +29,17 @@ impl LookupTable {
     /// wraps negacyclically to `-f(0)`, which a slightly negative input reads as `f(0)`.
     pub fn new(parameters: &ShortintParameters, f: impl Fn(u64) -> u64) -> Result<Self> {
         parameters.validate()?;
-        let n = parameters.polynomial_size.0;
         let total = parameters.total_modulus();
-        let delta = parameters.delta();
-        let box_size = n / total as usize;
         let values: Vec<u64> = (0..total).map(|x| f(x) % total).collect();
         let degree = values.iter().copied().max().unwrap_or(0);
+        Self::from_values(parameters, &values, degree)
+    }
+
+    /// The table whose entry for input `x` is `values[x]` (already reduced).
+    fn from_values(parameters: &ShortintParameters, values: &[u64], degree: u64) -> Result<Self> {
+        let n = parameters.polynomial_size.0;
+        let delta = parameters.delta();
+        let box_size = n / values.len();
         let mut body = vec![0u64; n];
         let half_box = box_size / 2;
         for (j, coef) in body.iter_mut().enumerate() {
@@ -81,6 +86,58 @@ impl LookupTable {
     /// The accumulator (a trivial GLWE ciphertext).
     pub fn accumulator(&self) -> &GlweCiphertextOwned {
         &self.accumulator
+    }
+}
+
+/// Several functions of one block evaluated by a single bootstrap.
+///
+/// With `k` functions, inputs must be below `M = message_modulus * carry_modulus / k`;
+/// the table holds `f_j(x)` at entry `x + j M`, and after the blind rotation the
+/// result of `f_j` is the coefficient `j M box` of the accumulator, extracted as its
+/// own ciphertext. One bootstrap, `k` outputs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManyLookupTable {
+    pub(crate) table: LookupTable,
+    pub(crate) input_bound: u64,
+    pub(crate) degrees: Vec<u64>,
+}
+
+impl ManyLookupTable {
+    /// The table of `fs` (a power-of-two count, at most the number of block values).
+    pub fn new(parameters: &ShortintParameters, fs: &[&dyn Fn(u64) -> u64]) -> Result<Self> {
+        parameters.validate()?;
+        let total = parameters.total_modulus();
+        let k = fs.len() as u64;
+        if k == 0 || !k.is_power_of_two() || k > total {
+            return Err(Error::InvalidParameter(format!(
+                "{k} functions in one bootstrap: the count must be a power of two in [1, {total}]"
+            )));
+        }
+        let input_bound = total / k;
+        let mut values = vec![0u64; total as usize];
+        let mut degrees = Vec::with_capacity(fs.len());
+        for (j, f) in fs.iter().enumerate() {
+            let outputs: Vec<u64> = (0..input_bound).map(|x| f(x) % total).collect();
+            degrees.push(outputs.iter().copied().max().unwrap_or(0));
+            let start = j * input_bound as usize;
+            values[start..start + outputs.len()].copy_from_slice(&outputs);
+        }
+        let degree = degrees.iter().copied().max().unwrap_or(0);
+        Ok(Self {
+            table: LookupTable::from_values(parameters, &values, degree)?,
+            input_bound,
+            degrees,
+        })
+    }
+
+    /// Inputs must be below this bound.
+    pub fn input_bound(&self) -> u64 {
+        self.input_bound
+    }
+
+    /// The number of functions.
+    pub fn function_count(&self) -> usize {
+        self.degrees.len()
     }
 }
 

@@ -19,6 +19,6 @@ mod server_key;
 
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
-pub use lookup_table::{BivariateLookupTable, LookupTable};
+pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use parameters::*;
 pub use server_key::{CompressedServerKey, ServerKey, PBS_BATCH};

@@ -1,10 +1,13 @@
 //! The server key (keyswitching key + Fourier bootstrap key) and the operations on
 //! blocks it enables; its compressed form.
 
-use super::{BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ShortintParameters};
+use super::{
+    BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ManyLookupTable, ShortintParameters,
+};
 use crate::core_crypto::{
-    add_lwe_ciphertext_assign, batch_programmable_bootstrap_lwe_ciphertext,
-    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    add_lwe_ciphertext_assign, batch_programmable_bootstrap_lwe_ciphertext, blind_rotate_assign,
+    extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
+    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, modulus_switch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
     EncryptionRandomGenerator, FourierLweBootstrapKey, LweCiphertextOwned, LweKeyswitchKey, Seed,
     SeededLweBootstrapKey, SeededLweKeyswitchKey,
@@ -155,24 +158,8 @@ impl ServerKey {
     /// Evaluates `lut` on a block: keyswitch, then programmable bootstrap. The result
     /// has noise level 1 and the table's degree.
     pub fn apply_lookup_table(&self, ct: &Ciphertext, lut: &LookupTable) -> Result<Ciphertext> {
-        self.check_block(ct)?;
-        if ct.noise_level > self.parameters.max_noise_level {
-            return Err(Error::CapacityExceeded(format!(
-                "noise level {} exceeds the maximum {} of the parameters",
-                ct.noise_level, self.parameters.max_noise_level
-            )));
-        }
+        self.check_lut_input(ct, lut)?;
         let p = &self.parameters;
-        check_eq(
-            "polynomial size of the lookup table",
-            p.polynomial_size.0,
-            lut.accumulator.polynomial_size().0,
-        )?;
-        check_eq(
-            "GLWE size of the lookup table",
-            p.glwe_dimension.0 + 1,
-            lut.accumulator.glwe_size().0,
-        )?;
         let small = self.keyswitch(ct)?;
         let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
         programmable_bootstrap_lwe_ciphertext(
@@ -182,13 +169,95 @@ impl ServerKey {
             &self.bootstrap_key,
             p.modulus_switch,
         )?;
-        Ok(Ciphertext {
-            ct: out,
-            degree: lut.degree,
+        Ok(self.fresh_block(out, lut.degree))
+    }
+
+    /// A block just out of a bootstrap: noise level 1.
+    fn fresh_block(&self, ct: LweCiphertextOwned, degree: u64) -> Ciphertext {
+        Ciphertext {
+            ct,
+            degree,
             noise_level: 1,
-            message_modulus: p.message_modulus,
-            carry_modulus: p.carry_modulus,
-        })
+            message_modulus: self.parameters.message_modulus,
+            carry_modulus: self.parameters.carry_modulus,
+        }
+    }
+
+    /// `Err` unless `ct` belongs to these parameters, is within the noise budget and
+    /// `lut` has the key's shape.
+    fn check_lut_input(&self, ct: &Ciphertext, lut: &LookupTable) -> Result<()> {
+        let p = &self.parameters;
+        self.check_block(ct)?;
+        if ct.noise_level > p.max_noise_level {
+            return Err(Error::CapacityExceeded(format!(
+                "noise level {} exceeds the maximum {} of the parameters",
+                ct.noise_level, p.max_noise_level
+            )));
+        }
+        check_eq(
+            "polynomial size of the lookup table",
+            p.polynomial_size.0,
+            lut.accumulator.polynomial_size().0,
+        )?;
+        check_eq(
+            "GLWE size of the lookup table",
+            p.glwe_dimension.0 + 1,
+            lut.accumulator.glwe_size().0,
+        )
+    }
+
+    /// The table of several functions evaluated by one bootstrap (see
+    /// [`ManyLookupTable`]).
+    pub fn generate_many_lookup_table(
+        &self,
+        fs: &[&dyn Fn(u64) -> u64],
+    ) -> Result<ManyLookupTable> {
+        ManyLookupTable::new(&self.parameters, fs)
+    }
+
+    /// Evaluates every function of `lut` on `ct` with one keyswitch and one bootstrap.
+    /// `ct` must hold values below `lut.input_bound()`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let lut = sk.generate_many_lookup_table(&[&|x| x + 1, &|x| 3 * x]).unwrap();
+    /// let outs = sk.apply_many_lookup_table(&ck.encrypt(2).unwrap(), &lut).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&outs[0]).unwrap(), 3);
+    /// assert_eq!(ck.decrypt_message_and_carry(&outs[1]).unwrap(), 6);
+    /// ```
+    pub fn apply_many_lookup_table(
+        &self,
+        ct: &Ciphertext,
+        lut: &ManyLookupTable,
+    ) -> Result<Vec<Ciphertext>> {
+        if ct.degree >= lut.input_bound {
+            return Err(Error::CapacityExceeded(format!(
+                "the block may hold up to {}, a table of {} functions needs values below {}",
+                ct.degree,
+                lut.function_count(),
+                lut.input_bound
+            )));
+        }
+        self.check_lut_input(ct, &lut.table)?;
+        let p = &self.parameters;
+        let small = self.keyswitch(ct)?;
+        let switched =
+            modulus_switch_lwe_ciphertext(&small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
+        let mut acc = lut.table.accumulator.clone();
+        blind_rotate_assign(&mut acc, &switched, &self.bootstrap_key)?;
+        let box_size = p.polynomial_size.0 / p.total_modulus() as usize;
+        let stride = lut.input_bound as usize * box_size;
+        lut.degrees
+            .iter()
+            .enumerate()
+            .map(|(j, &degree)| {
+                let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+                extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, j * stride)?;
+                Ok(self.fresh_block(out, degree))
+            })
+            .collect()
     }
 
     /// Evaluates `luts[j]` on `cts[j]` for every `j`: keyswitches in parallel on the
@@ -207,23 +276,7 @@ impl ServerKey {
         )?;
         let p = &self.parameters;
         for (ct, lut) in cts.iter().zip(luts) {
-            self.check_block(ct)?;
-            if ct.noise_level > p.max_noise_level {
-                return Err(Error::CapacityExceeded(format!(
-                    "noise level {} exceeds the maximum {} of the parameters",
-                    ct.noise_level, p.max_noise_level
-                )));
-            }
-            check_eq(
-                "polynomial size of the lookup table",
-                p.polynomial_size.0,
-                lut.accumulator.polynomial_size().0,
-            )?;
-            check_eq(
-                "GLWE size of the lookup table",
-                p.glwe_dimension.0 + 1,
-                lut.accumulator.glwe_size().0,
-            )?;
+            self.check_lut_input(ct, lut)?;
         }
         let small: Vec<LweCiphertextOwned> = cts
             .par_iter()
@@ -252,13 +305,7 @@ impl ServerKey {
             .into_iter()
             .flatten()
             .zip(luts)
-            .map(|(ct, lut)| Ciphertext {
-                ct,
-                degree: lut.degree,
-                noise_level: 1,
-                message_modulus: p.message_modulus,
-                carry_modulus: p.carry_modulus,
-            })
+            .map(|(ct, lut)| self.fresh_block(ct, lut.degree))
             .collect())
     }
 
@@ -388,6 +435,32 @@ mod tests {
             assert_eq!(ck.decrypt_message_and_carry(&batch[j]).unwrap(), expected);
         }
         assert!(sk.apply_lookup_table_batch(&cts, &luts[..3]).is_err());
+    }
+
+    #[test]
+    fn many_functions_from_one_bootstrap() {
+        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
+        let sk = ServerKey::new(&ck).unwrap();
+        let fs: [&dyn Fn(u64) -> u64; 4] = [&|x| x, &|x| x * 5, &|x| 15 - x, &|x| (x == 2) as u64];
+        let lut = sk.generate_many_lookup_table(&fs).unwrap();
+        assert_eq!(lut.input_bound(), 4);
+        for x in 0..4 {
+            let outs = sk
+                .apply_many_lookup_table(&ck.encrypt(x).unwrap(), &lut)
+                .unwrap();
+            for (j, f) in fs.iter().enumerate() {
+                assert_eq!(
+                    ck.decrypt_message_and_carry(&outs[j]).unwrap(),
+                    f(x),
+                    "f_{j}({x})"
+                );
+            }
+        }
+        // Inputs beyond the bound and counts that are not powers of two are errors.
+        assert!(sk
+            .apply_many_lookup_table(&ck.encrypt_with_carry(5).unwrap(), &lut)
+            .is_err());
+        assert!(sk.generate_many_lookup_table(&fs[..3]).is_err());
     }
 
     #[test]
