@@ -65,6 +65,41 @@ fn bivariate_tables_on_every_pair_of_messages() {
 }
 
 #[test]
+fn batched_and_many_function_bootstraps() {
+    let (ck, sk) = keys();
+    let double = sk.generate_lookup_table(|x| 2 * x).unwrap();
+    let negate = sk.generate_lookup_table(|x| 16 - x).unwrap();
+    let cts: Vec<_> = (0..6).map(|x| ck.encrypt_with_carry(x).unwrap()).collect();
+    let luts: Vec<&LookupTable> = (0..6)
+        .map(|j| if j % 2 == 0 { &double } else { &negate })
+        .collect();
+    let outs = sk.apply_lookup_table_batch(&cts, &luts).unwrap();
+    for (x, out) in outs.iter().enumerate() {
+        let x = x as u64;
+        let expected = if x % 2 == 0 { 2 * x } else { (16 - x) % 16 };
+        assert_eq!(
+            ck.decrypt_message_and_carry(out).unwrap(),
+            expected,
+            "batch entry {x}"
+        );
+    }
+
+    let fs: [&dyn Fn(u64) -> u64; 2] = [&|x| x * x, &|x| x / 2];
+    let many = sk.generate_many_lookup_table(&fs).unwrap();
+    // A table whose outputs stay below 8 gives blocks of degree 7, as the table needs.
+    let below_8 = sk.generate_lookup_table(|x| x % 8).unwrap();
+    for x in 0..many.input_bound() {
+        let ct = sk
+            .apply_lookup_table(&ck.encrypt_with_carry(x).unwrap(), &below_8)
+            .unwrap();
+        assert_eq!(ct.degree(), 7);
+        let outs = sk.apply_many_lookup_table(&ct, &many).unwrap();
+        assert_eq!(ck.decrypt_message_and_carry(&outs[0]).unwrap(), x * x % 16);
+        assert_eq!(ck.decrypt_message_and_carry(&outs[1]).unwrap(), x / 2);
+    }
+}
+
+#[test]
 fn keyswitch_preserves_every_message() {
     let (ck, sk) = keys();
     let delta = P.delta();
