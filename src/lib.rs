@@ -15,3 +15,8 @@ mod error;
 pub mod shortint;
 
 pub use error::{Error, Result};
+
+/// The README's code examples, compiled and run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
