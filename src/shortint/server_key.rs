@@ -5,7 +5,8 @@ use super::{
     BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ManyLookupTable, ShortintParameters,
 };
 use crate::core_crypto::{
-    add_lwe_ciphertext_assign, batch_programmable_bootstrap_lwe_ciphertext, blind_rotate_assign,
+    add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
+    batch_programmable_bootstrap_lwe_ciphertext, blind_rotate_assign,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
     generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, modulus_switch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
@@ -356,6 +357,40 @@ impl ServerKey {
         out.degree = degree;
         out.noise_level = noise_level;
         Ok(out)
+    }
+
+    /// `ct + scalar` (a clear value added to the block, no bootstrap); `Err` if the
+    /// degree would exceed the block.
+    pub fn unchecked_scalar_add_assign(&self, ct: &mut Ciphertext, scalar: u64) -> Result<()> {
+        self.check_block(ct)?;
+        let degree = ct.degree.saturating_add(scalar);
+        self.check_capacity(degree, ct.noise_level)?;
+        add_plaintext_to_lwe_ciphertext_assign(
+            &mut ct.ct,
+            scalar.wrapping_mul(self.parameters.delta()),
+        );
+        ct.degree = degree;
+        Ok(())
+    }
+
+    /// A trivial (noiseless, unencrypted) block holding `value`.
+    pub fn create_trivial(&self, value: u64) -> Result<Ciphertext> {
+        let p = &self.parameters;
+        if value >= p.total_modulus() {
+            return Err(Error::InvalidParameter(format!(
+                "a block holds values below {}, not {value}",
+                p.total_modulus()
+            )));
+        }
+        let mut ct = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+        add_plaintext_to_lwe_ciphertext_assign(&mut ct, value * p.delta());
+        Ok(Ciphertext {
+            ct,
+            degree: value,
+            noise_level: 0,
+            message_modulus: p.message_modulus,
+            carry_modulus: p.carry_modulus,
+        })
     }
 
     fn check_capacity(&self, degree: u64, noise_level: u64) -> Result<()> {
