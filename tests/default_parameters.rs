@@ -241,16 +241,7 @@ fn bootstrap_noise_variance_matches_the_formula() {
         ck.small_lwe_secret_key().hamming_weight(),
         ck.big_lwe_secret_key().hamming_weight(),
     );
-    let ratio = measured / predicted;
-    println!(
-        "bootstrap noise: measured 2^{:.3}, predicted 2^{:.3}, ratio {ratio:.3}",
-        measured.log2(),
-        predicted.log2()
-    );
-    assert!(
-        (0.8..=1.6).contains(&ratio),
-        "measured/predicted variance = {ratio}"
-    );
+    check_variance("bootstrap", measured, predicted, 0.8..=1.6);
     // The mean error is zero up to sampling noise (4 standard errors).
     let mean = sum / n;
     assert!(
@@ -280,15 +271,20 @@ fn keyswitch_noise_variance_matches_the_formula() {
             P.lwe_noise_distribution,
             ck.big_lwe_secret_key().hamming_weight(),
         );
+    check_variance("keyswitch", measured, predicted, 0.8..=1.25);
+}
+
+/// Prints measured against predicted variance and checks their ratio is in `range`.
+fn check_variance(what: &str, measured: f64, predicted: f64, range: std::ops::RangeInclusive<f64>) {
     let ratio = measured / predicted;
     println!(
-        "keyswitch noise: measured 2^{:.3}, predicted 2^{:.3}, ratio {ratio:.3}",
+        "{what} noise: measured 2^{:.3}, predicted 2^{:.3}, ratio {ratio:.3}",
         measured.log2(),
         predicted.log2()
     );
     assert!(
-        (0.8..=1.25).contains(&ratio),
-        "measured/predicted variance = {ratio}"
+        range.contains(&ratio),
+        "{what}: measured/predicted variance = {ratio}"
     );
 }
 

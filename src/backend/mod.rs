@@ -127,17 +127,6 @@ pub(crate) fn check_expr(
         degree = degree.saturating_add(d.saturating_mul(t.scalar));
         noise = noise.saturating_add(n.saturating_mul(t.scalar));
     }
-    if degree >= params.total_modulus() {
-        return Err(Error::CapacityExceeded(format!(
-            "a block expression may reach {degree}, beyond the {} values of a block",
-            params.total_modulus()
-        )));
-    }
-    if noise > params.max_noise_level {
-        return Err(Error::CapacityExceeded(format!(
-            "a block expression has noise level {noise}, above the maximum {}",
-            params.max_noise_level
-        )));
-    }
+    params.check_capacity(degree, noise)?;
     Ok((degree, noise))
 }

@@ -129,6 +129,24 @@ impl ShortintParameters {
         self.glwe_noise_distribution.validate()
     }
 
+    /// `Err(CapacityExceeded)` if a block of this degree (upper bound of its value) or
+    /// noise level would exceed what the parameters allow.
+    pub fn check_capacity(&self, degree: u64, noise_level: u64) -> Result<()> {
+        if degree >= self.total_modulus() {
+            return Err(Error::CapacityExceeded(format!(
+                "the result may reach {degree}, beyond the {} values of a block",
+                self.total_modulus()
+            )));
+        }
+        if noise_level > self.max_noise_level {
+            return Err(Error::CapacityExceeded(format!(
+                "the result would have noise level {noise_level}, above the maximum {}",
+                self.max_noise_level
+            )));
+        }
+        Ok(())
+    }
+
     /// `message_modulus * carry_modulus`: the number of values a block holds.
     pub fn total_modulus(&self) -> u64 {
         self.message_modulus * self.carry_modulus

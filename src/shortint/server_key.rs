@@ -394,20 +394,7 @@ impl ServerKey {
     }
 
     fn check_capacity(&self, degree: u64, noise_level: u64) -> Result<()> {
-        let p = &self.parameters;
-        if degree >= p.total_modulus() {
-            return Err(Error::CapacityExceeded(format!(
-                "the result may reach {degree}, beyond the {} values of a block",
-                p.total_modulus()
-            )));
-        }
-        if noise_level > p.max_noise_level {
-            return Err(Error::CapacityExceeded(format!(
-                "the result would have noise level {noise_level}, above the maximum {}",
-                p.max_noise_level
-            )));
-        }
-        Ok(())
+        self.parameters.check_capacity(degree, noise_level)
     }
 
     fn check_block(&self, ct: &Ciphertext) -> Result<()> {
