@@ -2,6 +2,10 @@
 //! each read of the key.
 
 use super::{check_expr, Backend, Step};
+use crate::core_crypto::{
+    add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
+    mul_lwe_ciphertext_by_scalar_assign, LweCiphertextOwned,
+};
 use crate::error::Result;
 use crate::shortint::{Ciphertext, LookupTable, ServerKey, ShortintParameters};
 use rayon::prelude::*;
@@ -51,28 +55,34 @@ impl Backend for CpuBackend {
     /// ```
     fn eval(&self, inputs: &Vec<Ciphertext>, step: &Step<'_>) -> Result<Vec<Ciphertext>> {
         let params = self.key.parameters();
-        for expr in &step.exprs {
-            check_expr(params, expr, step.luts.len(), inputs.len(), |b| {
-                (inputs[b].degree(), inputs[b].noise_level())
-            })?;
-        }
+        let bounds: Vec<(u64, u64)> = step
+            .exprs
+            .iter()
+            .map(|expr| {
+                check_expr(params, expr, step.luts.len(), inputs.len(), |b| {
+                    (inputs[b].degree(), inputs[b].noise_level())
+                })
+            })
+            .collect::<Result<_>>()?;
         let linear: Vec<Ciphertext> = step
             .exprs
             .par_iter()
-            .map(|expr| {
-                let first = expr.terms[0];
-                let mut acc = self
-                    .key
-                    .unchecked_scalar_mul(&inputs[first.block], first.scalar)?;
-                for t in &expr.terms[1..] {
-                    let term = self.key.unchecked_scalar_mul(&inputs[t.block], t.scalar)?;
-                    self.key.unchecked_add_assign(&mut acc, &term)?;
+            .zip(&bounds)
+            .map(|(expr, &(degree, noise))| {
+                let size = params.big_lwe_dimension().to_lwe_size();
+                let mut acc = LweCiphertextOwned::new_zero(size);
+                let mut term = LweCiphertextOwned::new_zero(size);
+                for t in &expr.terms {
+                    term.as_mut_slice()
+                        .copy_from_slice(inputs[t.block].as_lwe().as_slice());
+                    mul_lwe_ciphertext_by_scalar_assign(&mut term, t.scalar as u64);
+                    add_lwe_ciphertext_assign(&mut acc, &term)?;
                 }
-                if expr.constant != 0 {
-                    self.key
-                        .unchecked_scalar_add_assign(&mut acc, expr.constant)?;
-                }
-                Ok(acc)
+                add_plaintext_to_lwe_ciphertext_assign(
+                    &mut acc,
+                    expr.constant.wrapping_mul(params.delta()),
+                );
+                Ok(Ciphertext::from_parts(acc, degree, noise, params))
             })
             .collect::<Result<_>>()?;
         let with_lut: Vec<usize> = (0..step.exprs.len())
@@ -158,6 +168,37 @@ mod tests {
         assert_eq!(out[2].degree(), 3 + 3 + 4);
         assert_eq!(backend.pbs_count(), 3);
 
+        // Negative factors: 3 - x (bitwise not of a 2-bit message) and y - x + 3.
+        let neg = |b| Term {
+            block: b,
+            scalar: -1,
+        };
+        let step = Step {
+            exprs: vec![
+                BlockExpr {
+                    terms: vec![neg(0)],
+                    constant: 3,
+                    lut: None,
+                },
+                BlockExpr {
+                    terms: vec![
+                        Term {
+                            block: 1,
+                            scalar: 1,
+                        },
+                        neg(0),
+                    ],
+                    constant: 3,
+                    lut: Some(1),
+                },
+            ],
+            luts: vec![&carry, &message],
+        };
+        let out = backend.eval(&inputs, &step).unwrap();
+        assert_eq!(ck.decrypt_message_and_carry(&out[0]).unwrap(), 0);
+        assert_eq!(ck.decrypt_message_and_carry(&out[1]).unwrap(), 2);
+        assert_eq!((out[0].degree(), out[0].noise_level()), (3, 1));
+
         // Out-of-range indices and overflowing expressions are errors, and nothing runs.
         for bad in [
             BlockExpr::lut_of(3, 0),
@@ -175,6 +216,11 @@ mod tests {
                 constant: 1,
                 lut: None,
             },
+            BlockExpr {
+                terms: vec![neg(0)],
+                constant: 2,
+                lut: None,
+            },
         ] {
             let step = Step {
                 exprs: vec![bad.clone()],
@@ -186,6 +232,6 @@ mod tests {
                 "{bad:?}: {err}"
             );
         }
-        assert_eq!(backend.pbs_count(), 3);
+        assert_eq!(backend.pbs_count(), 4);
     }
 }

@@ -16,13 +16,14 @@ pub mod cuda;
 use crate::error::Result;
 use crate::shortint::{LookupTable, ShortintParameters};
 
-/// One term of a linear combination: `scalar * input[block]`.
+/// One term of a linear combination: `scalar * input[block]`. Negative factors
+/// subtract; the expression's constant must then keep the result non-negative.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Term {
     /// Index of the input block.
     pub block: usize,
     /// The clear factor it is multiplied by.
-    pub scalar: u64,
+    pub scalar: i64,
 }
 
 /// One output block of a step: `lut(sum of terms + constant)`, or the sum alone when
@@ -48,7 +49,7 @@ impl BlockExpr {
     }
 
     /// `factor * input[lhs] + input[rhs]` through `lut` (a bivariate table).
-    pub fn bivariate(lhs: usize, rhs: usize, factor: u64, lut: usize) -> Self {
+    pub fn bivariate(lhs: usize, rhs: usize, factor: i64, lut: usize) -> Self {
         Self {
             terms: vec![
                 Term {
@@ -93,7 +94,8 @@ pub trait Backend: Send + Sync {
 }
 
 /// The degree and noise level of `expr` given those of its inputs, or `Err` if an
-/// index is out of range or the result could exceed the block or its noise budget.
+/// index is out of range, the result could leave `[0, block size)` or exceed the
+/// noise budget.
 /// Shared by every backend, so they accept and reject exactly the same steps.
 pub(crate) fn check_expr(
     params: &ShortintParameters,
@@ -115,7 +117,8 @@ pub(crate) fn check_expr(
             )));
         }
     }
-    let (mut degree, mut noise) = (expr.constant, 0u64);
+    // The value lies in [low, high]; the noise level adds |scalar| * level.
+    let (mut low, mut high, mut noise) = (expr.constant as i128, expr.constant as i128, 0u64);
     for t in &expr.terms {
         if t.block >= input_count {
             return Err(Error::InvalidParameter(format!(
@@ -124,9 +127,20 @@ pub(crate) fn check_expr(
             )));
         }
         let (d, n) = degree_and_noise(t.block);
-        degree = degree.saturating_add(d.saturating_mul(t.scalar));
-        noise = noise.saturating_add(n.saturating_mul(t.scalar));
+        let reach = d as i128 * t.scalar as i128;
+        if reach < 0 {
+            low += reach;
+        } else {
+            high += reach;
+        }
+        noise = noise.saturating_add(n.saturating_mul(t.scalar.unsigned_abs()));
     }
+    if low < 0 {
+        return Err(Error::CapacityExceeded(format!(
+            "a block expression may go down to {low}: add a constant that keeps it non-negative"
+        )));
+    }
+    let degree = u64::try_from(high).unwrap_or(u64::MAX);
     params.check_capacity(degree, noise)?;
     Ok((degree, noise))
 }

@@ -18,6 +18,22 @@ pub struct Ciphertext {
 }
 
 impl Ciphertext {
+    /// A block from its parts (bookkeeping already checked by the caller).
+    pub(crate) fn from_parts(
+        ct: LweCiphertextOwned,
+        degree: u64,
+        noise_level: u64,
+        params: &super::ShortintParameters,
+    ) -> Self {
+        Self {
+            ct,
+            degree,
+            noise_level,
+            message_modulus: params.message_modulus,
+            carry_modulus: params.carry_modulus,
+        }
+    }
+
     /// The underlying LWE ciphertext (under the big key).
     pub fn as_lwe(&self) -> &LweCiphertextOwned {
         &self.ct
