@@ -109,6 +109,26 @@ impl Backend for CpuBackend {
     fn pbs_count(&self) -> u64 {
         self.pbs.load(Ordering::Relaxed)
     }
+
+    fn upload(&self, blocks: Vec<Ciphertext>) -> Result<Vec<Ciphertext>> {
+        Ok(blocks)
+    }
+
+    fn download(&self, blocks: &Vec<Ciphertext>) -> Result<Vec<Ciphertext>> {
+        Ok(blocks.clone())
+    }
+
+    fn concat(&self, parts: &[&Vec<Ciphertext>]) -> Result<Vec<Ciphertext>> {
+        Ok(parts.iter().flat_map(|p| p.iter().cloned()).collect())
+    }
+
+    fn block_count(&self, blocks: &Vec<Ciphertext>) -> usize {
+        blocks.len()
+    }
+
+    fn degrees(&self, blocks: &Vec<Ciphertext>) -> Vec<u64> {
+        blocks.iter().map(Ciphertext::degree).collect()
+    }
 }
 
 #[cfg(test)]

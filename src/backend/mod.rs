@@ -14,7 +14,7 @@ pub mod cpu;
 pub mod cuda;
 
 use crate::error::Result;
-use crate::shortint::{LookupTable, ShortintParameters};
+use crate::shortint::{Ciphertext, LookupTable, ShortintParameters};
 
 /// One term of a linear combination: `scalar * input[block]`. Negative factors
 /// subtract; the expression's constant must then keep the result non-negative.
@@ -91,6 +91,21 @@ pub trait Backend: Send + Sync {
 
     /// How many bootstraps this backend has run since it was created.
     fn pbs_count(&self) -> u64;
+
+    /// Moves blocks from the CPU into the backend's memory.
+    fn upload(&self, blocks: Vec<Ciphertext>) -> Result<Self::Blocks>;
+
+    /// Copies blocks back to the CPU.
+    fn download(&self, blocks: &Self::Blocks) -> Result<Vec<Ciphertext>>;
+
+    /// The blocks of `parts`, one after the other (the input pool of a step).
+    fn concat(&self, parts: &[&Self::Blocks]) -> Result<Self::Blocks>;
+
+    /// The number of blocks in `blocks`.
+    fn block_count(&self, blocks: &Self::Blocks) -> usize;
+
+    /// The public degree (upper bound of the value) of every block.
+    fn degrees(&self, blocks: &Self::Blocks) -> Vec<u64>;
 }
 
 /// The degree and noise level of `expr` given those of its inputs, or `Err` if an
