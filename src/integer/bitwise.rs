@@ -81,7 +81,11 @@ pub fn bitnot<B: Backend>(backend: &B, x: &B::Blocks) -> Result<B::Blocks> {
 }
 
 /// `Err` unless every block holds a value below `message_modulus` (no carries).
-fn check_clean<B: Backend>(backend: &B, blocks: &B::Blocks, message_modulus: u64) -> Result<()> {
+pub(crate) fn check_clean<B: Backend>(
+    backend: &B,
+    blocks: &B::Blocks,
+    message_modulus: u64,
+) -> Result<()> {
     match backend
         .degrees(blocks)
         .iter()

@@ -3,8 +3,10 @@
 //! [`crate::backend::Backend`], so it runs wherever a backend does.
 
 mod bitwise;
+mod comparison;
 
 pub use bitwise::{bitnot, bitwise, BitOp};
+pub use comparison::{eq, ne};
 
 use crate::error::{Error, Result};
 use crate::shortint::{Ciphertext, ClientKey};
