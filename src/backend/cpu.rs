@@ -1,13 +1,13 @@
 //! The CPU backend: steps run on the rayon pool, bootstraps in batches that share
 //! each read of the key.
 
-use super::{check_expr, Backend, Step};
+use super::{check_step, Backend, BlockInfo, Step};
 use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     mul_lwe_ciphertext_by_scalar_assign, LweCiphertextOwned,
 };
-use crate::error::Result;
-use crate::shortint::{Ciphertext, LookupTable, ServerKey, ShortintParameters};
+use crate::error::{check_eq, Error, Result};
+use crate::shortint::{Ciphertext, ManyLookupTable, ServerKey, ShortintParameters};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -22,8 +22,13 @@ pub struct CpuBackend {
 impl CpuBackend {
     /// A backend evaluating with `key`.
     pub fn new(key: ServerKey) -> Self {
+        Self::from_shared(Arc::new(key))
+    }
+
+    /// A backend evaluating with a shared key.
+    pub fn from_shared(key: Arc<ServerKey>) -> Self {
         Self {
-            key: Arc::new(key),
+            key,
             pbs: Arc::new(AtomicU64::new(0)),
         }
     }
@@ -41,40 +46,54 @@ impl Backend for CpuBackend {
         self.key.parameters()
     }
 
+    fn parallelism(&self) -> usize {
+        rayon::current_num_threads()
+    }
+
     /// ```
-    /// use gpufhe::backend::{cpu::CpuBackend, Backend, BlockExpr, Step};
+    /// use gpufhe::backend::{cpu::CpuBackend, Backend, BlockExpr, Step, Table, Term};
     /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
     /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
     /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-    /// let xor = backend.server_key().generate_lookup_table(|x| (x >> 2) ^ (x & 3)).unwrap();
+    /// let xor = Table::new(backend.parameters(), |x| (x >> 2) ^ (x & 3)).unwrap();
     /// let inputs = vec![ck.encrypt(1).unwrap(), ck.encrypt(3).unwrap()];
-    /// let step = Step { exprs: vec![BlockExpr::bivariate(0, 1, 4, 0)], luts: vec![&xor] };
-    /// let out = backend.eval(&inputs, &step).unwrap();
+    /// let packed = BlockExpr {
+    ///     terms: vec![Term { block: 0, scalar: 4 }, Term { block: 1, scalar: 1 }],
+    ///     constant: 0,
+    ///     table: Some(0),
+    /// };
+    /// let out = backend.eval(&[&inputs], &Step { exprs: vec![packed], tables: vec![&xor] }).unwrap();
     /// assert_eq!(ck.decrypt(&out[0]).unwrap(), 1 ^ 3);
     /// assert_eq!(backend.pbs_count(), 1);
     /// ```
-    fn eval(&self, inputs: &Vec<Ciphertext>, step: &Step<'_>) -> Result<Vec<Ciphertext>> {
+    fn eval(&self, inputs: &[&Vec<Ciphertext>], step: &Step<'_>) -> Result<Vec<Ciphertext>> {
         let params = self.key.parameters();
-        let bounds: Vec<(u64, u64)> = step
-            .exprs
-            .iter()
-            .map(|expr| {
-                check_expr(params, expr, step.luts.len(), inputs.len(), |b| {
-                    (inputs[b].degree(), inputs[b].noise_level())
-                })
-            })
-            .collect::<Result<_>>()?;
-        let linear: Vec<Ciphertext> = step
+        let pool: Vec<&Ciphertext> = inputs.iter().flat_map(|part| part.iter()).collect();
+        let infos: Vec<BlockInfo> = pool.iter().map(|c| block_info(c)).collect();
+        let info = check_step(params, step, &infos)?;
+        for c in &pool {
+            check_eq(
+                "message modulus of an input block",
+                params.message_modulus as usize,
+                c.message_modulus() as usize,
+            )?;
+            check_eq(
+                "carry modulus of an input block",
+                params.carry_modulus as usize,
+                c.carry_modulus() as usize,
+            )?;
+        }
+        // Linear parts, in parallel (cheap next to a bootstrap).
+        let size = params.big_lwe_dimension().to_lwe_size();
+        let linear: Vec<LweCiphertextOwned> = step
             .exprs
             .par_iter()
-            .zip(&bounds)
-            .map(|(expr, &(degree, noise))| {
-                let size = params.big_lwe_dimension().to_lwe_size();
+            .map(|expr| {
                 let mut acc = LweCiphertextOwned::new_zero(size);
                 let mut term = LweCiphertextOwned::new_zero(size);
                 for t in &expr.terms {
                     term.as_mut_slice()
-                        .copy_from_slice(inputs[t.block].as_lwe().as_slice());
+                        .copy_from_slice(pool[t.block].as_lwe().as_slice());
                     mul_lwe_ciphertext_by_scalar_assign(&mut term, t.scalar as u64);
                     add_lwe_ciphertext_assign(&mut acc, &term)?;
                 }
@@ -82,26 +101,50 @@ impl Backend for CpuBackend {
                     &mut acc,
                     expr.constant.wrapping_mul(params.delta()),
                 );
-                Ok(Ciphertext::from_parts(acc, degree, noise, params))
+                Ok(acc)
             })
             .collect::<Result<_>>()?;
-        let with_lut: Vec<usize> = (0..step.exprs.len())
-            .filter(|&j| step.exprs[j].lut.is_some())
-            .collect();
-        if with_lut.is_empty() {
-            return Ok(linear);
-        }
-        let cts: Vec<Ciphertext> = with_lut.iter().map(|&j| linear[j].clone()).collect();
-        let luts: Vec<&LookupTable> = with_lut
+        // The bootstrapped expressions, all in one batch.
+        let tables: Vec<ManyLookupTable> = step
+            .tables
             .iter()
-            .map(|&j| step.luts[step.exprs[j].lut.expect("filtered")])
-            .collect();
-        let bootstrapped = self.key.apply_lookup_table_batch(&cts, &luts)?;
+            .map(|t| ManyLookupTable::from_table(params, t))
+            .collect::<Result<_>>()?;
+        let mut bootstrap_inputs = Vec::new();
+        let mut bootstrap_tables = Vec::new();
+        for ((expr, acc), bounds) in step.exprs.iter().zip(&linear).zip(&info.linear) {
+            if let Some(t) = expr.table {
+                bootstrap_inputs.push(Ciphertext::from_parts(
+                    acc.clone(),
+                    bounds.degree,
+                    bounds.noise_level,
+                    params,
+                ));
+                bootstrap_tables.push(&tables[t]);
+            }
+        }
+        let mut bootstrapped = self
+            .key
+            .apply_many_lookup_table_batch(&bootstrap_inputs, &bootstrap_tables)?
+            .into_iter();
         self.pbs
-            .fetch_add(bootstrapped.len() as u64, Ordering::Relaxed);
-        let mut out = linear;
-        for (j, ct) in with_lut.into_iter().zip(bootstrapped) {
-            out[j] = ct;
+            .fetch_add(bootstrap_inputs.len() as u64, Ordering::Relaxed);
+        let mut out = Vec::with_capacity(info.outputs.len());
+        for (expr, acc) in step.exprs.iter().zip(linear) {
+            match expr.table {
+                Some(_) => out.extend(bootstrapped.next().ok_or_else(|| {
+                    Error::InvalidParameter("internal: missing bootstrap output".into())
+                })?),
+                None => {
+                    let bounds = info.outputs[out.len()];
+                    out.push(Ciphertext::from_parts(
+                        acc,
+                        bounds.degree,
+                        bounds.noise_level,
+                        params,
+                    ));
+                }
+            }
         }
         Ok(out)
     }
@@ -111,6 +154,11 @@ impl Backend for CpuBackend {
     }
 
     fn upload(&self, blocks: Vec<Ciphertext>) -> Result<Vec<Ciphertext>> {
+        let params = self.key.parameters();
+        for b in &blocks {
+            self.key.check_block(b)?;
+            params.check_capacity(b.degree(), b.noise_level())?;
+        }
         Ok(blocks)
     }
 
@@ -118,140 +166,144 @@ impl Backend for CpuBackend {
         Ok(blocks.clone())
     }
 
-    fn concat(&self, parts: &[&Vec<Ciphertext>]) -> Result<Vec<Ciphertext>> {
-        Ok(parts.iter().flat_map(|p| p.iter().cloned()).collect())
+    fn split(&self, blocks: Vec<Ciphertext>, lengths: &[usize]) -> Result<Vec<Vec<Ciphertext>>> {
+        check_eq(
+            "total length of the split",
+            blocks.len(),
+            lengths.iter().sum(),
+        )?;
+        let mut rest = blocks.into_iter();
+        Ok(lengths
+            .iter()
+            .map(|&n| rest.by_ref().take(n).collect())
+            .collect())
     }
 
     fn block_count(&self, blocks: &Vec<Ciphertext>) -> usize {
         blocks.len()
     }
 
-    fn degrees(&self, blocks: &Vec<Ciphertext>) -> Vec<u64> {
-        blocks.iter().map(Ciphertext::degree).collect()
+    fn block_infos(&self, blocks: &Vec<Ciphertext>) -> Vec<BlockInfo> {
+        blocks.iter().map(block_info).collect()
+    }
+}
+
+fn block_info(c: &Ciphertext) -> BlockInfo {
+    BlockInfo {
+        degree: c.degree(),
+        noise_level: c.noise_level(),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{BlockExpr, Term};
+    use crate::backend::{BlockExpr, Table, Term};
     use crate::error::Error;
     use crate::shortint::{ClientKey, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2};
 
+    fn term(block: usize, scalar: i64) -> Term {
+        Term { block, scalar }
+    }
+
     #[test]
-    fn a_step_mixes_linear_outputs_and_tables_and_counts_bootstraps() {
+    fn a_step_mixes_linear_outputs_tables_and_many_functions() {
         let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
         let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-        let key = backend.server_key();
-        let carry = key.generate_lookup_table(|x| x >> 2).unwrap();
-        let message = key.generate_lookup_table(|x| x & 3).unwrap();
-        let inputs: Vec<Ciphertext> = [3, 2, 1].iter().map(|&m| ck.encrypt(m).unwrap()).collect();
-        let sum = |a, b| {
-            vec![
-                Term {
-                    block: a,
-                    scalar: 1,
-                },
-                Term {
-                    block: b,
-                    scalar: 1,
-                },
-            ]
-        };
+        let params = *backend.parameters();
+        let carry = Table::new(&params, |x| x >> 2).unwrap();
+        let split = Table::on_domain(&params, 7, &[&|x| x % 4, &|x| x / 4]).unwrap();
+        let first: Vec<Ciphertext> = [3, 2].iter().map(|&m| ck.encrypt(m).unwrap()).collect();
+        let second = vec![ck.encrypt(1).unwrap()];
         let step = Step {
             exprs: vec![
                 BlockExpr {
-                    terms: sum(0, 1),
+                    terms: vec![term(0, 1), term(1, 1)],
                     constant: 0,
-                    lut: Some(1),
+                    table: Some(1),
                 },
                 BlockExpr {
-                    terms: sum(0, 1),
-                    constant: 0,
-                    lut: Some(0),
-                },
-                BlockExpr {
-                    terms: sum(1, 2),
+                    terms: vec![term(1, 1), term(2, 1)],
                     constant: 4,
-                    lut: None,
+                    table: None,
                 },
-                BlockExpr::lut_of(2, 0),
+                BlockExpr::table_of(2, 0),
+                BlockExpr {
+                    terms: vec![],
+                    constant: 9,
+                    table: None,
+                },
             ],
-            luts: vec![&carry, &message],
+            tables: vec![&carry, &split],
         };
-        let out = backend.eval(&inputs, &step).unwrap();
+        assert_eq!(step.output_count(), 5);
+        let out = backend.eval(&[&first, &second], &step).unwrap();
         let got: Vec<u64> = out
             .iter()
             .map(|c| ck.decrypt_message_and_carry(c).unwrap())
             .collect();
-        assert_eq!(got, vec![1, 1, 7, 0]);
-        assert_eq!(out[2].degree(), 3 + 3 + 4);
-        assert_eq!(backend.pbs_count(), 3);
+        assert_eq!(got, vec![1, 1, 7, 0, 9]);
+        assert_eq!((out[2].degree(), out[2].noise_level()), (3 + 3 + 4, 2));
+        assert_eq!((out[1].degree(), out[1].noise_level()), (1, 1));
+        assert_eq!((out[4].degree(), out[4].noise_level()), (9, 0));
+        assert_eq!(backend.pbs_count(), 2);
 
-        // Negative factors: 3 - x (bitwise not of a 2-bit message) and y - x + 3.
-        let neg = |b| Term {
-            block: b,
-            scalar: -1,
-        };
+        // Negative factors: 3 - x and y - x + 3.
         let step = Step {
             exprs: vec![
                 BlockExpr {
-                    terms: vec![neg(0)],
+                    terms: vec![term(0, -1)],
                     constant: 3,
-                    lut: None,
+                    table: None,
                 },
                 BlockExpr {
-                    terms: vec![
-                        Term {
-                            block: 1,
-                            scalar: 1,
-                        },
-                        neg(0),
-                    ],
-                    constant: 3,
-                    lut: Some(1),
+                    terms: vec![term(1, 1), term(0, -1)],
+                    constant: 5,
+                    table: Some(0),
                 },
             ],
-            luts: vec![&carry, &message],
+            tables: vec![&split],
         };
-        let out = backend.eval(&inputs, &step).unwrap();
+        // y - x + 5 may reach 8: too much for a table of two functions.
+        let err = backend.eval(&[&first], &step).map(|_| ()).unwrap_err();
+        assert!(matches!(err, Error::CapacityExceeded(_)), "{err}");
+        let step = Step {
+            tables: vec![&carry],
+            ..step
+        };
+        let out = backend.eval(&[&first], &step).unwrap();
         assert_eq!(ck.decrypt_message_and_carry(&out[0]).unwrap(), 0);
-        assert_eq!(ck.decrypt_message_and_carry(&out[1]).unwrap(), 2);
+        assert_eq!(ck.decrypt_message_and_carry(&out[1]).unwrap(), 1);
         assert_eq!((out[0].degree(), out[0].noise_level()), (3, 1));
 
         // Out-of-range indices and overflowing expressions are errors, and nothing runs.
         for bad in [
-            BlockExpr::lut_of(3, 0),
-            BlockExpr::lut_of(0, 2),
+            BlockExpr::table_of(3, 0),
+            BlockExpr::table_of(0, 2),
             BlockExpr {
-                terms: vec![Term {
-                    block: 0,
-                    scalar: 6,
-                }],
+                terms: vec![term(0, 6)],
                 constant: 0,
-                lut: None,
+                table: None,
             },
             BlockExpr {
-                terms: vec![],
-                constant: 1,
-                lut: None,
-            },
-            BlockExpr {
-                terms: vec![neg(0)],
+                terms: vec![term(0, -1)],
                 constant: 2,
-                lut: None,
+                table: None,
             },
         ] {
             let step = Step {
                 exprs: vec![bad.clone()],
-                luts: vec![&carry, &message],
+                tables: vec![&carry, &split],
             };
-            let err = backend.eval(&inputs, &step).unwrap_err();
+            let err = backend
+                .eval(&[&first, &second], &step)
+                .map(|_| ())
+                .unwrap_err();
             assert!(
                 matches!(err, Error::InvalidParameter(_) | Error::CapacityExceeded(_)),
                 "{bad:?}: {err}"
             );
         }
-        assert_eq!(backend.pbs_count(), 4);
+        assert_eq!(backend.pbs_count(), 3);
     }
 }

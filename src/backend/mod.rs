@@ -1,79 +1,107 @@
 //! Execution backends and the step abstraction the integer layer is written against.
 //!
 //! An integer operation is a short sequence of **steps**. A step computes a list of
-//! output blocks, each `lut(sum_k scalar_k * input[block_k] + constant)` or just the
-//! linear combination: the linear parts cost nothing but noise, the lookup tables
-//! cost one keyswitch + bootstrap each and run as one batch. Independent operations
-//! advance together by concatenating their expressions into one step, so a batch of
-//! additions is one bootstrap batch per carry layer. The CPU backend runs a step with
-//! rayon; the CUDA backend (feature `gpu`) will run it as a few kernel launches.
+//! output blocks, each `table(sum_k scalar_k * input[block_k] + constant)` or just the
+//! linear combination: the linear parts cost nothing but noise, the tables cost one
+//! keyswitch + bootstrap each and run as one batch (a table of several functions
+//! gives several outputs from one bootstrap). Independent operations advance together
+//! by putting their expressions in one step, so a batch of additions is one bootstrap
+//! batch per carry layer. The CPU backend runs a step with rayon; the CUDA backend
+//! (feature `gpu`) runs it as a few kernel launches.
+//!
+//! Integer algorithms do not build steps by hand: they describe a circuit
+//! ([`crate::integer::Circuit`]) that is cut into steps by bootstrap depth.
 
 pub mod cpu;
 #[cfg(feature = "gpu")]
 #[allow(unsafe_code)]
 pub mod cuda;
+mod table;
 
-use crate::error::Result;
-use crate::shortint::{Ciphertext, LookupTable, ShortintParameters};
+pub use table::Table;
+
+use crate::error::{Error, Result};
+use crate::shortint::{Ciphertext, ShortintParameters};
 
 /// One term of a linear combination: `scalar * input[block]`. Negative factors
 /// subtract; the expression's constant must then keep the result non-negative.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Term {
-    /// Index of the input block.
+    /// Index of the input block in the concatenation of the step's input lists.
     pub block: usize,
     /// The clear factor it is multiplied by.
     pub scalar: i64,
 }
 
-/// One output block of a step: `lut(sum of terms + constant)`, or the sum alone when
-/// `lut` is `None`. `constant` is a clear value in block units (not encoded).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// One expression of a step: `table(sum of terms + constant)`, or the sum alone when
+/// `table` is `None`. `constant` is a clear value in block units (not encoded). With
+/// no terms the expression is a trivial (noiseless) block holding `constant`. A table
+/// of `k` functions makes the expression produce `k` consecutive outputs.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct BlockExpr {
-    /// The linear combination of input blocks (at least one term).
+    /// The linear combination of input blocks.
     pub terms: Vec<Term>,
     /// A clear value added to the combination.
     pub constant: u64,
-    /// Index into [`Step::luts`] of the table applied afterwards, if any.
-    pub lut: Option<usize>,
+    /// Index into [`Step::tables`] of the table applied afterwards, if any.
+    pub table: Option<usize>,
 }
 
 impl BlockExpr {
-    /// `input[block]` through `lut`.
-    pub fn lut_of(block: usize, lut: usize) -> Self {
+    /// `input[block]` through table `table`.
+    pub fn table_of(block: usize, table: usize) -> Self {
         Self {
             terms: vec![Term { block, scalar: 1 }],
             constant: 0,
-            lut: Some(lut),
+            table: Some(table),
         }
     }
 
-    /// `factor * input[lhs] + input[rhs]` through `lut` (a bivariate table).
-    pub fn bivariate(lhs: usize, rhs: usize, factor: i64, lut: usize) -> Self {
+    /// A copy of `input[block]`.
+    pub fn copy_of(block: usize) -> Self {
         Self {
-            terms: vec![
-                Term {
-                    block: lhs,
-                    scalar: factor,
-                },
-                Term {
-                    block: rhs,
-                    scalar: 1,
-                },
-            ],
+            terms: vec![Term { block, scalar: 1 }],
             constant: 0,
-            lut: Some(lut),
+            table: None,
         }
     }
 }
 
-/// A batch of block expressions sharing a list of lookup tables.
+/// A batch of block expressions sharing a list of tables.
 #[derive(Debug, Clone, Default)]
 pub struct Step<'a> {
-    /// The outputs, in order.
+    /// The expressions; their outputs come in order.
     pub exprs: Vec<BlockExpr>,
     /// The tables the expressions refer to.
-    pub luts: Vec<&'a LookupTable>,
+    pub tables: Vec<&'a Table>,
+}
+
+impl Step<'_> {
+    /// The number of blocks the step outputs.
+    pub fn output_count(&self) -> usize {
+        self.exprs
+            .iter()
+            .map(|e| {
+                e.table
+                    .and_then(|t| self.tables.get(t))
+                    .map_or(1, |t| t.function_count())
+            })
+            .sum()
+    }
+
+    /// The number of bootstraps the step runs.
+    pub fn bootstrap_count(&self) -> usize {
+        self.exprs.iter().filter(|e| e.table.is_some()).count()
+    }
+}
+
+/// The public bookkeeping of a block: an upper bound of its value and its noise level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BlockInfo {
+    /// Upper bound of the encrypted value.
+    pub degree: u64,
+    /// Sum of the factors applied to fresh noises (1 after a bootstrap, 0 if trivial).
+    pub noise_level: u64,
 }
 
 /// What a backend provides: blocks in its own memory and the evaluation of steps.
@@ -84,10 +112,16 @@ pub trait Backend: Send + Sync {
     /// The parameters of the blocks.
     fn parameters(&self) -> &ShortintParameters;
 
-    /// Evaluates every expression of `step` on `inputs`; the outputs come in order.
-    /// Degrees and noise levels are checked before anything runs: an expression that
-    /// could exceed a block or its noise budget is an `Err`, and nothing is computed.
-    fn eval(&self, inputs: &Self::Blocks, step: &Step<'_>) -> Result<Self::Blocks>;
+    /// About how many bootstraps the backend runs at once without slowing each of
+    /// them down: integer algorithms trade more bootstraps for fewer sequential steps
+    /// only when this is large.
+    fn parallelism(&self) -> usize;
+
+    /// Evaluates every expression of `step` on the concatenation of `inputs`; the
+    /// outputs come in order. Degrees and noise levels are checked before anything
+    /// runs: an expression that could exceed a block or its noise budget is an `Err`,
+    /// and nothing is computed.
+    fn eval(&self, inputs: &[&Self::Blocks], step: &Step<'_>) -> Result<Self::Blocks>;
 
     /// How many bootstraps this backend has run since it was created.
     fn pbs_count(&self) -> u64;
@@ -98,57 +132,97 @@ pub trait Backend: Send + Sync {
     /// Copies blocks back to the CPU.
     fn download(&self, blocks: &Self::Blocks) -> Result<Vec<Ciphertext>>;
 
-    /// The blocks of `parts`, one after the other (the input pool of a step).
-    fn concat(&self, parts: &[&Self::Blocks]) -> Result<Self::Blocks>;
+    /// Cuts `blocks` into consecutive lists of the given lengths (which must add up to
+    /// the number of blocks).
+    fn split(&self, blocks: Self::Blocks, lengths: &[usize]) -> Result<Vec<Self::Blocks>>;
 
     /// The number of blocks in `blocks`.
     fn block_count(&self, blocks: &Self::Blocks) -> usize;
 
-    /// The public degree (upper bound of the value) of every block.
-    fn degrees(&self, blocks: &Self::Blocks) -> Vec<u64>;
+    /// The degree and noise level of every block.
+    fn block_infos(&self, blocks: &Self::Blocks) -> Vec<BlockInfo>;
 }
 
-/// The degree and noise level of `expr` given those of its inputs, or `Err` if an
-/// index is out of range, the result could leave `[0, block size)` or exceed the
-/// noise budget.
-/// Shared by every backend, so they accept and reject exactly the same steps.
-pub(crate) fn check_expr(
+/// The bookkeeping of a step: of the linear part of each expression, and of each output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct StepInfo {
+    /// One per expression: its linear combination (the bootstrap input if it has a table).
+    pub(crate) linear: Vec<BlockInfo>,
+    /// One per output block.
+    pub(crate) outputs: Vec<BlockInfo>,
+}
+
+/// The bookkeeping of `step` given that of its inputs, or `Err` if an index is out of
+/// range, a table does not belong to `params`, or a result could leave
+/// `[0, block size)`, exceed the noise budget or a table's input bound. Shared by
+/// every backend, so they accept and reject exactly the same steps.
+pub(crate) fn check_step(
     params: &ShortintParameters,
-    expr: &BlockExpr,
-    lut_count: usize,
-    input_count: usize,
-    degree_and_noise: impl Fn(usize) -> (u64, u64),
-) -> Result<(u64, u64)> {
-    use crate::error::Error;
-    if expr.terms.is_empty() {
-        return Err(Error::InvalidParameter(
-            "a block expression needs at least one term".into(),
-        ));
+    step: &Step<'_>,
+    inputs: &[BlockInfo],
+) -> Result<StepInfo> {
+    for t in &step.tables {
+        t.check_parameters(params)?;
     }
-    if let Some(l) = expr.lut {
-        if l >= lut_count {
-            return Err(Error::InvalidParameter(format!(
-                "lookup table {l} requested, the step has {lut_count}"
-            )));
+    let mut out = Vec::with_capacity(step.output_count());
+    let mut linears = Vec::with_capacity(step.exprs.len());
+    for expr in &step.exprs {
+        let linear = check_linear(params, expr, inputs)?;
+        linears.push(linear);
+        match expr.table {
+            None => out.push(linear),
+            Some(l) => {
+                let table = step.tables.get(l).ok_or_else(|| {
+                    Error::InvalidParameter(format!(
+                        "lookup table {l} requested, the step has {}",
+                        step.tables.len()
+                    ))
+                })?;
+                if linear.degree >= table.input_bound() {
+                    return Err(Error::CapacityExceeded(format!(
+                        "a bootstrap input may reach {}, its table of {} function(s) reads \
+                         values below {}",
+                        linear.degree,
+                        table.function_count(),
+                        table.input_bound()
+                    )));
+                }
+                out.extend(table.degrees().iter().map(|&degree| BlockInfo {
+                    degree,
+                    noise_level: 1,
+                }));
+            }
         }
     }
+    Ok(StepInfo {
+        linear: linears,
+        outputs: out,
+    })
+}
+
+/// The bookkeeping of the linear part of `expr`.
+fn check_linear(
+    params: &ShortintParameters,
+    expr: &BlockExpr,
+    inputs: &[BlockInfo],
+) -> Result<BlockInfo> {
     // The value lies in [low, high]; the noise level adds |scalar| * level.
     let (mut low, mut high, mut noise) = (expr.constant as i128, expr.constant as i128, 0u64);
     for t in &expr.terms {
-        if t.block >= input_count {
-            return Err(Error::InvalidParameter(format!(
-                "input block {} requested, the step has {input_count}",
-                t.block
-            )));
-        }
-        let (d, n) = degree_and_noise(t.block);
-        let reach = d as i128 * t.scalar as i128;
+        let info = inputs.get(t.block).ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "input block {} requested, the step has {}",
+                t.block,
+                inputs.len()
+            ))
+        })?;
+        let reach = info.degree as i128 * t.scalar as i128;
         if reach < 0 {
             low += reach;
         } else {
             high += reach;
         }
-        noise = noise.saturating_add(n.saturating_mul(t.scalar.unsigned_abs()));
+        noise = noise.saturating_add(info.noise_level.saturating_mul(t.scalar.unsigned_abs()));
     }
     if low < 0 {
         return Err(Error::CapacityExceeded(format!(
@@ -157,5 +231,8 @@ pub(crate) fn check_expr(
     }
     let degree = u64::try_from(high).unwrap_or(u64::MAX);
     params.check_capacity(degree, noise)?;
-    Ok((degree, noise))
+    Ok(BlockInfo {
+        degree,
+        noise_level: noise,
+    })
 }

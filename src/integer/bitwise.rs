@@ -1,10 +1,12 @@
-//! Bitwise operations: one bivariate bootstrap per block for `& | ^`, none for `!`.
+//! Bitwise operations: one bivariate bootstrap per block for `& | ^`, none for `!`
+//! and none for a clear operand whose digit decides the block alone.
 
-use crate::backend::{Backend, BlockExpr, Step, Term};
-use crate::error::{check_eq, Error, Result};
+use super::{check_radix, check_same_length, Radix};
+use crate::error::Result;
+use crate::integer::circuit::{Circuit, Wire};
 
 /// A two-operand bitwise operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BitOp {
     /// `&`
     And,
@@ -15,7 +17,8 @@ pub enum BitOp {
 }
 
 impl BitOp {
-    fn apply(self, a: u64, b: u64) -> u64 {
+    /// The operation on clear values.
+    pub fn apply(self, a: u64, b: u64) -> u64 {
         match self {
             Self::And => a & b,
             Self::Or => a | b,
@@ -24,118 +27,85 @@ impl BitOp {
     }
 }
 
-/// `lhs op rhs` block by block: one step of `num_blocks` bivariate bootstraps.
-/// Both operands must have clean blocks (no carries) and the same length.
-pub fn bitwise<B: Backend>(
-    backend: &B,
-    op: BitOp,
-    lhs: &B::Blocks,
-    rhs: &B::Blocks,
-) -> Result<B::Blocks> {
-    let n = backend.block_count(lhs);
-    check_eq(
-        "number of blocks of the right operand",
-        n,
-        backend.block_count(rhs),
-    )?;
-    let params = backend.parameters();
-    let m = params.message_modulus;
-    check_clean(backend, lhs, m)?;
-    check_clean(backend, rhs, m)?;
-    let lut = crate::shortint::BivariateLookupTable::new(params, |a, b| op.apply(a, b))?;
-    let inputs = backend.concat(&[lhs, rhs])?;
-    let exprs = (0..n)
-        .map(|i| BlockExpr::bivariate(i, n + i, m as i64, 0))
-        .collect();
-    backend.eval(
-        &inputs,
-        &Step {
-            exprs,
-            luts: vec![lut.as_univariate()],
-        },
-    )
+/// `lhs op rhs` block by block: one bootstrap per block, all in one layer.
+pub fn bitwise(c: &mut Circuit, op: BitOp, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
+    check_same_length(lhs, rhs)?;
+    check_radix(c, lhs)?;
+    check_radix(c, rhs)?;
+    lhs.iter()
+        .zip(rhs)
+        .map(|(&a, &b)| c.bivariate(a, b, move |x, y| op.apply(x, y)))
+        .collect()
+}
+
+/// `x op clear` block by block. Digits that fix the result (`& 0`, `| max`) or leave
+/// the block as it is (`& max`, `| 0`, `^ 0`) cost nothing; `^ d` is `max - x` when
+/// `d` is all ones; other digits cost one bootstrap.
+pub fn scalar_bitwise(c: &mut Circuit, op: BitOp, x: &[Wire], clear: u128) -> Result<Radix> {
+    check_radix(c, x)?;
+    let m = c.message_modulus();
+    let digits = super::clear_digits(clear, m, x.len());
+    x.iter()
+        .zip(digits)
+        .map(|(&w, d)| match (op, d) {
+            (BitOp::And, 0) => c.constant(0),
+            (BitOp::Or, d) if d == m - 1 => c.constant(m - 1),
+            (BitOp::And, d) if d == m - 1 => Ok(w),
+            (BitOp::Or | BitOp::Xor, 0) => Ok(w),
+            (BitOp::Xor, d) if d == m - 1 => c.linear(&[(w, -1)], m - 1),
+            _ => c.table(w, move |v| op.apply(v, d)),
+        })
+        .collect()
 }
 
 /// `!x` block by block, without bootstrap: each digit `d` becomes
-/// `message_modulus - 1 - d`. Blocks must be clean.
-pub fn bitnot<B: Backend>(backend: &B, x: &B::Blocks) -> Result<B::Blocks> {
-    let m = backend.parameters().message_modulus;
-    check_clean(backend, x, m)?;
-    let exprs = (0..backend.block_count(x))
-        .map(|i| BlockExpr {
-            terms: vec![Term {
-                block: i,
-                scalar: -1,
-            }],
-            constant: m - 1,
-            lut: None,
-        })
-        .collect();
-    backend.eval(
-        x,
-        &Step {
-            exprs,
-            luts: vec![],
-        },
-    )
-}
-
-/// `Err` unless every block holds a value below `message_modulus` (no carries).
-pub(crate) fn check_clean<B: Backend>(
-    backend: &B,
-    blocks: &B::Blocks,
-    message_modulus: u64,
-) -> Result<()> {
-    match backend
-        .degrees(blocks)
-        .iter()
-        .position(|&d| d >= message_modulus)
-    {
-        None => Ok(()),
-        Some(i) => Err(Error::CapacityExceeded(format!(
-            "block {i} may hold carries (degree {}); clean the carries first",
-            backend.degrees(blocks)[i]
-        ))),
-    }
+/// `message_modulus - 1 - d`.
+pub fn bitnot(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
+    check_radix(c, x)?;
+    let m = c.message_modulus();
+    x.iter().map(|&w| c.linear(&[(w, -1)], m - 1)).collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::cpu::CpuBackend;
-    use crate::integer::{decrypt_radix, encrypt_radix};
-    use crate::shortint::{ClientKey, ServerKey, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2};
+    use crate::integer::tests::{check_binary, check_unary, test_backend};
 
     #[test]
-    fn bitwise_operations_on_random_operands() {
-        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
-        let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-        for (a, b) in [
+    fn bitwise_operations_on_edge_and_random_operands() {
+        let (ck, backend) = test_backend();
+        let pairs = [
             (0u128, 0xffffu128),
             (0xa5c3, 0x5a3c),
             (0xffff, 0xffff),
             (1234, 56789),
-        ] {
-            let ca = encrypt_radix(&ck, a, 8).unwrap();
-            let cb = encrypt_radix(&ck, b, 8).unwrap();
-            for (op, expected) in [(BitOp::And, a & b), (BitOp::Or, a | b), (BitOp::Xor, a ^ b)] {
-                let out = bitwise(&backend, op, &ca, &cb).unwrap();
-                assert_eq!(
-                    decrypt_radix(&ck, &out).unwrap(),
-                    expected,
-                    "{a:#x} {op:?} {b:#x}"
+        ];
+        for op in [BitOp::And, BitOp::Or, BitOp::Xor] {
+            let stats = check_binary(
+                ck,
+                backend,
+                8,
+                &pairs,
+                |c, a, b| bitwise(c, op, a, b),
+                |a, b| op.apply(a as u64, b as u64) as u128,
+            );
+            assert_eq!(stats.bootstraps, 8, "{op:?}: one per block");
+            assert_eq!(stats.depth, 1);
+            for (a, k) in pairs {
+                let stats = check_unary(
+                    ck,
+                    backend,
+                    8,
+                    &[a],
+                    |c, x| scalar_bitwise(c, op, x, k),
+                    |a| op.apply(a as u64, k as u64) as u128,
                 );
+                assert!(stats.bootstraps <= 8);
             }
-            let not = bitnot(&backend, &ca).unwrap();
-            assert_eq!(decrypt_radix(&ck, &not).unwrap(), !a & 0xffff);
         }
-        assert_eq!(backend.pbs_count(), 4 * 3 * 8);
-        // Different lengths and dirty blocks are errors.
-        let short = encrypt_radix(&ck, 3, 2).unwrap();
-        let long = encrypt_radix(&ck, 3, 8).unwrap();
-        assert!(bitwise(&backend, BitOp::And, &short, &long).is_err());
-        let dirty = vec![ck.encrypt_with_carry(9).unwrap()];
-        assert!(bitwise(&backend, BitOp::And, &dirty, &dirty).is_err());
-        assert!(bitnot(&backend, &dirty).is_err());
+        let stats = check_unary(ck, backend, 8, &[0, 0xffff, 0x1234], bitnot, |a| {
+            !a & 0xffff
+        });
+        assert_eq!(stats.bootstraps, 0);
     }
 }

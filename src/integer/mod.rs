@@ -1,15 +1,27 @@
 //! Encrypted integers as radix ciphertexts: little-endian lists of blocks, each
-//! holding one base-`message_modulus` digit. Every algorithm is written once against
-//! [`crate::backend::Backend`], so it runs wherever a backend does.
+//! holding one base-`message_modulus` digit.
+//!
+//! Every algorithm is a function that builds its part of a [`Circuit`] from the wires
+//! of its operands, so it is written once and runs on every
+//! [`crate::backend::Backend`]; [`run`] builds and executes a circuit in one call.
+//! Operands and results are *clean*: every block holds a digit (degree below the
+//! message modulus) with noise level at most 1.
 
 mod bitwise;
+mod circuit;
 mod comparison;
+mod execute;
 
-pub use bitwise::{bitnot, bitwise, BitOp};
+pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
+pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{eq, ne};
+pub use execute::{execute, run};
 
-use crate::error::{Error, Result};
+use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, ClientKey};
+
+/// The blocks of one integer in a circuit, least significant first.
+pub type Radix = Vec<Wire>;
 
 /// Encrypts the `num_blocks` low base-`message_modulus` digits of `value`, least
 /// significant first. `Err` if `value` does not fit.
@@ -27,20 +39,16 @@ pub fn encrypt_radix(
     value: u128,
     num_blocks: usize,
 ) -> Result<Vec<Ciphertext>> {
-    let base = client_key.parameters().message_modulus as u128;
+    let base = client_key.parameters().message_modulus;
     let bits = num_blocks as u32 * base.trailing_zeros();
     if bits < 128 && value >> bits != 0 {
         return Err(Error::InvalidParameter(format!(
             "{value} does not fit in {num_blocks} blocks ({bits} bits)"
         )));
     }
-    let mut rest = value;
-    (0..num_blocks)
-        .map(|_| {
-            let digit = (rest % base) as u64;
-            rest /= base;
-            client_key.encrypt(digit)
-        })
+    clear_digits(value, base, num_blocks)
+        .into_iter()
+        .map(|digit| client_key.encrypt(digit))
         .collect()
 }
 
@@ -61,3 +69,45 @@ pub fn decrypt_radix(client_key: &ClientKey, blocks: &[Ciphertext]) -> Result<u1
     }
     Ok(value)
 }
+
+/// The `count` low base-`base` digits of `value`, least significant first (digits
+/// beyond 128 bits are 0).
+pub(crate) fn clear_digits(value: u128, base: u64, count: usize) -> Vec<u64> {
+    let mut rest = value;
+    (0..count)
+        .map(|_| {
+            let digit = (rest % base as u128) as u64;
+            rest /= base as u128;
+            digit
+        })
+        .collect()
+}
+
+/// `Err` unless every block of `x` is clean: a digit below the message modulus with
+/// noise level at most 1.
+pub(crate) fn check_radix(c: &Circuit, x: &[Wire]) -> Result<()> {
+    let m = c.message_modulus();
+    for (i, &w) in x.iter().enumerate() {
+        let info = c.info(w);
+        if info.degree >= m || info.noise_level > 1 {
+            return Err(Error::CapacityExceeded(format!(
+                "block {i} is not clean (degree {}, noise level {}): integer operations take \
+                 blocks holding one digit with noise level at most 1",
+                info.degree, info.noise_level
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `Err` unless both operands have the same number of blocks.
+pub(crate) fn check_same_length(lhs: &[Wire], rhs: &[Wire]) -> Result<()> {
+    check_eq(
+        "number of blocks of the right operand",
+        lhs.len(),
+        rhs.len(),
+    )
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

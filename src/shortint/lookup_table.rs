@@ -1,6 +1,7 @@
 //! Lookup tables: the accumulator polynomials that make a bootstrap evaluate a function.
 
 use super::ShortintParameters;
+use crate::backend::Table;
 use crate::core_crypto::{GlweCiphertextOwned, GlweSize};
 use crate::error::{Error, Result};
 
@@ -36,7 +37,11 @@ impl LookupTable {
     }
 
     /// The table whose entry for input `x` is `values[x]` (already reduced).
-    fn from_values(parameters: &ShortintParameters, values: &[u64], degree: u64) -> Result<Self> {
+    pub(crate) fn from_values(
+        parameters: &ShortintParameters,
+        values: &[u64],
+        degree: u64,
+    ) -> Result<Self> {
         let n = parameters.polynomial_size.0;
         let delta = parameters.delta();
         let box_size = n / values.len();
@@ -106,27 +111,22 @@ impl ManyLookupTable {
     /// The table of `fs` (a power-of-two count, at most the number of block values).
     pub fn new(parameters: &ShortintParameters, fs: &[&dyn Fn(u64) -> u64]) -> Result<Self> {
         parameters.validate()?;
-        let total = parameters.total_modulus();
-        let k = fs.len() as u64;
-        if k == 0 || !k.is_power_of_two() || k > total {
-            return Err(Error::InvalidParameter(format!(
-                "{k} functions in one bootstrap: the count must be a power of two in [1, {total}]"
-            )));
-        }
-        let input_bound = total / k;
-        let mut values = vec![0u64; total as usize];
-        let mut degrees = Vec::with_capacity(fs.len());
-        for (j, f) in fs.iter().enumerate() {
-            let outputs: Vec<u64> = (0..input_bound).map(|x| f(x) % total).collect();
-            degrees.push(outputs.iter().copied().max().unwrap_or(0));
-            let start = j * input_bound as usize;
-            values[start..start + outputs.len()].copy_from_slice(&outputs);
-        }
-        let degree = degrees.iter().copied().max().unwrap_or(0);
+        let k = fs.len().max(1) as u64;
+        let bound = parameters.total_modulus() / k;
+        Self::from_table(
+            parameters,
+            &Table::on_domain(parameters, bound.saturating_sub(1), fs)?,
+        )
+    }
+
+    /// The accumulator of a backend-independent table.
+    pub(crate) fn from_table(parameters: &ShortintParameters, table: &Table) -> Result<Self> {
+        table.check_parameters(parameters)?;
+        let degree = table.degrees().iter().copied().max().unwrap_or(0);
         Ok(Self {
-            table: LookupTable::from_values(parameters, &values, degree)?,
-            input_bound,
-            degrees,
+            table: LookupTable::from_values(parameters, table.values(), degree)?,
+            input_bound: table.input_bound(),
+            degrees: table.degrees().to_vec(),
         })
     }
 

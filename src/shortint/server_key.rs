@@ -6,12 +6,12 @@ use super::{
 };
 use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
-    batch_programmable_bootstrap_lwe_ciphertext, blind_rotate_assign,
+    batch_blind_rotate_lwe_ciphertext, batch_programmable_bootstrap_lwe_ciphertext,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
-    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, modulus_switch_lwe_ciphertext,
+    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
-    EncryptionRandomGenerator, FourierLweBootstrapKey, LweCiphertextOwned, LweKeyswitchKey, Seed,
-    SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, LweCiphertextOwned,
+    LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -233,30 +233,69 @@ impl ServerKey {
         ct: &Ciphertext,
         lut: &ManyLookupTable,
     ) -> Result<Vec<Ciphertext>> {
-        if ct.degree >= lut.input_bound {
-            return Err(Error::CapacityExceeded(format!(
-                "the block may hold up to {}, a table of {} functions needs values below {}",
-                ct.degree,
-                lut.function_count(),
-                lut.input_bound
-            )));
+        let mut outs = self.apply_many_lookup_table_batch(std::slice::from_ref(ct), &[lut])?;
+        Ok(outs.pop().expect("one input, one output list"))
+    }
+
+    /// Evaluates every function of `luts[j]` on `cts[j]` for every `j`, one keyswitch
+    /// and one bootstrap per block: keyswitches in parallel on the rayon pool, then
+    /// bootstraps in parallel in groups of [`PBS_BATCH`] that read the key once.
+    pub fn apply_many_lookup_table_batch(
+        &self,
+        cts: &[Ciphertext],
+        luts: &[&ManyLookupTable],
+    ) -> Result<Vec<Vec<Ciphertext>>> {
+        check_eq(
+            "number of lookup tables of the batch",
+            cts.len(),
+            luts.len(),
+        )?;
+        for (ct, lut) in cts.iter().zip(luts) {
+            if ct.degree >= lut.input_bound {
+                return Err(Error::CapacityExceeded(format!(
+                    "the block may hold up to {}, a table of {} functions needs values below {}",
+                    ct.degree,
+                    lut.function_count(),
+                    lut.input_bound
+                )));
+            }
+            self.check_lut_input(ct, &lut.table)?;
         }
-        self.check_lut_input(ct, &lut.table)?;
         let p = &self.parameters;
-        let small = self.keyswitch(ct)?;
-        let switched =
-            modulus_switch_lwe_ciphertext(&small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
-        let mut acc = lut.table.accumulator.clone();
-        blind_rotate_assign(&mut acc, &switched, &self.bootstrap_key)?;
+        let small: Vec<LweCiphertextOwned> = cts
+            .par_iter()
+            .map(|ct| self.keyswitch(ct))
+            .collect::<Result<_>>()?;
+        let accs: Vec<_> = luts.iter().map(|lut| &lut.table.accumulator).collect();
         let box_size = p.polynomial_size.0 / p.total_modulus() as usize;
-        let stride = lut.input_bound as usize * box_size;
-        lut.degrees
-            .iter()
-            .enumerate()
-            .map(|(j, &degree)| {
-                let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
-                extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, j * stride)?;
-                Ok(self.fresh_block(out, degree))
+        let rotated: Vec<Vec<GlweCiphertextOwned>> = small
+            .par_chunks(PBS_BATCH)
+            .zip(accs.par_chunks(PBS_BATCH))
+            .map(|(inputs, accs)| {
+                batch_blind_rotate_lwe_ciphertext(
+                    inputs,
+                    accs,
+                    &self.bootstrap_key,
+                    p.modulus_switch,
+                )
+            })
+            .collect::<Result<_>>()?;
+        rotated
+            .into_iter()
+            .flatten()
+            .zip(luts)
+            .map(|(acc, lut)| {
+                let stride = lut.input_bound as usize * box_size;
+                lut.degrees
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &degree)| {
+                        let mut out =
+                            LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+                        extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, j * stride)?;
+                        Ok(self.fresh_block(out, degree))
+                    })
+                    .collect()
             })
             .collect()
     }
@@ -397,7 +436,8 @@ impl ServerKey {
         self.parameters.check_capacity(degree, noise_level)
     }
 
-    fn check_block(&self, ct: &Ciphertext) -> Result<()> {
+    /// `Err` unless `ct` has the moduli and LWE size of this key's parameters.
+    pub(crate) fn check_block(&self, ct: &Ciphertext) -> Result<()> {
         let p = &self.parameters;
         check_eq(
             "message modulus of the block",

@@ -127,6 +127,34 @@ where
 {
     let shape = bsk.shape();
     check_eq("number of bootstrap outputs", inputs.len(), outputs.len())?;
+    for output in outputs.iter() {
+        output.check_size(
+            "LWE size of the bootstrap output",
+            shape.output_lwe_dimension().to_lwe_size(),
+        )?;
+    }
+    let accs = batch_blind_rotate_lwe_ciphertext(inputs, accumulators, bsk, modulus_switch)?;
+    for (acc, output) in accs.iter().zip(outputs.iter_mut()) {
+        extract_lwe_sample_from_glwe_ciphertext(acc, output, 0)?;
+    }
+    Ok(())
+}
+
+/// Modulus-switches each input and blind-rotates a copy of its accumulator by it,
+/// reading the bootstrap key once for the whole batch; returns the rotated
+/// accumulators, from which any coefficient can be extracted (several functions of
+/// one bootstrap live at different coefficients).
+pub fn batch_blind_rotate_lwe_ciphertext<C, E>(
+    inputs: &[LweCiphertext<C>],
+    accumulators: &[&GlweCiphertext<E>],
+    bsk: &FourierLweBootstrapKey,
+    modulus_switch: ModulusSwitchType,
+) -> Result<Vec<GlweCiphertext<Vec<u64>>>>
+where
+    C: AsRef<[u64]>,
+    E: AsRef<[u64]>,
+{
+    let shape = bsk.shape();
     check_eq(
         "number of bootstrap accumulators",
         inputs.len(),
@@ -135,15 +163,11 @@ where
     let n = shape.polynomial_size.0;
     let mut switched = Vec::with_capacity(inputs.len());
     let mut accs = Vec::with_capacity(inputs.len());
-    for ((input, output), accumulator) in inputs.iter().zip(outputs.iter()).zip(accumulators) {
+    for (input, accumulator) in inputs.iter().zip(accumulators) {
         check_eq(
             "LWE dimension of the bootstrap input",
             shape.input_lwe_dimension.0,
             input.lwe_dimension().0,
-        )?;
-        output.check_size(
-            "LWE size of the bootstrap output",
-            shape.output_lwe_dimension().to_lwe_size(),
         )?;
         let s =
             modulus_switch_lwe_ciphertext(input, shape.polynomial_size.log2() + 1, modulus_switch)?;
@@ -161,10 +185,7 @@ where
         masks: switched.iter().map(|s| s.mask.as_slice()).collect(),
         bsk,
     });
-    for (acc, output) in accs.iter().zip(outputs.iter_mut()) {
-        extract_lwe_sample_from_glwe_ciphertext(acc, output, 0)?;
-    }
-    Ok(())
+    Ok(accs)
 }
 
 /// The CMux chain, compiled for the best SIMD level of the machine (AVX-512, AVX2,
