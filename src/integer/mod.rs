@@ -7,15 +7,28 @@
 //! Operands and results are *clean*: every block holds a digit (degree below the
 //! message modulus) with noise level at most 1.
 
+mod add;
 mod bitwise;
 mod circuit;
 mod comparison;
 mod execute;
+mod mul;
+mod ordering;
+mod select;
+mod shift;
 
+pub use add::{
+    add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
+    overflowing_sub, scalar_add, scalar_sub, sub,
+};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{eq, ne};
 pub use execute::{execute, run};
+pub use mul::{mul, scalar_mul, sum};
+pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
+pub use select::select;
+pub use shift::{shift, shift_encrypted, ShiftOp};
 
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, ClientKey};
@@ -81,6 +94,17 @@ pub(crate) fn clear_digits(value: u128, base: u64, count: usize) -> Vec<u64> {
             digit
         })
         .collect()
+}
+
+/// `x` resized to `num_blocks` blocks: truncated (keeping the low digits, like an `as`
+/// cast to a narrower type) or extended with trivial zeros. Costs nothing.
+pub fn cast(c: &mut Circuit, x: &[Wire], num_blocks: usize) -> Result<Radix> {
+    check_radix(c, x)?;
+    let mut out: Radix = x.iter().copied().take(num_blocks).collect();
+    while out.len() < num_blocks {
+        out.push(c.constant(0)?);
+    }
+    Ok(out)
 }
 
 /// `Err` unless every block of `x` is clean: a digit below the message modulus with
