@@ -1,5 +1,5 @@
 //! CPU benchmarks on the default parameters: `cpu/keyswitch`, `cpu/pbs`, `cpu/ks_pbs`
-//! (one at a time on one core), `cpu/pbs_batch/4` (four bootstraps sharing each read
+//! (one at a time on one core), `cpu/ks_pbs_all_cores` (one, split over every core), `cpu/pbs_batch/4` (four bootstraps sharing each read
 //! of the key, one core) and `cpu/ks_pbs_batch/32` (32 blocks on every core).
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -42,6 +42,14 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("ks_pbs", |b| {
         b.iter(|| sk.apply_lookup_table(black_box(&ct), &lut).expect("ks+pbs"))
+    });
+    // One keyswitch + bootstrap split over every core (what a step of one bootstrap,
+    // e.g. a layer of a ripple-carry addition, runs).
+    group.bench_function("ks_pbs_all_cores", |b| {
+        b.iter(|| {
+            sk.apply_lookup_table_batch(std::slice::from_ref(black_box(&ct)), &[&lut])
+                .expect("ks+pbs")
+        })
     });
 
     // Four bootstraps sharing one read of the key, on one thread.

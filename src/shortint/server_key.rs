@@ -6,9 +6,10 @@ use super::{
 };
 use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
-    batch_blind_rotate_lwe_ciphertext, batch_programmable_bootstrap_lwe_ciphertext,
+    batch_blind_rotate_lwe_ciphertext, blind_rotate_assign_multithreaded,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
     generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    keyswitch_lwe_ciphertext_multithreaded, modulus_switch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
     EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, LweCiphertextOwned,
     LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
@@ -262,27 +263,11 @@ impl ServerKey {
             self.check_lut_input(ct, &lut.table)?;
         }
         let p = &self.parameters;
-        let small: Vec<LweCiphertextOwned> = cts
-            .par_iter()
-            .map(|ct| self.keyswitch(ct))
-            .collect::<Result<_>>()?;
         let accs: Vec<_> = luts.iter().map(|lut| &lut.table.accumulator).collect();
         let box_size = p.polynomial_size.0 / p.total_modulus() as usize;
-        let rotated: Vec<Vec<GlweCiphertextOwned>> = small
-            .par_chunks(PBS_BATCH)
-            .zip(accs.par_chunks(PBS_BATCH))
-            .map(|(inputs, accs)| {
-                batch_blind_rotate_lwe_ciphertext(
-                    inputs,
-                    accs,
-                    &self.bootstrap_key,
-                    p.modulus_switch,
-                )
-            })
-            .collect::<Result<_>>()?;
+        let rotated = self.keyswitch_and_blind_rotate(cts, &accs)?;
         rotated
             .into_iter()
-            .flatten()
             .zip(luts)
             .map(|(acc, lut)| {
                 let stride = lut.input_bound as usize * box_size;
@@ -318,35 +303,92 @@ impl ServerKey {
         for (ct, lut) in cts.iter().zip(luts) {
             self.check_lut_input(ct, lut)?;
         }
-        let small: Vec<LweCiphertextOwned> = cts
-            .par_iter()
-            .map(|ct| self.keyswitch(ct))
-            .collect::<Result<_>>()?;
         let accs: Vec<_> = luts.iter().map(|lut| &lut.accumulator).collect();
-        let outputs: Vec<Vec<LweCiphertextOwned>> = small
-            .par_chunks(PBS_BATCH)
-            .zip(accs.par_chunks(PBS_BATCH))
-            .map(|(inputs, accs)| {
-                let mut out = vec![
-                    LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
-                    inputs.len()
-                ];
-                batch_programmable_bootstrap_lwe_ciphertext(
-                    inputs,
-                    &mut out,
-                    accs,
-                    &self.bootstrap_key,
-                    p.modulus_switch,
-                )?;
+        let outputs: Vec<LweCiphertextOwned> = self
+            .keyswitch_and_blind_rotate(cts, &accs)?
+            .iter()
+            .map(|acc| {
+                let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+                extract_lwe_sample_from_glwe_ciphertext(acc, &mut out, 0)?;
                 Ok(out)
             })
             .collect::<Result<_>>()?;
         Ok(outputs
             .into_iter()
-            .flatten()
             .zip(luts)
             .map(|(ct, lut)| self.fresh_block(ct, lut.degree))
             .collect())
+    }
+
+    /// Keyswitches every block and blind-rotates a copy of its accumulator by it; the
+    /// rotated accumulators hold the table outputs at their coefficients.
+    ///
+    /// With fewer bootstraps than cores, each one is split over `k + 1` threads (and its
+    /// keyswitch over every thread); otherwise the batch is cut into groups of up to
+    /// [`PBS_BATCH`] that each read the key once, spread over the rayon pool. Both
+    /// ways give bit-identical results.
+    fn keyswitch_and_blind_rotate(
+        &self,
+        cts: &[Ciphertext],
+        accs: &[&GlweCiphertextOwned],
+    ) -> Result<Vec<GlweCiphertextOwned>> {
+        let p = &self.parameters;
+        let threads = rayon::current_num_threads();
+        let glwe_size = p.glwe_dimension.0 + 1;
+        if threads > 1 && cts.len() * glwe_size <= threads {
+            return cts
+                .par_iter()
+                .zip(accs.par_iter())
+                .map(|(ct, acc)| {
+                    self.check_block(ct)?;
+                    let mut small = LweCiphertextOwned::new_zero(p.lwe_dimension.to_lwe_size());
+                    keyswitch_lwe_ciphertext_multithreaded(
+                        &self.keyswitch_key,
+                        &ct.ct,
+                        &mut small,
+                    )?;
+                    let switched = modulus_switch_lwe_ciphertext(
+                        &small,
+                        p.polynomial_size.log2() + 1,
+                        p.modulus_switch,
+                    )?;
+                    let mut rotated = (*acc).clone();
+                    match blind_rotate_assign_multithreaded(
+                        &mut rotated,
+                        &switched,
+                        &self.bootstrap_key,
+                    ) {
+                        Ok(()) => Ok(rotated),
+                        // No thread could be started: do it on this one.
+                        Err(_) => Ok(batch_blind_rotate_lwe_ciphertext(
+                            &[small],
+                            &[*acc],
+                            &self.bootstrap_key,
+                            p.modulus_switch,
+                        )?
+                        .remove(0)),
+                    }
+                })
+                .collect();
+        }
+        let small: Vec<LweCiphertextOwned> = cts
+            .par_iter()
+            .map(|ct| self.keyswitch(ct))
+            .collect::<Result<_>>()?;
+        let group = PBS_BATCH.min(cts.len().div_ceil(threads.max(1))).max(1);
+        let rotated: Vec<Vec<GlweCiphertextOwned>> = small
+            .par_chunks(group)
+            .zip(accs.par_chunks(group))
+            .map(|(inputs, accs)| {
+                batch_blind_rotate_lwe_ciphertext(
+                    inputs,
+                    accs,
+                    &self.bootstrap_key,
+                    p.modulus_switch,
+                )
+            })
+            .collect::<Result<_>>()?;
+        Ok(rotated.into_iter().flatten().collect())
     }
 
     /// Evaluates a two-block table on `lhs * factor + rhs` (both must hold a message
@@ -497,6 +539,31 @@ mod tests {
             assert_eq!(ck.decrypt_message_and_carry(&batch[j]).unwrap(), expected);
         }
         assert!(sk.apply_lookup_table_batch(&cts, &luts[..3]).is_err());
+    }
+
+    #[test]
+    fn bootstraps_split_over_threads_are_bit_identical() {
+        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
+        let sk = ServerKey::new(&ck).unwrap();
+        let lut = sk.generate_lookup_table(|x| (3 * x + 1) % 16).unwrap();
+        for threads in [2, 4] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for count in [1usize, 2] {
+                let cts: Vec<Ciphertext> = (0..count as u64)
+                    .map(|x| ck.encrypt_with_carry(x + 5).unwrap())
+                    .collect();
+                let luts = vec![&lut; count];
+                let split = pool.install(|| sk.apply_lookup_table_batch(&cts, &luts).unwrap());
+                for (x, (ct, out)) in cts.iter().zip(&split).enumerate() {
+                    assert_eq!(*out, sk.apply_lookup_table(ct, &lut).unwrap());
+                    let x = x as u64 + 5;
+                    assert_eq!(ck.decrypt_message_and_carry(out).unwrap(), (3 * x + 1) % 16);
+                }
+            }
+        }
     }
 
     #[test]

@@ -17,6 +17,8 @@ use crate::core_crypto::entities::{FourierLweBootstrapKey, GlweCiphertext, LweCi
 use crate::core_crypto::fft::{fft_for, Fft};
 use crate::error::{check_eq, Result};
 use dyn_stack::PodBuffer;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::RwLock;
 use tfhe_fft::c64;
 
 /// Blind-rotates `acc` by the phase of `switched` (modulo `2N`): afterwards its
@@ -216,21 +218,11 @@ fn cmux_chain<S: pulp::Simd>(
     bsk: &FourierLweBootstrapKey,
 ) {
     let shape = bsk.shape();
-    let n = shape.polynomial_size.0;
-    let half = n / 2;
+    let half = shape.polynomial_size.to_fourier_polynomial_size();
     let glwe_size = shape.glwe_dimension.0 + 1;
-    let level = shape.level.0;
-    let fft = fft_for(shape.polynomial_size);
-    let mut buffers = CmuxBuffers {
-        fft,
-        scratch: fft.make_scratch(),
-        decomposer: SignedDecomposer::new(shape.base_log, shape.level),
-        diff: vec![0u64; n],
-        digits: vec![0u64; level * n],
-        level_digits: vec![0u64; level],
-        fourier_in: vec![c64::default(); glwe_size * level * half],
-        fourier_out: vec![c64::default(); glwe_size * half],
-    };
+    let mut digits = DigitBuffers::new(bsk);
+    let mut fourier_in = vec![c64::default(); glwe_size * shape.level.0 * half];
+    let mut fourier_out = vec![c64::default(); glwe_size * half];
     for i in 0..shape.input_lwe_dimension.0 {
         let ggsw = bsk.ggsw(i);
         for (acc, mask) in accs.iter_mut().zip(masks) {
@@ -239,70 +231,244 @@ fn cmux_chain<S: pulp::Simd>(
                 // X^0 ACC - ACC = 0: the CMux leaves ACC unchanged.
                 continue;
             }
-            cmux(simd, acc, a, ggsw, glwe_size, &mut buffers);
+            // acc += GGSW ⊡ (X^a acc - acc).
+            let n = acc.len() / glwe_size;
+            let rows_per_poly = fourier_in.len() / glwe_size;
+            for (poly, rows) in acc
+                .chunks_exact(n)
+                .zip(fourier_in.chunks_exact_mut(rows_per_poly))
+            {
+                digits.forward(simd, poly, a, rows);
+            }
+            let rows: Vec<&[c64]> = fourier_in.chunks_exact(half).collect();
+            multiply_accumulate_ggsw(simd, &mut fourier_out, &rows, ggsw, glwe_size, 0);
+            for (poly, f) in acc
+                .chunks_exact_mut(n)
+                .zip(fourier_out.chunks_exact_mut(half))
+            {
+                digits.backward_add(simd, poly, f);
+            }
         }
     }
 }
 
-/// Work buffers of the CMux, allocated once per chain.
-struct CmuxBuffers {
+/// The per-polynomial work buffers of a CMux: rotation, decomposition and transforms.
+struct DigitBuffers {
     fft: &'static Fft,
     scratch: PodBuffer,
     decomposer: SignedDecomposer,
     diff: Vec<u64>,
     digits: Vec<u64>,
     level_digits: Vec<u64>,
-    fourier_in: Vec<c64>,
-    fourier_out: Vec<c64>,
 }
 
-/// `acc += GGSW ⊡ (X^a acc - acc)` for the GGSW `ggsw` in the Fourier domain.
-#[inline(always)]
-fn cmux<S: pulp::Simd>(
-    simd: S,
-    acc: &mut [u64],
-    a: usize,
-    ggsw: &[c64],
-    glwe_size: usize,
-    b: &mut CmuxBuffers,
-) {
-    let n = acc.len() / glwe_size;
-    let half = n / 2;
-    let level = b.level_digits.len();
-    for (c, poly) in acc.chunks_exact(n).enumerate() {
-        if level == 1 {
-            // Rotation, decomposition and folding in one pass.
-            let out = &mut b.fourier_in[c * half..][..half];
-            fold_rotated_level1_digits(out, poly, a, &b.decomposer);
-            b.fft.twist_and_forward_simd(simd, out, &mut b.scratch);
-            continue;
-        }
-        polynomial_rotate_minus_self(&mut b.diff, poly, a);
-        for (t, x) in b.diff.iter().enumerate() {
-            b.decomposer.decompose_into(*x, &mut b.level_digits);
-            for (j, d) in b.level_digits.iter().enumerate() {
-                b.digits[j * n + t] = *d;
-            }
-        }
-        for (j, d) in b.digits.chunks_exact(n).enumerate() {
-            let out = &mut b.fourier_in[(c * level + j) * half..][..half];
-            b.fft.forward_as_integer_simd(simd, out, d, &mut b.scratch);
+impl DigitBuffers {
+    fn new(bsk: &FourierLweBootstrapKey) -> Self {
+        let shape = bsk.shape();
+        let n = shape.polynomial_size.0;
+        let fft = fft_for(shape.polynomial_size);
+        Self {
+            fft,
+            scratch: fft.make_scratch(),
+            decomposer: SignedDecomposer::new(shape.base_log, shape.level),
+            diff: vec![0u64; n],
+            digits: vec![0u64; shape.level.0 * n],
+            level_digits: vec![0u64; shape.level.0],
         }
     }
-    multiply_accumulate_ggsw(
-        simd,
-        &mut b.fourier_out,
-        &b.fourier_in,
-        ggsw,
-        glwe_size,
-        half,
-    );
-    for (poly, f) in acc
-        .chunks_exact_mut(n)
-        .zip(b.fourier_out.chunks_exact_mut(half))
-    {
-        b.fft
-            .add_backward_as_integer_simd(simd, poly, f, &mut b.scratch);
+
+    /// Writes to `rows` (`level` Fourier polynomials) the decomposition digits of
+    /// `X^a poly - poly`, level 1 first, in the Fourier domain.
+    #[inline(always)]
+    fn forward<S: pulp::Simd>(&mut self, simd: S, poly: &[u64], a: usize, rows: &mut [c64]) {
+        let n = poly.len();
+        let half = n / 2;
+        let level = self.level_digits.len();
+        if level == 1 {
+            // Rotation, decomposition and folding in one pass.
+            fold_rotated_level1_digits(rows, poly, a, &self.decomposer);
+            self.fft
+                .twist_and_forward_simd(simd, rows, &mut self.scratch);
+            return;
+        }
+        polynomial_rotate_minus_self(&mut self.diff, poly, a);
+        for (t, x) in self.diff.iter().enumerate() {
+            self.decomposer.decompose_into(*x, &mut self.level_digits);
+            for (j, d) in self.level_digits.iter().enumerate() {
+                self.digits[j * n + t] = *d;
+            }
+        }
+        for (d, out) in self.digits.chunks_exact(n).zip(rows.chunks_exact_mut(half)) {
+            self.fft
+                .forward_as_integer_simd(simd, out, d, &mut self.scratch);
+        }
+    }
+
+    /// `poly += IFFT(f)`, rounded to the torus (destroys `f`).
+    #[inline(always)]
+    fn backward_add<S: pulp::Simd>(&mut self, simd: S, poly: &mut [u64], f: &mut [c64]) {
+        self.fft
+            .add_backward_as_integer_simd(simd, poly, f, &mut self.scratch);
+    }
+}
+
+/// Blind-rotates one accumulator like [`blind_rotate_assign`], with each of its
+/// `k + 1` polynomials on its own thread: thread `c` rotates, decomposes and
+/// transforms polynomial `c`, and after a barrier multiplies every transformed row by
+/// column `c` of the GGSW and transforms back into polynomial `c`. Bit-identical to
+/// the single-threaded rotation; for steps with fewer bootstraps than cores. If a
+/// thread cannot be started, it runs on the calling thread alone.
+pub fn blind_rotate_assign_multithreaded<C>(
+    acc: &mut GlweCiphertext<C>,
+    switched: &ModulusSwitchedLweCiphertext,
+    bsk: &FourierLweBootstrapKey,
+) -> Result<()>
+where
+    C: AsRef<[u64]> + AsMut<[u64]>,
+{
+    check_blind_rotation_shapes(acc, switched, bsk)?;
+    let shape = bsk.shape();
+    let n = shape.polynomial_size.0;
+    let glwe_size = shape.glwe_dimension.0 + 1;
+    rotate_by_body(acc.as_mut_slice(), switched.body, n);
+    let rows = shape.level.0 * (n / 2);
+    // Two sets of transformed rows, alternating between CMuxes, so that one barrier
+    // per CMux separates every write from the reads of the other threads.
+    let shared = SplitChain {
+        slots: (0..2 * glwe_size)
+            .map(|_| RwLock::new(vec![c64::default(); rows]))
+            .collect(),
+        barrier: SpinBarrier::new(glwe_size),
+        mask: &switched.mask,
+        bsk,
+    };
+    let started = std::thread::scope(|scope| {
+        let mut polys = acc.as_mut_slice().chunks_exact_mut(n).enumerate();
+        let (c0, first) = polys.next().expect("k + 1 >= 1 polynomials");
+        let shared = &shared;
+        for (c, poly) in polys {
+            let spawned = std::thread::Builder::new()
+                .name("gpufhe-cmux".into())
+                .spawn_scoped(scope, move || shared.run(c, poly));
+            if spawned.is_err() {
+                // Nothing has run yet (the barrier waits for every thread): give up
+                // this split before the calling thread starts.
+                shared.barrier.poison();
+                return false;
+            }
+        }
+        shared.run(c0, first);
+        true
+    });
+    if !started {
+        return Err(crate::error::Error::InvalidParameter(
+            "could not start the bootstrap threads".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The state shared by the threads of a split blind rotation.
+struct SplitChain<'a> {
+    slots: Vec<RwLock<Vec<c64>>>,
+    barrier: SpinBarrier,
+    mask: &'a [usize],
+    bsk: &'a FourierLweBootstrapKey,
+}
+
+impl SplitChain<'_> {
+    /// The CMux chain of polynomial `c`.
+    fn run(&self, c: usize, poly: &mut [u64]) {
+        struct Chain<'a, 'b>(&'a SplitChain<'b>, usize, &'a mut [u64]);
+        impl pulp::WithSimd for Chain<'_, '_> {
+            type Output = ();
+            #[inline(always)]
+            fn with_simd<S: pulp::Simd>(self, simd: S) {
+                self.0.run_simd(simd, self.1, self.2)
+            }
+        }
+        pulp::Arch::new().dispatch(Chain(self, c, poly))
+    }
+
+    #[inline(always)]
+    fn run_simd<S: pulp::Simd>(&self, simd: S, c: usize, poly: &mut [u64]) {
+        let shape = self.bsk.shape();
+        let glwe_size = shape.glwe_dimension.0 + 1;
+        let half = shape.polynomial_size.to_fourier_polynomial_size();
+        let mut digits = DigitBuffers::new(self.bsk);
+        let mut out = vec![c64::default(); half];
+        let mut parity = 0;
+        for (i, &a) in self.mask.iter().enumerate() {
+            if a == 0 {
+                continue;
+            }
+            let set = &self.slots[parity * glwe_size..][..glwe_size];
+            parity ^= 1;
+            {
+                let mut mine = set[c].write().unwrap_or_else(|p| p.into_inner());
+                digits.forward(simd, poly, a, &mut mine);
+            }
+            if !self.barrier.wait() {
+                return;
+            }
+            {
+                let guards: Vec<_> = set
+                    .iter()
+                    .map(|s| s.read().unwrap_or_else(|p| p.into_inner()))
+                    .collect();
+                let rows: Vec<&[c64]> = guards.iter().flat_map(|g| g.chunks_exact(half)).collect();
+                multiply_accumulate_ggsw(simd, &mut out, &rows, self.bsk.ggsw(i), glwe_size, c);
+            }
+            digits.backward_add(simd, poly, &mut out);
+        }
+    }
+}
+
+/// A barrier for a few threads that spin briefly (a CMux lasts ~10 µs, far less than
+/// a sleeping barrier's wake-up), then yield.
+struct SpinBarrier {
+    threads: usize,
+    arrived: AtomicUsize,
+    generation: AtomicUsize,
+    poisoned: AtomicBool,
+}
+
+impl SpinBarrier {
+    fn new(threads: usize) -> Self {
+        Self {
+            threads,
+            arrived: AtomicUsize::new(0),
+            generation: AtomicUsize::new(0),
+            poisoned: AtomicBool::new(false),
+        }
+    }
+
+    /// Waits for every thread; `false` if the barrier was poisoned.
+    fn wait(&self) -> bool {
+        let generation = self.generation.load(Ordering::Acquire);
+        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
+            self.arrived.store(0, Ordering::Relaxed);
+            self.generation.fetch_add(1, Ordering::Release);
+            return !self.poisoned.load(Ordering::Acquire);
+        }
+        let mut spins = 0u32;
+        while self.generation.load(Ordering::Acquire) == generation {
+            if self.poisoned.load(Ordering::Acquire) {
+                return false;
+            }
+            if spins < 2_000 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+        !self.poisoned.load(Ordering::Acquire)
+    }
+
+    /// Releases every waiting thread with a failure.
+    fn poison(&self) {
+        self.poisoned.store(true, Ordering::Release);
     }
 }
 
@@ -355,7 +521,8 @@ fn fold_rotated_level1_digits(
     }
 }
 
-/// `out[c] = sum_r input[r] * ggsw[r][c]`, pointwise in the Fourier domain.
+/// `out[c - first] = sum_r rows[r] * ggsw[r][c]`, pointwise in the Fourier domain, for
+/// the output polynomials `c` from `first` on that fit in `out`.
 ///
 /// All rows and output polynomials advance together, one SIMD vector at a time, so
 /// the key (the only data that does not fit in cache) streams through
@@ -364,39 +531,36 @@ fn fold_rotated_level1_digits(
 fn multiply_accumulate_ggsw<S: pulp::Simd>(
     simd: S,
     out: &mut [c64],
-    input: &[c64],
+    rows: &[&[c64]],
     ggsw: &[c64],
     glwe_size: usize,
-    half: usize,
+    first: usize,
 ) {
-    let rows = input.len() / half;
+    let half = rows[0].len();
+    let columns = out.len() / half;
     let lanes = std::mem::size_of::<S::c64s>() / std::mem::size_of::<c64>();
     if half % lanes == 0 {
         let (out_v, _) = S::as_mut_simd_c64s(out);
-        let (in_v, _) = S::as_simd_c64s(input);
+        let rows_v: Vec<&[S::c64s]> = rows.iter().map(|r| S::as_simd_c64s(r).0).collect();
         let (key_v, _) = S::as_simd_c64s(ggsw);
         let hv = half / lanes;
         for j in 0..hv {
-            for c in 0..glwe_size {
-                let mut acc = simd.mul_c64s(in_v[j], key_v[c * hv + j]);
-                for r in 1..rows {
-                    acc = simd.mul_add_c64s(
-                        in_v[r * hv + j],
-                        key_v[(r * glwe_size + c) * hv + j],
-                        acc,
-                    );
+            for (o, c) in (first..first + columns).enumerate() {
+                let mut acc = simd.mul_c64s(rows_v[0][j], key_v[c * hv + j]);
+                for (r, row) in rows_v.iter().enumerate().skip(1) {
+                    acc = simd.mul_add_c64s(row[j], key_v[(r * glwe_size + c) * hv + j], acc);
                 }
-                out_v[c * hv + j] = acc;
+                out_v[o * hv + j] = acc;
             }
         }
     } else {
         for j in 0..half {
-            for c in 0..glwe_size {
+            for (o, c) in (first..first + columns).enumerate() {
                 let mut acc = c64::default();
-                for r in 0..rows {
-                    acc += input[r * half + j] * ggsw[(r * glwe_size + c) * half + j];
+                for (r, row) in rows.iter().enumerate() {
+                    acc += row[j] * ggsw[(r * glwe_size + c) * half + j];
                 }
-                out[c * half + j] = acc;
+                out[o * half + j] = acc;
             }
         }
     }

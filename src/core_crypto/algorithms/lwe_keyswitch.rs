@@ -138,26 +138,70 @@ where
     C: AsRef<[u64]>,
     D: AsRef<[u64]> + AsMut<[u64]>,
 {
-    let shape = ksk.shape;
-    check_eq(
-        "LWE dimension of the keyswitch input",
-        shape.input_lwe_dimension.0,
-        input.lwe_dimension().0,
-    )?;
-    output.check_size("LWE size of the keyswitch output", ksk.output_lwe_size())?;
+    check_keyswitch_shapes(ksk, input, output)?;
     pulp::Arch::new().dispatch(Keyswitch {
         ksk,
         input: input.as_slice(),
         output: output.as_mut_slice(),
+        first_column: 0,
     });
     Ok(())
 }
 
-/// The keyswitch loop, compiled for the best SIMD level of the machine by pulp.
+/// [`keyswitch_lwe_ciphertext`] on every thread of the rayon pool: each thread
+/// computes a contiguous range of output coefficients and so reads only its columns
+/// of the key (the key, ~60 MB on the default parameters, is what limits a single
+/// keyswitch). Bit-identical to the single-threaded keyswitch; meant for steps with
+/// fewer keyswitches than threads.
+pub fn keyswitch_lwe_ciphertext_multithreaded<C, D>(
+    ksk: &LweKeyswitchKey,
+    input: &LweCiphertext<C>,
+    output: &mut LweCiphertext<D>,
+) -> Result<()>
+where
+    C: AsRef<[u64]> + Sync,
+    D: AsRef<[u64]> + AsMut<[u64]>,
+{
+    use rayon::prelude::*;
+    check_keyswitch_shapes(ksk, input, output)?;
+    let out = output.as_mut_slice();
+    let chunk = out
+        .len()
+        .div_ceil(rayon::current_num_threads().max(1))
+        .max(64);
+    out.par_chunks_mut(chunk)
+        .enumerate()
+        .for_each(|(k, columns)| {
+            pulp::Arch::new().dispatch(Keyswitch {
+                ksk,
+                input: input.as_slice(),
+                output: columns,
+                first_column: k * chunk,
+            })
+        });
+    Ok(())
+}
+
+fn check_keyswitch_shapes<C: AsRef<[u64]>, D: AsRef<[u64]>>(
+    ksk: &LweKeyswitchKey,
+    input: &LweCiphertext<C>,
+    output: &LweCiphertext<D>,
+) -> Result<()> {
+    check_eq(
+        "LWE dimension of the keyswitch input",
+        ksk.shape.input_lwe_dimension.0,
+        input.lwe_dimension().0,
+    )?;
+    output.check_size("LWE size of the keyswitch output", ksk.output_lwe_size())
+}
+
+/// The keyswitch loop, compiled for the best SIMD level of the machine by pulp, on
+/// the output coefficients `first_column..first_column + output.len()`.
 struct Keyswitch<'a> {
     ksk: &'a LweKeyswitchKey,
     input: &'a [u64],
     output: &'a mut [u64],
+    first_column: usize,
 }
 
 impl pulp::WithSimd for Keyswitch<'_> {
@@ -165,28 +209,74 @@ impl pulp::WithSimd for Keyswitch<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, _simd: S) {
-        keyswitch_kernel(self.ksk, self.input, self.output)
+        keyswitch_kernel(self.ksk, self.input, self.output, self.first_column)
     }
 }
 
 #[inline(always)]
-fn keyswitch_kernel(ksk: &LweKeyswitchKey, input: &[u64], out: &mut [u64]) {
+fn keyswitch_kernel(ksk: &LweKeyswitchKey, input: &[u64], out: &mut [u64], first_column: usize) {
     let shape = ksk.shape;
-    let size = out.len();
+    let size = shape.output_lwe_dimension.to_lwe_size().0;
     let level = shape.level.0;
     let decomposer = SignedDecomposer::new(shape.base_log, shape.level);
     let (in_mask, in_body) = input.split_at(input.len() - 1);
     out.fill(0);
-    out[size - 1] = in_body[0];
+    if let Some(body) = (size - 1)
+        .checked_sub(first_column)
+        .and_then(|b| out.get_mut(b))
+    {
+        *body = in_body[0];
+    }
+    let columns = first_column..first_column + out.len();
     let mut digits = [0u64; 64];
     for (&a, rows) in in_mask.iter().zip(ksk.data.chunks_exact(level * size)) {
         decomposer.decompose_into(a, &mut digits);
         for (&d, row) in digits[..level].iter().zip(rows.chunks_exact(size)) {
             if d != 0 {
-                for (o, r) in out.iter_mut().zip(row) {
+                for (o, r) in out.iter_mut().zip(&row[columns.clone()]) {
                     *o = o.wrapping_sub(r.wrapping_mul(d));
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core_crypto::{
+        allocate_and_encrypt_new_lwe_ciphertext, LweCiphertextOwned, LweDimension,
+        SecretRandomGenerator,
+    };
+
+    #[test]
+    fn multithreaded_keyswitch_is_bit_identical() {
+        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([9; 32]));
+        let big = LweSecretKey::generate_binary(LweDimension(300), &mut secret);
+        let small = LweSecretKey::generate_binary(LweDimension(150), &mut secret);
+        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+        let noise = NoiseDistribution::TUniform { log2_bound: 10 };
+        let ksk = generate_lwe_keyswitch_key(
+            &big,
+            &small,
+            DecompositionBaseLog(4),
+            DecompositionLevelCount(4),
+            noise,
+            &mut rng,
+        )
+        .unwrap();
+        let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 5 << 59, noise, &mut rng).unwrap();
+        let mut one = LweCiphertextOwned::new_zero(ksk.output_lwe_size());
+        let mut many = one.clone();
+        keyswitch_lwe_ciphertext(&ksk, &ct, &mut one).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        pool.install(|| keyswitch_lwe_ciphertext_multithreaded(&ksk, &ct, &mut many))
+            .unwrap();
+        assert_eq!(one, many);
+        let mut wrong = LweCiphertextOwned::new_zero(crate::core_crypto::LweSize(152));
+        assert!(keyswitch_lwe_ciphertext_multithreaded(&ksk, &ct, &mut wrong).is_err());
     }
 }
