@@ -1,0 +1,203 @@
+//! Sums of many blocks per position (carry-save reduction by columns), the common
+//! tail of multi-operand sums and multiplications.
+//!
+//! Column `k` holds blocks of weight `base^k` whose degrees may exceed a digit (a
+//! product of two digits reaches 9). A round packs blocks of a column into sums that
+//! fit a block (degrees up to 15, noise levels up to the maximum) and splits each
+//! pack `v` into its digit `v % 4`, which stays, and its carry `v / 4`, which moves to
+//! the next column: both from one bootstrap when `v <= 7`, else one bootstrap each.
+//! The top column keeps only digits (`v % 4`, one bootstrap per pack). A round
+//! reduces a column only as far as the final carry propagation needs, largest blocks
+//! first, and prefers a small pack (one bootstrap) when that is enough. Rounds repeat
+//! until every column fits the propagation of the chosen strategy (column sums up to
+//! 12 for ripple, 6 for low latency), which then finishes the sum.
+
+use super::carry::{propagate, Strategy};
+use super::Radix;
+use crate::backend::BlockInfo;
+use crate::error::{Error, Result};
+use crate::integer::circuit::{Circuit, Wire};
+
+/// More rounds than any column of a 2^32-block circuit needs.
+const MAX_ROUNDS: usize = 64;
+
+/// The digits of `sum_k (sum of columns[k]) * base^k` modulo `base^columns.len()`.
+pub(crate) fn sum_columns(
+    c: &mut Circuit,
+    columns: Vec<Vec<Wire>>,
+    strategy: Strategy,
+) -> Result<Radix> {
+    let sums = reduce_columns(c, columns, strategy)?;
+    Ok(propagate(c, &sums, false, strategy)?.0)
+}
+
+/// One block sum per column, within the limits of `strategy`'s propagation
+/// (which must be concrete).
+fn reduce_columns(
+    c: &mut Circuit,
+    mut columns: Vec<Vec<Wire>>,
+    strategy: Strategy,
+) -> Result<Vec<Wire>> {
+    let n = columns.len();
+    let mut force = false;
+    for _ in 0..MAX_ROUNDS {
+        let mut next: Vec<Vec<Wire>> = vec![Vec::new(); n];
+        let mut packs = 0;
+        let mut fits = true;
+        for k in 0..n {
+            let incoming = std::mem::take(&mut next[k]);
+            let items = std::mem::take(&mut columns[k]);
+            let limit = strategy.sum_limit(c, k);
+            let column = reduce_column(c, items, &incoming, limit, k + 1 == n, force)?;
+            packs += column.packs;
+            fits &= column.fits;
+            next[k] = column.blocks;
+            next[k].extend(incoming);
+            if k + 1 < n {
+                next[k + 1].extend(column.carries);
+            }
+        }
+        columns = next;
+        if packs == 0 {
+            if fits {
+                return columns
+                    .iter()
+                    .map(|column| {
+                        let terms: Vec<(Wire, i64)> = column.iter().map(|&w| (w, 1)).collect();
+                        c.linear(&terms, 0)
+                    })
+                    .collect();
+            }
+            if force {
+                break;
+            }
+        }
+        // A round that could only make poorly filled packs makes them.
+        force = packs == 0;
+    }
+    Err(Error::CapacityExceeded(
+        "the columns of a sum did not reduce".into(),
+    ))
+}
+
+/// What a round made of one column.
+struct Column {
+    /// The blocks kept and the new digits.
+    blocks: Vec<Wire>,
+    /// Carries for the next column.
+    carries: Vec<Wire>,
+    packs: usize,
+    /// Whether the column, with its incoming carries, fits its limit.
+    fits: bool,
+}
+
+/// Packs blocks of one column until, with the `incoming` carries, it fits `limit`.
+/// A pack that needs two bootstraps is made only when nearly full (or with `force`):
+/// its blocks otherwise wait for the digits and carries of this round as partners.
+fn reduce_column(
+    c: &mut Circuit,
+    items: Vec<Wire>,
+    incoming: &[Wire],
+    limit: (u64, u64),
+    top: bool,
+    force: bool,
+) -> Result<Column> {
+    let params = *c.parameters();
+    let m = c.message_modulus();
+    let total = params.total_modulus();
+    let (full, small) = (
+        BlockInfo {
+            degree: total - 1,
+            noise_level: params.max_noise_level,
+        },
+        BlockInfo {
+            degree: total / 2 - 1,
+            noise_level: params.max_noise_level,
+        },
+    );
+    let mut rest: Vec<(Wire, BlockInfo)> = items
+        .into_iter()
+        .map(|w| (w, c.info(w)))
+        .filter(|(_, info)| info.degree > 0)
+        .collect();
+    rest.sort_by_key(|(_, info)| std::cmp::Reverse((info.degree, info.noise_level)));
+    let (mut degree, mut noise) = rest
+        .iter()
+        .map(|(_, info)| *info)
+        .chain(incoming.iter().map(|&w| c.info(w)))
+        .fold((0, 0), |(d, n), info| {
+            (d + info.degree, n + info.noise_level)
+        });
+    let mut out = Vec::new();
+    let mut carries = Vec::new();
+    let mut made = 0;
+    while degree > limit.0 || noise > limit.1 {
+        let need = (
+            degree.saturating_sub(limit.0),
+            noise.saturating_sub(limit.1),
+        );
+        let gain = |pack: &[usize]| {
+            let d: u64 = pack.iter().map(|&i| rest[i].1.degree).sum();
+            let n: u64 = pack.iter().map(|&i| rest[i].1.noise_level).sum();
+            (d - d.min(m - 1), n.saturating_sub(1))
+        };
+        let cheap = pack_greedily(&rest, small);
+        let (dg, ng) = gain(&cheap);
+        let pack = if !top && dg >= need.0 && ng >= need.1 {
+            cheap
+        } else {
+            let pack = pack_greedily(&rest, full);
+            let degree: u64 = pack.iter().map(|&i| rest[i].1.degree).sum();
+            if !force && degree + m - 1 < full.degree {
+                break;
+            }
+            pack
+        };
+        let (dg, ng) = gain(&pack);
+        if dg == 0 && ng == 0 {
+            break;
+        }
+        let terms: Vec<(Wire, i64)> = pack.iter().map(|&i| (rest[i].0, 1)).collect();
+        for &i in pack.iter().rev() {
+            rest.remove(i);
+        }
+        let packed = c.linear(&terms, 0)?;
+        let packed_degree = c.info(packed).degree;
+        let digit = if top {
+            c.table(packed, move |v| v % m)?
+        } else if packed_degree < total / 2 {
+            let parts = c.tables(packed, &[&move |v| v % m, &move |v| v / m])?;
+            carries.push(parts[1]);
+            parts[0]
+        } else {
+            carries.push(c.table(packed, move |v| v / m)?);
+            c.table(packed, move |v| v % m)?
+        };
+        degree -= dg;
+        noise -= ng;
+        out.push(digit);
+        made += 1;
+    }
+    out.extend(rest.into_iter().map(|(w, _)| w));
+    Ok(Column {
+        blocks: out,
+        carries,
+        packs: made,
+        fits: degree <= limit.0 && noise <= limit.1,
+    })
+}
+
+/// Indices (increasing) of the blocks of `items` (sorted by decreasing degree) that
+/// first-fit packs into one block of at most `cap`'s degree and noise level.
+fn pack_greedily(items: &[(Wire, BlockInfo)], cap: BlockInfo) -> Vec<usize> {
+    let (mut degree, mut noise) = (0, 0);
+    let mut pack = Vec::new();
+    for (i, (_, info)) in items.iter().enumerate() {
+        if degree + info.degree <= cap.degree && noise + info.noise_level <= cap.noise_level {
+            degree += info.degree;
+            noise += info.noise_level;
+            pack.push(i);
+        }
+    }
+    pack
+}
