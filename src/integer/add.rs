@@ -16,14 +16,18 @@
 //! `k >= base^blocks`, and `k - x` never does (with zero blocks, `x` is 0 and only
 //! `k` decides).
 //!
-//! Costs in bootstraps (layers), with the ripple strategy chosen on a few cores and
-//! the low-latency one on a GPU; overflowing forms cost the same except where noted:
+//! Costs in bootstraps (layers); the ripple strategy is the one chosen on a few cores,
+//! the low-latency one on a GPU. Subtraction and negation cost as much as addition,
+//! overflowing forms cost the same in ripple and one or two bootstraps more in low
+//! latency, a scalar addition at most as much as an addition:
 //!
-//! | operation | 8-bit ripple | 8-bit low latency | 64-bit ripple | 64-bit low latency |
-//! |-----------|--------------|-------------------|---------------|--------------------|
-//! | `a + b`, `a - b`, `-x` | 4 (4) | 10 (3) | 32 (32) | 94 (6) |
-//! | overflowing `a + b` | 4 (4) | 11 (3) | 32 (32) | 95 (6) |
-//! | `x + k`, `x - k`, at most | 4 (4) | 9 (3) | 32 (32) | 93 (6) |
+//! | bits | blocks | ripple | low latency | overflowing, low latency |
+//! |------|--------|--------|-------------|--------------------------|
+//! | 8    | 4      | 4 (4)  | 8 (3)       | 10 (3)                   |
+//! | 16   | 8      | 8 (8)  | 19 (4)      | 20 (4)                   |
+//! | 32   | 16     | 16 (16)| 44 (5)      | 46 (5)                   |
+//! | 64   | 32     | 32 (32)| 93 (6)      | 94 (6)                   |
+//! | 128  | 64     | 64 (64)| 193 (7)     | 195 (7)                  |
 //!
 //! TFHE-rs needs 8 bootstraps for an 8-bit addition, 64 for a 64-bit one and 63 for a
 //! 64-bit scalar addition.
@@ -207,7 +211,7 @@ pub fn neg(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
 /// `x + clear` modulo `base^blocks`.
 ///
 /// ```
-/// use gpufhe::backend::cpu::CpuBackend;
+/// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, scalar_add};
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();

@@ -21,22 +21,58 @@ use crate::integer::circuit::{Circuit, Wire};
 /// More rounds than any column of a 2^32-block circuit needs.
 const MAX_ROUNDS: usize = 64;
 
+/// How column sums are finished: the propagation strategy, and whether the columns
+/// are first reduced to the narrow sums of the low-latency strategy even for ripple
+/// propagation (cheaper for a few blocks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Finish {
+    pub(crate) strategy: Strategy,
+    pub(crate) narrow: bool,
+}
+
+impl Finish {
+    /// The ways to finish with `strategy` (every one for [`Strategy::Auto`]).
+    pub(crate) fn candidates(strategy: Strategy) -> Vec<Finish> {
+        let ripple = [false, true].map(|narrow| Finish {
+            strategy: Strategy::Ripple,
+            narrow,
+        });
+        let fast = Finish {
+            strategy: Strategy::LowLatency,
+            narrow: true,
+        };
+        match strategy {
+            Strategy::Ripple => ripple.to_vec(),
+            Strategy::LowLatency => vec![fast],
+            Strategy::Auto => vec![ripple[0], ripple[1], fast],
+        }
+    }
+
+    fn limit(self, c: &Circuit, column: usize) -> (u64, u64) {
+        let strategy = if self.narrow {
+            Strategy::LowLatency
+        } else {
+            self.strategy
+        };
+        strategy.sum_limit(c, column)
+    }
+}
+
 /// The digits of `sum_k (sum of columns[k]) * base^k` modulo `base^columns.len()`.
 pub(crate) fn sum_columns(
     c: &mut Circuit,
     columns: Vec<Vec<Wire>>,
-    strategy: Strategy,
+    finish: Finish,
 ) -> Result<Radix> {
-    let sums = reduce_columns(c, columns, strategy)?;
-    Ok(propagate(c, &sums, false, strategy)?.0)
+    let sums = reduce_columns(c, columns, finish)?;
+    Ok(propagate(c, &sums, false, finish.strategy)?.0)
 }
 
-/// One block sum per column, within the limits of `strategy`'s propagation
-/// (which must be concrete).
+/// One block sum per column, within the limits of `finish`.
 fn reduce_columns(
     c: &mut Circuit,
     mut columns: Vec<Vec<Wire>>,
-    strategy: Strategy,
+    finish: Finish,
 ) -> Result<Vec<Wire>> {
     let n = columns.len();
     let mut force = false;
@@ -47,7 +83,7 @@ fn reduce_columns(
         for k in 0..n {
             let incoming = std::mem::take(&mut next[k]);
             let items = std::mem::take(&mut columns[k]);
-            let limit = strategy.sum_limit(c, k);
+            let limit = finish.limit(c, k);
             let column = reduce_column(c, items, &incoming, limit, k + 1 == n, force)?;
             packs += column.packs;
             fits &= column.fits;
