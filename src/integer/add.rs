@@ -352,7 +352,7 @@ pub fn overflowing_scalar_sub(c: &mut Circuit, x: &[Wire], clear: u128) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::carry::tests::{check_clear, edge_values, mask, random_value};
+    use crate::integer::sum::tests::{check_clear, edge_values, mask, random_value};
     use crate::integer::tests::{check_radix_op, test_backend};
 
     const STRATEGIES: [Strategy; 2] = [Strategy::Ripple, Strategy::LowLatency];
@@ -589,6 +589,53 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn trivial_blocks_fold() {
+        for blocks in [1usize, 5, 32] {
+            for strategy in STRATEGIES {
+                let mut state = 3;
+                let k = random_value(&mut state, blocks);
+                let operands: Vec<Vec<u128>> = edge_values(blocks, 8)
+                    .into_iter()
+                    .map(|v| vec![v])
+                    .collect();
+                // The encrypted x plus the same clear as trivial blocks.
+                let build = |c: &mut Circuit, x: &[Radix]| {
+                    let trivial: Radix = clear_digits(k, 4, blocks)
+                        .into_iter()
+                        .map(|d| c.constant(d))
+                        .collect::<Result<_>>()?;
+                    let (r, f) = add_op(c, AddOp::Add(&x[0], &trivial), true, strategy)?;
+                    let (all_trivial, g) =
+                        add_op(c, AddOp::Sub(&trivial, &trivial), true, strategy)?;
+                    Ok(vec![r, vec![f], all_trivial, vec![g]])
+                };
+                let expected = |v: &[u128]| {
+                    let (r, f) = Kind::Add.expected(v[0], k, 0, blocks);
+                    vec![r, f as u128, 0, 0]
+                };
+                let stats = check_clear(1, blocks, &operands, &build, &expected);
+                let scalar = check_clear(
+                    1,
+                    blocks,
+                    &operands,
+                    &|c, x| {
+                        let (r, f) = add_op(c, AddOp::ScalarAdd(&x[0], k), true, strategy)?;
+                        Ok(vec![r, vec![f]])
+                    },
+                    &|v| {
+                        let (r, f) = Kind::ScalarAdd.expected(v[0], 0, k, blocks);
+                        vec![r, f as u128]
+                    },
+                );
+                assert_eq!(
+                    stats, scalar,
+                    "trivial blocks cost what a clear operand costs"
+                );
             }
         }
     }

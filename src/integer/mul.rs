@@ -308,7 +308,7 @@ pub fn sum(c: &mut Circuit, terms: &[&[Wire]]) -> Result<Radix> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::carry::tests::{check_clear, edge_values, mask, random_value};
+    use crate::integer::sum::tests::{check_clear, edge_values, mask, random_value};
     use crate::integer::tests::{check_binary, check_radix_op, check_unary, test_backend};
     use crate::integer::CircuitStats;
 

@@ -8,8 +8,10 @@
 //! the next column: both from one bootstrap when `v <= 7`, else one bootstrap each.
 //! The top column keeps only digits (`v % 4`, one bootstrap per pack). A round
 //! reduces a column only as far as the final carry propagation needs, largest blocks
-//! first, and prefers a small pack (one bootstrap) when that is enough. Rounds repeat
-//! until every column fits the propagation of the chosen strategy (column sums up to
+//! first; it prefers a small pack (one bootstrap) when that is enough, and otherwise
+//! makes only nearly full packs (13 to 15), leaving the rest to wait for this round's
+//! digits and carries as partners (unless no column could progress). Rounds repeat
+//! until every column fits the propagation of the chosen finish (column sums up to
 //! 12 for ripple, 6 for low latency), which then finishes the sum.
 
 use super::carry::{propagate, Strategy};
@@ -236,4 +238,169 @@ fn pack_greedily(items: &[(Wire, BlockInfo)], cap: BlockInfo) -> Vec<usize> {
         }
     }
     pack
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    //! A clear evaluator of circuits, for the tests of the arithmetic: every length,
+    //! strategy and operand is checked without encryption (a circuit computes on
+    //! clear values exactly what a backend computes on encryptions), the encrypted
+    //! tests run a representative part.
+
+    use super::*;
+    use crate::integer::circuit::{Linear, Source};
+    use crate::integer::CircuitStats;
+    use crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+    use std::collections::HashMap;
+
+    /// A deterministic pseudo-random generator (splitmix64).
+    pub(crate) fn splitmix64(state: &mut u64) -> u64 {
+        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = *state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A random value of `blocks` base-4 digits.
+    pub(crate) fn random_value(state: &mut u64, blocks: usize) -> u128 {
+        let wide = (splitmix64(state) as u128) << 64 | splitmix64(state) as u128;
+        wide & mask(blocks)
+    }
+
+    /// `4^blocks - 1` (all ones for 64 blocks and more).
+    pub(crate) fn mask(blocks: usize) -> u128 {
+        if blocks >= 64 {
+            u128::MAX
+        } else {
+            (1u128 << (2 * blocks)) - 1
+        }
+    }
+
+    /// Edge values of `blocks` blocks: 0, 1, max, max - 1, alternating digits, and a
+    /// few random ones.
+    pub(crate) fn edge_values(blocks: usize, seed: u64) -> Vec<u128> {
+        let max = mask(blocks);
+        let mut state = seed;
+        let mut values = vec![0, 1 & max, max, max.saturating_sub(1), max / 3, max / 3 * 2];
+        values.extend((0..4).map(|_| random_value(&mut state, blocks)));
+        values
+    }
+
+    /// The outputs of `c` on clear input digits (one list per input), computed as a
+    /// backend would on encryptions; panics if a value leaves its block or a table's
+    /// domain.
+    pub(crate) fn eval_clear(c: &Circuit, inputs: &[Vec<u64>]) -> Vec<Vec<u64>> {
+        let mut memo: HashMap<usize, u64> = HashMap::new();
+        c.outputs()
+            .iter()
+            .map(|wires| {
+                wires
+                    .iter()
+                    .map(|&w| linear_value(c, &c.linear_form(w), inputs, &mut memo))
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn linear_value(
+        c: &Circuit,
+        linear: &Linear,
+        inputs: &[Vec<u64>],
+        memo: &mut HashMap<usize, u64>,
+    ) -> u64 {
+        let mut v = linear.constant as i128;
+        for &(id, scalar) in &linear.terms {
+            let x = match c.source(id) {
+                Source::Input { part, index } => inputs[part][index],
+                Source::Bootstrap { bootstrap, slot } => {
+                    let key = bootstrap * 64 + slot;
+                    match memo.get(&key) {
+                        Some(&x) => x,
+                        None => {
+                            let b = c.bootstrap(bootstrap);
+                            let input = linear_value(c, &b.input, inputs, memo);
+                            let table = c.table_by_id(b.table);
+                            assert!(input < table.input_bound(), "table input {input} too large");
+                            let x = table.values()
+                                [(slot as u64 * table.input_bound() + input) as usize];
+                            memo.insert(key, x);
+                            x
+                        }
+                    }
+                }
+            };
+            v += scalar as i128 * x as i128;
+        }
+        let total = c.parameters().total_modulus() as i128;
+        assert!((0..total).contains(&v), "block value {v} outside the block");
+        v as u64
+    }
+
+    /// Digits of `value`, least significant first.
+    pub(crate) fn digits(value: u128, blocks: usize) -> Vec<u64> {
+        crate::integer::clear_digits(value, 4, blocks)
+    }
+
+    /// The value of digits (radix 4), modulo 2^128.
+    pub(crate) fn value(digits: &[u64]) -> u128 {
+        digits
+            .iter()
+            .rev()
+            .fold(0u128, |v, &d| v.wrapping_mul(4) + d as u128)
+    }
+
+    /// Builds output lists on a circuit from operand lists.
+    pub(crate) type Build<'a> = dyn Fn(&mut Circuit, &[Radix]) -> Result<Vec<Radix>> + 'a;
+
+    /// Builds `build` once on fresh operands of `blocks` blocks (as many as each
+    /// operand tuple has) on a circuit of the given parallelism, checks in clear that
+    /// every operand tuple gives `expected` (one value per output list, compared
+    /// modulo 4^(its length)), and returns the stats.
+    pub(crate) fn check_clear(
+        parallelism: usize,
+        blocks: usize,
+        operands: &[Vec<u128>],
+        build: &Build<'_>,
+        expected: &dyn Fn(&[u128]) -> Vec<u128>,
+    ) -> CircuitStats {
+        let mut c =
+            Circuit::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).with_parallelism(parallelism);
+        let fresh = BlockInfo {
+            degree: 3,
+            noise_level: 1,
+        };
+        let arity = operands.first().map_or(0, Vec::len);
+        let wires: Vec<Radix> = (0..arity)
+            .map(|_| c.add_input(&vec![fresh; blocks]).expect("input"))
+            .collect();
+        for out in build(&mut c, &wires).expect("circuit builds") {
+            for &w in &out {
+                let info = c.info(w);
+                assert!(
+                    info.degree < 4 && info.noise_level <= 1,
+                    "unclean output {info:?}"
+                );
+            }
+            c.add_output(&out);
+        }
+        for ops in operands {
+            let inputs: Vec<Vec<u64>> = ops
+                .iter()
+                .map(|&v| digits(v & mask(blocks), blocks))
+                .collect();
+            let clear: Vec<u128> = ops.iter().map(|&v| v & mask(blocks)).collect();
+            let got = eval_clear(&c, &inputs);
+            let want = expected(&clear);
+            assert_eq!(got.len(), want.len());
+            for (k, (g, &w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    value(g),
+                    w & mask(g.len()),
+                    "output {k} for {clear:?} ({blocks} blocks)"
+                );
+            }
+        }
+        c.stats()
+    }
 }
