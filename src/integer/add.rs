@@ -17,9 +17,10 @@
 //! `k` decides).
 //!
 //! Costs in bootstraps (layers); the ripple strategy is the one chosen on a few cores,
-//! the low-latency one on a GPU. Subtraction and negation cost as much as addition,
-//! overflowing forms cost the same in ripple and one or two bootstraps more in low
-//! latency, a scalar addition at most as much as an addition:
+//! the low-latency one on a GPU. Subtraction costs as much as addition; negation and
+//! the scalar forms at most as much (in low latency their top block may skip its
+//! first bootstrap); overflowing forms cost the same in ripple and one or two
+//! bootstraps more in low latency:
 //!
 //! | bits | blocks | ripple | low latency | overflowing, low latency |
 //! |------|--------|--------|-------------|--------------------------|
