@@ -9,6 +9,7 @@
 
 mod add;
 mod bitwise;
+mod carry;
 mod circuit;
 mod comparison;
 mod execute;
@@ -16,6 +17,7 @@ mod mul;
 mod ordering;
 mod select;
 mod shift;
+mod sum;
 
 pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
