@@ -18,7 +18,7 @@ use crate::core_crypto::fft::{fft_for, Fft};
 use crate::error::{check_eq, Result};
 use dyn_stack::PodBuffer;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::RwLock;
+use std::sync::{Condvar, Mutex, RwLock};
 use tfhe_fft::c64;
 
 /// Blind-rotates `acc` by the phase of `switched` (modulo `2N`): afterwards its
@@ -424,13 +424,16 @@ impl SplitChain<'_> {
     }
 }
 
-/// A barrier for a few threads that spin briefly (a CMux lasts ~10 µs, far less than
-/// a sleeping barrier's wake-up), then yield.
+/// A barrier for a few threads: waiters spin briefly (a CMux lasts ~10 µs, less than
+/// a sleeping thread's wake-up), then sleep, so a thread descheduled by a busy system
+/// does not make its partner burn a core.
 struct SpinBarrier {
     threads: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
     poisoned: AtomicBool,
+    sleepers: Mutex<usize>,
+    wake: Condvar,
 }
 
 impl SpinBarrier {
@@ -440,6 +443,8 @@ impl SpinBarrier {
             arrived: AtomicUsize::new(0),
             generation: AtomicUsize::new(0),
             poisoned: AtomicBool::new(false),
+            sleepers: Mutex::new(0),
+            wake: Condvar::new(),
         }
     }
 
@@ -448,27 +453,40 @@ impl SpinBarrier {
         let generation = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
             self.arrived.store(0, Ordering::Relaxed);
-            self.generation.fetch_add(1, Ordering::Release);
+            self.release();
             return !self.poisoned.load(Ordering::Acquire);
         }
-        let mut spins = 0u32;
-        while self.generation.load(Ordering::Acquire) == generation {
-            if self.poisoned.load(Ordering::Acquire) {
-                return false;
+        for _ in 0..4_000 {
+            if self.generation.load(Ordering::Acquire) != generation {
+                return !self.poisoned.load(Ordering::Acquire);
             }
-            if spins < 2_000 {
-                std::hint::spin_loop();
-                spins += 1;
-            } else {
-                std::thread::yield_now();
-            }
+            std::hint::spin_loop();
         }
+        let mut sleepers = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
+        *sleepers += 1;
+        while self.generation.load(Ordering::Acquire) == generation
+            && !self.poisoned.load(Ordering::Acquire)
+        {
+            sleepers = self.wake.wait(sleepers).unwrap_or_else(|p| p.into_inner());
+        }
+        *sleepers -= 1;
         !self.poisoned.load(Ordering::Acquire)
+    }
+
+    /// Starts the next generation and wakes the sleepers. The generation changes under
+    /// the lock, so a thread about to sleep either sees it or is woken.
+    fn release(&self) {
+        let sleepers = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
+        self.generation.fetch_add(1, Ordering::Release);
+        if *sleepers > 0 {
+            self.wake.notify_all();
+        }
     }
 
     /// Releases every waiting thread with a failure.
     fn poison(&self) {
         self.poisoned.store(true, Ordering::Release);
+        self.release();
     }
 }
 
