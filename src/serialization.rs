@@ -20,8 +20,13 @@
 //!   it, and, given a key, ciphertexts and keys with its tag.
 //!
 //! The payload is bincode 2 (fixed-width little-endian integers). Malformed input
-//! (truncated, bit-flipped, of another type or version, too large) returns an
-//! `Err`, never panics.
+//! (truncated, of another type or version, too large, with inconsistent lengths,
+//! parameters or bookkeeping) returns an `Err`, never panics. Ciphertext
+//! coefficients are not authenticated: a modified coefficient gives another valid
+//! ciphertext.
+//!
+//! Values are written and read in many small pieces: wrap files and sockets in a
+//! [`std::io::BufWriter`] / [`std::io::BufReader`].
 //!
 //! ```
 //! use gpufhe::prelude::*;

@@ -71,6 +71,13 @@ impl ExecutionBackend {
         }
     }
 
+    /// Where it runs, for `Debug` output.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Self::Cpu(_) => "Cpu",
+        }
+    }
+
     /// Bootstraps run by this backend so far.
     pub(crate) fn pbs_count(&self) -> u64 {
         match self {

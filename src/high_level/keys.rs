@@ -308,10 +308,12 @@ struct ServerKeyInner {
 
 impl std::fmt::Debug for ServerKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ServerKey {{ tag: {}, backend: ", self.inner.tag)?;
-        match &self.inner.backend {
-            ExecutionBackend::Cpu(_) => write!(f, "Cpu }}"),
-        }
+        write!(
+            f,
+            "ServerKey {{ tag: {}, backend: {} }}",
+            self.inner.tag,
+            self.inner.backend.name()
+        )
     }
 }
 

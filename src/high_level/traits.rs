@@ -45,6 +45,17 @@ pub trait FheDecrypt<T> {
 }
 
 /// Decryption that returns `Err` instead of panicking or wrapping.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, ConfigBuilder, FheUint16};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let x = FheUint16::encrypt(300u16, &client_key);
+/// assert_eq!(FheTryDecrypt::<u16>::try_decrypt(&x, &client_key).unwrap(), 300);
+/// assert!(FheTryDecrypt::<u8>::try_decrypt(&x, &client_key).is_err()); // too wide
+/// let wrapped: u8 = x.decrypt(&client_key); // FheDecrypt wraps instead
+/// assert_eq!(wrapped, 44);
+/// ```
 pub trait FheTryDecrypt<T> {
     /// Decrypts with `key`; `Err` if the value belongs to another client key or does
     /// not fit in `T`.
@@ -55,6 +66,16 @@ pub trait FheTryDecrypt<T> {
 /// belongs to no client key and can be combined with values of any key. As a right
 /// operand it counts as a clear value (`x & trivial(0)` costs no bootstrap); an
 /// operation on trivial values alone costs no bootstrap.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{FheBool, FheUint8};
+/// let x = FheUint8::encrypt_trivial(0x1234u16); // no key needed; wraps to 0x34
+/// assert!(x.is_trivial() && x.tag().is_none());
+/// assert_eq!(x.try_decrypt_trivial().unwrap(), 0x34);
+/// assert!(FheUint8::try_encrypt_trivial(0x1234u16).is_err());
+/// assert!(FheBool::encrypt_trivial(true).try_decrypt_trivial().unwrap());
+/// ```
 pub trait FheTrivialEncrypt<T>: Sized {
     /// The trivial encryption of `value`, wrapping like an `as` cast.
     fn encrypt_trivial(value: T) -> Self;
@@ -66,7 +87,19 @@ pub trait FheTryTrivialEncrypt<T>: Sized {
     fn try_encrypt_trivial(value: T) -> Result<Self>;
 }
 
-/// Encrypted equality. Implementors provide the `try_` forms.
+/// Encrypted equality. Implementors provide the `try_` forms. The right operand
+/// is a `&FheUint`, an `FheUint` or a clear value (for [`FheBool`]: a `bool`).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(7u8, &client_key);
+/// let b = FheUint8::encrypt(7u8, &client_key);
+/// assert!(a.eq(&b).decrypt(&client_key));
+/// assert!(!a.ne(b).decrypt(&client_key));
+/// ```
 pub trait FheEq<Rhs> {
     /// `self == other`; `Err` on failure.
     fn try_eq(&self, other: Rhs) -> Result<FheBool>;
@@ -96,6 +129,17 @@ pub trait FheEq<Rhs> {
 }
 
 /// Encrypted order comparisons (unsigned). Implementors provide the `try_` forms.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(7u8, &client_key);
+/// let b = FheUint8::encrypt(200u8, &client_key);
+/// assert!(a.lt(&b).decrypt(&client_key));
+/// assert!(!a.ge(100u8).decrypt(&client_key)); // a clear right operand
+/// ```
 pub trait FheOrd<Rhs> {
     /// `self < other`; `Err` on failure.
     fn try_lt(&self, other: Rhs) -> Result<FheBool>;
@@ -147,7 +191,18 @@ pub trait FheOrd<Rhs> {
     }
 }
 
-/// Encrypted minimum.
+/// Encrypted minimum (see also [`FheMax`]).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(7u8, &client_key);
+/// let b = FheUint8::encrypt(200u8, &client_key);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&a.min(&b), &client_key), 7);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&a.max(9u8), &client_key), 9);
+/// ```
 pub trait FheMin<Rhs> {
     /// The result type.
     type Output;
@@ -165,7 +220,7 @@ pub trait FheMin<Rhs> {
     }
 }
 
-/// Encrypted maximum.
+/// Encrypted maximum (example at [`FheMin`]).
 pub trait FheMax<Rhs> {
     /// The result type.
     type Output;
@@ -183,7 +238,19 @@ pub trait FheMax<Rhs> {
     }
 }
 
-/// Rotation towards the most significant bit; the amount is taken modulo the width.
+/// Rotation towards the most significant bit; the amount (clear or encrypted) is
+/// taken modulo the width.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(0b1000_0001u8, &client_key);
+/// let amount = FheUint8::encrypt(9u8, &client_key); // 9 mod 8 = 1
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&(&a).rotate_left(&amount), &client_key), 0b0000_0011);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&a.rotate_right(1u32), &client_key), 0b1100_0000);
+/// ```
 pub trait RotateLeft<Rhs> {
     /// The result type.
     type Output;
@@ -204,7 +271,8 @@ pub trait RotateLeft<Rhs> {
     }
 }
 
-/// Rotation towards the least significant bit; the amount is taken modulo the width.
+/// Rotation towards the least significant bit; the amount is taken modulo the width
+/// (example at [`RotateLeft`]).
 pub trait RotateRight<Rhs> {
     /// The result type.
     type Output;
@@ -245,7 +313,22 @@ pub trait RotateRightAssign<Rhs> {
     fn rotate_right_assign(&mut self, amount: Rhs);
 }
 
-/// Addition that also reports whether it wrapped around.
+/// Addition that also reports whether it wrapped around (see also
+/// [`OverflowingSub`]).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(250u8, &client_key);
+/// let (sum, overflowed) = (&a).overflowing_add(10u8);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&sum, &client_key), 4);
+/// assert!(overflowed.decrypt(&client_key));
+/// let (diff, borrowed) = a.overflowing_sub(10u8);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&diff, &client_key), 240);
+/// assert!(!borrowed.decrypt(&client_key));
+/// ```
 pub trait OverflowingAdd<Rhs> {
     /// The result type.
     type Output;
@@ -266,7 +349,8 @@ pub trait OverflowingAdd<Rhs> {
     }
 }
 
-/// Subtraction that also reports whether it wrapped around (`self < rhs`).
+/// Subtraction that also reports whether it wrapped around (`self < rhs`; example
+/// at [`OverflowingAdd`]).
 pub trait OverflowingSub<Rhs> {
     /// The result type.
     type Output;
@@ -287,7 +371,19 @@ pub trait OverflowingSub<Rhs> {
     }
 }
 
-/// Selection by an encrypted condition, implemented by [`FheBool`].
+/// Selection by an encrypted condition, implemented by [`FheBool`] for encrypted
+/// integers and booleans.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(7u8, &client_key);
+/// let b = FheUint8::encrypt(200u8, &client_key);
+/// let smaller = a.lt(&b).if_then_else(&a, &b);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&smaller, &client_key), 7);
+/// ```
 pub trait IfThenElse<T> {
     /// `if self { then } else { otherwise }`; `Err` on failure.
     fn try_if_then_else(&self, then: &T, otherwise: &T) -> Result<T>;
