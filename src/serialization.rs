@@ -262,7 +262,8 @@ fn read_header_bytes(reader: &mut impl Read, out: &mut [u8], what: &str) -> Resu
 /// Reads a value written by [`safe_serialize`], reading at most `size_limit` bytes
 /// from `reader` (header included). `Err` if the header is not that of a `T` in this
 /// format version, the input is truncated, too large, malformed, or its value fails
-/// validation (see the module documentation).
+/// validation (see the module documentation). It reads exactly one value: what
+/// follows it stays in the reader, so several values can be read from one stream.
 pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64) -> Result<T> {
     let mut limited = reader.take(size_limit);
     let mut magic = [0u8; SERIALIZATION_MAGIC.len()];

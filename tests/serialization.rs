@@ -110,6 +110,16 @@ fn values_round_trip() {
     // A deserialized value computes like the original.
     assert_eq!(FheDecrypt::<u8>::decrypt(&(&back ^ &x8), client_key), 0);
     assert!(!(!&b).decrypt(client_key));
+    // Several values in one stream, read one after the other.
+    let mut stream = Vec::new();
+    safe_serialize(&x8, &mut stream, LIMIT).unwrap();
+    safe_serialize(&FheBool::encrypt(false, client_key), &mut stream, LIMIT).unwrap();
+    let mut reader = stream.as_slice();
+    let first: FheUint8 = safe_deserialize(&mut reader, LIMIT).unwrap();
+    let second: FheBool = safe_deserialize(&mut reader, LIMIT).unwrap();
+    assert!(reader.is_empty());
+    assert_eq!(FheDecrypt::<u8>::decrypt(&first, client_key), 0xa5);
+    assert!(!second.decrypt(client_key));
     // Trivial values.
     let t: FheUint64 = from_bytes(&to_bytes(&FheUint64::encrypt_trivial(77u64))).unwrap();
     assert_eq!(t.try_decrypt_trivial().unwrap(), 77);
