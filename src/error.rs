@@ -29,6 +29,30 @@ pub enum Error {
          scripts/install-nvcc.sh (or set NVCC / CUDA_HOME) and rebuild"
     )]
     KernelsNotBuilt,
+    /// An operation ran on a thread where no server key is set.
+    #[error(
+        "no server key is set on this thread: call gpufhe::set_server_key(server_key) on \
+         this thread before computing on encrypted values"
+    )]
+    NoServerKey,
+    /// Values or keys that belong to different client keys were combined: a ciphertext
+    /// used with another key's server key, or decrypted with another client key.
+    #[error(
+        "key mismatch: {what} belongs to the key with tag {got:#018x}, but the key in use \
+         has tag {expected:#018x}"
+    )]
+    KeyMismatch {
+        /// What did not match, e.g. "the left operand".
+        what: &'static str,
+        /// The tag of the key in use.
+        expected: u64,
+        /// The tag carried by the value.
+        got: u64,
+    },
+    /// Serialized data could not be written or read: a codec error, a wrong header
+    /// (magic, format version, type name), or a size above the limit.
+    #[error("serialization: {0}")]
+    Serialization(String),
     /// A CUDA driver call failed.
     #[error("CUDA error during {context}: {message}")]
     Cuda {

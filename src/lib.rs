@@ -7,16 +7,37 @@
 //! GLWE, GGSW, keyswitch, programmable bootstrapping), [`shortint`] the blocks of a
 //! few bits that encrypted integers are made of, [`integer`] the radix integers built
 //! from blocks, and [`backend`] the steps they run as, on the CPU or the GPU.
+//! [`high_level`] is the API most users want: keys, [`FheUint8`] ... [`FheUint128`]
+//! and [`FheBool`] with ordinary operators, re-exported here.
+//!
+//! ```
+//! use gpufhe::prelude::*;
+//! use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+//! let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+//! set_server_key(server_key);
+//! let a = FheUint8::encrypt(0b1100u8, &client_key);
+//! let b = FheUint8::encrypt(0b1010u8, &client_key);
+//! let c = &a | &b;
+//! let clear: u8 = c.decrypt(&client_key);
+//! assert_eq!(clear, 0b1110);
+//! ```
 #![deny(missing_docs)]
 #![deny(unsafe_code)]
 
 pub mod backend;
 pub mod core_crypto;
 mod error;
+pub mod high_level;
 pub mod integer;
+pub mod serialization;
 pub mod shortint;
 
 pub use error::{Error, Result};
+pub use high_level::{
+    generate_keys, prelude, set_server_key, unset_server_key, BinaryOp, ClientKey, ComparisonOp,
+    CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint, FheUint128, FheUint16, FheUint32,
+    FheUint64, FheUint8, KeyTag, ServerKey,
+};
 
 /// The README's code examples, compiled and run as doc tests.
 #[cfg(doctest)]

@@ -11,7 +11,8 @@ use rand_core::{OsRng, RngCore, SeedableRng, TryRngCore};
 use zeroize::Zeroize;
 
 /// A 256-bit seed of the public mask generator. It is public: it replaces masks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
 pub struct Seed(pub [u8; 32]);
 
 impl Seed {
@@ -32,7 +33,7 @@ impl Seed {
 }
 
 /// A distribution of the noise added at encryption, over the integers modulo 2^64.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum NoiseDistribution {
     /// TUniform(b): integers in `[-2^b, 2^b]`; each interior value has probability
     /// `2^-(b+1)`, each end `2^-(b+2)`.

@@ -8,7 +8,10 @@ use crate::core_crypto::LweCiphertextOwned;
 /// `degree` is a public upper bound on the encrypted value (it never depends on the
 /// secret value itself); `noise_level` counts how many fresh noises, with their
 /// multiplicative factors, the ciphertext carries.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// Serialization keeps the bookkeeping; whether it is consistent with a parameter set
+/// is checked by the types built on blocks (see [`crate::serialization`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Ciphertext {
     pub(crate) ct: LweCiphertextOwned,
     pub(crate) degree: u64,

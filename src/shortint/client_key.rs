@@ -59,6 +59,38 @@ impl ClientKey {
         })
     }
 
+    /// A client key from its secret keys (checked against `parameters`), with a fresh
+    /// encryption generator seeded by the operating system.
+    pub(crate) fn from_secret_keys(
+        glwe_secret_key: GlweSecretKey,
+        small_lwe_secret_key: LweSecretKey,
+        parameters: ShortintParameters,
+    ) -> Result<Self> {
+        parameters.validate()?;
+        check_eq(
+            "GLWE dimension of the GLWE secret key",
+            parameters.glwe_dimension.0,
+            glwe_secret_key.glwe_dimension().0,
+        )?;
+        check_eq(
+            "polynomial size of the GLWE secret key",
+            parameters.polynomial_size.0,
+            glwe_secret_key.polynomial_size().0,
+        )?;
+        check_eq(
+            "dimension of the small LWE secret key",
+            parameters.lwe_dimension.0,
+            small_lwe_secret_key.lwe_dimension().0,
+        )?;
+        Ok(Self {
+            big_lwe_secret_key: glwe_secret_key.as_lwe_secret_key(),
+            glwe_secret_key,
+            small_lwe_secret_key,
+            parameters,
+            rng: Mutex::new(EncryptionRandomGenerator::from_os()?),
+        })
+    }
+
     /// The parameter set.
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
@@ -137,5 +169,48 @@ impl ClientKey {
     /// Decrypts the message part: a value in `[0, message_modulus)`.
     pub fn decrypt(&self, ct: &Ciphertext) -> Result<u64> {
         Ok(self.decrypt_message_and_carry(ct)? % self.parameters.message_modulus)
+    }
+}
+
+/// The secret keys and parameters of a [`ClientKey`] (the big LWE key is the GLWE key
+/// read differently, and the encryption generator is never written).
+#[derive(serde::Serialize)]
+struct ClientKeyRef<'a> {
+    glwe_secret_key: &'a GlweSecretKey,
+    small_lwe_secret_key: &'a LweSecretKey,
+    parameters: &'a ShortintParameters,
+}
+
+/// [`ClientKeyRef`] as read.
+#[derive(serde::Deserialize)]
+struct ClientKeyParts {
+    glwe_secret_key: GlweSecretKey,
+    small_lwe_secret_key: LweSecretKey,
+    parameters: ShortintParameters,
+}
+
+/// Writes the secret keys and the parameters (secret material: keep it secret).
+impl serde::Serialize for ClientKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        ClientKeyRef {
+            glwe_secret_key: &self.glwe_secret_key,
+            small_lwe_secret_key: &self.small_lwe_secret_key,
+            parameters: &self.parameters,
+        }
+        .serialize(s)
+    }
+}
+
+/// Checks the parameters and the key dimensions, and seeds a fresh encryption
+/// generator from the operating system.
+impl<'de> serde::Deserialize<'de> for ClientKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let parts = ClientKeyParts::deserialize(d)?;
+        Self::from_secret_keys(
+            parts.glwe_secret_key,
+            parts.small_lwe_secret_key,
+            parts.parameters,
+        )
+        .map_err(serde::de::Error::custom)
     }
 }

@@ -13,7 +13,7 @@ use crate::error::{Error, Result};
 /// Blocks live under the big key (the GLWE key read as an LWE key of dimension
 /// `k * N`); a lookup-table evaluation keyswitches to the small key (dimension `n`),
 /// switches the modulus to `2N` and bootstraps back to the big key.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShortintParameters {
     /// `n`, the dimension of the small LWE key.
     pub lwe_dimension: LweDimension,

@@ -10,9 +10,9 @@ use crate::core_crypto::{
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
     generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
     keyswitch_lwe_ciphertext_multithreaded, modulus_switch_lwe_ciphertext,
-    mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext,
-    EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, LweCiphertextOwned,
-    LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape,
+    EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
+    LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -23,7 +23,10 @@ pub const PBS_BATCH: usize = 4;
 
 /// The public evaluation key: keyswitching key (big to small key) and bootstrap key
 /// in the Fourier domain.
-#[derive(Debug, Clone)]
+///
+/// Deserialization checks the parameters and that both keys have their shapes.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ServerKeyParts<LweKeyswitchKey, FourierLweBootstrapKey>")]
 pub struct ServerKey {
     pub(crate) keyswitch_key: LweKeyswitchKey,
     pub(crate) bootstrap_key: FourierLweBootstrapKey,
@@ -32,11 +35,81 @@ pub struct ServerKey {
 
 /// The server key as seeds and bodies, about `n + 1` times smaller to store or send;
 /// [`CompressedServerKey::decompress`] expands it to exactly the key it stands for.
-#[derive(Debug, Clone, PartialEq)]
+///
+/// Deserialization checks the parameters and that both keys have their shapes.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ServerKeyParts<SeededLweKeyswitchKey, SeededLweBootstrapKey>")]
 pub struct CompressedServerKey {
     pub(crate) keyswitch_key: SeededLweKeyswitchKey,
     pub(crate) bootstrap_key: SeededLweBootstrapKey,
     pub(crate) parameters: ShortintParameters,
+}
+
+/// The fields of a server key (plain or compressed) as read, before the shapes of its
+/// keys are checked against its parameters.
+#[derive(serde::Deserialize)]
+struct ServerKeyParts<K, B> {
+    keyswitch_key: K,
+    bootstrap_key: B,
+    parameters: ShortintParameters,
+}
+
+/// `Err` unless `parameters` are valid and the keys have the shapes they imply.
+fn check_key_shapes(
+    parameters: &ShortintParameters,
+    keyswitch: KeyswitchKeyShape,
+    bootstrap: BootstrapKeyShape,
+) -> Result<()> {
+    parameters.validate()?;
+    if keyswitch != parameters.keyswitch_key_shape() {
+        return Err(Error::InvalidParameter(format!(
+            "the keyswitching key has shape {keyswitch:?}, its parameters imply {:?}",
+            parameters.keyswitch_key_shape()
+        )));
+    }
+    if bootstrap != parameters.bootstrap_key_shape() {
+        return Err(Error::InvalidParameter(format!(
+            "the bootstrap key has shape {bootstrap:?}, its parameters imply {:?}",
+            parameters.bootstrap_key_shape()
+        )));
+    }
+    Ok(())
+}
+
+impl TryFrom<ServerKeyParts<LweKeyswitchKey, FourierLweBootstrapKey>> for ServerKey {
+    type Error = Error;
+
+    fn try_from(parts: ServerKeyParts<LweKeyswitchKey, FourierLweBootstrapKey>) -> Result<Self> {
+        check_key_shapes(
+            &parts.parameters,
+            parts.keyswitch_key.shape(),
+            parts.bootstrap_key.shape(),
+        )?;
+        Ok(Self {
+            keyswitch_key: parts.keyswitch_key,
+            bootstrap_key: parts.bootstrap_key,
+            parameters: parts.parameters,
+        })
+    }
+}
+
+impl TryFrom<ServerKeyParts<SeededLweKeyswitchKey, SeededLweBootstrapKey>> for CompressedServerKey {
+    type Error = Error;
+
+    fn try_from(
+        parts: ServerKeyParts<SeededLweKeyswitchKey, SeededLweBootstrapKey>,
+    ) -> Result<Self> {
+        check_key_shapes(
+            &parts.parameters,
+            parts.keyswitch_key.shape(),
+            parts.bootstrap_key.shape(),
+        )?;
+        Ok(Self {
+            keyswitch_key: parts.keyswitch_key,
+            bootstrap_key: parts.bootstrap_key,
+            parameters: parts.parameters,
+        })
+    }
 }
 
 impl CompressedServerKey {

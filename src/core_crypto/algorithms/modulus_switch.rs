@@ -5,7 +5,7 @@ use crate::core_crypto::entities::LweCiphertext;
 use crate::error::{Error, Result};
 
 /// How the body is rounded in a modulus switch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ModulusSwitchType {
     /// Round every coefficient independently.
     Standard,

@@ -3,12 +3,17 @@
 use crate::core_crypto::commons::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
 };
-use crate::core_crypto::entities::ggsw_ciphertext_size;
+use crate::core_crypto::entities::{
+    check_container_len, check_decomposition, check_polynomial_size, check_positive,
+    ggsw_ciphertext_size, KeyParts, SeededKeyParts,
+};
 use crate::core_crypto::random::Seed;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
 use tfhe_fft::c64;
 
 /// The shape shared by every form of a bootstrap key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BootstrapKeyShape {
     /// `n`: one GGSW ciphertext per coefficient of the input LWE key.
     pub input_lwe_dimension: LweDimension,
@@ -42,6 +47,31 @@ impl BootstrapKeyShape {
         self.glwe_dimension
             .to_equivalent_lwe_dimension(self.polynomial_size)
     }
+
+    /// `Err` unless the dimensions are positive, `N` is a valid polynomial size and
+    /// the decomposition is valid.
+    pub(crate) fn validate(&self) -> Result<()> {
+        check_positive(
+            "bootstrap key",
+            &[self.input_lwe_dimension.0, self.glwe_dimension.0],
+        )?;
+        check_polynomial_size(self.polynomial_size)?;
+        check_decomposition(self.base_log, self.level)
+    }
+
+    /// The factors of the number of elements of a key of this shape whose
+    /// polynomials have `poly_len` elements, per GGSW: rows, polynomials per row.
+    fn element_factors(&self, poly_len: usize) -> [usize; 4] {
+        [
+            self.input_lwe_dimension.0,
+            self.glwe_dimension
+                .0
+                .saturating_add(1)
+                .saturating_mul(self.level.0),
+            self.glwe_dimension.0.saturating_add(1),
+            poly_len,
+        ]
+    }
 }
 
 /// A bootstrap key in the standard domain: `n` GGSW encryptions of the input LWE
@@ -65,7 +95,9 @@ impl LweBootstrapKey {
 }
 
 /// A bootstrap key stored as a seed and the body polynomials of each GLWE row.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Deserialization checks the shape and the number of body coefficients.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SeededKeyParts<BootstrapKeyShape>")]
 pub struct SeededLweBootstrapKey {
     pub(crate) bodies: Vec<u64>,
     pub(crate) seed: Seed,
@@ -93,8 +125,12 @@ impl SeededLweBootstrapKey {
 /// as `N/2` complex numbers (see [`crate::core_crypto::fft`]).
 ///
 /// Layout: GGSW, then row `(c, j)`, then output polynomial, then `N/2` values.
-#[derive(Debug, Clone, PartialEq)]
+/// Serialized as `[re, im]` pairs; deserialization checks the shape, the number of
+/// values and that every value is finite.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "KeyParts<[f64; 2], BootstrapKeyShape>")]
 pub struct FourierLweBootstrapKey {
+    #[serde(serialize_with = "serialize_complex_pairs")]
     pub(crate) data: Vec<c64>,
     pub(crate) shape: BootstrapKeyShape,
 }
@@ -116,5 +152,62 @@ impl FourierLweBootstrapKey {
             * self.shape.glwe_dimension.to_glwe_size().0
             * self.shape.polynomial_size.to_fourier_polynomial_size();
         &self.data[i * len..(i + 1) * len]
+    }
+}
+
+impl TryFrom<SeededKeyParts<BootstrapKeyShape>> for SeededLweBootstrapKey {
+    type Error = Error;
+
+    fn try_from(parts: SeededKeyParts<BootstrapKeyShape>) -> Result<Self> {
+        let shape = parts.shape;
+        shape.validate()?;
+        // One body polynomial per GLWE row.
+        let [ggsw, rows, _, _] = shape.element_factors(0);
+        check_container_len(
+            "number of body coefficients of the seeded bootstrap key",
+            &[ggsw, rows, shape.polynomial_size.0],
+            parts.bodies.len(),
+        )?;
+        Ok(Self {
+            bodies: parts.bodies,
+            seed: parts.seed,
+            shape,
+        })
+    }
+}
+
+/// Writes complex numbers as `[re, im]` pairs.
+fn serialize_complex_pairs<S: serde::Serializer>(
+    data: &[c64],
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(data.iter().map(|c| [c.re, c.im]))
+}
+
+impl TryFrom<KeyParts<[f64; 2], BootstrapKeyShape>> for FourierLweBootstrapKey {
+    type Error = Error;
+
+    fn try_from(parts: KeyParts<[f64; 2], BootstrapKeyShape>) -> Result<Self> {
+        let shape = parts.shape;
+        shape.validate()?;
+        check_container_len(
+            "number of Fourier coefficients of the bootstrap key",
+            &shape.element_factors(shape.polynomial_size.to_fourier_polynomial_size()),
+            parts.data.len(),
+        )?;
+        if let Some(bad) = parts.data.iter().flatten().position(|x| !x.is_finite()) {
+            return Err(Error::InvalidParameter(format!(
+                "Fourier bootstrap key value {} is not finite",
+                bad / 2
+            )));
+        }
+        Ok(Self {
+            data: parts
+                .data
+                .iter()
+                .map(|&[re, im]| c64::new(re, im))
+                .collect(),
+            shape,
+        })
     }
 }

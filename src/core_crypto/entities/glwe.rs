@@ -9,7 +9,12 @@ use zeroize::Zeroize;
 
 /// A binary GLWE secret key: `k` polynomials of `N` coefficients in {0, 1}.
 /// Zeroized on drop.
-#[derive(Clone, PartialEq, Eq)]
+///
+/// Deserialization rejects a polynomial size that is not a power of two in
+/// `[4, 2^17]`, a number of coefficients that is not a positive multiple of it and
+/// coefficients other than 0 and 1.
+#[derive(Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "GlweSecretKeyParts")]
 pub struct GlweSecretKey {
     data: Vec<u64>,
     polynomial_size: PolynomialSize,
@@ -29,6 +34,36 @@ impl std::fmt::Debug for GlweSecretKey {
 impl Drop for GlweSecretKey {
     fn drop(&mut self) {
         self.data.zeroize();
+    }
+}
+
+/// The fields of a [`GlweSecretKey`] as read, before they are checked.
+#[derive(serde::Deserialize)]
+struct GlweSecretKeyParts {
+    data: Vec<u64>,
+    polynomial_size: PolynomialSize,
+}
+
+impl TryFrom<GlweSecretKeyParts> for GlweSecretKey {
+    type Error = Error;
+
+    fn try_from(mut parts: GlweSecretKeyParts) -> Result<Self> {
+        // Wrapped first, so that rejected coefficients are zeroized too.
+        let key = Self {
+            data: std::mem::take(&mut parts.data),
+            polynomial_size: parts.polynomial_size,
+        };
+        check_polynomial_size(key.polynomial_size)?;
+        let len = key.data.len();
+        if len == 0 || len % key.polynomial_size.0 != 0 {
+            return Err(Error::InvalidParameter(format!(
+                "a GLWE secret key of {len} coefficients is not a positive number of \
+                 polynomials of size {}",
+                key.polynomial_size.0
+            )));
+        }
+        super::lwe::check_binary("GLWE secret key", &key.data)?;
+        Ok(key)
     }
 }
 

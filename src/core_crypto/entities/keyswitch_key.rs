@@ -3,10 +3,15 @@
 use crate::core_crypto::commons::{
     DecompositionBaseLog, DecompositionLevelCount, LweDimension, LweSize,
 };
+use crate::core_crypto::entities::{
+    check_container_len, check_decomposition, check_positive, KeyParts, SeededKeyParts,
+};
 use crate::core_crypto::random::Seed;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
 
 /// The shape shared by the plain and the seeded keyswitching keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyswitchKeyShape {
     /// Dimension of the key the input ciphertexts are encrypted under.
     pub input_lwe_dimension: LweDimension,
@@ -23,13 +28,24 @@ impl KeyswitchKeyShape {
     pub fn ciphertext_count(&self) -> usize {
         self.input_lwe_dimension.0 * self.level.0
     }
+
+    /// `Err` unless the dimensions are positive and the decomposition is valid.
+    pub(crate) fn validate(&self) -> Result<()> {
+        check_positive(
+            "keyswitching key",
+            &[self.input_lwe_dimension.0, self.output_lwe_dimension.0],
+        )?;
+        check_decomposition(self.base_log, self.level)
+    }
 }
 
 /// A keyswitching key from an input LWE key `s` to an output key `s'`: for every
 /// coefficient `s_i` and level `j`, an encryption of `s_i / B^j` under `s'`.
 ///
 /// Layout: input coefficient, then level (1 first), then the `n' + 1` coefficients.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Deserialization checks the shape and the number of coefficients.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "KeyParts<u64, KeyswitchKeyShape>")]
 pub struct LweKeyswitchKey {
     pub(crate) data: Vec<u64>,
     pub(crate) shape: KeyswitchKeyShape,
@@ -54,7 +70,9 @@ impl LweKeyswitchKey {
 
 /// A keyswitching key stored as a seed and the bodies: about `n' + 1` times smaller.
 /// [`SeededLweKeyswitchKey::decompress`] regenerates the masks from the seed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Deserialization checks the shape and the number of bodies.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "SeededKeyParts<KeyswitchKeyShape>")]
 pub struct SeededLweKeyswitchKey {
     pub(crate) bodies: Vec<u64>,
     pub(crate) seed: Seed,
@@ -75,5 +93,46 @@ impl SeededLweKeyswitchKey {
     /// The bodies, one per ciphertext of the key.
     pub fn bodies(&self) -> &[u64] {
         &self.bodies
+    }
+}
+
+impl TryFrom<KeyParts<u64, KeyswitchKeyShape>> for LweKeyswitchKey {
+    type Error = Error;
+
+    fn try_from(parts: KeyParts<u64, KeyswitchKeyShape>) -> Result<Self> {
+        let shape = parts.shape;
+        shape.validate()?;
+        check_container_len(
+            "number of coefficients of the keyswitching key",
+            &[
+                shape.input_lwe_dimension.0,
+                shape.level.0,
+                shape.output_lwe_dimension.0 + 1,
+            ],
+            parts.data.len(),
+        )?;
+        Ok(Self {
+            data: parts.data,
+            shape,
+        })
+    }
+}
+
+impl TryFrom<SeededKeyParts<KeyswitchKeyShape>> for SeededLweKeyswitchKey {
+    type Error = Error;
+
+    fn try_from(parts: SeededKeyParts<KeyswitchKeyShape>) -> Result<Self> {
+        let shape = parts.shape;
+        shape.validate()?;
+        check_container_len(
+            "number of bodies of the seeded keyswitching key",
+            &[shape.input_lwe_dimension.0, shape.level.0],
+            parts.bodies.len(),
+        )?;
+        Ok(Self {
+            bodies: parts.bodies,
+            seed: parts.seed,
+            shape,
+        })
     }
 }

@@ -33,13 +33,10 @@ impl LweSecretKey {
 
     /// A key from explicit binary coefficients; `Err` if one is not 0 or 1.
     pub fn from_binary_coefficients(data: Vec<u64>) -> Result<Self> {
-        if let Some(bad) = data.iter().position(|&x| x > 1) {
-            return Err(Error::InvalidParameter(format!(
-                "LWE secret key coefficient {bad} is {}, not 0 or 1",
-                data[bad]
-            )));
-        }
-        Ok(Self { data })
+        // Wrapped first, so that rejected coefficients are zeroized too.
+        let key = Self { data };
+        check_binary("LWE secret key", &key.data)?;
+        Ok(key)
     }
 
     /// The dimension `n`.
@@ -55,6 +52,32 @@ impl LweSecretKey {
     /// The number of coefficients equal to 1.
     pub fn hamming_weight(&self) -> usize {
         self.data.iter().filter(|&&x| x == 1).count()
+    }
+}
+
+/// `Err` unless every coefficient of a secret key is 0 or 1.
+pub(crate) fn check_binary(what: &str, data: &[u64]) -> Result<()> {
+    match data.iter().position(|&x| x > 1) {
+        None => Ok(()),
+        Some(bad) => Err(Error::InvalidParameter(format!(
+            "{what} coefficient {bad} is {}, not 0 or 1",
+            data[bad]
+        ))),
+    }
+}
+
+/// Serialized as its list of coefficients.
+impl serde::Serialize for LweSecretKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.data.serialize(s)
+    }
+}
+
+/// Rejects coefficients other than 0 and 1; the coefficients read are zeroized on
+/// drop, also when they are rejected.
+impl<'de> serde::Deserialize<'de> for LweSecretKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Self::from_binary_coefficients(Vec::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
 
@@ -128,6 +151,20 @@ impl<C: AsRef<[u64]>> LweCiphertext<C> {
     /// `Err` unless the ciphertext has the given size.
     pub fn check_size(&self, what: &'static str, expected: LweSize) -> Result<()> {
         check_eq(what, expected.0, self.lwe_size().0)
+    }
+}
+
+/// Serialized as its list of coefficients, mask first.
+impl<C: AsRef<[u64]>> serde::Serialize for LweCiphertext<C> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.as_slice().serialize(s)
+    }
+}
+
+/// Rejects an empty list (a ciphertext has at least its body).
+impl<'de> serde::Deserialize<'de> for LweCiphertextOwned {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        Self::from_container(Vec::deserialize(d)?).map_err(serde::de::Error::custom)
     }
 }
 

@@ -31,3 +31,43 @@ pub(crate) fn check_decomposition(
 }
 
 pub(crate) use glwe::check_polynomial_size;
+
+/// `Err` unless a container read from serialized data holds `product(factors)`
+/// elements (computed without overflow, whatever the factors claim).
+pub(crate) fn check_container_len(what: &'static str, factors: &[usize], got: usize) -> Result<()> {
+    let expected = factors
+        .iter()
+        .try_fold(1usize, |acc, &f| acc.checked_mul(f))
+        .ok_or_else(|| {
+            Error::InvalidParameter(format!("the shape of the {what} overflows: {factors:?}"))
+        })?;
+    crate::error::check_eq(what, expected, got)
+}
+
+/// `Err` unless every dimension is positive.
+pub(crate) fn check_positive(what: &str, dims: &[usize]) -> Result<()> {
+    if dims.iter().all(|&d| d > 0) {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "the dimensions of the {what} must be positive, got {dims:?}"
+        )))
+    }
+}
+
+/// The fields of a key read from serialized data, before they are checked against
+/// the shape.
+#[derive(serde::Deserialize)]
+pub(crate) struct KeyParts<T, S> {
+    pub(crate) data: Vec<T>,
+    pub(crate) shape: S,
+}
+
+/// The fields of a seeded key read from serialized data, before they are checked
+/// against the shape.
+#[derive(serde::Deserialize)]
+pub(crate) struct SeededKeyParts<S> {
+    pub(crate) bodies: Vec<u64>,
+    pub(crate) seed: crate::core_crypto::random::Seed,
+    pub(crate) shape: S,
+}

@@ -1,0 +1,142 @@
+//! The configuration keys are generated for: the block parameters.
+
+use crate::error::{Error, Result};
+use crate::shortint::{ShortintParameters, DEFAULT_PARAMETERS};
+use serde::{Deserialize, Serialize};
+
+/// What keys are generated for: the parameters of the blocks encrypted integers are
+/// made of. Build it with [`ConfigBuilder`]; it is always valid.
+///
+/// ```
+/// use gpufhe::{Config, ConfigBuilder};
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// let config: Config = ConfigBuilder::default().build();
+/// assert_eq!(config.parameters(), &DEFAULT_PARAMETERS);
+/// assert_eq!(config.block_count(64), 32); // 2 message bits per block
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ConfigParts")]
+pub struct Config {
+    parameters: ShortintParameters,
+}
+
+/// The fields of a [`Config`] as read, before they are checked.
+#[derive(Deserialize)]
+struct ConfigParts {
+    parameters: ShortintParameters,
+}
+
+impl TryFrom<ConfigParts> for Config {
+    type Error = Error;
+
+    fn try_from(parts: ConfigParts) -> Result<Self> {
+        check_integer_parameters(&parts.parameters)?;
+        Ok(Self {
+            parameters: parts.parameters,
+        })
+    }
+}
+
+impl Config {
+    /// The block parameters.
+    pub fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
+    /// The number of blocks of an integer of `bits` bits (`bits` divided by the
+    /// message bits of a block, rounded up; one block for a boolean).
+    pub fn block_count(&self, bits: u32) -> usize {
+        block_count(&self.parameters, bits)
+    }
+}
+
+impl Default for Config {
+    /// The default configuration: [`DEFAULT_PARAMETERS`].
+    fn default() -> Self {
+        ConfigBuilder::default().build()
+    }
+}
+
+/// Builds a [`Config`]: the default parameters ([`DEFAULT_PARAMETERS`], 128-bit
+/// security) unless custom ones are given.
+///
+/// ```
+/// use gpufhe::ConfigBuilder;
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// let mut params = DEFAULT_PARAMETERS;
+/// params.message_modulus = 3; // not a power of two
+/// assert!(ConfigBuilder::default().with_custom_parameters(params).is_err());
+/// let config = ConfigBuilder::default()
+///     .with_custom_parameters(DEFAULT_PARAMETERS)
+///     .unwrap()
+///     .build();
+/// assert_eq!(config.parameters().message_modulus, 4);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConfigBuilder {
+    parameters: ShortintParameters,
+}
+
+impl Default for ConfigBuilder {
+    /// A builder of the default configuration ([`DEFAULT_PARAMETERS`]).
+    fn default() -> Self {
+        Self {
+            parameters: DEFAULT_PARAMETERS,
+        }
+    }
+}
+
+impl ConfigBuilder {
+    /// Uses `parameters` instead of the defaults. `Err` unless they are a valid
+    /// parameter set ([`ShortintParameters::validate`]) whose blocks hold a whole
+    /// divisor of 8 message bits (so that every integer width is a whole number of
+    /// blocks) and at least as many carry values as message values (two blocks can be
+    /// packed into one for a bivariate lookup table).
+    ///
+    /// The security of custom parameters is the caller's responsibility.
+    pub fn with_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
+        check_integer_parameters(&parameters)?;
+        Ok(Self { parameters })
+    }
+
+    /// The configuration.
+    pub fn build(self) -> Config {
+        Config {
+            parameters: self.parameters,
+        }
+    }
+}
+
+impl From<ConfigBuilder> for Config {
+    fn from(builder: ConfigBuilder) -> Self {
+        builder.build()
+    }
+}
+
+/// `Err` unless `parameters` are valid for encrypted integers (see
+/// [`ConfigBuilder::with_custom_parameters`]).
+fn check_integer_parameters(parameters: &ShortintParameters) -> Result<()> {
+    parameters.validate()?;
+    let message_bits = parameters.message_modulus.trailing_zeros();
+    if parameters.message_modulus < 2 || 8 % message_bits != 0 {
+        return Err(Error::InvalidParameter(format!(
+            "encrypted integers need blocks of 1, 2, 4 or 8 message bits, not a message \
+             modulus of {}",
+            parameters.message_modulus
+        )));
+    }
+    if parameters.carry_modulus < parameters.message_modulus {
+        return Err(Error::InvalidParameter(format!(
+            "encrypted integers need a carry modulus ({}) at least the message modulus ({})",
+            parameters.carry_modulus, parameters.message_modulus
+        )));
+    }
+    Ok(())
+}
+
+/// The number of blocks of `bits` bits under `parameters` (see
+/// [`Config::block_count`]).
+pub(crate) fn block_count(parameters: &ShortintParameters, bits: u32) -> usize {
+    let message_bits = parameters.message_modulus.trailing_zeros().max(1);
+    bits.div_ceil(message_bits) as usize
+}

@@ -1,0 +1,357 @@
+//! Encrypted unsigned integers: [`FheUint<Id>`], one type per width.
+
+use super::backend::{Input, Storage};
+use super::keys::{ClientKey, KeyTag};
+use super::traits::{
+    expect_op, FheDecrypt, FheEncrypt, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt,
+    FheTryTrivialEncrypt,
+};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::marker::PhantomData;
+
+pub(crate) mod sealed {
+    /// Restricts a public trait to the crate's own implementations.
+    pub trait Sealed {}
+}
+
+/// The clear unsigned types (`u8` to `u128`) that encrypt into and decrypt from
+/// encrypted integers.
+pub trait UnsignedClear: Copy + Send + Sync + 'static + sealed::Sealed {
+    /// The width in bits.
+    const BITS: u32;
+    /// The value as a `u128`.
+    fn to_u128(self) -> u128;
+    /// The low bits of `value`, like an `as` cast.
+    fn from_u128_wrapping(value: u128) -> Self;
+}
+
+macro_rules! unsigned_clear {
+    ($($t:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl UnsignedClear for $t {
+            const BITS: u32 = <$t>::BITS;
+            fn to_u128(self) -> u128 {
+                self as u128
+            }
+            fn from_u128_wrapping(value: u128) -> Self {
+                value as $t
+            }
+        }
+    )*};
+}
+unsigned_clear!(u8, u16, u32, u64, u128);
+
+/// The width of an [`FheUint`]: one zero-sized type per width.
+pub trait FheUintId:
+    Copy + Default + std::fmt::Debug + Send + Sync + 'static + sealed::Sealed
+{
+    /// The width in bits.
+    const BITS: u32;
+    /// The name of the encrypted type, e.g. `"FheUint8"` (used in serialized headers).
+    const NAME: &'static str;
+    /// The clear type of the same width.
+    type Clear: UnsignedClear;
+}
+
+/// An encrypted unsigned integer of `Id::BITS` bits (use the aliases [`FheUint8`] ...
+/// [`FheUint128`]). Arithmetic wraps around modulo `2^BITS`, like `wrapping_*` on
+/// the clear type.
+///
+/// A value carries the tag of the client key it was encrypted under (see
+/// [`KeyTag`]), or none if it is a trivial encryption. It is computed on with the
+/// server key of the current thread ([`crate::set_server_key`]): operators panic if
+/// none is set or the operands belong to different keys; every operator has a
+/// `try_` form that returns the error instead.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(0b1100_1010u8, &client_key);
+/// let b = FheUint8::encrypt(0b0110_0110u8, &client_key);
+/// let c = (&a ^ &b) | 1u8;
+/// let same = a.eq(&b);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&c, &client_key), 0b1010_1101);
+/// assert!(!same.decrypt(&client_key));
+/// ```
+pub struct FheUint<Id: FheUintId> {
+    pub(crate) storage: Storage,
+    id: PhantomData<Id>,
+}
+
+impl<Id: FheUintId> Clone for FheUint<Id> {
+    fn clone(&self) -> Self {
+        Self::from_storage(self.storage.clone())
+    }
+}
+
+impl<Id: FheUintId> std::fmt::Debug for FheUint<Id> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.storage.tag() {
+            Some(tag) => write!(f, "{} {{ tag: {tag}, .. }}", Id::NAME),
+            None => write!(f, "{} {{ trivial, .. }}", Id::NAME),
+        }
+    }
+}
+
+macro_rules! fhe_uint_types {
+    ($($name:ident, $id:ident, $clear:ty;)*) => {$(
+        #[doc = concat!("The width of [`", stringify!($name), "`].")]
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+        pub struct $id;
+
+        impl sealed::Sealed for $id {}
+
+        impl FheUintId for $id {
+            const BITS: u32 = <$clear>::BITS;
+            const NAME: &'static str = stringify!($name);
+            type Clear = $clear;
+        }
+
+        #[doc = concat!(
+            "An encrypted `", stringify!($clear), "` (see [`FheUint`])."
+        )]
+        pub type $name = FheUint<$id>;
+
+        impl<'a> From<$clear> for Operand<'a, $id> {
+            fn from(value: $clear) -> Self {
+                Self(OperandKind::Clear(value as u128))
+            }
+        }
+
+        impl<'a> From<$clear> for ShiftAmount<'a, $id> {
+            fn from(value: $clear) -> Self {
+                Self(OperandKind::Clear(value as u128))
+            }
+        }
+
+        super::ops::clear_left_operators!($id, $clear);
+    )*};
+}
+
+fhe_uint_types! {
+    FheUint8, FheUint8Id, u8;
+    FheUint16, FheUint16Id, u16;
+    FheUint32, FheUint32Id, u32;
+    FheUint64, FheUint64Id, u64;
+    FheUint128, FheUint128Id, u128;
+}
+
+macro_rules! shift_by_u32 {
+    ($($id:ident),*) => {$(
+        impl<'a> From<u32> for ShiftAmount<'a, $id> {
+            fn from(value: u32) -> Self {
+                Self(OperandKind::Clear(value as u128))
+            }
+        }
+    )*};
+}
+shift_by_u32!(FheUint8Id, FheUint16Id, FheUint64Id, FheUint128Id);
+
+/// The right operand of an operation on [`FheUint<Id>`]: `&FheUint<Id>`,
+/// `FheUint<Id>` or the clear type of the same width (`u8` for [`FheUint8`], ...).
+/// Built by `Into`, so that `a.try_add(&b)`, `a.try_add(b)` and `a.try_add(3u8)` all
+/// work.
+pub struct Operand<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
+
+/// The amount of a shift or rotation of [`FheUint<Id>`]: `&FheUint<Id>`,
+/// `FheUint<Id>`, the clear type of the same width, or a `u32`. It is taken modulo
+/// `Id::BITS`.
+pub struct ShiftAmount<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
+
+/// An encrypted or a clear operand.
+pub(crate) enum OperandKind<'a, Id: FheUintId> {
+    Encrypted(Cow<'a, FheUint<Id>>),
+    Clear(u128),
+}
+
+macro_rules! encrypted_operand {
+    ($($Operand:ident),*) => {$(
+        impl<'a, Id: FheUintId> From<&'a FheUint<Id>> for $Operand<'a, Id> {
+            fn from(value: &'a FheUint<Id>) -> Self {
+                Self(OperandKind::Encrypted(Cow::Borrowed(value)))
+            }
+        }
+
+        impl<Id: FheUintId> From<FheUint<Id>> for $Operand<'_, Id> {
+            fn from(value: FheUint<Id>) -> Self {
+                Self(OperandKind::Encrypted(Cow::Owned(value)))
+            }
+        }
+    )*};
+}
+encrypted_operand!(Operand, ShiftAmount);
+
+/// `value` reduced to `bits` bits (wrapping like an `as` cast).
+pub(crate) fn wrap_to_bits(value: u128, bits: u32) -> u128 {
+    if bits >= 128 {
+        value
+    } else {
+        value & ((1u128 << bits) - 1)
+    }
+}
+
+/// `Err` unless `value` fits in `bits` bits.
+pub(crate) fn check_fits(value: u128, bits: u32, what: &str) -> Result<()> {
+    if wrap_to_bits(value, bits) == value {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "{value} does not fit in {what} ({bits} bits)"
+        )))
+    }
+}
+
+impl<Id: FheUintId> FheUint<Id> {
+    pub(crate) fn from_storage(storage: Storage) -> Self {
+        Self {
+            storage,
+            id: PhantomData,
+        }
+    }
+
+    /// The value as an input of a circuit.
+    pub(crate) fn input(&self) -> Input<'_> {
+        Input {
+            storage: &self.storage,
+            bits: Id::BITS,
+        }
+    }
+
+    /// The width in bits.
+    pub const fn bits() -> u32 {
+        Id::BITS
+    }
+
+    /// The tag of the client key it was encrypted under, `None` if it is a trivial
+    /// encryption (which works with every key).
+    pub fn tag(&self) -> Option<KeyTag> {
+        self.storage.tag()
+    }
+
+    /// Whether it is a trivial encryption (readable without a key).
+    pub fn is_trivial(&self) -> bool {
+        self.tag().is_none()
+    }
+
+    /// The value of a trivial encryption; `Err` if it is a real encryption.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint16;
+    /// let x = FheUint16::encrypt_trivial(1234u16);
+    /// assert_eq!(x.try_decrypt_trivial().unwrap(), 1234u16);
+    /// ```
+    pub fn try_decrypt_trivial(&self) -> Result<Id::Clear> {
+        match self.storage {
+            Storage::Trivial(v) => Ok(Id::Clear::from_u128_wrapping(v)),
+            Storage::Encrypted { .. } => Err(Error::InvalidParameter(format!(
+                "this {} is encrypted, not trivial: decrypt it with its client key",
+                Id::NAME
+            ))),
+        }
+    }
+
+    /// `Err` unless the value is well formed: a trivial value of `BITS` bits, or as
+    /// many blocks as `BITS` needs, with consistent moduli and LWE sizes, each clean
+    /// (degree below the message modulus, noise level at most 1). Deserialization
+    /// runs it.
+    pub fn validate(&self) -> Result<()> {
+        self.storage.validate(Id::BITS, None)
+    }
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, ClientKey> for FheUint<Id> {
+    /// `Err` if `value` has more than `Id::BITS` bits.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, ConfigBuilder, FheUint8};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// assert!(FheUint8::try_encrypt(255u64, &client_key).is_ok());
+    /// assert!(FheUint8::try_encrypt(256u64, &client_key).is_err());
+    /// ```
+    fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
+        let value = value.to_u128();
+        check_fits(value, Id::BITS, Id::NAME)?;
+        Ok(Self::from_storage(key.encrypt_storage(value, Id::BITS)?))
+    }
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheEncrypt<T, ClientKey> for FheUint<Id> {
+    /// Encrypts the low `Id::BITS` bits of `value` (like `value as u8` for
+    /// [`FheUint8`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, ConfigBuilder, FheUint8};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let x = FheUint8::encrypt(0x1234u16, &client_key);
+    /// let clear: u8 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 0x34);
+    /// ```
+    #[track_caller]
+    fn encrypt(value: T, key: &ClientKey) -> Self {
+        let value = wrap_to_bits(value.to_u128(), Id::BITS);
+        expect_op(
+            key.encrypt_storage(value, Id::BITS).map(Self::from_storage),
+            "encrypt",
+        )
+    }
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheTryDecrypt<T> for FheUint<Id> {
+    /// `Err` if the value belongs to another client key or does not fit in `T`.
+    fn try_decrypt(&self, key: &ClientKey) -> Result<T> {
+        let value = key.decrypt_storage(&self.storage)?;
+        check_fits(value, T::BITS, "the clear type")?;
+        Ok(T::from_u128_wrapping(value))
+    }
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheDecrypt<T> for FheUint<Id> {
+    /// The value, wrapped to `T` like an `as` cast.
+    #[track_caller]
+    fn decrypt(&self, key: &ClientKey) -> T {
+        expect_op(
+            key.decrypt_storage(&self.storage)
+                .map(T::from_u128_wrapping),
+            "decrypt",
+        )
+    }
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheTrivialEncrypt<T> for FheUint<Id> {
+    /// The low `Id::BITS` bits of `value`, unencrypted; needs no key.
+    fn encrypt_trivial(value: T) -> Self {
+        Self::from_storage(Storage::Trivial(wrap_to_bits(value.to_u128(), Id::BITS)))
+    }
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheTryTrivialEncrypt<T> for FheUint<Id> {
+    /// `Err` if `value` has more than `Id::BITS` bits.
+    fn try_encrypt_trivial(value: T) -> Result<Self> {
+        let value = value.to_u128();
+        check_fits(value, Id::BITS, Id::NAME)?;
+        Ok(Self::from_storage(Storage::Trivial(value)))
+    }
+}
+
+/// Writes the key tag and the blocks (or the value of a trivial encryption).
+impl<Id: FheUintId> Serialize for FheUint<Id> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.storage.serialize(s)
+    }
+}
+
+/// Runs [`FheUint::validate`] on what was read.
+impl<'de, Id: FheUintId> Deserialize<'de> for FheUint<Id> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let value = Self::from_storage(Storage::deserialize(d)?);
+        value.validate().map_err(serde::de::Error::custom)?;
+        Ok(value)
+    }
+}

@@ -1,0 +1,109 @@
+//! The high-level API: keys, encrypted integers and booleans with ordinary Rust
+//! operators.
+//!
+//! ```
+//! use gpufhe::prelude::*;
+//! use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
+//!
+//! let config = ConfigBuilder::default().build();
+//! let client_key = ClientKey::generate(config);
+//! let compressed = CompressedServerKey::new(&client_key); // small: send it to the server
+//! set_server_key(compressed.decompress()); // this thread computes with it
+//!
+//! let a = FheUint8::encrypt(0b1010_0110u8, &client_key);
+//! let b = FheUint8::encrypt(0b0110_0011u8, &client_key);
+//! let masked = (&a & &b) ^ 0xffu8;
+//! let equal = masked.eq(!(&a & &b));
+//! let clear: u8 = masked.decrypt(&client_key);
+//! assert_eq!(clear, !(0b1010_0110u8 & 0b0110_0011));
+//! assert!(equal.decrypt(&client_key));
+//! ```
+//!
+//! # Keys
+//!
+//! A [`ClientKey`] (secret) encrypts and decrypts; its [`ServerKey`] (public,
+//! or its [`CompressedServerKey`]) computes. Each client key has a random 64-bit
+//! [`KeyTag`] that its server keys and every value encrypted under it carry:
+//! computing on values of another key, or decrypting with another client key, is an
+//! [`Error::KeyMismatch`](crate::Error::KeyMismatch) instead of garbage.
+//!
+//! Operations run with the server key of the current thread, set by
+//! [`set_server_key`]; without one they fail with
+//! [`Error::NoServerKey`](crate::Error::NoServerKey), whose message says to call
+//! `set_server_key`. A [`ServerKey`] is cheap to clone, so each worker thread can
+//! set its own.
+//!
+//! # Types and operations
+//!
+//! [`FheUint8`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
+//! around like `wrapping_*` on the clear type. [`FheBool`] is what comparisons
+//! return. The operators `+ - * & | ^ ! << >>` and unary `-` (and their `*Assign`
+//! forms) take owned or borrowed encrypted operands or a clear value of the same
+//! width (`u8` for `FheUint8`; shifts and rotations also take a `u32`); `clear - x`,
+//! `clear + x`, ... work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
+//! [`FheMax`], rotations, overflowing arithmetic, [`FheBool::select`], sums and
+//! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`].
+//!
+//! # Errors and panics
+//!
+//! Every operation has a fallible form that returns [`crate::Result`]: the
+//! inherent `try_add`, `try_sub`, ... for the std operators, and the `try_` methods
+//! of the traits (which implement their panicking forms). Operators cannot return a
+//! `Result`, so they panic with the error's message, at the caller's line.
+//!
+//! # Trivial encryption
+//!
+//! [`FheTrivialEncrypt::encrypt_trivial`] needs no key: a trivial value stores its
+//! clear value, belongs to no key (its [`FheUint::tag`] is `None`) and works with
+//! every key. As a right operand it counts as a clear value (`x & trivial(0)` costs
+//! no bootstrap); otherwise its blocks enter circuits as constants, so an operation
+//! on trivial values alone costs no bootstrap. Anyone can read it.
+//!
+//! # Batches
+//!
+//! [`FheUint::batch`], [`FheUint::batch_compare`] and [`FheUint::batch_sum`] run many
+//! independent operations as **one** circuit: their bootstraps of the same depth run
+//! in one backend step, so `n` additions take as many sequential bootstrap layers as
+//! one. [`ServerKey::stats`] counts bootstraps and layers.
+//!
+//! # Serialization
+//!
+//! Every type here implements serde's traits; deserialization checks what it reads
+//! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
+
+mod backend;
+mod casts;
+mod config;
+mod fhe_bool;
+mod fhe_uint;
+mod keys;
+mod operations;
+pub(crate) mod ops;
+pub(crate) mod traits;
+
+pub use config::{Config, ConfigBuilder};
+pub use fhe_bool::{BoolOperand, FheBool};
+pub use fhe_uint::{
+    FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
+    FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,
+};
+pub use keys::{
+    generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
+    ExecutionStats, KeyTag, ServerKey,
+};
+pub use operations::{BinaryOp, ComparisonOp};
+pub use traits::{
+    CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
+    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingSub,
+    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+};
+
+/// The traits of the high-level API: `use gpufhe::prelude::*;`.
+pub mod prelude {
+    pub use super::traits::{
+        CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
+        FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
+        OverflowingAdd, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
+        RotateRightAssign,
+    };
+}

@@ -1,0 +1,325 @@
+//! Size-limited, versioned and validated serialization of keys and ciphertexts.
+//!
+//! Every high-level type implements serde's `Serialize` and `Deserialize` (its
+//! deserialization checks what it reads); [`safe_serialize`] and
+//! [`safe_deserialize`] add what untrusted input needs on top:
+//!
+//! - a header: the magic bytes [`SERIALIZATION_MAGIC`], the format version
+//!   [`SERIALIZATION_VERSION`] (`u32`, little endian), the length of the type name
+//!   (one byte, at most [`MAX_TYPE_NAME_LEN`]) and the type name (e.g. `FheUint8`),
+//!   so that bytes of one type are never read as another;
+//! - a size limit: at most `size_limit` bytes are read, header included, and no
+//!   length read from the input allocates more than it has actually read (a
+//!   forged length of 2^60 elements is an `Err`, not an allocation);
+//! - validation: dimensions consistent with the parameters, parameters valid,
+//!   block counts matching the type (a [`crate::FheUint64`] has 32 blocks on the
+//!   default parameters), every block clean, seeded key bodies matching their
+//!   shapes, Fourier coefficients finite;
+//! - optionally, conformance ([`safe_deserialize_conformant`]) to a [`Config`] or to
+//!   a key: ciphertext blocks of that configuration's parameters, keys generated for
+//!   it, and, given a key, ciphertexts and keys with its tag.
+//!
+//! The payload is bincode 2 (fixed-width little-endian integers). Malformed input
+//! (truncated, of another type or version, too large, with inconsistent lengths,
+//! parameters or bookkeeping) returns an `Err`, never panics. Ciphertext
+//! coefficients are not authenticated: a modified coefficient gives another valid
+//! ciphertext.
+//!
+//! Values are written and read in many small pieces: wrap files and sockets in a
+//! [`std::io::BufWriter`] / [`std::io::BufReader`].
+//!
+//! ```
+//! use gpufhe::prelude::*;
+//! use gpufhe::serialization::{safe_deserialize_conformant, safe_serialize, safe_deserialize};
+//! use gpufhe::{ClientKey, ConfigBuilder, FheUint16, FheUint8};
+//! let client_key = ClientKey::generate(ConfigBuilder::default());
+//! let x = FheUint8::encrypt(42u8, &client_key);
+//! let mut bytes = Vec::new();
+//! safe_serialize(&x, &mut bytes, 1 << 20).unwrap();
+//! let y: FheUint8 =
+//!     safe_deserialize_conformant(bytes.as_slice(), 1 << 20, &client_key).unwrap();
+//! assert_eq!(FheDecrypt::<u8>::decrypt(&y, &client_key), 42);
+//! assert!(safe_deserialize::<FheUint16>(bytes.as_slice(), 1 << 20).is_err()); // other type
+//! assert!(safe_deserialize::<FheUint8>(bytes.as_slice(), 1000).is_err()); // over the limit
+//! ```
+
+use crate::error::{Error, Result};
+use crate::high_level::{
+    ClientKey, CompressedServerKey, Config, FheBool, FheUint, FheUintId, KeyTag, ServerKey,
+};
+use bincode::config::{Configuration, Fixint, LittleEndian, NoLimit};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::io::{Read, Write};
+
+/// The first bytes of everything [`safe_serialize`] writes.
+pub const SERIALIZATION_MAGIC: [u8; 8] = *b"GPUFHE\0\0";
+
+/// The version of the format [`safe_serialize`] writes; [`safe_deserialize`] reads
+/// only this one.
+pub const SERIALIZATION_VERSION: u32 = 1;
+
+/// The longest type name a header may hold.
+pub const MAX_TYPE_NAME_LEN: usize = 64;
+
+/// The bincode configuration of the payload.
+const CODEC: Configuration<LittleEndian, Fixint, NoLimit> =
+    bincode::config::standard().with_fixed_int_encoding();
+
+/// A type [`safe_serialize`] and [`safe_deserialize`] handle: serde traits (whose
+/// deserialization validates the value) and the name written in the header.
+pub trait SafeSerialization: Serialize + DeserializeOwned {
+    /// The name written in the header, e.g. `"FheUint8"`.
+    const TYPE_NAME: &'static str;
+}
+
+/// What a deserialized value must belong to: a configuration, and optionally the
+/// client key (by its tag) when it is given through a key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConformanceParams {
+    config: Config,
+    tag: Option<KeyTag>,
+}
+
+impl ConformanceParams {
+    /// The configuration values must belong to.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The key tag values must carry, if a key was given.
+    pub fn tag(&self) -> Option<KeyTag> {
+        self.tag
+    }
+
+    /// `Err` unless `tag` is the required one (if any).
+    fn check_tag(&self, what: &'static str, tag: Option<KeyTag>) -> Result<()> {
+        match (self.tag, tag) {
+            (Some(expected), Some(got)) => expected.check(what, got),
+            _ => Ok(()),
+        }
+    }
+
+    /// `Err` unless a key of this configuration and tag.
+    fn check_key(&self, what: &'static str, config: &Config, tag: KeyTag) -> Result<()> {
+        if config != &self.config {
+            return Err(Error::InvalidParameter(format!(
+                "the {what} was generated for other parameters than the configuration's"
+            )));
+        }
+        self.check_tag(what, Some(tag))
+    }
+}
+
+impl From<&Config> for ConformanceParams {
+    fn from(config: &Config) -> Self {
+        Self {
+            config: *config,
+            tag: None,
+        }
+    }
+}
+
+macro_rules! conformance_from_key {
+    ($($key:ty),*) => {$(
+        impl From<&$key> for ConformanceParams {
+            fn from(key: &$key) -> Self {
+                Self {
+                    config: *key.config(),
+                    tag: Some(key.tag()),
+                }
+            }
+        }
+    )*};
+}
+conformance_from_key!(ClientKey, CompressedServerKey, ServerKey);
+
+/// Whether a value belongs to a configuration (and key).
+pub trait Conformant {
+    /// `Err` unless the value belongs to `params`: ciphertext blocks of its
+    /// parameters (moduli, LWE size, number of blocks) and, if a key was given, its
+    /// tag (trivial values belong to every key); keys generated for its
+    /// configuration (and with its tag).
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()>;
+}
+
+impl SafeSerialization for Config {
+    const TYPE_NAME: &'static str = "Config";
+}
+
+impl SafeSerialization for ClientKey {
+    const TYPE_NAME: &'static str = "ClientKey";
+}
+
+impl SafeSerialization for CompressedServerKey {
+    const TYPE_NAME: &'static str = "CompressedServerKey";
+}
+
+impl SafeSerialization for ServerKey {
+    const TYPE_NAME: &'static str = "ServerKey";
+}
+
+impl SafeSerialization for FheBool {
+    const TYPE_NAME: &'static str = "FheBool";
+}
+
+impl<Id: FheUintId> SafeSerialization for FheUint<Id> {
+    const TYPE_NAME: &'static str = Id::NAME;
+}
+
+impl Conformant for Config {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        if self == params.config() {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter(
+                "the configuration differs from the expected one".into(),
+            ))
+        }
+    }
+}
+
+macro_rules! conformant_key {
+    ($($key:ty, $what:literal;)*) => {$(
+        impl Conformant for $key {
+            fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+                params.check_key($what, self.config(), self.tag())
+            }
+        }
+    )*};
+}
+conformant_key! {
+    ClientKey, "client key";
+    CompressedServerKey, "compressed server key";
+    ServerKey, "server key";
+}
+
+impl Conformant for FheBool {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the value", self.tag())?;
+        self.storage.conforms_to(params.config().parameters(), 1)
+    }
+}
+
+impl<Id: FheUintId> Conformant for FheUint<Id> {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the value", self.tag())?;
+        self.storage
+            .conforms_to(params.config().parameters(), Id::BITS)
+    }
+}
+
+/// The header of a value of type `name`.
+fn header(name: &str) -> Result<Vec<u8>> {
+    let len = u8::try_from(name.len())
+        .ok()
+        .filter(|&l| l as usize <= MAX_TYPE_NAME_LEN)
+        .ok_or_else(|| {
+            Error::Serialization(format!(
+                "type name {name:?} is longer than {MAX_TYPE_NAME_LEN} bytes"
+            ))
+        })?;
+    let mut out = Vec::with_capacity(SERIALIZATION_MAGIC.len() + 5 + name.len());
+    out.extend_from_slice(&SERIALIZATION_MAGIC);
+    out.extend_from_slice(&SERIALIZATION_VERSION.to_le_bytes());
+    out.push(len);
+    out.extend_from_slice(name.as_bytes());
+    Ok(out)
+}
+
+/// Writes the header and `value` to `writer`; `Err` if that would take more than
+/// `size_limit` bytes (nothing is written then) or writing fails.
+pub fn safe_serialize<T: SafeSerialization>(
+    value: &T,
+    mut writer: impl Write,
+    size_limit: u64,
+) -> Result<()> {
+    let header = header(T::TYPE_NAME)?;
+    let payload = bincode::serde::encode_into_std_write(value, &mut std::io::sink(), CODEC)
+        .map_err(|e| Error::Serialization(format!("cannot encode a {}: {e}", T::TYPE_NAME)))?;
+    let total = header.len() as u64 + payload as u64;
+    if total > size_limit {
+        return Err(Error::Serialization(format!(
+            "a serialized {} takes {total} bytes, more than the limit of {size_limit}",
+            T::TYPE_NAME
+        )));
+    }
+    writer
+        .write_all(&header)
+        .map_err(|e| Error::Serialization(format!("cannot write the header: {e}")))?;
+    bincode::serde::encode_into_std_write(value, &mut writer, CODEC)
+        .map_err(|e| Error::Serialization(format!("cannot write a {}: {e}", T::TYPE_NAME)))?;
+    Ok(())
+}
+
+/// Reads exactly `out.len()` bytes of the header.
+fn read_header_bytes(reader: &mut impl Read, out: &mut [u8], what: &str) -> Result<()> {
+    reader
+        .read_exact(out)
+        .map_err(|e| Error::Serialization(format!("cannot read the {what} of the header: {e}")))
+}
+
+/// Reads a value written by [`safe_serialize`], reading at most `size_limit` bytes
+/// from `reader` (header included). `Err` if the header is not that of a `T` in this
+/// format version, the input is truncated, too large, malformed, or its value fails
+/// validation (see the module documentation). It reads exactly one value: what
+/// follows it stays in the reader, so several values can be read from one stream.
+pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64) -> Result<T> {
+    let mut limited = reader.take(size_limit);
+    let mut magic = [0u8; SERIALIZATION_MAGIC.len()];
+    read_header_bytes(&mut limited, &mut magic, "magic bytes")?;
+    if magic != SERIALIZATION_MAGIC {
+        return Err(Error::Serialization(
+            "the input does not start with gpufhe's magic bytes".into(),
+        ));
+    }
+    let mut version = [0u8; 4];
+    read_header_bytes(&mut limited, &mut version, "format version")?;
+    let version = u32::from_le_bytes(version);
+    if version != SERIALIZATION_VERSION {
+        return Err(Error::Serialization(format!(
+            "format version {version} is not supported (this build reads version \
+             {SERIALIZATION_VERSION})"
+        )));
+    }
+    let mut len = [0u8; 1];
+    read_header_bytes(&mut limited, &mut len, "type name length")?;
+    let len = len[0] as usize;
+    if len > MAX_TYPE_NAME_LEN {
+        return Err(Error::Serialization(format!(
+            "the type name is {len} bytes long, more than {MAX_TYPE_NAME_LEN}"
+        )));
+    }
+    let mut name = [0u8; MAX_TYPE_NAME_LEN];
+    read_header_bytes(&mut limited, &mut name[..len], "type name")?;
+    if &name[..len] != T::TYPE_NAME.as_bytes() {
+        return Err(Error::Serialization(format!(
+            "the input holds a {}, not a {}",
+            String::from_utf8_lossy(&name[..len]),
+            T::TYPE_NAME
+        )));
+    }
+    bincode::serde::decode_from_std_read(&mut limited, CODEC).map_err(|e| {
+        if limited.limit() == 0 {
+            Error::Serialization(format!(
+                "a {} needs more than the size limit of {size_limit} bytes ({e})",
+                T::TYPE_NAME
+            ))
+        } else {
+            Error::Serialization(format!("cannot read a {}: {e}", T::TYPE_NAME))
+        }
+    })
+}
+
+/// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see
+/// [`Conformant`]): a `&Config`, or a `&ClientKey` / `&ServerKey` /
+/// `&CompressedServerKey` whose tag encrypted values must also carry.
+pub fn safe_deserialize_conformant<T: SafeSerialization + Conformant>(
+    reader: impl Read,
+    size_limit: u64,
+    params: impl Into<ConformanceParams>,
+) -> Result<T> {
+    let value: T = safe_deserialize(reader, size_limit)?;
+    value.conforms_to(&params.into())?;
+    Ok(value)
+}

@@ -1,0 +1,49 @@
+//! Shared by the high-level test files: one key pair per test binary (default
+//! parameters) and a small deterministic generator of operands.
+#![allow(dead_code)]
+
+use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, ServerKey};
+use std::sync::OnceLock;
+
+/// The test binary's keys: generated once, on the default (secure) parameters.
+pub fn keys() -> &'static (ClientKey, CompressedServerKey, ServerKey) {
+    static KEYS: OnceLock<(ClientKey, CompressedServerKey, ServerKey)> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let client_key = ClientKey::generate(ConfigBuilder::default());
+        let compressed = CompressedServerKey::new(&client_key);
+        let server_key = compressed.decompress();
+        (client_key, compressed, server_key)
+    })
+}
+
+/// Sets the shared server key on the calling thread; returns the client key.
+pub fn setup() -> &'static ClientKey {
+    let (client_key, _, server_key) = keys();
+    set_server_key(server_key.clone());
+    client_key
+}
+
+/// A server key of the shared client key with counters of its own, set on the
+/// calling thread (tests run in parallel, so shared counters would mix).
+pub fn counting_setup() -> (&'static ClientKey, ServerKey) {
+    let (client_key, compressed, _) = keys();
+    let server_key = compressed.decompress();
+    set_server_key(server_key.clone());
+    (client_key, server_key)
+}
+
+/// xorshift64*: deterministic operands without a dependency.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Self(seed | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+}
