@@ -23,7 +23,7 @@ use crate::integer::circuit::{Circuit, Wire};
 /// length. The result is clean. See the module docs for the costs.
 ///
 /// ```
-/// use gpufhe::backend::cpu::CpuBackend;
+/// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, select};
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();

@@ -107,7 +107,7 @@ impl ShiftOp {
 /// size; otherwise one bootstrap per block that receives bits (all in one layer).
 ///
 /// ```
-/// use gpufhe::backend::cpu::CpuBackend;
+/// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, shift, ShiftOp};
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
