@@ -182,7 +182,17 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
 
   const uint32_t rows = (k + 1) * l;
   const size_t ggsw_size = (size_t)rows * (k + 1) * M;
+  // The bytes of one column of a GGSW (what group g reads in one iteration), and the
+  // 128-byte lines of it each thread asks L2 for one iteration ahead.
+  const size_t column_bytes = (size_t)rows * M * sizeof(double2);
   for (uint32_t i = 0; i < n; ++i) {
+    if (i + 1 < n) {
+      const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size);
+      for (size_t line = (size_t)t * 128; line < column_bytes; line += (size_t)T * 128) {
+        const size_t r = line / (M * sizeof(double2)), offset = line % (M * sizeof(double2));
+        prefetch_l2(next + ((r * (k + 1) + g) * M) * sizeof(double2) + offset);
+      }
+    }
     const uint32_t a = mask[i];
     if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
 
@@ -202,8 +212,12 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
         const int e = t + v * T;
         const uint64_t lo = rotated_right<N>(stage, e, a) - acc_lo[v];
         const uint64_t hi = rotated_right<N>(stage, e + M, a) - acc_hi[v];
-        const double dl = (double)(int64_t)decompose_digit(lo, p.base_log, l, j);
-        const double dh = (double)(int64_t)decompose_digit(hi, p.base_log, l, j);
+        const uint64_t digit_lo =
+            l == 1 ? decompose_level1(lo, p.base_log) : decompose_digit(lo, p.base_log, l, j);
+        const uint64_t digit_hi =
+            l == 1 ? decompose_level1(hi, p.base_log) : decompose_digit(hi, p.base_log, l, j);
+        const double dl = (double)(int64_t)digit_lo;
+        const double dh = (double)(int64_t)digit_hi;
         x[v] = c_mul(make_double2(dl, dh), __ldg(&p.twist[e]));
       }
       double2 *row = topo.own_row(g, j);
@@ -267,7 +281,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
 template <class Fft>
 __device__ __forceinline__ void bsk_to_fourier(const BskConversionParams &p) {
   constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
-  extern __shared__ double2 buffer[];
+  GPUFHE_DYNAMIC_SHARED(double2, buffer);
   const int t = threadIdx.x;
   for (uint64_t poly = blockIdx.x; poly < p.polynomials; poly += gridDim.x) {
     const uint64_t *in = p.in + poly * N;
@@ -298,7 +312,7 @@ using gpufhe::PbsParams;
     gpufhe::bsk_to_fourier<NegacyclicFft<N / 2, R>>(p);                                      \
   }                                                                                          \
   extern "C" __global__ void __maxnreg__(128) programmable_bootstrap_##N##_u64(PbsParams p) { \
-    extern __shared__ double2 smem[];                                                        \
+    GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
     using Fft = NegacyclicFft<N / 2, R>;                                                     \
     gpufhe::programmable_bootstrap<Fft>(                                                     \
         p, gpufhe::SingleBlock<Fft>{smem, p.glwe_dimension, p.level});                       \
@@ -310,7 +324,7 @@ using gpufhe::PbsParams;
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define CLUSTER_BODY(N, R)                                                                   \
-  extern __shared__ double2 smem[];                                                          \
+  GPUFHE_DYNAMIC_SHARED(double2, smem);                                                      \
   using Fft = NegacyclicFft<N / 2, R>;                                                       \
   gpufhe::programmable_bootstrap<Fft>(                                                       \
       p, gpufhe::ClusterOfBlocks<Fft>{smem, p.glwe_dimension, p.level});

@@ -5,7 +5,25 @@
 
 #include <cstdint>
 
+// The dynamic shared memory of a block as `T *name` (a CPU emulation of the kernels,
+// used to test them without a GPU, defines GPUFHE_EMULATION and its own version).
+#ifndef GPUFHE_EMULATION
+#define GPUFHE_DYNAMIC_SHARED(T, name) \
+  extern __shared__ T gpufhe_dynamic_shared_##T[]; \
+  T *name = gpufhe_dynamic_shared_##T
+#endif
+
 namespace gpufhe {
+
+// Asks for the 128-byte line holding `p` to be brought into L2 (no register result,
+// no fault on any address); a no-op in the CPU emulation.
+__device__ __forceinline__ void prefetch_l2(const void *p) {
+#ifndef GPUFHE_EMULATION
+  asm volatile("prefetch.global.L2 [%0];" ::"l"(p));
+#else
+  (void)p;
+#endif
+}
 
 __device__ __forceinline__ double2 c_add(double2 a, double2 b) {
   return make_double2(a.x + b.x, a.y + b.y);
@@ -53,8 +71,18 @@ __device__ __forceinline__ uint64_t closest_representable_shifted(uint64_t x, ui
   return ((x >> shift) + ((x >> (shift - 1)) & 1)) & (~0ull >> shift);
 }
 
-// Digit `j` (0 = most significant) of x, as a two's complement u64.
-__device__ __forceinline__ uint64_t decompose_digit(uint64_t x, uint32_t base_log, uint32_t level,
+// The single digit of a level-1 decomposition (SignedDecomposer::decompose_level1):
+// the bits above base_log are zero, so a digit of exactly B/2 stays.
+__device__ __forceinline__ uint64_t decompose_level1(uint64_t x, uint32_t base_log) {
+  const uint64_t raw = closest_representable_shifted(x, base_log, 1);
+  const uint64_t carry = (uint64_t)(raw > (1ull << (base_log - 1)));
+  return raw - (carry << base_log);
+}
+
+// Digit `j` (0 = most significant) of x, as a two's complement u64. Not inlined: it
+// serves the rare multi-level decompositions and would otherwise be unrolled at
+// every call site.
+__device__ __noinline__ uint64_t decompose_digit(uint64_t x, uint32_t base_log, uint32_t level,
                                                     uint32_t j) {
   uint64_t state = closest_representable_shifted(x, base_log, level);
   const uint64_t mask = (1ull << base_log) - 1;

@@ -21,7 +21,8 @@ pub use linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use lwe_linear_algebra::*;
 pub use programmable_bootstrap::{
     cuda_programmable_bootstrap_lwe_ciphertext_list,
-    cuda_programmable_bootstrap_lwe_ciphertext_list_with, CudaLookupTableList, PbsKernel,
+    cuda_programmable_bootstrap_lwe_ciphertext_list_with, lookup_table_bodies, CudaLookupTableList,
+    PbsKernel,
 };
 
 use crate::error::Error;

@@ -37,13 +37,8 @@ impl CudaLookupTableList {
         parameters: &ShortintParameters,
         tables: &[&Table],
     ) -> Result<Self> {
-        let mut bodies = Vec::with_capacity(tables.len() * parameters.polynomial_size.0);
-        let mut function_counts = Vec::with_capacity(tables.len());
-        for table in tables {
-            let many = ManyLookupTable::from_table(parameters, table)?;
-            bodies.extend_from_slice(many.table.accumulator.body());
-            function_counts.push(table.function_count());
-        }
+        let bodies = lookup_table_bodies(parameters, tables)?;
+        let function_counts = tables.iter().map(|t| t.function_count()).collect();
         Self::upload(device, bodies, function_counts, parameters.polynomial_size)
     }
 
@@ -120,6 +115,19 @@ impl CudaLookupTableList {
     pub fn device(&self) -> &CudaDevice {
         &self.device
     }
+}
+
+/// The accumulator body polynomials of `tables` for `parameters`, one after the
+/// other: what [`CudaLookupTableList::from_tables`] uploads (the CPU backend's
+/// encoding). Public for the kernel emulation tests.
+#[doc(hidden)]
+pub fn lookup_table_bodies(parameters: &ShortintParameters, tables: &[&Table]) -> Result<Vec<u64>> {
+    let mut bodies = Vec::with_capacity(tables.len() * parameters.polynomial_size.0);
+    for table in tables {
+        let many = ManyLookupTable::from_table(parameters, table)?;
+        bodies.extend_from_slice(many.table.accumulator.body());
+    }
+    Ok(bodies)
 }
 
 /// Which bootstrap kernel runs a batch (see `cuda/programmable_bootstrap.cu`).
@@ -248,11 +256,12 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let use_cluster = match kernel {
         PbsKernel::Cluster => true,
         PbsKernel::SingleBlock => false,
-        // Small batches: a bootstrap on k + 1 SMs finishes sooner; large batches
-        // fill the GPU either way, and one block per bootstrap syncs less.
+        // While every cluster block can have an SM of its own, a bootstrap on k + 1
+        // SMs finishes sooner; beyond, SMs are shared either way and one block per
+        // bootstrap synchronizes less.
         PbsKernel::Auto => {
             cluster_fits
-                && (!single_fits || count * glwe_size <= 2 * attributes.multiprocessors as usize)
+                && (!single_fits || count * glwe_size <= attributes.multiprocessors as usize)
         }
     };
     if (use_cluster && !cluster_fits) || (!use_cluster && !single_fits) {
