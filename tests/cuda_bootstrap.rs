@@ -124,6 +124,40 @@ fn bootstrap_shapes_and_decompositions() {
         standard,
     ];
     for params in cases {
+        // N = 8192 fits no single block: it needs the cluster kernel (sm_90+).
+        if params.polynomial_size.0 > 4096 && gpu.compute_capability().0 < 9 {
+            let err = Keys::new(&gpu, params);
+            let batch = make_batch(&err, 1);
+            let p = params;
+            let small = CudaLweCiphertextList::new_zero(
+                &gpu,
+                p.lwe_dimension.to_lwe_size(),
+                LweCiphertextCount(1),
+            )
+            .unwrap();
+            let tables = tables(&p);
+            let luts = CudaLookupTableList::from_tables(&gpu, &p, &[&tables[0]]).unwrap();
+            let mut out = CudaLweCiphertextList::new_zero(
+                &gpu,
+                p.big_lwe_dimension().to_lwe_size(),
+                LweCiphertextCount(batch.outputs),
+            )
+            .unwrap();
+            let result = cuda_programmable_bootstrap_lwe_ciphertext_list(
+                &err.bsk,
+                &small,
+                &mut out,
+                &luts,
+                &[0],
+                &[0],
+                p.modulus_switch,
+            );
+            assert!(
+                matches!(result, Err(Error::InvalidParameter(_))),
+                "N = 8192 below sm_90 must be a clear error: {result:?}"
+            );
+            continue;
+        }
         let keys = Keys::new(&gpu, params);
         let batch = make_batch(&keys, 48);
         let what = format!(
