@@ -1,10 +1,28 @@
 //! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
 
 use super::{cuda_err, kernels};
-use crate::error::{Error, Result};
-use cudarc::driver::{CudaContext, CudaFunction, CudaStream};
+use crate::error::{check_eq, Error, Result};
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
+
+fn load_module(context: &Arc<CudaContext>, fatbin: &[u8]) -> Result<Arc<CudaModule>> {
+    context
+        .load_module(Ptx::from_binary(fatbin.to_vec()))
+        .map_err(cuda_err("loading a kernel module"))
+}
+
+fn load_function(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
+    module
+        .load_function(name)
+        .map_err(cuda_err("looking up a kernel"))
+}
+
+fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
+    Ok(Kernel::new(load_function(module, name)?))
+}
 
 /// `Err(NoCudaDevice)` unless the CUDA driver library can be loaded. cudarc panics
 /// on its first call without a driver, so this runs before any of them.
@@ -41,12 +59,138 @@ pub(crate) struct LweKernels {
     pub(crate) neg_assign: CudaFunction,
 }
 
+/// A kernel and the dynamic shared memory it has been allowed so far.
+#[derive(Debug)]
+pub(crate) struct Kernel {
+    pub(crate) function: CudaFunction,
+    allowed_shared_memory: AtomicU32,
+}
+
+impl Kernel {
+    fn new(function: CudaFunction) -> Self {
+        Self {
+            function,
+            allowed_shared_memory: AtomicU32::new(DEFAULT_SHARED_MEMORY),
+        }
+    }
+
+    /// Allows launches with `bytes` of dynamic shared memory (raising the kernel's
+    /// limit above the default 48 KB when needed), or `Err` if the device has less.
+    pub(crate) fn allow_shared_memory(&self, device: &CudaDevice, bytes: usize) -> Result<u32> {
+        let limit = device.attributes().max_shared_memory_per_block;
+        let requested = u32::try_from(bytes).unwrap_or(u32::MAX);
+        if requested > limit {
+            return Err(Error::InvalidParameter(format!(
+                "a kernel needs {bytes} bytes of shared memory per block, GPU {} offers {limit}",
+                device.ordinal()
+            )));
+        }
+        if requested > self.allowed_shared_memory.load(Ordering::Relaxed) {
+            self.function
+                .set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    requested as i32,
+                )
+                .map_err(cuda_err("raising a kernel's shared memory limit"))?;
+            self.allowed_shared_memory
+                .fetch_max(requested, Ordering::Relaxed);
+        }
+        Ok(requested)
+    }
+
+    /// The most threads a block of this kernel may have (limited by its registers).
+    pub(crate) fn max_threads_per_block(&self) -> Result<u32> {
+        let n = self
+            .function
+            .max_threads_per_block()
+            .map_err(cuda_err("querying a kernel's thread limit"))?;
+        Ok(n.max(0) as u32)
+    }
+}
+
+/// The kernels of `cuda/programmable_bootstrap.cu` for one polynomial size.
+#[derive(Debug)]
+pub(crate) struct BootstrapKernels {
+    /// `N`.
+    pub(crate) polynomial_size: usize,
+    /// Threads per polynomial (`N / (2 R)`), which fixes the Fourier key layout.
+    pub(crate) threads_per_polynomial: u32,
+    /// Standard to Fourier bootstrap key.
+    pub(crate) bsk_to_fourier: Kernel,
+    /// One block per bootstrap.
+    pub(crate) single_block: Kernel,
+    /// One cluster of `k + 1` blocks per bootstrap (sm_90+).
+    pub(crate) cluster: Kernel,
+}
+
+/// The polynomial sizes the bootstrap kernels are built for, with their threads per
+/// polynomial (must match the instantiations at the end of the .cu file).
+pub(crate) const BOOTSTRAP_SIZES: [(usize, u32); 6] = [
+    (256, 32),
+    (512, 32),
+    (1024, 64),
+    (2048, 128),
+    (4096, 256),
+    (8192, 512),
+];
+
+/// The kernels of `cuda/keyswitch.cu` and `cuda/linear_combination.cu`.
+#[derive(Debug)]
+pub(crate) struct StepKernels {
+    pub(crate) keyswitch: Kernel,
+    pub(crate) keyswitch_reduce: Kernel,
+    pub(crate) linear_combination: Kernel,
+}
+
+/// What launch geometry depends on, read once per device.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeviceAttributes {
+    /// Number of streaming multiprocessors.
+    pub(crate) multiprocessors: u32,
+    /// Compute capability (major, minor).
+    pub(crate) compute_capability: (u32, u32),
+    /// Dynamic shared memory a block may opt into, in bytes.
+    pub(crate) max_shared_memory_per_block: u32,
+}
+
+impl DeviceAttributes {
+    fn read(context: &CudaContext) -> Result<Self> {
+        let get = |a: CUdevice_attribute| -> Result<u32> {
+            let v = context
+                .attribute(a)
+                .map_err(cuda_err("querying a device attribute"))?;
+            Ok(v.max(0) as u32)
+        };
+        Ok(Self {
+            multiprocessors: get(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+            compute_capability: (
+                get(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+                get(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+            ),
+            max_shared_memory_per_block: get(
+                CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+            )?,
+        })
+    }
+
+    /// Thread block clusters and distributed shared memory (sm_90 and newer).
+    pub(crate) fn has_clusters(&self) -> bool {
+        self.compute_capability.0 >= 9
+    }
+}
+
+/// Shared memory every kernel may use without raising its limit.
+const DEFAULT_SHARED_MEMORY: u32 = 48 * 1024;
+
 #[derive(Debug)]
 struct Inner {
     ordinal: usize,
     context: Arc<CudaContext>,
     stream: Arc<CudaStream>,
+    attributes: DeviceAttributes,
     lwe: LweKernels,
+    bootstrap: Vec<BootstrapKernels>,
+    step: StepKernels,
 }
 
 /// One CUDA device with its context, a stream and the loaded kernels. Cloning is
@@ -73,35 +217,75 @@ impl CudaDevice {
                 "device {ordinal} requested, but only {count} device(s) are visible"
             )));
         }
-        let fatbin = kernels::LWE_LINEAR_ALGEBRA.ok_or(Error::KernelsNotBuilt)?;
+        let fatbins = [
+            kernels::LWE_LINEAR_ALGEBRA,
+            kernels::PROGRAMMABLE_BOOTSTRAP,
+            kernels::KEYSWITCH,
+            kernels::LINEAR_COMBINATION,
+        ];
+        let [Some(lwe_fatbin), Some(bootstrap_fatbin), Some(keyswitch_fatbin), Some(linear_fatbin)] =
+            fatbins
+        else {
+            return Err(Error::KernelsNotBuilt);
+        };
         let context = CudaContext::new(ordinal).map_err(cuda_err("creating a context"))?;
         let stream = context
             .new_stream()
             .map_err(cuda_err("creating a stream"))?;
-        let module = context
-            .load_module(Ptx::from_binary(fatbin.to_vec()))
-            .map_err(cuda_err("loading the lwe_linear_algebra kernels"))?;
-        let load = |name: &str| {
-            module
-                .load_function(name)
-                .map_err(cuda_err("looking up a kernel"))
-        };
+        let attributes = DeviceAttributes::read(&context)?;
+        let module = load_module(&context, lwe_fatbin)?;
         let lwe = LweKernels {
-            add_assign: load("add_lwe_assign_u64")?,
-            sub_assign: load("sub_lwe_assign_u64")?,
-            neg_assign: load("neg_lwe_assign_u64")?,
+            add_assign: load_function(&module, "add_lwe_assign_u64")?,
+            sub_assign: load_function(&module, "sub_lwe_assign_u64")?,
+            neg_assign: load_function(&module, "neg_lwe_assign_u64")?,
+        };
+        let module = load_module(&context, bootstrap_fatbin)?;
+        let bootstrap = BOOTSTRAP_SIZES
+            .iter()
+            .map(|&(n, threads)| {
+                Ok(BootstrapKernels {
+                    polynomial_size: n,
+                    threads_per_polynomial: threads,
+                    bsk_to_fourier: load_kernel(&module, &format!("bsk_to_fourier_{n}_u64"))?,
+                    single_block: load_kernel(&module, &format!("programmable_bootstrap_{n}_u64"))?,
+                    cluster: load_kernel(
+                        &module,
+                        &format!("programmable_bootstrap_cluster_{n}_u64"),
+                    )?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let keyswitch_module = load_module(&context, keyswitch_fatbin)?;
+        let linear_module = load_module(&context, linear_fatbin)?;
+        let step = StepKernels {
+            keyswitch: load_kernel(&keyswitch_module, "keyswitch_u64")?,
+            keyswitch_reduce: load_kernel(&keyswitch_module, "keyswitch_reduce_u64")?,
+            linear_combination: load_kernel(&linear_module, "linear_combination_lwe_u64")?,
         };
         Ok(Self(Arc::new(Inner {
             ordinal,
             context,
             stream,
+            attributes,
             lwe,
+            bootstrap,
+            step,
         })))
     }
 
     /// The device's ordinal.
     pub fn ordinal(&self) -> usize {
         self.0.ordinal
+    }
+
+    /// The compute capability (major, minor), e.g. (9, 0) for an H100.
+    pub fn compute_capability(&self) -> (u32, u32) {
+        self.0.attributes.compute_capability
+    }
+
+    /// The number of streaming multiprocessors.
+    pub fn multiprocessor_count(&self) -> usize {
+        self.0.attributes.multiprocessors as usize
     }
 
     /// Free and total device memory, in bytes.
@@ -124,8 +308,39 @@ impl CudaDevice {
         &self.0.stream
     }
 
+    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+        &self.0.context
+    }
+
     pub(crate) fn lwe_kernels(&self) -> &LweKernels {
         &self.0.lwe
+    }
+
+    /// The bootstrap kernels for polynomial size `n`, or `Err` if none were built.
+    pub(crate) fn bootstrap_kernels(&self, n: usize) -> Result<&BootstrapKernels> {
+        self.0
+            .bootstrap
+            .iter()
+            .find(|k| k.polynomial_size == n)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "no GPU bootstrap for polynomial size {n}; supported: {:?}",
+                    BOOTSTRAP_SIZES.map(|(n, _)| n)
+                ))
+            })
+    }
+
+    pub(crate) fn step_kernels(&self) -> &StepKernels {
+        &self.0.step
+    }
+
+    pub(crate) fn attributes(&self) -> &DeviceAttributes {
+        &self.0.attributes
+    }
+
+    /// `Err` unless `other` is this GPU: data of two GPUs cannot meet in one kernel.
+    pub(crate) fn check_same(&self, what: &'static str, other: &CudaDevice) -> Result<()> {
+        check_eq(what, self.ordinal(), other.ordinal())
     }
 
     /// Fails with a clear error unless `bytes` fit in the device's free memory.

@@ -34,6 +34,52 @@ impl CudaLweCiphertextList {
         })
     }
 
+    /// A list of `count` ciphertexts of size `lwe_size`, all zero, on `device`.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::*;
+    /// use gpufhe::core_crypto::{LweCiphertextCount, LweSize};
+    /// let gpu = CudaDevice::new(0).unwrap();
+    /// let list = CudaLweCiphertextList::new_zero(&gpu, LweSize(3), LweCiphertextCount(2)).unwrap();
+    /// assert_eq!(list.to_cpu().unwrap().as_slice(), &[0; 6]);
+    /// ```
+    pub fn new_zero(
+        device: &CudaDevice,
+        lwe_size: LweSize,
+        count: LweCiphertextCount,
+    ) -> Result<Self> {
+        let len = lwe_size.0.checked_mul(count.0).ok_or_else(|| {
+            crate::Error::InvalidParameter(format!(
+                "{} ciphertexts of size {} overflow the address space",
+                count.0, lwe_size.0
+            ))
+        })?;
+        device.check_free_memory(len.saturating_mul(8))?;
+        let stream = device.stream();
+        let data = if len == 0 {
+            stream.null()
+        } else {
+            stream.alloc_zeros(len)
+        }
+        .map_err(cuda_err("allocating ciphertexts on the GPU"))?;
+        Ok(Self {
+            data,
+            lwe_size,
+            count,
+            device: device.clone(),
+        })
+    }
+
+    /// The coefficients on the device.
+    pub(crate) fn data(&self) -> &CudaSlice<u64> {
+        &self.data
+    }
+
+    /// The coefficients on the device, mutably.
+    pub(crate) fn data_mut(&mut self) -> &mut CudaSlice<u64> {
+        &mut self.data
+    }
+
     /// Copies the list back to the CPU.
     pub fn to_cpu(&self) -> Result<LweCiphertextListOwned> {
         let host = self

@@ -7,10 +7,23 @@
 //! [`Error`]s, never panics.
 
 mod device;
+mod fourier_bootstrap_key;
+mod keyswitch;
+mod launch;
+mod linear_combination;
 mod lwe_linear_algebra;
+mod programmable_bootstrap;
 
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
+pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
+pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
+pub use linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use lwe_linear_algebra::*;
+pub use programmable_bootstrap::{
+    cuda_programmable_bootstrap_lwe_ciphertext_list,
+    cuda_programmable_bootstrap_lwe_ciphertext_list_with, lookup_table_bodies, CudaLookupTableList,
+    PbsKernel,
+};
 
 use crate::error::Error;
 

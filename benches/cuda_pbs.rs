@@ -1,0 +1,128 @@
+//! GPU bootstrap and keyswitch on the default parameters, stream synchronized before
+//! the clock stops. Skips without a GPU.
+//!
+//! - `cuda/pbs/latency`: one programmable bootstrap alone (input already keyswitched).
+//! - `cuda/ks_pbs/latency`: one keyswitch followed by one bootstrap.
+//! - `cuda/pbs/throughput/<batch>`: one batched bootstrap launch (elements/s).
+//! - `cuda/keyswitch/<batch>`: one batched keyswitch (elements/s).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use gpufhe::backend::cuda::*;
+use gpufhe::backend::Table;
+use gpufhe::core_crypto::{LweCiphertextCount, LweCiphertextList};
+use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+use std::time::Duration;
+
+const BATCHES: [usize; 6] = [1, 16, 256, 1024, 4096, 8192];
+
+fn bench(c: &mut Criterion) {
+    let Some(gpu) = gpu_for_tests() else { return };
+    let p = DEFAULT_PARAMETERS;
+    let ck = ClientKey::new(p).expect("client key");
+    let compressed = CompressedServerKey::new(&ck).expect("server key");
+    let bsk = CudaFourierBootstrapKey::from_cpu(&gpu, &compressed.bootstrap_key().decompress())
+        .expect("bootstrap key");
+    let ksk = CudaKeyswitchKey::from_cpu(&gpu, &compressed.keyswitch_key().decompress())
+        .expect("keyswitch key");
+    let table = Table::new(&p, |x| (x * x + 1) % 16).expect("table");
+    let luts = CudaLookupTableList::from_tables(&gpu, &p, &[&table]).expect("tables");
+
+    // The largest batch of distinct encryptions, keyswitched once; smaller batches
+    // use its prefix.
+    let max = *BATCHES.iter().max().expect("batches");
+    let blocks: Vec<u64> = (0..max)
+        .flat_map(|i| {
+            ck.encrypt_with_carry(i as u64 % 16)
+                .expect("encrypt")
+                .as_lwe()
+                .as_slice()
+                .to_vec()
+        })
+        .collect();
+    let big_size = p.big_lwe_dimension().to_lwe_size();
+    let small_size = p.lwe_dimension.to_lwe_size();
+    let upload = |len: usize| {
+        let host = LweCiphertextList::from_container(blocks[..len * big_size.0].to_vec(), big_size)
+            .expect("list");
+        CudaLweCiphertextList::from_cpu(&gpu, &host).expect("upload")
+    };
+    let new_list = |size, len| {
+        CudaLweCiphertextList::new_zero(&gpu, size, LweCiphertextCount(len)).expect("allocate")
+    };
+
+    let mut group = c.benchmark_group("cuda");
+    group
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    {
+        let big = upload(1);
+        let mut small = new_list(small_size, 1);
+        cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
+        let mut out = new_list(big_size, 1);
+        group.bench_function("pbs/latency", |b| {
+            b.iter(|| {
+                cuda_programmable_bootstrap_lwe_ciphertext_list(
+                    &bsk,
+                    &small,
+                    &mut out,
+                    &luts,
+                    &[0],
+                    &[0],
+                    p.modulus_switch,
+                )
+                .expect("bootstrap");
+                gpu.synchronize().expect("sync");
+            })
+        });
+        group.bench_function("ks_pbs/latency", |b| {
+            b.iter(|| {
+                cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
+                cuda_programmable_bootstrap_lwe_ciphertext_list(
+                    &bsk,
+                    &small,
+                    &mut out,
+                    &luts,
+                    &[0],
+                    &[0],
+                    p.modulus_switch,
+                )
+                .expect("bootstrap");
+                gpu.synchronize().expect("sync");
+            })
+        });
+    }
+    for batch in BATCHES {
+        let big = upload(batch);
+        let mut small = new_list(small_size, batch);
+        group.throughput(Throughput::Elements(batch as u64));
+        group.bench_with_input(BenchmarkId::new("keyswitch", batch), &batch, |b, _| {
+            b.iter(|| {
+                cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
+                gpu.synchronize().expect("sync");
+            })
+        });
+        let mut out = new_list(big_size, batch);
+        let lut_indexes = vec![0; batch];
+        let slots: Vec<usize> = (0..batch).collect();
+        group.bench_with_input(BenchmarkId::new("pbs/throughput", batch), &batch, |b, _| {
+            b.iter(|| {
+                cuda_programmable_bootstrap_lwe_ciphertext_list(
+                    &bsk,
+                    &small,
+                    &mut out,
+                    &luts,
+                    &lut_indexes,
+                    &slots,
+                    p.modulus_switch,
+                )
+                .expect("bootstrap");
+                gpu.synchronize().expect("sync");
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,234 @@
+// Runs the gpufhe kernels under the CPU emulation (cuda_emu.h) on data files, with
+// the launch geometry of the Rust host code (src/backend/cuda/*.rs), which it
+// mirrors. Usage: harness <pbs|ks|linear> <dir> [forward|reverse|shuffled]
+// Reads <dir>/meta.txt (whitespace-separated integers, see each command) and binary
+// little-endian arrays, writes <dir>/output.bin. Exit status 0 on success.
+#include <cinttypes>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "cuda_emu.h"
+
+namespace gpufhe {
+struct PbsParams {
+  uint64_t *out;
+  const uint64_t *in;
+  const uint64_t *luts;
+  const uint32_t *jobs;
+  const double2 *bsk;
+  const double2 *twiddles;
+  const double2 *twist;
+  uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count;
+};
+struct BskConversionParams {
+  double2 *out;
+  const uint64_t *in;
+  const double2 *twiddles;
+  const double2 *twist;
+  uint64_t polynomials;
+};
+struct KeyswitchParams {
+  uint64_t *out;
+  uint64_t *partial;
+  const uint64_t *in;
+  const uint64_t *ksk;
+  uint32_t in_dim, out_dim, base_log, level, count, coefficients_per_split, splits, pad;
+};
+struct LinearCombinationParams {
+  uint64_t *out;
+  const uint64_t *offsets;
+  const uint64_t *sources;
+  const uint64_t *scalars;
+  const uint64_t *constants;
+  uint64_t lwe_size;
+  uint64_t count;
+};
+}  // namespace gpufhe
+
+using namespace gpufhe;
+
+#define DECLARE(N)                                                     \
+  extern "C" void bsk_to_fourier_##N##_u64(BskConversionParams);       \
+  extern "C" void programmable_bootstrap_##N##_u64(PbsParams);         \
+  extern "C" void programmable_bootstrap_cluster_##N##_u64(PbsParams);
+DECLARE(256)
+DECLARE(512)
+DECLARE(1024)
+DECLARE(2048)
+DECLARE(4096)
+DECLARE(8192)
+extern "C" void keyswitch_u64(KeyswitchParams);
+extern "C" void keyswitch_reduce_u64(KeyswitchParams);
+extern "C" void linear_combination_lwe_u64(LinearCombinationParams);
+
+template <class T>
+static std::vector<T> read(const std::string &path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) {
+    std::cerr << "cannot read " << path << "\n";
+    std::exit(2);
+  }
+  std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::vector<T> out(bytes.size() / sizeof(T));
+  std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+  return out;
+}
+
+template <class T>
+static void write(const std::string &path, const std::vector<T> &v) {
+  std::ofstream f(path, std::ios::binary);
+  f.write(reinterpret_cast<const char *>(v.data()), v.size() * sizeof(T));
+}
+
+static std::vector<uint64_t> meta(const std::string &dir) {
+  std::ifstream f(dir + "/meta.txt");
+  std::vector<uint64_t> v;
+  uint64_t x;
+  while (f >> x) v.push_back(x);
+  return v;
+}
+
+struct Sizes {
+  unsigned n, threads;
+  void (*convert)(BskConversionParams);
+  void (*single)(PbsParams);
+  void (*cluster)(PbsParams);
+};
+#define SIZE(N, T) {N, T, bsk_to_fourier_##N##_u64, programmable_bootstrap_##N##_u64, programmable_bootstrap_cluster_##N##_u64}
+static const Sizes SIZES[] = {SIZE(256, 32),  SIZE(512, 32),  SIZE(1024, 64),
+                              SIZE(2048, 128), SIZE(4096, 256), SIZE(8192, 512)};
+
+static size_t padded_polynomial_bytes(size_t n) {
+  size_t m = n / 2;
+  return (m + m / 8) * 16;
+}
+
+static void fail(const char *what) {
+  std::cerr << what << "\n";
+  std::exit(1);
+}
+
+// meta: lwe_dim glwe_dim N base_log level centered count outputs cluster(0/1)
+static void run_pbs(const std::string &dir) {
+  auto m = meta(dir);
+  if (m.size() < 9) fail("pbs meta: lwe glwe N base_log level centered count outputs cluster");
+  const uint32_t n = m[0], k = m[1], N = m[2], base_log = m[3], level = m[4], centered = m[5],
+                 count = m[6], outputs = m[7];
+  const bool cluster = m[8] != 0;
+  const Sizes *sz = nullptr;
+  for (auto &s : SIZES)
+    if (s.n == N) sz = &s;
+  if (!sz) fail("unsupported N");
+  auto bsk_std = read<uint64_t>(dir + "/bsk.bin");
+  auto input = read<uint64_t>(dir + "/input.bin");
+  auto luts = read<uint64_t>(dir + "/luts.bin");
+  auto jobs = read<uint32_t>(dir + "/jobs.bin");
+  const size_t M = N / 2;
+  std::vector<double2> twiddles(M / 2), twist(M);
+  for (size_t j = 0; j < M / 2; ++j) {
+    double a = -2.0 * M_PI * (double)j / (double)M;
+    twiddles[j] = make_double2(std::cos(a), std::sin(a));
+  }
+  for (size_t p = 0; p < M; ++p) {
+    double a = M_PI * (double)p / (double)N;
+    twist[p] = make_double2(std::cos(a), std::sin(a));
+  }
+  const size_t polys = bsk_std.size() / N;
+  std::vector<double2> fourier(polys * M);
+  BskConversionParams cp{fourier.data(), bsk_std.data(), twiddles.data(), twist.data(), polys};
+  const unsigned T = sz->threads;
+  if (!emu::launch(dim3{(unsigned)std::min<size_t>(polys, 1 << 20), 1, 1}, dim3{T, 1, 1},
+                   padded_polynomial_bytes(N), 1, [&] { sz->convert(cp); }))
+    fail("conversion deadlock");
+  std::vector<uint64_t> out((size_t)outputs * (k * N + 1), 0);
+  PbsParams p{out.data(),     input.data(),  luts.data(), jobs.data(), fourier.data(),
+              twiddles.data(), twist.data(), n,           k,           base_log,
+              level,          centered,      count};
+  const size_t rows = padded_polynomial_bytes(N);
+  const size_t staging = level > 1 ? (size_t)N * 8 : 0;
+  const size_t mask = (size_t)n * 4;
+  const size_t glwe_size = k + 1;
+  bool ok;
+  if (cluster) {
+    ok = emu::launch(dim3{count * (unsigned)glwe_size, 1, 1}, dim3{T, 1, 1},
+                     level * rows + staging + mask, glwe_size, [&] { sz->cluster(p); });
+  } else {
+    ok = emu::launch(dim3{count, 1, 1}, dim3{T * (unsigned)glwe_size, 1, 1},
+                     glwe_size * (level * rows + staging) + mask, 1, [&] { sz->single(p); });
+  }
+  if (!ok) fail("bootstrap deadlock");
+  write(dir + "/output.bin", out);
+}
+
+// meta: in_dim out_dim base_log level count multiprocessors
+static void run_ks(const std::string &dir) {
+  auto m = meta(dir);
+  if (m.size() < 6) fail("ks meta: in_dim out_dim base_log level count multiprocessors");
+  const uint32_t in_dim = m[0], out_dim = m[1], base_log = m[2], level = m[3], count = m[4];
+  const size_t sms = m[5];
+  auto ksk = read<uint64_t>(dir + "/ksk.bin");
+  auto input = read<uint64_t>(dir + "/input.bin");
+  std::vector<uint64_t> out((size_t)count * (out_dim + 1), 0);
+  // Mirrors cuda_keyswitch_lwe_ciphertext_list.
+  const size_t ct_tiles = (count + 15) / 16, out_tiles = (out_dim + 1 + 127) / 128;
+  const size_t target = 2 * sms;
+  const size_t max_splits = std::clamp<size_t>(in_dim / 64, 1, 65535);
+  size_t splits = std::clamp<size_t>((target + ct_tiles * out_tiles - 1) / (ct_tiles * out_tiles),
+                                     1, max_splits);
+  const size_t per_split = std::max<size_t>((in_dim + splits - 1) / splits, 1);
+  splits = std::max<size_t>((in_dim + per_split - 1) / per_split, 1);
+  std::vector<uint64_t> partial(splits > 1 ? splits * count * (out_dim + 1) : 0,
+                                0x5555555555555555ull);
+  KeyswitchParams p{out.data(), splits > 1 ? partial.data() : nullptr, input.data(), ksk.data(),
+                    in_dim,     out_dim,                              base_log,     level,
+                    count,      (uint32_t)per_split,                  (uint32_t)splits, 0};
+  if (!emu::launch(dim3{(unsigned)ct_tiles, (unsigned)out_tiles, (unsigned)splits},
+                   dim3{128, 1, 1}, 0, 1, [&] { keyswitch_u64(p); }))
+    fail("keyswitch deadlock");
+  if (splits > 1) {
+    const size_t total = std::min<size_t>((count * (out_dim + 1) + 255) / 256, 1 << 20);
+    if (!emu::launch(dim3{(unsigned)total, 1, 1}, dim3{256, 1, 1}, 0, 1,
+                     [&] { keyswitch_reduce_u64(p); }))
+      fail("reduce deadlock");
+  }
+  write(dir + "/output.bin", out);
+}
+
+// meta: lwe_size count(expressions); inputs.bin, offsets.bin, sources.bin (block
+// indexes into inputs), scalars.bin, constants.bin
+static void run_linear(const std::string &dir) {
+  auto m = meta(dir);
+  const uint64_t lwe_size = m[0], count = m[1];
+  auto inputs = read<uint64_t>(dir + "/inputs.bin");
+  auto offsets = read<uint64_t>(dir + "/offsets.bin");
+  auto sources = read<uint64_t>(dir + "/sources.bin");
+  auto scalars = read<uint64_t>(dir + "/scalars.bin");
+  auto constants = read<uint64_t>(dir + "/constants.bin");
+  for (auto &s : sources) s = (uint64_t)(uintptr_t)(inputs.data() + s * lwe_size);
+  std::vector<uint64_t> out(count * lwe_size, 0);
+  LinearCombinationParams p{out.data(), offsets.data(), sources.data(), scalars.data(),
+                            constants.data(), lwe_size, count};
+  if (!emu::launch(dim3{(unsigned)std::min<uint64_t>(count, 1 << 20), 1, 1}, dim3{256, 1, 1}, 0,
+                   1, [&] { linear_combination_lwe_u64(p); }))
+    fail("linear deadlock");
+  write(dir + "/output.bin", out);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) fail("usage: harness <pbs|ks|linear> <dir> [forward|reverse|shuffled]");
+  std::string cmd = argv[1], dir = argv[2];
+  if (argc > 3) {
+    std::string o = argv[3];
+    emu::state().order = o == "reverse"    ? emu::Order::Reverse
+                         : o == "shuffled" ? emu::Order::Shuffled
+                                           : emu::Order::Forward;
+  }
+  if (cmd == "pbs") run_pbs(dir);
+  else if (cmd == "ks") run_ks(dir);
+  else if (cmd == "linear") run_linear(dir);
+  else fail("unknown command");
+  return 0;
+}

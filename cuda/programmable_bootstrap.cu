@@ -1,0 +1,341 @@
+// Bootstrap-key conversion to the Fourier domain and the batched classical
+// programmable bootstrap (PBS), the GPU twins of FourierLweBootstrapKey::from_standard
+// and of modulus switch + blind rotation + sample extraction
+// (core_crypto/algorithms/{modulus_switch,blind_rotation,sample_extraction}.rs).
+//
+// Work split. One thread group of T = N/(2R) threads owns one polynomial of the
+// accumulator: thread t holds coefficients t + vT and t + vT + N/2 (v < R) in
+// registers for the whole blind rotation, and runs the FFTs of that polynomial (see
+// negacyclic_fft.cuh). A bootstrap needs k + 1 groups:
+//   - programmable_bootstrap_<N>_u64: one thread block of (k+1) T threads per
+//     ciphertext (any GPU);
+//   - programmable_bootstrap_cluster_<N>_u64 (sm_90+): a cluster of k + 1 blocks of
+//     T threads per ciphertext, one group per block, so one bootstrap runs on k + 1
+//     SMs at once; the external product reads the other blocks' Fourier rows through
+//     distributed shared memory.
+// One CMux iteration (mask coefficient a_i != 0): each group writes its polynomial to
+// shared memory, reads X^{a_i} ACC_g - ACC_g, decomposes it (level by level), folds,
+// twists and transforms it into row (g, j); after a barrier over the whole ciphertext
+// every group multiplies all rows by its column of GGSW_i (Fourier key read straight
+// from global memory, coalesced), transforms back, untwists, rounds and adds to its
+// polynomial. After n iterations the requested coefficients are extracted.
+//
+// The Fourier key layout is (GGSW i, row r, column c, then for each polynomial value v
+// of thread t at slot v T + t): exactly what the MAC loop reads, written by the
+// conversion kernel with the same FFT, so the two always agree.
+
+#include <cooperative_groups.h>
+
+#include "negacyclic_fft.cuh"
+
+namespace gpufhe {
+
+// Mirrors `PbsParams` in src/backend/cuda/programmable_bootstrap.rs (#[repr(C)]).
+struct PbsParams {
+  uint64_t *out;             // output list: ciphertexts of size k N + 1
+  const uint64_t *in;        // input list: `count` ciphertexts of size n + 1
+  const uint64_t *luts;      // lookup-table body polynomials, N coefficients each
+  const uint32_t *jobs;      // per input: lookup table, first output slot, function count
+  const double2 *bsk;        // Fourier bootstrap key
+  const double2 *twiddles;   // W^k = e^{-2 pi i k / M}, k < M / 2
+  const double2 *twist;      // w^p = e^{i pi p / N}, p < M
+  uint32_t lwe_dimension;    // n
+  uint32_t glwe_dimension;   // k
+  uint32_t base_log;
+  uint32_t level;
+  uint32_t centered;         // 1: centered-mean modulus switch
+  uint32_t count;            // number of inputs
+};
+
+// Mirrors `BskConversionParams` in src/backend/cuda/fourier_bootstrap_key.rs.
+struct BskConversionParams {
+  double2 *out;              // Fourier key, M values per polynomial
+  const uint64_t *in;        // standard key, N coefficients per polynomial
+  const double2 *twiddles;
+  const double2 *twist;
+  uint64_t polynomials;
+};
+
+// (X^{-power} poly)[x] for power in [0, 2N), as polynomial_rotate_left.
+template <int N>
+__device__ __forceinline__ uint64_t rotated_left(const uint64_t *poly, int x, uint32_t power) {
+  const bool flip = power >= (uint32_t)N;
+  const int p = (int)(flip ? power - N : power);
+  const int y = x + p;
+  const uint64_t v = y < N ? poly[y] : 0 - poly[y - N];
+  return flip ? 0 - v : v;
+}
+
+// (X^{power} poly)[x] for power in [0, 2N), as polynomial_rotate_minus_self.
+template <int N>
+__device__ __forceinline__ uint64_t rotated_right(const uint64_t *poly, int x, uint32_t power) {
+  const bool flip = power >= (uint32_t)N;
+  const int p = (int)(flip ? power - N : power);
+  const uint64_t v = x >= p ? poly[x - p] : 0 - poly[x - p + N];
+  return flip ? 0 - v : v;
+}
+
+// One thread block per ciphertext, group g = threadIdx.x / T.
+template <class Fft>
+struct SingleBlock {
+  double2 *smem;
+  uint32_t k, l;
+
+  __device__ int group() const { return threadIdx.x / Fft::T; }
+  __device__ int thread() const { return threadIdx.x % Fft::T; }
+  __device__ uint32_t ciphertext() const { return blockIdx.x; }
+  __device__ double2 *own_row(int g, uint32_t j) const {
+    return smem + (size_t)(g * l + j) * Fft::PADDED;
+  }
+  __device__ const double2 *row(uint32_t r) const { return smem + (size_t)r * Fft::PADDED; }
+  __device__ double2 *after_rows() const { return smem + (size_t)(k + 1) * l * Fft::PADDED; }
+  __device__ uint64_t *staging(int g) const {
+    return l == 1 ? reinterpret_cast<uint64_t *>(own_row(g, 0))
+                  : reinterpret_cast<uint64_t *>(after_rows()) + (size_t)g * Fft::N;
+  }
+  __device__ uint32_t *mask() const {
+    return reinterpret_cast<uint32_t *>(after_rows() + (l == 1 ? 0 : (size_t)(k + 1) * Fft::M));
+  }
+  __device__ void sync_all() const { __syncthreads(); }
+};
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// A cluster of k + 1 blocks per ciphertext, group g = rank of the block.
+template <class Fft>
+struct ClusterOfBlocks {
+  double2 *smem;
+  uint32_t k, l;
+
+  __device__ int group() const { return (int)cooperative_groups::this_cluster().block_rank(); }
+  __device__ int thread() const { return threadIdx.x; }
+  __device__ uint32_t ciphertext() const { return blockIdx.x / (k + 1); }
+  __device__ double2 *own_row(int, uint32_t j) const { return smem + (size_t)j * Fft::PADDED; }
+  __device__ const double2 *row(uint32_t r) const {
+    return cooperative_groups::this_cluster().map_shared_rank(smem + (size_t)(r % l) * Fft::PADDED,
+                                                              r / l);
+  }
+  __device__ double2 *after_rows() const { return smem + (size_t)l * Fft::PADDED; }
+  __device__ uint64_t *staging(int) const {
+    return l == 1 ? reinterpret_cast<uint64_t *>(smem) : reinterpret_cast<uint64_t *>(after_rows());
+  }
+  __device__ uint32_t *mask() const {
+    return reinterpret_cast<uint32_t *>(after_rows() + (l == 1 ? 0 : Fft::M));
+  }
+  __device__ void sync_all() const { cooperative_groups::this_cluster().sync(); }
+};
+#endif
+
+// Modulus switch of the input (warp 0): the switched mask to shared memory and the
+// switched body, with the centered-mean correction sum(e_i) / 2 when asked.
+template <int LOG_2N>
+__device__ __forceinline__ void modulus_switch(const uint64_t *input, uint32_t n, bool centered,
+                                               uint32_t *mask, uint64_t *body) {
+  if (threadIdx.x >= 32) return;
+  unsigned __int128 error_sum = 0;
+  for (uint32_t i = threadIdx.x; i < n; i += 32) {
+    const uint64_t a = input[i];
+    const uint64_t s = switch_modulus(a, LOG_2N);
+    const int64_t error = (int64_t)((s << (64 - LOG_2N)) - a);
+    error_sum += (unsigned __int128)(__int128)error;
+    mask[i] = (uint32_t)(s & ((1u << LOG_2N) - 1));
+  }
+#pragma unroll
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const uint64_t lo = __shfl_xor_sync(0xffffffffu, (uint64_t)error_sum, offset);
+    const uint64_t hi = __shfl_xor_sync(0xffffffffu, (uint64_t)(error_sum >> 64), offset);
+    error_sum += ((unsigned __int128)hi << 64) | (unsigned __int128)lo;
+  }
+  if (threadIdx.x == 0) {
+    uint64_t b = input[n];
+    // The low 64 bits of the arithmetic shift of the signed sum.
+    if (centered) b += (uint64_t)(error_sum >> 1);
+    *body = switch_modulus(b, LOG_2N) & ((1ull << LOG_2N) - 1);
+  }
+}
+
+template <class Fft, class Topology>
+__device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const Topology &topo) {
+  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
+  constexpr int LOG_2N = ilog2(2 * N);
+  const int g = topo.group();
+  const int t = topo.thread();
+  const uint32_t ct = topo.ciphertext();
+  const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, l = p.level;
+  const uint64_t *input = p.in + (size_t)ct * (n + 1);
+  uint32_t *mask = topo.mask();
+  __shared__ uint64_t switched_body;
+
+  modulus_switch<LOG_2N>(input, n, p.centered != 0, mask, &switched_body);
+  __syncthreads();
+
+  // ACC = X^{-body} * (0, ..., 0, LUT).
+  const uint32_t lut = p.jobs[3 * ct];
+  const uint64_t *table = p.luts + (size_t)lut * N;
+  const uint32_t body = (uint32_t)switched_body;
+  uint64_t acc_lo[R], acc_hi[R];
+#pragma unroll
+  for (int v = 0; v < R; ++v) {
+    const int x = t + v * T;
+    acc_lo[v] = (uint32_t)g == k ? rotated_left<N>(table, x, body) : 0;
+    acc_hi[v] = (uint32_t)g == k ? rotated_left<N>(table, x + M, body) : 0;
+  }
+
+  const uint32_t rows = (k + 1) * l;
+  const size_t ggsw_size = (size_t)rows * (k + 1) * M;
+  // The bytes of one column of a GGSW (what group g reads in one iteration), and the
+  // 128-byte lines of it each thread asks L2 for one iteration ahead.
+  const size_t column_bytes = (size_t)rows * M * sizeof(double2);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + 1 < n) {
+      const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size);
+      for (size_t line = (size_t)t * 128; line < column_bytes; line += (size_t)T * 128) {
+        const size_t r = line / (M * sizeof(double2)), offset = line % (M * sizeof(double2));
+        prefetch_l2(next + ((r * (k + 1) + g) * M) * sizeof(double2) + offset);
+      }
+    }
+    const uint32_t a = mask[i];
+    if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
+
+    uint64_t *stage = topo.staging(g);
+    __syncthreads();
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      stage[t + v * T] = acc_lo[v];
+      stage[t + v * T + M] = acc_hi[v];
+    }
+    __syncthreads();
+
+    for (uint32_t j = 0; j < l; ++j) {
+      double2 x[R];
+#pragma unroll
+      for (int v = 0; v < R; ++v) {
+        const int e = t + v * T;
+        const uint64_t lo = rotated_right<N>(stage, e, a) - acc_lo[v];
+        const uint64_t hi = rotated_right<N>(stage, e + M, a) - acc_hi[v];
+        const uint64_t digit_lo =
+            l == 1 ? decompose_level1(lo, p.base_log) : decompose_digit(lo, p.base_log, l, j);
+        const uint64_t digit_hi =
+            l == 1 ? decompose_level1(hi, p.base_log) : decompose_digit(hi, p.base_log, l, j);
+        const double dl = (double)(int64_t)digit_lo;
+        const double dh = (double)(int64_t)digit_hi;
+        x[v] = c_mul(make_double2(dl, dh), __ldg(&p.twist[e]));
+      }
+      double2 *row = topo.own_row(g, j);
+      Fft::forward(x, t, row, p.twiddles);
+      __syncthreads();
+      Fft::template store<Fft::LAST>(row, x, t);
+    }
+    topo.sync_all();
+
+    // External product: column g of GGSW_i against every row.
+    const double2 *column = p.bsk + (size_t)i * ggsw_size + (size_t)g * M;
+    double2 x[R];
+#pragma unroll
+    for (int v = 0; v < R; ++v) x[v] = make_double2(0.0, 0.0);
+    for (uint32_t r = 0; r < rows; ++r) {
+      const double2 *in_row = topo.row(r);
+      const double2 *key = column + (size_t)r * (k + 1) * M;
+#pragma unroll
+      for (int v = 0; v < R; ++v) {
+        const double2 d = in_row[padded(Fft::template index<Fft::LAST>(t, v))];
+        x[v] = c_fma(d, __ldg(&key[v * T + t]), x[v]);
+      }
+    }
+    topo.sync_all();
+
+    Fft::inverse(x, t, topo.own_row(g, 0), p.twiddles);
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      const int e = t + v * T;
+      const double2 z = c_mul_conj(x[v], __ldg(&p.twist[e]));
+      acc_lo[v] += f64_to_torus(z.x * (1.0 / M));
+      acc_hi[v] += f64_to_torus(z.y * (1.0 / M));
+    }
+  }
+
+  // Sample extraction of coefficient f N / count for each function f.
+  const uint32_t first = p.jobs[3 * ct + 1];
+  const uint32_t functions = p.jobs[3 * ct + 2];
+  const size_t out_size = (size_t)k * N + 1;
+  for (uint32_t f = 0; f < functions; ++f) {
+    const int nth = (int)(f * (N / functions));
+    uint64_t *out = p.out + (size_t)(first + f) * out_size;
+#pragma unroll
+    for (int v = 0; v < 2 * R; ++v) {
+      const int x = t + (v % R) * T + (v / R) * M;
+      const uint64_t value = v < R ? acc_lo[v % R] : acc_hi[v % R];
+      if ((uint32_t)g < k) {
+        // (A S)_nth = sum_{j <= nth} a_{nth - j} s_j - sum_{j > nth} a_{N + nth - j} s_j
+        if (x <= nth) {
+          out[(size_t)g * N + (nth - x)] = value;
+        } else {
+          out[(size_t)g * N + (N + nth - x)] = 0 - value;
+        }
+      } else if (x == nth) {
+        out[(size_t)k * N] = value;
+      }
+    }
+  }
+}
+
+template <class Fft>
+__device__ __forceinline__ void bsk_to_fourier(const BskConversionParams &p) {
+  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
+  GPUFHE_DYNAMIC_SHARED(double2, buffer);
+  const int t = threadIdx.x;
+  for (uint64_t poly = blockIdx.x; poly < p.polynomials; poly += gridDim.x) {
+    const uint64_t *in = p.in + poly * N;
+    double2 x[R];
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      const int e = t + v * T;
+      const double2 folded = make_double2((double)(int64_t)in[e], (double)(int64_t)in[e + M]);
+      x[v] = c_mul(folded, __ldg(&p.twist[e]));
+    }
+    Fft::forward(x, t, buffer, p.twiddles);
+    double2 *out = p.out + poly * M;
+#pragma unroll
+    for (int v = 0; v < R; ++v) out[v * T + t] = x[v];
+  }
+}
+
+}  // namespace gpufhe
+
+using gpufhe::BskConversionParams;
+using gpufhe::NegacyclicFft;
+using gpufhe::PbsParams;
+
+// One instantiation per polynomial size: N, values per thread.
+#define BOOTSTRAP_KERNELS(N, R)                                                              \
+  extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
+      bsk_to_fourier_##N##_u64(BskConversionParams p) {                                      \
+    gpufhe::bsk_to_fourier<NegacyclicFft<N / 2, R>>(p);                                      \
+  }                                                                                          \
+  extern "C" __global__ void __maxnreg__(128) programmable_bootstrap_##N##_u64(PbsParams p) { \
+    GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
+    using Fft = NegacyclicFft<N / 2, R>;                                                     \
+    gpufhe::programmable_bootstrap<Fft>(                                                     \
+        p, gpufhe::SingleBlock<Fft>{smem, p.glwe_dimension, p.level});                       \
+  }                                                                                          \
+  extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
+      programmable_bootstrap_cluster_##N##_u64(PbsParams p) {                                \
+    CLUSTER_BODY(N, R)                                                                       \
+  }
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define CLUSTER_BODY(N, R)                                                                   \
+  GPUFHE_DYNAMIC_SHARED(double2, smem);                                                      \
+  using Fft = NegacyclicFft<N / 2, R>;                                                       \
+  gpufhe::programmable_bootstrap<Fft>(                                                       \
+      p, gpufhe::ClusterOfBlocks<Fft>{smem, p.glwe_dimension, p.level});
+#else
+// Never launched below sm_90 (the host checks the compute capability).
+#define CLUSTER_BODY(N, R) (void)p;
+#endif
+
+BOOTSTRAP_KERNELS(256, 4)
+BOOTSTRAP_KERNELS(512, 8)
+BOOTSTRAP_KERNELS(1024, 8)
+BOOTSTRAP_KERNELS(2048, 8)
+BOOTSTRAP_KERNELS(4096, 8)
+BOOTSTRAP_KERNELS(8192, 8)

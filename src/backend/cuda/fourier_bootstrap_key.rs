@@ -1,0 +1,177 @@
+//! Bootstrap keys in the Fourier domain on a GPU, converted there from the standard
+//! domain with the same FFT the bootstrap kernel uses.
+
+use super::launch::launch;
+use super::{cuda_err, CudaDevice};
+use crate::core_crypto::{BootstrapKeyShape, LweBootstrapKey};
+use crate::error::{check_eq, Error, Result};
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use std::f64::consts::PI;
+
+/// Mirrors `BskConversionParams` in `cuda/programmable_bootstrap.cu`.
+#[repr(C)]
+struct BskConversionParams {
+    out: u64,
+    input: u64,
+    twiddles: u64,
+    twist: u64,
+    polynomials: u64,
+}
+
+// SAFETY: a plain `#[repr(C)]` struct of integers, laid out as its C++ twin.
+unsafe impl DeviceRepr for BskConversionParams {}
+
+/// The twiddle and twisting factors of the negacyclic FFT of polynomial size `n`,
+/// as interleaved (re, im) pairs: `W^k = e^{-2 pi i k / M}` for `k < M/2`, and
+/// `w^p = e^{i pi p / N}` for `p < M` (`M = N/2`).
+#[derive(Debug)]
+pub(crate) struct FftTables {
+    pub(crate) twiddles: CudaSlice<f64>,
+    pub(crate) twist: CudaSlice<f64>,
+}
+
+impl FftTables {
+    fn new(device: &CudaDevice, n: usize) -> Result<Self> {
+        let m = n / 2;
+        let unit = |angle: f64| [angle.cos(), angle.sin()];
+        let twiddles: Vec<f64> = (0..m / 2)
+            .flat_map(|k| unit(-2.0 * PI * k as f64 / m as f64))
+            .collect();
+        let twist: Vec<f64> = (0..m)
+            .flat_map(|p| unit(PI * p as f64 / n as f64))
+            .collect();
+        let upload = |v: &[f64]| {
+            device
+                .stream()
+                .clone_htod(v)
+                .map_err(cuda_err("copying FFT tables to the GPU"))
+        };
+        Ok(Self {
+            twiddles: upload(&twiddles)?,
+            twist: upload(&twist)?,
+        })
+    }
+}
+
+/// A bootstrap key in the Fourier domain in the memory of one GPU, ready for
+/// [`super::cuda_programmable_bootstrap_lwe_ciphertext_list`]. The layout of its
+/// Fourier values is the bootstrap kernel's own (not the CPU's).
+#[derive(Debug)]
+pub struct CudaFourierBootstrapKey {
+    data: CudaSlice<f64>,
+    tables: FftTables,
+    shape: BootstrapKeyShape,
+    device: CudaDevice,
+}
+
+impl CudaFourierBootstrapKey {
+    /// Uploads a standard-domain key and converts it to the Fourier domain on the
+    /// device. `Err` if the polynomial size has no GPU kernels, the key's length does
+    /// not match its shape, or the device lacks memory.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::*;
+    /// use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+    /// let gpu = CudaDevice::new(0).unwrap();
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let compressed = CompressedServerKey::new(&ck).unwrap();
+    /// let bsk = CudaFourierBootstrapKey::from_cpu(&gpu, &compressed.bootstrap_key().decompress()).unwrap();
+    /// assert_eq!(bsk.shape(), DEFAULT_PARAMETERS.bootstrap_key_shape());
+    /// ```
+    pub fn from_cpu(device: &CudaDevice, key: &LweBootstrapKey) -> Result<Self> {
+        let shape = key.shape();
+        let n = shape.polynomial_size.0;
+        let kernels = device.bootstrap_kernels(n)?;
+        check_eq(
+            "length of the bootstrap key",
+            shape.ggsw_size() * shape.input_lwe_dimension.0,
+            key.as_slice().len(),
+        )?;
+        if shape.base_log.0 >= 64 {
+            return Err(Error::InvalidParameter(format!(
+                "GPU bootstraps need a decomposition base below 2^64, not 2^{}",
+                shape.base_log.0
+            )));
+        }
+        let polynomials = key.as_slice().len() / n;
+        // The standard key (n u64 per polynomial) and the Fourier key (n f64).
+        device.check_free_memory(2 * std::mem::size_of_val(key.as_slice()))?;
+        let stream = device.stream();
+        let standard = stream
+            .clone_htod(key.as_slice())
+            .map_err(cuda_err("copying the bootstrap key to the GPU"))?;
+        let mut data = stream
+            .alloc_zeros::<f64>(polynomials * n)
+            .map_err(cuda_err("allocating the Fourier bootstrap key"))?;
+        let tables = FftTables::new(device, n)?;
+        let threads = kernels.threads_per_polynomial;
+        let shared = kernels
+            .bsk_to_fourier
+            .allow_shared_memory(device, padded_polynomial_bytes(n))?;
+        if polynomials > 0 {
+            let (out, _out_guard) = data.device_ptr_mut(stream);
+            let (input, _in_guard) = standard.device_ptr(stream);
+            let (twiddles, _tw_guard) = tables.twiddles.device_ptr(stream);
+            let (twist, _twist_guard) = tables.twist.device_ptr(stream);
+            let params = BskConversionParams {
+                out,
+                input,
+                twiddles,
+                twist,
+                polynomials: polynomials as u64,
+            };
+            let config = LaunchConfig {
+                grid_dim: (polynomials.min(1 << 20) as u32, 1, 1),
+                block_dim: (threads, 1, 1),
+                shared_mem_bytes: shared,
+            };
+            // SAFETY: `input` holds `polynomials * n` u64 and `out` `polynomials * n`
+            // f64 (n/2 complex values per polynomial), the tables hold n/4 and n/2
+            // complex values; the kernel (grid-stride over polynomials, `threads`
+            // threads each holding n / (2 threads) values) stays inside them, with
+            // `shared` bytes of shared memory for one padded polynomial. The guards
+            // keep the buffers' events until the launch is queued, and the buffers
+            // outlive it (`standard` is freed in stream order after the kernel).
+            unsafe {
+                launch(
+                    device,
+                    &kernels.bsk_to_fourier,
+                    config,
+                    &params,
+                    "launching the bootstrap key conversion",
+                )?;
+            }
+        }
+        Ok(Self {
+            data,
+            tables,
+            shape,
+            device: device.clone(),
+        })
+    }
+
+    /// The key's dimensions and decomposition.
+    pub fn shape(&self) -> BootstrapKeyShape {
+        self.shape
+    }
+
+    /// The device the key lives on.
+    pub fn device(&self) -> &CudaDevice {
+        &self.device
+    }
+
+    pub(crate) fn data(&self) -> &CudaSlice<f64> {
+        &self.data
+    }
+
+    pub(crate) fn tables(&self) -> &FftTables {
+        &self.tables
+    }
+}
+
+/// Bytes of one polynomial buffer of the FFT in shared memory: `N/2` complex values
+/// plus one padding slot every 8 (see `cuda/negacyclic_fft.cuh`).
+pub(crate) fn padded_polynomial_bytes(n: usize) -> usize {
+    let m = n / 2;
+    (m + m / 8) * 16
+}

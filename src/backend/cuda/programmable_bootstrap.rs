@@ -1,0 +1,431 @@
+//! Lookup tables on a GPU and the batched programmable bootstrap.
+
+use super::fourier_bootstrap_key::padded_polynomial_bytes;
+use super::launch::{launch, launch_clusters};
+use super::{cuda_err, CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
+use crate::backend::Table;
+use crate::core_crypto::{ModulusSwitchType, PolynomialSize};
+use crate::error::{check_eq, Error, Result};
+use crate::shortint::{LookupTable, ManyLookupTable, ShortintParameters};
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+
+/// Lookup tables in the memory of one GPU: one accumulator body polynomial per
+/// table and the number of functions it evaluates (outputs per bootstrap).
+#[derive(Debug)]
+pub struct CudaLookupTableList {
+    bodies: CudaSlice<u64>,
+    function_counts: Vec<usize>,
+    polynomial_size: PolynomialSize,
+    device: CudaDevice,
+}
+
+impl CudaLookupTableList {
+    /// Expands backend tables into accumulators for `parameters` (on the CPU, with
+    /// the same encoding as the CPU backend) and uploads them.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::{cuda::*, Table};
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let gpu = CudaDevice::new(0).unwrap();
+    /// let square = Table::new(&DEFAULT_PARAMETERS, |x| x * x).unwrap();
+    /// let split = Table::on_domain(&DEFAULT_PARAMETERS, 7, &[&|x| x % 4, &|x| x / 4]).unwrap();
+    /// let luts = CudaLookupTableList::from_tables(&gpu, &DEFAULT_PARAMETERS, &[&square, &split]).unwrap();
+    /// assert_eq!(luts.function_counts(), &[1, 2]);
+    /// ```
+    pub fn from_tables(
+        device: &CudaDevice,
+        parameters: &ShortintParameters,
+        tables: &[&Table],
+    ) -> Result<Self> {
+        let bodies = lookup_table_bodies(parameters, tables)?;
+        let function_counts = tables.iter().map(|t| t.function_count()).collect();
+        Self::upload(device, bodies, function_counts, parameters.polynomial_size)
+    }
+
+    /// Uploads single-function lookup tables (trivial accumulators, as
+    /// [`LookupTable::new`] makes them).
+    pub fn from_lookup_tables(device: &CudaDevice, tables: &[&LookupTable]) -> Result<Self> {
+        let Some(first) = tables.first() else {
+            return Err(Error::InvalidParameter(
+                "a lookup table list needs at least one table".into(),
+            ));
+        };
+        let n = first.accumulator().polynomial_size();
+        let mut bodies = Vec::with_capacity(tables.len() * n.0);
+        for table in tables {
+            let acc = table.accumulator();
+            check_eq(
+                "polynomial size of a lookup table",
+                n.0,
+                acc.polynomial_size().0,
+            )?;
+            let mask = &acc.as_slice()[..acc.as_slice().len() - n.0];
+            if mask.iter().any(|&c| c != 0) {
+                return Err(Error::InvalidParameter(
+                    "GPU lookup tables must be trivial accumulators (zero mask)".into(),
+                ));
+            }
+            bodies.extend_from_slice(acc.body());
+        }
+        Self::upload(device, bodies, vec![1; tables.len()], n)
+    }
+
+    fn upload(
+        device: &CudaDevice,
+        bodies: Vec<u64>,
+        function_counts: Vec<usize>,
+        polynomial_size: PolynomialSize,
+    ) -> Result<Self> {
+        if function_counts.is_empty() {
+            return Err(Error::InvalidParameter(
+                "a lookup table list needs at least one table".into(),
+            ));
+        }
+        for &f in &function_counts {
+            if !f.is_power_of_two() || f > polynomial_size.0 {
+                return Err(Error::InvalidParameter(format!(
+                    "{f} functions in one bootstrap: the count must be a power of two up to N"
+                )));
+            }
+        }
+        device.check_free_memory(std::mem::size_of_val(bodies.as_slice()))?;
+        let bodies = device
+            .stream()
+            .clone_htod(&bodies)
+            .map_err(cuda_err("copying lookup tables to the GPU"))?;
+        Ok(Self {
+            bodies,
+            function_counts,
+            polynomial_size,
+            device: device.clone(),
+        })
+    }
+
+    /// The number of tables.
+    pub fn count(&self) -> usize {
+        self.function_counts.len()
+    }
+
+    /// The number of functions (outputs per bootstrap) of each table.
+    pub fn function_counts(&self) -> &[usize] {
+        &self.function_counts
+    }
+
+    /// The device the tables live on.
+    pub fn device(&self) -> &CudaDevice {
+        &self.device
+    }
+}
+
+/// The accumulator body polynomials of `tables` for `parameters`, one after the
+/// other: what [`CudaLookupTableList::from_tables`] uploads (the CPU backend's
+/// encoding). Public for the kernel emulation tests.
+#[doc(hidden)]
+pub fn lookup_table_bodies(parameters: &ShortintParameters, tables: &[&Table]) -> Result<Vec<u64>> {
+    let mut bodies = Vec::with_capacity(tables.len() * parameters.polynomial_size.0);
+    for table in tables {
+        let many = ManyLookupTable::from_table(parameters, table)?;
+        bodies.extend_from_slice(many.table.accumulator.body());
+    }
+    Ok(bodies)
+}
+
+/// Which bootstrap kernel runs a batch (see `cuda/programmable_bootstrap.cu`).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PbsKernel {
+    /// Chosen from the batch size and the device.
+    Auto,
+    /// One thread block per bootstrap.
+    SingleBlock,
+    /// One cluster of `k + 1` thread blocks per bootstrap (sm_90 and newer).
+    Cluster,
+}
+
+/// Mirrors `PbsParams` in `cuda/programmable_bootstrap.cu`.
+#[repr(C)]
+struct PbsParams {
+    out: u64,
+    input: u64,
+    luts: u64,
+    jobs: u64,
+    bsk: u64,
+    twiddles: u64,
+    twist: u64,
+    lwe_dimension: u32,
+    glwe_dimension: u32,
+    base_log: u32,
+    level: u32,
+    centered: u32,
+    count: u32,
+}
+
+// SAFETY: a plain `#[repr(C)]` struct of integers, laid out as its C++ twin.
+unsafe impl DeviceRepr for PbsParams {}
+
+/// Bootstraps every ciphertext of `input` (under the key's small LWE key) through
+/// lookup table `lut_indexes[j]` of `luts`: a table of `f` functions writes its
+/// results to `output[output_slots[j] + i]`, `i < f` (function `i` is read at
+/// coefficient `i N / f`, see [`ManyLookupTable`]). One kernel launch for the
+/// batch. The GPU twin of the bootstrap half of
+/// [`crate::shortint::ServerKey::apply_many_lookup_table_batch`]; results decrypt to
+/// the CPU's. Output slots must not overlap; other slots are left untouched.
+///
+/// ```no_run
+/// use gpufhe::backend::{cuda::*, Table};
+/// use gpufhe::core_crypto::*;
+/// use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+/// let p = DEFAULT_PARAMETERS;
+/// let gpu = CudaDevice::new(0).unwrap();
+/// let ck = ClientKey::new(p).unwrap();
+/// let compressed = CompressedServerKey::new(&ck).unwrap();
+/// let bsk = CudaFourierBootstrapKey::from_cpu(&gpu, &compressed.bootstrap_key().decompress()).unwrap();
+/// let ksk = CudaKeyswitchKey::from_cpu(&gpu, &compressed.keyswitch_key().decompress()).unwrap();
+/// let block = ck.encrypt(3).unwrap();
+/// let big = LweCiphertextList::from_container(block.as_lwe().as_slice().to_vec(), block.as_lwe().lwe_size()).unwrap();
+/// let big = CudaLweCiphertextList::from_cpu(&gpu, &big).unwrap();
+/// let mut small = CudaLweCiphertextList::new_zero(&gpu, p.lwe_dimension.to_lwe_size(), LweCiphertextCount(1)).unwrap();
+/// cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).unwrap();
+/// let luts = CudaLookupTableList::from_tables(&gpu, &p, &[&Table::new(&p, |x| x + 1).unwrap()]).unwrap();
+/// let mut out = CudaLweCiphertextList::new_zero(&gpu, p.big_lwe_dimension().to_lwe_size(), LweCiphertextCount(1)).unwrap();
+/// cuda_programmable_bootstrap_lwe_ciphertext_list(&bsk, &small, &mut out, &luts, &[0], &[0], p.modulus_switch).unwrap();
+/// let out = out.to_cpu().unwrap();
+/// let phase = decrypt_lwe_ciphertext(&ck.big_lwe_secret_key(), &out.iter().next().unwrap()).unwrap();
+/// assert_eq!(phase.wrapping_add(p.delta() / 2) / p.delta() % 16, 4);
+/// ```
+pub fn cuda_programmable_bootstrap_lwe_ciphertext_list(
+    bsk: &CudaFourierBootstrapKey,
+    input: &CudaLweCiphertextList,
+    output: &mut CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    lut_indexes: &[usize],
+    output_slots: &[usize],
+    modulus_switch: ModulusSwitchType,
+) -> Result<()> {
+    cuda_programmable_bootstrap_lwe_ciphertext_list_with(
+        bsk,
+        input,
+        output,
+        luts,
+        lut_indexes,
+        output_slots,
+        modulus_switch,
+        PbsKernel::Auto,
+    )
+}
+
+/// [`cuda_programmable_bootstrap_lwe_ciphertext_list`] with an explicit kernel
+/// (tests and benches compare them). `Err` if that kernel cannot run on the device.
+#[doc(hidden)]
+#[allow(clippy::too_many_arguments)]
+pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
+    bsk: &CudaFourierBootstrapKey,
+    input: &CudaLweCiphertextList,
+    output: &mut CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    lut_indexes: &[usize],
+    output_slots: &[usize],
+    modulus_switch: ModulusSwitchType,
+    kernel: PbsKernel,
+) -> Result<()> {
+    let jobs = check_bootstrap_batch(bsk, input, output, luts, lut_indexes, output_slots)?;
+    let count = input.count().0;
+    if count == 0 {
+        return Ok(());
+    }
+    let device = bsk.device().clone();
+    let shape = bsk.shape();
+    let n = shape.polynomial_size.0;
+    let (glwe_size, level) = (shape.glwe_dimension.0 + 1, shape.level.0);
+    let kernels = device.bootstrap_kernels(n)?;
+    let threads = kernels.threads_per_polynomial;
+    let rows = padded_polynomial_bytes(n);
+    let staging = if level > 1 { n * 8 } else { 0 };
+    let mask = shape.input_lwe_dimension.0 * 4;
+    let single_shared = glwe_size * (level * rows + staging) + mask;
+    let cluster_shared = level * rows + staging + mask;
+    let attributes = *device.attributes();
+
+    let single_threads = threads as usize * glwe_size;
+    let single_fits = single_threads <= kernels.single_block.max_threads_per_block()? as usize
+        && single_shared <= attributes.max_shared_memory_per_block as usize;
+    let cluster_fits = attributes.has_clusters()
+        && glwe_size <= 8
+        && threads <= kernels.cluster.max_threads_per_block()?
+        && cluster_shared <= attributes.max_shared_memory_per_block as usize;
+    let use_cluster = match kernel {
+        PbsKernel::Cluster => true,
+        PbsKernel::SingleBlock => false,
+        // While every cluster block can have an SM of its own, a bootstrap on k + 1
+        // SMs finishes sooner; beyond, SMs are shared either way and one block per
+        // bootstrap synchronizes less.
+        PbsKernel::Auto => {
+            cluster_fits
+                && (!single_fits || count * glwe_size <= attributes.multiprocessors as usize)
+        }
+    };
+    if (use_cluster && !cluster_fits) || (!use_cluster && !single_fits) {
+        return Err(Error::InvalidParameter(format!(
+            "no GPU bootstrap kernel fits these parameters on GPU {} (N = {n}, k + 1 = \
+             {glwe_size}, {level} level(s), {} blocks requested)",
+            device.ordinal(),
+            if use_cluster { "clustered" } else { "single" },
+        )));
+    }
+
+    let stream = device.stream();
+    let jobs = stream
+        .clone_htod(&jobs)
+        .map_err(cuda_err("copying bootstrap jobs to the GPU"))?;
+    let (out, _out_guard) = output.data_mut().device_ptr_mut(stream);
+    let (input_ptr, _in_guard) = input.data().device_ptr(stream);
+    let (luts_ptr, _luts_guard) = luts.bodies.device_ptr(stream);
+    let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
+    let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
+    let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);
+    let (twist, _twist_guard) = bsk.tables().twist.device_ptr(stream);
+    let params = PbsParams {
+        out,
+        input: input_ptr,
+        luts: luts_ptr,
+        jobs: jobs_ptr,
+        bsk: bsk_ptr,
+        twiddles,
+        twist,
+        lwe_dimension: to_u32("LWE dimension", shape.input_lwe_dimension.0)?,
+        glwe_dimension: to_u32("GLWE dimension", shape.glwe_dimension.0)?,
+        base_log: shape.base_log.0 as u32,
+        level: level as u32,
+        centered: u32::from(modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction),
+        count: to_u32("number of bootstraps", count)?,
+    };
+    // SAFETY (both launches): the parameter struct matches the kernel's; `input` holds
+    // `count` ciphertexts of size n + 1 and `output` room for every slot in `jobs`
+    // (checked above: each slot + function count <= output count, the outputs of
+    // size k N + 1); every lookup index is below the table count, and `luts` holds N
+    // coefficients per table; the Fourier key and tables were built for this shape
+    // by the conversion kernel. The block has exactly the threads the kernel indexes
+    // with ((k + 1) T, or T per cluster block) and the dynamic shared memory it
+    // carves (`*_shared`, allowed above 48 KB by `allow_shared_memory`). The guards
+    // keep every buffer's events until the launch is queued; the buffers (and
+    // `jobs`, freed in stream order) outlive the kernel.
+    if use_cluster {
+        let shared = kernels
+            .cluster
+            .allow_shared_memory(&device, cluster_shared)?;
+        let config = LaunchConfig {
+            grid_dim: (grid_x(count * glwe_size)?, 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: shared,
+        };
+        unsafe {
+            launch_clusters(
+                &device,
+                &kernels.cluster,
+                config,
+                glwe_size as u32,
+                &params,
+                "launching the clustered bootstrap",
+            )
+        }
+    } else {
+        let shared = kernels
+            .single_block
+            .allow_shared_memory(&device, single_shared)?;
+        let config = LaunchConfig {
+            grid_dim: (grid_x(count)?, 1, 1),
+            block_dim: (single_threads as u32, 1, 1),
+            shared_mem_bytes: shared,
+        };
+        unsafe {
+            launch(
+                &device,
+                &kernels.single_block,
+                config,
+                &params,
+                "launching the bootstrap",
+            )
+        }
+    }
+}
+
+/// Checks a bootstrap batch; returns the per-input jobs (lookup table, first output
+/// slot, function count) for the kernel.
+fn check_bootstrap_batch(
+    bsk: &CudaFourierBootstrapKey,
+    input: &CudaLweCiphertextList,
+    output: &CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    lut_indexes: &[usize],
+    output_slots: &[usize],
+) -> Result<Vec<u32>> {
+    let device = bsk.device();
+    device.check_same("GPU of the bootstrap input", input.device())?;
+    device.check_same("GPU of the bootstrap output", output.device())?;
+    device.check_same("GPU of the lookup tables", luts.device())?;
+    let shape = bsk.shape();
+    check_eq(
+        "LWE size of the bootstrap input",
+        shape.input_lwe_dimension.to_lwe_size().0,
+        input.lwe_size().0,
+    )?;
+    check_eq(
+        "LWE size of the bootstrap output",
+        shape.output_lwe_dimension().to_lwe_size().0,
+        output.lwe_size().0,
+    )?;
+    check_eq(
+        "polynomial size of the lookup tables",
+        shape.polynomial_size.0,
+        luts.polynomial_size.0,
+    )?;
+    let count = input.count().0;
+    check_eq("number of lookup-table indexes", count, lut_indexes.len())?;
+    check_eq("number of output slots", count, output_slots.len())?;
+    let outputs = output.count().0;
+    let mut taken = vec![false; outputs];
+    let mut jobs = Vec::with_capacity(3 * count);
+    for (&lut, &slot) in lut_indexes.iter().zip(output_slots) {
+        let functions = *luts.function_counts.get(lut).ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "lookup table {lut} requested, the list has {}",
+                luts.count()
+            ))
+        })?;
+        let end = slot.checked_add(functions).filter(|&e| e <= outputs);
+        let Some(end) = end else {
+            return Err(Error::InvalidParameter(format!(
+                "output slots {slot}..{slot}+{functions} do not fit an output list of {outputs}"
+            )));
+        };
+        for t in &mut taken[slot..end] {
+            if *t {
+                return Err(Error::InvalidParameter(format!(
+                    "output slot {slot} is written by two bootstraps"
+                )));
+            }
+            *t = true;
+        }
+        jobs.extend([
+            to_u32("lookup table index", lut)?,
+            to_u32("output slot", slot)?,
+            functions as u32,
+        ]);
+    }
+    Ok(jobs)
+}
+
+fn to_u32(what: &str, value: usize) -> Result<u32> {
+    u32::try_from(value).map_err(|_| {
+        Error::InvalidParameter(format!("{what} {value} exceeds the GPU kernels' range"))
+    })
+}
+
+fn grid_x(blocks: usize) -> Result<u32> {
+    match u32::try_from(blocks) {
+        Ok(b) if b < 1 << 31 => Ok(b),
+        _ => Err(Error::InvalidParameter(format!(
+            "{blocks} thread blocks exceed one launch; split the batch"
+        ))),
+    }
+}

@@ -1,0 +1,376 @@
+//! The CUDA kernels run on the CPU through the emulation in `cuda/emu/` (every GPU
+//! thread a fiber, barriers and warp shuffles as fiber switches), against the CPU
+//! implementation. It checks the kernels' arithmetic, indexing and barriers where
+//! there is no GPU: results must not depend on the order in which threads run
+//! between barriers (a missing barrier shows up as a difference), a barrier that not
+//! every thread reaches fails as a deadlock, buffers are exact heap blocks, and the
+//! launch geometry mirrors the host code's. Needs a C++20 compiler (`$CXX`, else
+//! `g++`); prints `SKIPPED (no C++ compiler)` and passes without one.
+
+mod cuda_support;
+
+use cuda_support::*;
+use gpufhe::backend::cpu::CpuBackend;
+use gpufhe::backend::cuda::lookup_table_bodies;
+use gpufhe::backend::{Backend, BlockExpr, Step, Table, Term};
+use gpufhe::core_crypto::*;
+use gpufhe::shortint::{Ciphertext, ClientKey, ServerKey, ShortintParameters, DEFAULT_PARAMETERS};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+/// Builds the emulation harness once per test process; `None` without a compiler.
+fn harness() -> Option<&'static Path> {
+    static HARNESS: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let built = HARNESS.get_or_init(|| {
+        let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+        Command::new(&cxx).arg("--version").output().ok()?;
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-emulation");
+        std::fs::create_dir_all(&out).expect("scratch directory");
+        let mut objects = Vec::new();
+        let kernels = [
+            "programmable_bootstrap.cu",
+            "keyswitch.cu",
+            "linear_combination.cu",
+        ];
+        let sources = kernels
+            .iter()
+            .map(|s| root.join("cuda").join(s))
+            .chain([root.join("cuda/emu/harness.cpp")]);
+        for src in sources {
+            let name = src.file_name().expect("file name").to_string_lossy();
+            let object = out.join(format!("{name}.o"));
+            let mut cmd = Command::new(&cxx);
+            cmd.args([
+                "-std=c++20",
+                "-O2",
+                "-DGPUFHE_EMULATION",
+                "-D__CUDA_ARCH__=900",
+            ])
+            .arg("-I")
+            .arg(root.join("cuda/emu"))
+            .arg("-I")
+            .arg(root.join("cuda"));
+            if src.extension().is_some_and(|e| e == "cu") {
+                cmd.args(["-x", "c++", "-include"])
+                    .arg(root.join("cuda/emu/cuda_emu.h"));
+            }
+            let status = cmd.arg("-c").arg(&src).arg("-o").arg(&object).status();
+            assert!(
+                status.is_ok_and(|s| s.success()),
+                "{cxx} failed on {}",
+                src.display()
+            );
+            objects.push(object);
+        }
+        let binary = out.join("harness");
+        let status = Command::new(&cxx)
+            .arg("-o")
+            .arg(&binary)
+            .args(&objects)
+            .status();
+        assert!(
+            status.is_ok_and(|s| s.success()),
+            "linking the emulation failed"
+        );
+        Some(binary)
+    });
+    if built.is_none() {
+        println!("SKIPPED (no C++ compiler)");
+    }
+    built.as_deref()
+}
+
+/// A scratch directory of its own for one check (tests run in parallel), removed
+/// when dropped.
+struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let id = NEXT.fetch_add(1, Ordering::Relaxed);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cuda-emulation")
+        .join(format!("{name}-{}-{id}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch directory");
+    Scratch(dir)
+}
+
+fn write_u64(path: PathBuf, v: &[u64]) {
+    let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+    std::fs::write(path, bytes).expect("write");
+}
+
+fn write_meta(dir: &Path, v: &[usize]) {
+    let text: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+    std::fs::write(dir.join("meta.txt"), text.join(" ")).expect("write");
+}
+
+/// Runs `harness <command> <dir> <order>` and returns its `output.bin`.
+fn run(harness: &Path, command: &str, dir: &Path, order: &str) -> Vec<u64> {
+    let status = Command::new(harness)
+        .arg(command)
+        .arg(dir)
+        .arg(order)
+        .status()
+        .expect("run the harness");
+    assert!(status.success(), "emulated {command} ({order}) failed");
+    std::fs::read(dir.join("output.bin"))
+        .expect("read")
+        .chunks_exact(8)
+        .map(|c| u64::from_le_bytes(c.try_into().expect("8 bytes")))
+        .collect()
+}
+
+#[test]
+fn emulated_linear_step_is_bit_identical_to_the_cpu_backend() {
+    let Some(harness) = harness() else { return };
+    let params = small_parameters();
+    let ck = ClientKey::new(params).unwrap();
+    let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
+    let a: Vec<Ciphertext> = (0..30).map(|i| ck.encrypt(i % 4).unwrap()).collect();
+    let b: Vec<Ciphertext> = (0..7).map(|i| ck.encrypt((i * 3) % 4).unwrap()).collect();
+    let blocks = a.len() + b.len();
+    let t = |block, scalar| Term { block, scalar };
+    let exprs: Vec<BlockExpr> = (0..300)
+        .map(|e| {
+            let (x, y) = ((e * 13 + 5) % blocks, (e * 7 + 1) % blocks);
+            let (terms, constant) = match e % 5 {
+                0 => (vec![t(x, 1), t(y, 1)], 0),
+                1 => (vec![t(x, 2), t(y, -1)], 3),
+                2 => (vec![t(x, 3), t(y, 2)], 0),
+                3 => (vec![], e as u64 % 16),
+                _ => (vec![t(x, -1)], 3),
+            };
+            BlockExpr {
+                terms,
+                constant,
+                table: None,
+            }
+        })
+        .collect();
+    let step = Step {
+        exprs: exprs.clone(),
+        tables: vec![],
+    };
+    let cpu = backend.eval(&[&a, &b], &step).unwrap();
+    let dir = scratch("linear");
+    let size = params.big_lwe_dimension().to_lwe_size().0;
+    write_meta(&dir, &[size, exprs.len()]);
+    let both: Vec<Ciphertext> = a.iter().chain(&b).cloned().collect();
+    write_u64(dir.join("inputs.bin"), block_list(&both).as_slice());
+    let mut offsets = vec![0u64];
+    let (mut sources, mut scalars) = (vec![], vec![]);
+    for e in &exprs {
+        for term in &e.terms {
+            sources.push(term.block as u64);
+            scalars.push(term.scalar as u64);
+        }
+        offsets.push(sources.len() as u64);
+    }
+    write_u64(dir.join("offsets.bin"), &offsets);
+    write_u64(dir.join("sources.bin"), &sources);
+    write_u64(dir.join("scalars.bin"), &scalars);
+    let constants: Vec<u64> = exprs
+        .iter()
+        .map(|e| e.constant.wrapping_mul(params.delta()))
+        .collect();
+    write_u64(dir.join("constants.bin"), &constants);
+    let out = run(harness, "linear", &dir, "forward");
+    assert_eq!(
+        out,
+        block_list(&cpu).as_slice(),
+        "emulated and CPU linear steps differ"
+    );
+}
+
+fn check_keyswitch(harness: &Path, keys: &HostKeys, cts: &[LweCiphertextOwned], sms: usize) {
+    let ksk = keys.cpu.keyswitch_key();
+    let s = ksk.shape();
+    let dir = scratch("keyswitch");
+    let shape = [
+        s.input_lwe_dimension.0,
+        s.output_lwe_dimension.0,
+        s.base_log.0,
+        s.level.0,
+        cts.len(),
+        sms,
+    ];
+    write_meta(&dir, &shape);
+    write_u64(dir.join("ksk.bin"), ksk.as_slice());
+    write_u64(dir.join("input.bin"), lwe_list(cts).as_slice());
+    let size = ksk.output_lwe_size().0;
+    for order in ["forward", "reverse"] {
+        let out = run(harness, "ks", &dir, order);
+        for (j, ct) in cts.iter().enumerate() {
+            let mut c = LweCiphertextOwned::new_zero(ksk.output_lwe_size());
+            keyswitch_lwe_ciphertext(ksk, ct, &mut c).unwrap();
+            assert_eq!(
+                &out[j * size..(j + 1) * size],
+                c.as_slice(),
+                "keyswitch {j} of {}, {order}",
+                cts.len()
+            );
+        }
+    }
+}
+
+#[test]
+fn emulated_keyswitch_is_bit_identical_to_the_cpu() {
+    let Some(harness) = harness() else { return };
+    let keys = HostKeys::new(small_parameters());
+    let mut cts: Vec<LweCiphertextOwned> = (0..20)
+        .map(|i| keys.ck.encrypt_with_carry(i % 16).unwrap().as_lwe().clone())
+        .collect();
+    // Uniformly random ciphertexts reach every digit, B/2 with both tie outcomes.
+    let mut state = 7u64;
+    let size = keys.params().big_lwe_dimension().to_lwe_size().0;
+    while cts.len() < 40 {
+        let v = (0..size)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                state ^ (state >> 29)
+            })
+            .collect();
+        cts.push(LweCiphertextOwned::from_container(v).unwrap());
+    }
+    // Split key rows (1, 17 and 40 ciphertexts for 132 SMs), then no split (1 SM).
+    for count in [1, 17, 40] {
+        check_keyswitch(harness, &keys, &cts[..count], 132);
+    }
+    check_keyswitch(harness, &keys, &cts, 1);
+    // The default parameters (2048 -> 918, 4 levels of 2^4).
+    let keys = HostKeys::new(DEFAULT_PARAMETERS);
+    let blocks: Vec<LweCiphertextOwned> = (0..3)
+        .map(|i| keys.ck.encrypt_with_carry(i * 5).unwrap().as_lwe().clone())
+        .collect();
+    check_keyswitch(harness, &keys, &blocks, 132);
+}
+
+/// Bootstraps `batch` under the emulation with each kernel (single block, cluster)
+/// and each thread order; all results must be the same bits and decrypt right.
+fn check_bootstrap(harness: &Path, params: ShortintParameters, count: usize, orders: &[&str]) {
+    let keys = HostKeys::new(params);
+    let batch = make_batch(&keys, count);
+    let dir = scratch("bootstrap");
+    write_u64(dir.join("bsk.bin"), keys.standard_bsk.as_slice());
+    let small: Vec<LweCiphertextOwned> = batch
+        .blocks
+        .iter()
+        .map(|b| keys.cpu.keyswitch(b).unwrap())
+        .collect();
+    write_u64(dir.join("input.bin"), lwe_list(&small).as_slice());
+    let tables = tables(&params);
+    let refs: Vec<&Table> = tables.iter().collect();
+    write_u64(
+        dir.join("luts.bin"),
+        &lookup_table_bodies(&params, &refs).unwrap(),
+    );
+    let jobs: Vec<u8> = (0..count)
+        .flat_map(|j| {
+            let lut = batch.lut_indexes[j];
+            [lut, batch.output_slots[j], FUNCTIONS[lut].len()]
+        })
+        .flat_map(|x| (x as u32).to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("jobs.bin"), jobs).unwrap();
+    let what = format!(
+        "N = {}, k = {}, 2^{} x {}, {:?}",
+        params.polynomial_size.0,
+        params.glwe_dimension.0,
+        params.pbs_base_log.0,
+        params.pbs_level.0,
+        params.modulus_switch
+    );
+    let centered = params.modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction;
+    let mut first: Option<Vec<u64>> = None;
+    // One block per bootstrap for up to N = 4096 (the host never launches N = 8192
+    // that way: it does not fit one block).
+    let single = params.polynomial_size.0 <= 4096;
+    for cluster in [false, true] {
+        if !cluster && !single {
+            continue;
+        }
+        write_meta(
+            &dir,
+            &[
+                params.lwe_dimension.0,
+                params.glwe_dimension.0,
+                params.polynomial_size.0,
+                params.pbs_base_log.0,
+                params.pbs_level.0,
+                centered as usize,
+                count,
+                batch.outputs,
+                cluster as usize,
+            ],
+        );
+        for order in orders {
+            let out = run(harness, "pbs", &dir, order);
+            let list = LweCiphertextList::from_container(
+                out.clone(),
+                params.big_lwe_dimension().to_lwe_size(),
+            )
+            .unwrap();
+            let label = format!("{what}, cluster {cluster}, {order}");
+            check_outputs(&keys, &batch, &list, &label);
+            match &first {
+                None => {
+                    check_against_cpu(&keys, &batch, &list, count);
+                    first = Some(out);
+                }
+                Some(f) => assert!(f == &out, "{label}: results differ from the first run"),
+            }
+        }
+    }
+}
+
+#[test]
+fn emulated_bootstrap_matches_the_cpu_in_every_thread_order() {
+    let Some(harness) = harness() else { return };
+    let orders = ["forward", "reverse", "shuffled"];
+    check_bootstrap(harness, small_parameters(), 6, &orders);
+}
+
+/// Every polynomial size the kernels are built for, GLWE dimension 2, several
+/// decomposition levels and the standard modulus switch (small LWE dimensions keep
+/// the emulation fast).
+#[test]
+fn emulated_bootstrap_shapes_and_decompositions() {
+    let Some(harness) = harness() else { return };
+    let mut standard = insecure_parameters(64, 1, 512, 23, 1);
+    standard.modulus_switch = ModulusSwitchType::Standard;
+    let cases = [
+        insecure_parameters(64, 2, 256, 23, 1),
+        insecure_parameters(64, 1, 512, 12, 3),
+        insecure_parameters(48, 1, 1024, 15, 2),
+        insecure_parameters(16, 1, 4096, 23, 1),
+        insecure_parameters(8, 1, 8192, 23, 1),
+        standard,
+    ];
+    for params in cases {
+        check_bootstrap(harness, params, 5, &["forward", "reverse"]);
+    }
+}
+
+#[test]
+fn emulated_bootstrap_on_the_default_parameters() {
+    let Some(harness) = harness() else { return };
+    check_bootstrap(harness, DEFAULT_PARAMETERS, 1, &["forward"]);
+}
