@@ -33,7 +33,10 @@ fn bench(c: &mut Criterion) {
         ("fheuint8/add", Box::new(|| drop(black_box(&a8 + &b8)))),
         ("fheuint64/add", Box::new(|| drop(black_box(&a + &b)))),
         ("fheuint64/sub", Box::new(|| drop(black_box(&a - &b)))),
-        ("fheuint64/scalar_add", Box::new(|| drop(black_box(&a + 0x1234_5678u64)))),
+        (
+            "fheuint64/scalar_add",
+            Box::new(|| drop(black_box(&a + 0x1234_5678u64))),
+        ),
         ("fheuint64/bitand", Box::new(|| drop(black_box(&a & &b)))),
         ("fheuint64/eq", Box::new(|| drop(black_box(a.eq(&b))))),
         ("fheuint64/lt", Box::new(|| drop(black_box(a.lt(&b))))),
