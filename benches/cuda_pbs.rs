@@ -55,6 +55,23 @@ fn bench(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
+    // One batched bootstrap through `luts`, waited for.
+    let bootstrap = |small: &CudaLweCiphertextList,
+                     out: &mut CudaLweCiphertextList,
+                     lut_indexes: &[usize],
+                     slots: &[usize]| {
+        cuda_programmable_bootstrap_lwe_ciphertext_list(
+            &bsk,
+            small,
+            out,
+            &luts,
+            lut_indexes,
+            slots,
+            p.modulus_switch,
+        )
+        .expect("bootstrap");
+        gpu.synchronize().expect("sync");
+    };
     {
         let big = upload(1);
         let mut small = new_list(small_size, 1);
@@ -62,33 +79,13 @@ fn bench(c: &mut Criterion) {
         let mut out = new_list(big_size, 1);
         group.bench_function("pbs/latency", |b| {
             b.iter(|| {
-                cuda_programmable_bootstrap_lwe_ciphertext_list(
-                    &bsk,
-                    &small,
-                    &mut out,
-                    &luts,
-                    &[0],
-                    &[0],
-                    p.modulus_switch,
-                )
-                .expect("bootstrap");
-                gpu.synchronize().expect("sync");
+                bootstrap(&small, &mut out, &[0], &[0]);
             })
         });
         group.bench_function("ks_pbs/latency", |b| {
             b.iter(|| {
                 cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
-                cuda_programmable_bootstrap_lwe_ciphertext_list(
-                    &bsk,
-                    &small,
-                    &mut out,
-                    &luts,
-                    &[0],
-                    &[0],
-                    p.modulus_switch,
-                )
-                .expect("bootstrap");
-                gpu.synchronize().expect("sync");
+                bootstrap(&small, &mut out, &[0], &[0]);
             })
         });
     }
@@ -107,17 +104,7 @@ fn bench(c: &mut Criterion) {
         let slots: Vec<usize> = (0..batch).collect();
         group.bench_with_input(BenchmarkId::new("pbs/throughput", batch), &batch, |b, _| {
             b.iter(|| {
-                cuda_programmable_bootstrap_lwe_ciphertext_list(
-                    &bsk,
-                    &small,
-                    &mut out,
-                    &luts,
-                    &lut_indexes,
-                    &slots,
-                    p.modulus_switch,
-                )
-                .expect("bootstrap");
-                gpu.synchronize().expect("sync");
+                bootstrap(&small, &mut out, &lut_indexes, &slots);
             })
         });
     }

@@ -1,49 +1,19 @@
 //! Radix addition, subtraction and multiplication on the default (secure)
 //! parameters, through the CPU backend, with their bootstrap counts.
 
-use gpufhe::backend::{cpu::CpuBackend, Backend};
+use gpufhe::backend::Backend;
 use gpufhe::integer::{
-    add, clear_sub, decrypt_radix, encrypt_radix, mul, neg, overflowing_add,
-    overflowing_scalar_add, overflowing_scalar_sub, overflowing_sub, run, scalar_add, scalar_mul,
-    scalar_sub, sub, sum,
+    add, clear_sub, mul, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
+    overflowing_sub, run, scalar_add, scalar_mul, scalar_sub, sub, sum,
 };
-use gpufhe::shortint::{Ciphertext, ClientKey, ServerKey, DEFAULT_PARAMETERS};
-use std::sync::{Arc, OnceLock};
+use gpufhe::shortint::Ciphertext;
 
-/// One key pair for the whole file: key generation on real parameters takes a second.
-fn keys() -> &'static (ClientKey, Arc<ServerKey>) {
-    static KEYS: OnceLock<(ClientKey, Arc<ServerKey>)> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let ck = ClientKey::new(DEFAULT_PARAMETERS).expect("client key");
-        let sk = ServerKey::new(&ck).expect("server key");
-        (ck, Arc::new(sk))
-    })
-}
+mod integer_support;
+use integer_support::{backend, decrypt, encrypt, on_threads};
 
-/// A backend of its own (its own bootstrap counter) on the shared key.
-fn backend() -> CpuBackend {
-    CpuBackend::from_shared(keys().1.clone())
-}
-
-/// Runs `f` on two threads, as on the two-core machine the counts below are for: the
-/// algorithms pick their variants from the backend's parallelism.
+/// Runs `f` on two threads, as on the two-core machine the counts below are for.
 fn on_two_threads<R: Send>(f: impl FnOnce() -> R + Send) -> R {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(2)
-        .build()
-        .expect("thread pool")
-        .install(f)
-}
-
-fn encrypt(values: &[u128], blocks: usize) -> Vec<Vec<Ciphertext>> {
-    values
-        .iter()
-        .map(|&v| encrypt_radix(&keys().0, v, blocks).unwrap())
-        .collect()
-}
-
-fn decrypt(blocks: &[Ciphertext]) -> u128 {
-    decrypt_radix(&keys().0, blocks).unwrap()
+    on_threads(2, f)
 }
 
 #[test]
@@ -163,6 +133,41 @@ fn u64_additions() {
     // 32 bootstraps per operation (TFHE-rs: 64 for add and sub, 63 for scalar add),
     // in 32 layers: on two cores the ripple propagation is the faster.
     assert_eq!(backend.pbs_count(), 3 * 4 * 32);
+}
+
+#[test]
+fn u64_additions_with_parallel_carries() {
+    // With many bootstraps at once (a GPU, a big CPU) the carries are propagated in a
+    // depth logarithmic in the block count; here on the real parameters.
+    on_threads(16, || {
+        let backend = backend();
+        let pairs = [
+            (u64::MAX as u128, 1u128),
+            (0x0123_4567_89ab_cdef, 0xfedc_ba98_7654_3210),
+        ];
+        let values: Vec<u128> = pairs.iter().flat_map(|&(a, b)| [a, b]).collect();
+        let encrypted = encrypt(&values, 32);
+        let refs: Vec<&Vec<Ciphertext>> = encrypted.iter().collect();
+        let out = run(&backend, &refs, |c, x| {
+            let mut outputs = Vec::new();
+            for ab in x.chunks(2) {
+                let (wrapped, carry) = overflowing_add(c, &ab[0], &ab[1])?;
+                outputs.extend([add(c, &ab[0], &ab[1])?, wrapped, vec![carry]]);
+                outputs.push(sub(c, &ab[0], &ab[1])?);
+            }
+            Ok(outputs)
+        })
+        .unwrap();
+        let m = u64::MAX as u128;
+        for (results, &(a, b)) in out.chunks(4).zip(&pairs) {
+            assert_eq!(decrypt(&results[0]), (a + b) & m);
+            assert_eq!(decrypt(&results[1]), (a + b) & m);
+            assert_eq!(decrypt(&results[2]), (a + b > m) as u128);
+            assert_eq!(decrypt(&results[3]), a.wrapping_sub(b) & m);
+        }
+        // Per pair: 93 bootstraps for add and sub, 94 with the carry out, 6 layers.
+        assert_eq!(backend.pbs_count(), 2 * (93 + 94 + 93));
+    });
 }
 
 #[test]

@@ -1,17 +1,19 @@
 //! Radix integers on the default (secure) parameters, through the CPU backend.
 
-use gpufhe::backend::{cpu::CpuBackend, Backend};
+use gpufhe::backend::Backend;
 use gpufhe::integer::{bitnot, bitwise, decrypt_radix, encrypt_radix, eq, ne, run, BitOp};
-use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+
+mod integer_support;
+use integer_support::{backend, client_key};
 
 #[test]
 fn u64_bitwise_operations_cost_one_bootstrap_per_block() {
-    let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-    let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
+    let ck = client_key();
+    let backend = backend();
     let (a, b) = (0x0123_4567_89ab_cdefu128, 0xfedc_ba98_7654_3210u128);
-    let ca = encrypt_radix(&ck, a, 32).unwrap();
-    let cb = encrypt_radix(&ck, b, 32).unwrap();
-    let max = encrypt_radix(&ck, u64::MAX as u128, 32).unwrap();
+    let ca = encrypt_radix(ck, a, 32).unwrap();
+    let cb = encrypt_radix(ck, b, 32).unwrap();
+    let max = encrypt_radix(ck, u64::MAX as u128, 32).unwrap();
     let out = run(&backend, &[&ca, &cb, &max], |c, x| {
         Ok(vec![
             bitwise(c, BitOp::And, &x[0], &x[1])?,
@@ -20,20 +22,20 @@ fn u64_bitwise_operations_cost_one_bootstrap_per_block() {
         ])
     })
     .unwrap();
-    assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), a & b);
-    assert_eq!(decrypt_radix(&ck, &out[1]).unwrap(), a ^ u64::MAX as u128);
-    assert_eq!(decrypt_radix(&ck, &out[2]).unwrap(), !(a as u64) as u128);
+    assert_eq!(decrypt_radix(ck, &out[0]).unwrap(), a & b);
+    assert_eq!(decrypt_radix(ck, &out[1]).unwrap(), a ^ u64::MAX as u128);
+    assert_eq!(decrypt_radix(ck, &out[2]).unwrap(), !(a as u64) as u128);
     // 32 blocks, one bootstrap each (the same count as TFHE-rs); not is free.
     assert_eq!(backend.pbs_count(), 64);
 }
 
 #[test]
 fn u64_equality_costs_42_bootstraps() {
-    let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-    let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-    let a = encrypt_radix(&ck, 0xdead_beef_0000_0001, 32).unwrap();
-    let b = encrypt_radix(&ck, 0xdead_beef_0000_0001, 32).unwrap();
-    let c = encrypt_radix(&ck, 0xdead_beef_0000_0000, 32).unwrap();
+    let ck = client_key();
+    let backend = backend();
+    let a = encrypt_radix(ck, 0xdead_beef_0000_0001, 32).unwrap();
+    let b = encrypt_radix(ck, 0xdead_beef_0000_0001, 32).unwrap();
+    let c = encrypt_radix(ck, 0xdead_beef_0000_0000, 32).unwrap();
     let out = run(&backend, &[&a, &b], |circuit, x| {
         Ok(vec![vec![eq(circuit, &x[0], &x[1])?]])
     })

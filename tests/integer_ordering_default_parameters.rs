@@ -2,44 +2,18 @@
 //! parameters, through the CPU backend. Each test runs its operations as one batched
 //! circuit.
 
-use gpufhe::backend::{cpu::CpuBackend, Backend};
+use gpufhe::backend::Backend;
 use gpufhe::integer::{
     compare, decrypt_radix, encrypt_radix, execute, max, min, run, scalar_compare, select, shift,
     shift_encrypted, Circuit, CmpOp, ShiftOp,
 };
-use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-use std::sync::{Arc, OnceLock};
+use gpufhe::shortint::DEFAULT_PARAMETERS;
 
-const OPS: [CmpOp; 6] = [
-    CmpOp::Eq,
-    CmpOp::Ne,
-    CmpOp::Lt,
-    CmpOp::Le,
-    CmpOp::Gt,
-    CmpOp::Ge,
-];
+const OPS: [CmpOp; 6] = CmpOp::ALL;
+const SHIFTS: [ShiftOp; 4] = ShiftOp::ALL;
 
-const SHIFTS: [ShiftOp; 4] = [
-    ShiftOp::Shl,
-    ShiftOp::Shr,
-    ShiftOp::RotateLeft,
-    ShiftOp::RotateRight,
-];
-
-/// One key pair for the whole file: key generation on real parameters takes seconds.
-fn keys() -> &'static (ClientKey, Arc<ServerKey>) {
-    static KEYS: OnceLock<(ClientKey, Arc<ServerKey>)> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let ck = ClientKey::new(DEFAULT_PARAMETERS).expect("client key");
-        let sk = ServerKey::new(&ck).expect("server key");
-        (ck, Arc::new(sk))
-    })
-}
-
-/// A backend with its own bootstrap counter on the shared key.
-fn backend() -> CpuBackend {
-    CpuBackend::from_shared(keys().1.clone())
-}
+mod integer_support;
+use integer_support::{backend, keys};
 
 #[test]
 fn u8_comparisons_min_max_select_and_clear_comparisons() {

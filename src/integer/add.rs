@@ -354,7 +354,7 @@ pub fn overflowing_scalar_sub(c: &mut Circuit, x: &[Wire], clear: u128) -> Resul
 mod tests {
     use super::*;
     use crate::integer::sum::tests::{check_clear, edge_values, mask, random_value};
-    use crate::integer::tests::{check_radix_op, test_backend};
+    use crate::integer::tests::{check_radix_op, circuit_with_inputs};
 
     const STRATEGIES: [Strategy; 2] = [Strategy::Ripple, Strategy::LowLatency];
 
@@ -507,7 +507,6 @@ mod tests {
         k: u128,
         strategy: Strategy,
     ) -> crate::integer::CircuitStats {
-        let (ck, backend) = test_backend();
         let operands: Vec<Vec<u128>> = if kind.binary() {
             values
                 .iter()
@@ -527,15 +526,7 @@ mod tests {
             let (r, f) = kind.expected(v[0], b, k, blocks);
             r | (f as u128) << (2 * blocks)
         };
-        check_radix_op(
-            ck,
-            backend,
-            blocks,
-            &operands,
-            &build,
-            &expected,
-            Some(blocks + 1),
-        )
+        check_radix_op(blocks, &operands, &build, &expected, Some(blocks + 1))
     }
 
     #[test]
@@ -643,13 +634,8 @@ mod tests {
 
     #[test]
     fn operands_must_match_and_be_clean() {
-        let mut c = Circuit::new(crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
-        let fresh = crate::backend::BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
-        let a = c.add_input(&[fresh; 3]).unwrap();
-        let b = c.add_input(&[fresh; 2]).unwrap();
+        let (mut c, x) = circuit_with_inputs(1, &[3, 2]);
+        let (a, b) = (x[0].clone(), x[1].clone());
         assert!(add(&mut c, &a, &b).is_err());
         assert!(overflowing_sub(&mut c, &a, &b).is_err());
         let dirty = c.add(a[0], a[1]).unwrap();

@@ -69,11 +69,10 @@ pub fn bitnot(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::tests::{check_binary, check_unary, test_backend};
+    use crate::integer::tests::{check_binary, check_unary};
 
     #[test]
     fn bitwise_operations_on_edge_and_random_operands() {
-        let (ck, backend) = test_backend();
         let pairs = [
             (0u128, 0xffffu128),
             (0xa5c3, 0x5a3c),
@@ -82,8 +81,6 @@ mod tests {
         ];
         for op in [BitOp::And, BitOp::Or, BitOp::Xor] {
             let stats = check_binary(
-                ck,
-                backend,
                 8,
                 &pairs,
                 |c, a, b| bitwise(c, op, a, b),
@@ -93,8 +90,6 @@ mod tests {
             assert_eq!(stats.depth, 1);
             for (a, k) in pairs {
                 let stats = check_unary(
-                    ck,
-                    backend,
                     8,
                     &[a],
                     |c, x| scalar_bitwise(c, op, x, k),
@@ -103,9 +98,7 @@ mod tests {
                 assert!(stats.bootstraps <= 8);
             }
         }
-        let stats = check_unary(ck, backend, 8, &[0, 0xffff, 0x1234], bitnot, |a| {
-            !a & 0xffff
-        });
+        let stats = check_unary(8, &[0, 0xffff, 0x1234], bitnot, |a| !a & 0xffff);
         assert_eq!(stats.bootstraps, 0);
     }
 }

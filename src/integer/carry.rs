@@ -549,9 +549,8 @@ impl CarryPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::BlockInfo;
     use crate::integer::sum::tests::{check_clear, mask, random_value};
-    use crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+    use crate::integer::tests::circuit_with_inputs;
 
     fn propagated(c: &mut Circuit, x: &[Radix], strategy: Strategy) -> Result<Vec<Radix>> {
         let sums: Vec<Wire> = x[0]
@@ -655,12 +654,8 @@ mod tests {
 
     #[test]
     fn sums_beyond_the_limits_are_refused() {
-        let mut c = Circuit::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
-        let fresh = BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
-        let x = c.add_input(&[fresh; 3]).unwrap();
+        let (mut c, x) = circuit_with_inputs(1, &[3]);
+        let x = &x[0];
         let big = c.linear(&[(x[0], 1), (x[1], 1), (x[2], 1)], 0).unwrap(); // up to 9
         assert!(propagate(&mut c, &[x[0], big], false, Strategy::LowLatency).is_err());
         assert!(propagate(&mut c, &[x[0], big], false, Strategy::Ripple).is_ok());

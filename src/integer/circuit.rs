@@ -424,10 +424,7 @@ mod tests {
     use super::*;
     use crate::shortint::DEFAULT_PARAMETERS;
 
-    const FRESH: BlockInfo = BlockInfo {
-        degree: 3,
-        noise_level: 1,
-    };
+    use crate::integer::tests::FRESH;
 
     #[test]
     fn linear_combinations_flatten_and_track_bounds() {

@@ -650,120 +650,12 @@ impl OrderBuilder<'_> {
 }
 
 #[cfg(test)]
-pub(crate) mod testing {
-    //! A harness like `crate::integer::tests`, with the circuit's parallelism and the
-    //! operands' lengths chosen by the test, so that both variants of an algorithm run
-    //! and their counts do not depend on the machine.
-
-    use crate::backend::{Backend, BlockInfo};
-    use crate::error::Result;
-    use crate::integer::tests::test_backend;
-    use crate::integer::{decrypt_radix, encrypt_radix, execute, Circuit, CircuitStats, Radix};
-
-    /// A deterministic pseudo-random sequence (splitmix64).
-    pub(crate) struct SplitMix(pub(crate) u64);
-
-    impl SplitMix {
-        pub(crate) fn next_u64(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-            z ^ (z >> 31)
-        }
-
-        /// A value of `bits` bits (at most 128).
-        pub(crate) fn value(&mut self, bits: usize) -> u128 {
-            let v = ((self.next_u64() as u128) << 64) | self.next_u64() as u128;
-            v & mask(bits)
-        }
-    }
-
-    /// `2^bits - 1` (all ones for 128 bits or more).
-    pub(crate) fn mask(bits: usize) -> u128 {
-        if bits >= 128 {
-            u128::MAX
-        } else {
-            (1u128 << bits) - 1
-        }
-    }
-
-    /// Runs `build` on every case (one value per operand, operand `i` on `widths[i]`
-    /// blocks) as ONE circuit of the given parallelism, checks every result is clean
-    /// and decrypts to `expected` modulo `2^(2 out_blocks)`, and returns the stats of
-    /// one operation on fresh operands.
-    pub(crate) fn check_with(
-        parallelism: usize,
-        widths: &[usize],
-        cases: &[Vec<u128>],
-        out_blocks: usize,
-        build: &dyn Fn(&mut Circuit, &[Radix]) -> Result<Radix>,
-        expected: &dyn Fn(&[u128]) -> u128,
-    ) -> CircuitStats {
-        let (ck, backend) = test_backend();
-        let encrypted: Vec<Vec<_>> = cases
-            .iter()
-            .flat_map(|case| {
-                case.iter()
-                    .zip(widths)
-                    .map(|(&v, &w)| encrypt_radix(ck, v & mask(2 * w), w).expect("encrypt"))
-            })
-            .collect();
-        let mut c = Circuit::new(*backend.parameters()).with_parallelism(parallelism);
-        let wires: Vec<Radix> = encrypted
-            .iter()
-            .map(|blocks| c.add_input(&backend.block_infos(blocks)).expect("input"))
-            .collect();
-        for operands in wires.chunks(widths.len().max(1)) {
-            let out = build(&mut c, operands).expect("circuit builds");
-            c.add_output(&out);
-        }
-        let refs: Vec<&Vec<_>> = encrypted.iter().collect();
-        let outputs = execute(backend, &c, &refs).expect("circuit runs");
-        for (case, out) in cases.iter().zip(&outputs) {
-            assert_eq!(out.len(), out_blocks, "output blocks for {case:?}");
-            for b in out {
-                assert!(
-                    b.degree() < b.message_modulus() && b.noise_level() <= 1,
-                    "unclean output (degree {}, noise {}) for {case:?}",
-                    b.degree(),
-                    b.noise_level()
-                );
-            }
-            let clear: Vec<u128> = case
-                .iter()
-                .zip(widths)
-                .map(|(&v, &w)| v & mask(2 * w))
-                .collect();
-            assert_eq!(
-                decrypt_radix(ck, out).expect("decrypt"),
-                expected(&clear) & mask(2 * out_blocks),
-                "operands {clear:?} on {widths:?} blocks, parallelism {parallelism}"
-            );
-        }
-        let mut single = Circuit::new(*backend.parameters()).with_parallelism(parallelism);
-        let fresh = BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
-        let inputs: Vec<Radix> = widths
-            .iter()
-            .map(|&w| single.add_input(&vec![fresh; w]).expect("input"))
-            .collect();
-        let out = build(&mut single, &inputs).expect("circuit builds");
-        single.add_output(&out);
-        single.stats()
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::tests::{check_predicate, test_backend};
+    use crate::integer::tests::check_predicate;
 
     #[test]
     fn equality_for_every_length_and_edge_values() {
-        let (ck, backend) = test_backend();
         for blocks in [1usize, 2, 5, 6, 11] {
             let max = 1u128 << (2 * blocks);
             let pairs = [
@@ -773,8 +665,8 @@ mod tests {
                 (max - 1, max - 2),
                 (max / 3, max / 3),
             ];
-            check_predicate(ck, backend, blocks, &pairs, eq, |a, b| a == b);
-            check_predicate(ck, backend, blocks, &pairs, ne, |a, b| a != b);
+            check_predicate(blocks, &pairs, eq, |a, b| a == b);
+            check_predicate(blocks, &pairs, ne, |a, b| a != b);
         }
     }
 

@@ -309,7 +309,7 @@ pub fn sum(c: &mut Circuit, terms: &[&[Wire]]) -> Result<Radix> {
 mod tests {
     use super::*;
     use crate::integer::sum::tests::{check_clear, edge_values, mask, random_value};
-    use crate::integer::tests::{check_binary, check_radix_op, check_unary, test_backend};
+    use crate::integer::tests::{check_binary, check_radix_op, check_unary, circuit_with_inputs};
     use crate::integer::CircuitStats;
 
     const FINISHES: [Finish; 3] = [
@@ -491,7 +491,6 @@ mod tests {
 
     #[test]
     fn encrypted_products_for_both_strategies() {
-        let (ck, backend) = test_backend();
         for blocks in [1usize, 2, 3, 4, 5, 8] {
             let pairs: Vec<(u128, u128)> = pairs(blocks)
                 .into_iter()
@@ -500,8 +499,6 @@ mod tests {
                 .collect();
             for strategy in [Strategy::Ripple, Strategy::LowLatency] {
                 check_binary(
-                    ck,
-                    backend,
                     blocks,
                     &pairs,
                     |c, a, b| mul_with(c, a, b, strategy),
@@ -511,8 +508,6 @@ mod tests {
             for k in [3u128, 6, 0x2d, 1 << 70] {
                 let values: Vec<u128> = pairs.iter().map(|p| p.0).collect();
                 check_unary(
-                    ck,
-                    backend,
                     blocks,
                     &values,
                     |c, x| scalar_mul(c, x, k),
@@ -521,8 +516,6 @@ mod tests {
             }
             let triples: Vec<Vec<u128>> = pairs.iter().map(|&(a, b)| vec![a, b, a ^ b]).collect();
             check_radix_op(
-                ck,
-                backend,
                 blocks,
                 &triples,
                 &|c, x| sum(c, &[&x[0], &x[1], &x[2]]),
@@ -534,12 +527,9 @@ mod tests {
 
     #[test]
     fn encrypted_64_bit_product_for_both_strategies() {
-        let (ck, backend) = test_backend();
         let pairs = [(0xdead_beef_0123_4567u128, 0xfedc_ba98_7654_3210u128)];
         for (strategy, want) in [(Strategy::Ripple, 1550), (Strategy::LowLatency, 1616)] {
             let stats = check_binary(
-                ck,
-                backend,
                 32,
                 &pairs,
                 |c, a, b| mul_with(c, a, b, strategy),
@@ -551,13 +541,8 @@ mod tests {
 
     #[test]
     fn bad_operands_are_refused() {
-        let mut c = Circuit::new(crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
-        let fresh = crate::backend::BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
-        let a = c.add_input(&[fresh; 3]).unwrap();
-        let b = c.add_input(&[fresh; 2]).unwrap();
+        let (mut c, x) = circuit_with_inputs(1, &[3, 2]);
+        let (a, b) = (x[0].clone(), x[1].clone());
         assert!(mul(&mut c, &a, &b).is_err());
         assert!(sum(&mut c, &[&a, &b]).is_err());
         assert!(sum(&mut c, &[]).is_err());

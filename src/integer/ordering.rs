@@ -39,6 +39,16 @@ pub enum CmpOp {
 }
 
 impl CmpOp {
+    /// Every comparison.
+    pub const ALL: [CmpOp; 6] = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+    ];
+
     /// The comparison on clear values.
     ///
     /// ```
@@ -237,16 +247,9 @@ pub fn scalar_max(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::comparison::testing::{check_with, mask, SplitMix};
+    use crate::integer::tests::{check_with, mask, SplitMix};
 
-    const OPS: [CmpOp; 6] = [
-        CmpOp::Eq,
-        CmpOp::Ne,
-        CmpOp::Lt,
-        CmpOp::Le,
-        CmpOp::Gt,
-        CmpOp::Ge,
-    ];
+    const OPS: [CmpOp; 6] = CmpOp::ALL;
 
     /// Edge pairs of `blocks`-block operands plus `random` pseudo-random ones.
     fn pairs(blocks: usize, random: usize, seed: u64) -> Vec<Vec<u128>> {

@@ -100,7 +100,7 @@ fn select_block(c: &mut Circuit, cond: Wire, a: Wire, b: Wire) -> Result<Wire> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::comparison::testing::{check_with, mask, SplitMix};
+    use crate::integer::tests::{check_with, mask, SplitMix};
 
     #[test]
     fn select_every_block_kind_and_length() {
@@ -188,14 +188,8 @@ mod tests {
 
     #[test]
     fn select_rejects_wide_conditions_and_unequal_lengths() {
-        let (_, backend) = crate::integer::tests::test_backend();
-        use crate::backend::Backend;
-        let mut c = Circuit::new(*backend.parameters());
-        let fresh = crate::backend::BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
-        let x = c.add_input(&[fresh, fresh]).expect("input");
+        let (mut c, x) = crate::integer::tests::circuit_with_inputs(1, &[2]);
+        let x = x[0].clone();
         assert!(select(&mut c, x[0], &x[..1], &x[1..]).is_err());
         let bit = c.table(x[0], |v| v & 1).expect("table");
         assert!(select(&mut c, bit, &x, &x[..1]).is_err());

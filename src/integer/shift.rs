@@ -63,6 +63,14 @@ pub enum ShiftOp {
 }
 
 impl ShiftOp {
+    /// Every shift and rotation.
+    pub const ALL: [ShiftOp; 4] = [
+        ShiftOp::Shl,
+        ShiftOp::Shr,
+        ShiftOp::RotateLeft,
+        ShiftOp::RotateRight,
+    ];
+
     /// The operation on a clear `bits`-bit value (`bits` in 1..=128), the amount taken
     /// modulo `bits`.
     ///
@@ -478,14 +486,9 @@ fn clean(c: &mut Circuit, w: Wire) -> Result<Wire> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::integer::comparison::testing::{check_with, mask, SplitMix};
+    use crate::integer::tests::{check_with, circuit_with_inputs, mask, SplitMix};
 
-    const OPS: [ShiftOp; 4] = [
-        ShiftOp::Shl,
-        ShiftOp::Shr,
-        ShiftOp::RotateLeft,
-        ShiftOp::RotateRight,
-    ];
+    const OPS: [ShiftOp; 4] = ShiftOp::ALL;
 
     /// Edge and pseudo-random amounts for `bits`-bit values, below `limit`.
     fn amounts(bits: u64, limit: u128, rng: &mut SplitMix) -> Vec<u128> {
@@ -627,12 +630,8 @@ mod tests {
 
     #[test]
     fn shifts_of_nothing_and_by_nothing() {
-        let mut c = Circuit::new(crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
-        let fresh = crate::backend::BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
-        let x = c.add_input(&[fresh; 3]).expect("input");
+        let (mut c, x) = circuit_with_inputs(1, &[3]);
+        let x = x[0].clone();
         for op in OPS {
             assert!(shift(&mut c, op, &[], 5).expect("empty").is_empty());
             assert!(shift_encrypted(&mut c, op, &[], &x)

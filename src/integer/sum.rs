@@ -249,8 +249,8 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::integer::circuit::{Linear, Source};
+    use crate::integer::tests::circuit_with_inputs;
     use crate::integer::CircuitStats;
-    use crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
     use std::collections::HashMap;
 
     /// A deterministic pseudo-random generator (splitmix64).
@@ -364,16 +364,8 @@ pub(crate) mod tests {
         build: &Build<'_>,
         expected: &dyn Fn(&[u128]) -> Vec<u128>,
     ) -> CircuitStats {
-        let mut c =
-            Circuit::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).with_parallelism(parallelism);
-        let fresh = BlockInfo {
-            degree: 3,
-            noise_level: 1,
-        };
         let arity = operands.first().map_or(0, Vec::len);
-        let wires: Vec<Radix> = (0..arity)
-            .map(|_| c.add_input(&vec![fresh; blocks]).expect("input"))
-            .collect();
+        let (mut c, wires) = circuit_with_inputs(parallelism, &vec![blocks; arity]);
         for out in build(&mut c, &wires).expect("circuit builds") {
             for &w in &out {
                 let info = c.info(w);

@@ -50,13 +50,7 @@ impl ClientKey {
             parameters.polynomial_size,
             secret,
         )?;
-        Ok(Self {
-            big_lwe_secret_key: glwe_secret_key.as_lwe_secret_key(),
-            glwe_secret_key,
-            small_lwe_secret_key,
-            parameters,
-            rng: Mutex::new(EncryptionRandomGenerator::from_os()?),
-        })
+        Self::from_secret_keys(glwe_secret_key, small_lwe_secret_key, parameters)
     }
 
     /// A client key from its secret keys (checked against `parameters`), with a fresh

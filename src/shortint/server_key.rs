@@ -76,41 +76,34 @@ fn check_key_shapes(
     Ok(())
 }
 
-impl TryFrom<ServerKeyParts<LweKeyswitchKey, FourierLweBootstrapKey>> for ServerKey {
-    type Error = Error;
+/// Deserialization of a server key type from its parts: the shapes are checked first.
+macro_rules! server_key_from_parts {
+    ($key:ty, $keyswitch:ty, $bootstrap:ty) => {
+        impl TryFrom<ServerKeyParts<$keyswitch, $bootstrap>> for $key {
+            type Error = Error;
 
-    fn try_from(parts: ServerKeyParts<LweKeyswitchKey, FourierLweBootstrapKey>) -> Result<Self> {
-        check_key_shapes(
-            &parts.parameters,
-            parts.keyswitch_key.shape(),
-            parts.bootstrap_key.shape(),
-        )?;
-        Ok(Self {
-            keyswitch_key: parts.keyswitch_key,
-            bootstrap_key: parts.bootstrap_key,
-            parameters: parts.parameters,
-        })
-    }
+            fn try_from(parts: ServerKeyParts<$keyswitch, $bootstrap>) -> Result<Self> {
+                check_key_shapes(
+                    &parts.parameters,
+                    parts.keyswitch_key.shape(),
+                    parts.bootstrap_key.shape(),
+                )?;
+                Ok(Self {
+                    keyswitch_key: parts.keyswitch_key,
+                    bootstrap_key: parts.bootstrap_key,
+                    parameters: parts.parameters,
+                })
+            }
+        }
+    };
 }
 
-impl TryFrom<ServerKeyParts<SeededLweKeyswitchKey, SeededLweBootstrapKey>> for CompressedServerKey {
-    type Error = Error;
-
-    fn try_from(
-        parts: ServerKeyParts<SeededLweKeyswitchKey, SeededLweBootstrapKey>,
-    ) -> Result<Self> {
-        check_key_shapes(
-            &parts.parameters,
-            parts.keyswitch_key.shape(),
-            parts.bootstrap_key.shape(),
-        )?;
-        Ok(Self {
-            keyswitch_key: parts.keyswitch_key,
-            bootstrap_key: parts.bootstrap_key,
-            parameters: parts.parameters,
-        })
-    }
-}
+server_key_from_parts!(ServerKey, LweKeyswitchKey, FourierLweBootstrapKey);
+server_key_from_parts!(
+    CompressedServerKey,
+    SeededLweKeyswitchKey,
+    SeededLweBootstrapKey
+);
 
 impl CompressedServerKey {
     /// Generates the compressed server key of `client_key`.
