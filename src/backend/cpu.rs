@@ -188,7 +188,8 @@ impl Backend for CpuBackend {
     }
 }
 
-fn block_info(c: &Ciphertext) -> BlockInfo {
+/// The bookkeeping of a block.
+pub(crate) fn block_info(c: &Ciphertext) -> BlockInfo {
     BlockInfo {
         degree: c.degree(),
         noise_level: c.noise_level(),
