@@ -188,8 +188,7 @@ impl Backend for CpuBackend {
     }
 }
 
-/// The bookkeeping of a block.
-pub(crate) fn block_info(c: &Ciphertext) -> BlockInfo {
+fn block_info(c: &Ciphertext) -> BlockInfo {
     BlockInfo {
         degree: c.degree(),
         noise_level: c.noise_level(),

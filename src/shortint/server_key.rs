@@ -12,8 +12,7 @@ use crate::core_crypto::{
     keyswitch_lwe_ciphertext_multithreaded, modulus_switch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape,
     EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
-    LweBootstrapKey, LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey,
-    SeededLweKeyswitchKey,
+    LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -150,20 +149,11 @@ impl CompressedServerKey {
     /// Expands the seeds into the server key (and converts the bootstrap key to the
     /// Fourier domain).
     pub fn decompress(&self) -> ServerKey {
-        self.decompress_with_standard_bootstrap_key().0
-    }
-
-    /// [`CompressedServerKey::decompress`], also returning the bootstrap key in the
-    /// standard domain (what a GPU converts to its own Fourier form).
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
-    pub(crate) fn decompress_with_standard_bootstrap_key(&self) -> (ServerKey, LweBootstrapKey) {
-        let standard = self.bootstrap_key.decompress();
-        let key = ServerKey {
+        ServerKey {
             keyswitch_key: self.keyswitch_key.decompress(),
-            bootstrap_key: FourierLweBootstrapKey::from_standard(&standard),
+            bootstrap_key: FourierLweBootstrapKey::from_standard(&self.bootstrap_key.decompress()),
             parameters: self.parameters,
-        };
-        (key, standard)
+        }
     }
 
     /// The parameter set.

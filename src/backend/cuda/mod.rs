@@ -6,7 +6,6 @@
 //! `Result`: no driver, no device, kernels not built and driver failures are
 //! [`Error`]s, never panics.
 
-mod backend;
 mod device;
 mod fourier_bootstrap_key;
 mod keyswitch;
@@ -15,7 +14,6 @@ mod linear_combination;
 mod lwe_linear_algebra;
 mod programmable_bootstrap;
 
-pub use backend::{CudaBackend, CudaBlocks};
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
