@@ -3,7 +3,12 @@
 //! is checked. Every operator goes through [`ExecutionBackend::run`].
 
 use super::config::block_count;
+#[cfg(feature = "gpu")]
+use super::gpu::GpuKey;
+use super::gpu::{Device, GpuIndex};
 use super::keys::KeyTag;
+#[cfg(feature = "gpu")]
+use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::backend::{cpu::CpuBackend, Backend};
 use crate::error::{check_eq, Error, Result};
 use crate::integer::{self, Circuit, CircuitStats, Radix};
@@ -16,6 +21,9 @@ use std::borrow::Cow;
 pub(crate) enum ExecutionBackend {
     /// On the CPU, with rayon.
     Cpu(CpuBackend),
+    /// On one or several GPUs.
+    #[cfg(feature = "gpu")]
+    Cuda(Box<GpuKey>),
 }
 
 /// Where the blocks of a value live.
@@ -23,6 +31,9 @@ pub(crate) enum ExecutionBackend {
 pub(crate) enum Blocks {
     /// In host memory.
     Cpu(Vec<Ciphertext>),
+    /// In the memory of one GPU.
+    #[cfg(feature = "gpu")]
+    Cuda(CudaBlocks),
 }
 
 /// The content of an encrypted value.
@@ -53,21 +64,65 @@ impl ExecutionBackend {
     /// block lists) and runs it: one backend step per bootstrap layer. Trivial inputs
     /// enter as constants; encrypted ones are moved to the backend if they live
     /// elsewhere. Every output block must be clean.
+    ///
+    /// `part` chooses the GPU of a key on several GPUs (see [`Self::parts`]); a
+    /// single operation runs on part 0, the first GPU chosen.
     pub(crate) fn run(
         &self,
+        part: usize,
         inputs: &[Input<'_>],
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<(Vec<Blocks>, CircuitStats)> {
         match self {
-            Self::Cpu(backend) => run_circuit(
-                backend,
-                inputs,
-                build,
-                |blocks| match blocks {
-                    Blocks::Cpu(v) => Ok(Cow::Borrowed(v)),
-                },
-                Blocks::Cpu,
-            ),
+            Self::Cpu(backend) => {
+                check_part(part, 1)?;
+                run_circuit(
+                    backend,
+                    inputs,
+                    build,
+                    |blocks| match blocks {
+                        Blocks::Cpu(v) => Ok(Cow::Borrowed(v)),
+                        #[cfg(feature = "gpu")]
+                        Blocks::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
+                    },
+                    Blocks::Cpu,
+                )
+            }
+            #[cfg(feature = "gpu")]
+            Self::Cuda(key) => {
+                check_part(part, key.backends().len())?;
+                let backend = &key.backends()[part];
+                run_circuit(
+                    backend,
+                    inputs,
+                    build,
+                    |blocks| blocks.on_gpu(backend),
+                    Blocks::Cuda,
+                )
+            }
+        }
+    }
+
+    /// Into how many parts a batch of independent operations is split, each run by
+    /// [`Self::run`] on its own part: the number of GPUs of a GPU key, else 1.
+    pub(crate) fn parts(&self) -> usize {
+        match self {
+            Self::Cpu(_) => 1,
+            #[cfg(feature = "gpu")]
+            Self::Cuda(key) => key.backends().len(),
+        }
+    }
+
+    /// The GPUs it runs on (none for the CPU).
+    pub(crate) fn gpus(&self) -> Vec<GpuIndex> {
+        match self {
+            Self::Cpu(_) => Vec::new(),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(key) => key
+                .backends()
+                .iter()
+                .map(|b| gpu_index(b.device().ordinal()))
+                .collect(),
         }
     }
 
@@ -75,6 +130,8 @@ impl ExecutionBackend {
     pub(crate) fn name(&self) -> &'static str {
         match self {
             Self::Cpu(_) => "Cpu",
+            #[cfg(feature = "gpu")]
+            Self::Cuda(_) => "Cuda",
         }
     }
 
@@ -82,15 +139,37 @@ impl ExecutionBackend {
     pub(crate) fn pbs_count(&self) -> u64 {
         match self {
             Self::Cpu(backend) => backend.pbs_count(),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(key) => key.pbs_count(),
         }
     }
 
-    /// The block-level key (kept on the host by every backend, for serialization).
+    /// The block-level key on the host, for serialization (a GPU key expands it from
+    /// its compressed form on first use).
     pub(crate) fn shortint_key(&self) -> &shortint::ServerKey {
         match self {
             Self::Cpu(backend) => backend.server_key(),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(key) => key.host_key(),
         }
     }
+}
+
+/// `Err` unless `part < parts`.
+fn check_part(part: usize, parts: usize) -> Result<()> {
+    if part < parts {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "internal: part {part} of a key with {parts} part(s)"
+        )))
+    }
+}
+
+/// The index of the GPU of this ordinal.
+#[cfg(feature = "gpu")]
+fn gpu_index(ordinal: usize) -> GpuIndex {
+    GpuIndex::new(u32::try_from(ordinal).unwrap_or(u32::MAX))
 }
 
 impl Blocks {
@@ -98,6 +177,49 @@ impl Blocks {
     pub(crate) fn to_cpu(&self) -> Result<Cow<'_, [Ciphertext]>> {
         match self {
             Self::Cpu(v) => Ok(Cow::Borrowed(v)),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
+        }
+    }
+
+    /// Where they live.
+    pub(crate) fn device(&self) -> Device {
+        match self {
+            Self::Cpu(_) => Device::Cpu,
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => Device::CudaGpu(gpu_index(b.ordinal())),
+        }
+    }
+
+    /// The blocks on `backend`'s GPU: these if they are there, else a copy.
+    #[cfg(feature = "gpu")]
+    fn on_gpu(&self, backend: &CudaBackend) -> Result<Cow<'_, CudaBlocks>> {
+        match self {
+            Self::Cuda(b) if b.ordinal() == backend.device().ordinal() => Ok(Cow::Borrowed(b)),
+            other => Ok(Cow::Owned(backend.upload(other.to_cpu()?.into_owned())?)),
+        }
+    }
+
+    /// The blocks moved to `device` (these if they are there already).
+    pub(crate) fn moved_to(&self, device: Device) -> Result<Blocks> {
+        if self.device() == device {
+            return Ok(self.clone());
+        }
+        match device {
+            Device::Cpu => Ok(Self::Cpu(self.to_cpu()?.into_owned())),
+            Device::CudaGpu(gpu) => {
+                #[cfg(feature = "gpu")]
+                {
+                    let target = CudaDevice::shared(gpu.get() as usize)?;
+                    Ok(Self::Cuda(CudaBlocks::from_cpu(&target, &self.to_cpu()?)?))
+                }
+                #[cfg(not(feature = "gpu"))]
+                {
+                    Err(super::gpu::no_gpu_error(&format!(
+                        "moving a value to {gpu}"
+                    )))
+                }
+            }
         }
     }
 }
@@ -194,6 +316,29 @@ impl<'de> Deserialize<'de> for Storage {
 }
 
 impl Storage {
+    /// Where the value lives: a trivial value (a clear value) is on the CPU.
+    pub(crate) fn device(&self) -> Device {
+        match self {
+            Self::Trivial(_) => Device::Cpu,
+            Self::Encrypted { blocks, .. } => blocks.device(),
+        }
+    }
+
+    /// Moves the blocks to `device`. A trivial value stays a clear value, but a GPU
+    /// that does not exist is still an error.
+    pub(crate) fn move_to(&mut self, device: Device) -> Result<()> {
+        match self {
+            Self::Trivial(_) => match device {
+                Device::Cpu => Ok(()),
+                Device::CudaGpu(gpu) => GpuIndex::try_new(gpu.get()).map(|_| ()),
+            },
+            Self::Encrypted { blocks, .. } => {
+                *blocks = blocks.moved_to(device)?;
+                Ok(())
+            }
+        }
+    }
+
     /// The key tag, `None` for a trivial value.
     pub(crate) fn tag(&self) -> Option<KeyTag> {
         match self {

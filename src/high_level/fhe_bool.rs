@@ -2,6 +2,7 @@
 
 use super::backend::{Input, Storage};
 use super::fhe_uint::{FheUint, FheUintId};
+use super::gpu::Device;
 use super::keys::{current_server_key, ClientKey, KeyTag};
 use super::operations::single;
 use super::traits::{
@@ -121,6 +122,16 @@ impl FheBool {
                 "this FheBool is encrypted, not trivial: decrypt it with its client key".into(),
             )),
         }
+    }
+
+    /// Where its block lives (see [`FheUint::current_device`]).
+    pub fn current_device(&self) -> Device {
+        self.storage.device()
+    }
+
+    /// Moves its block to `device` (see [`FheUint::move_to_device`]).
+    pub fn move_to_device(&mut self, device: Device) -> Result<()> {
+        self.storage.move_to(device)
     }
 
     /// `Err` unless it is well formed: a trivial 0 or 1, or one clean block whose

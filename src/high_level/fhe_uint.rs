@@ -1,6 +1,7 @@
 //! Encrypted unsigned integers: [`FheUint<Id>`], one type per width.
 
 use super::backend::{Input, Storage};
+use super::gpu::Device;
 use super::keys::{ClientKey, KeyTag};
 use super::traits::{
     expect_op, FheDecrypt, FheEncrypt, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt,
@@ -253,6 +254,40 @@ impl<Id: FheUintId> FheUint<Id> {
                 Id::NAME
             ))),
         }
+    }
+
+    /// Where its blocks live: [`Device::Cpu`] after encryption, deserialization or
+    /// for a trivial value, a GPU after an operation with a GPU key.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, ConfigBuilder, Device, FheUint16};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let mut x = FheUint16::encrypt(513u16, &client_key);
+    /// assert_eq!(x.current_device(), Device::Cpu);
+    /// x.move_to_device(Device::Cpu).unwrap(); // already there: nothing to do
+    /// assert_eq!(FheDecrypt::<u16>::decrypt(&x, &client_key), 513);
+    /// ```
+    pub fn current_device(&self) -> Device {
+        self.storage.device()
+    }
+
+    /// Moves its blocks to `device` (copied through the host between GPUs); nothing
+    /// to do if they are there. `Err` if the GPU does not exist or lacks memory.
+    /// A trivial value stays a clear value on the CPU.
+    ///
+    /// ```no_run
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, ConfigBuilder, Device, FheUint8, GpuIndex};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let mut x = FheUint8::encrypt(7u8, &client_key);
+    /// x.move_to_device(Device::CudaGpu(GpuIndex::new(0))).unwrap();
+    /// assert_eq!(x.current_device(), Device::CudaGpu(GpuIndex::new(0)));
+    /// let clear: u8 = x.decrypt(&client_key); // copied back to decrypt
+    /// assert_eq!(clear, 7);
+    /// ```
+    pub fn move_to_device(&mut self, device: Device) -> Result<()> {
+        self.storage.move_to(device)
     }
 
     /// `Err` unless the value is well formed: a trivial value of `BITS` bits, or as

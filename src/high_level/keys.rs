@@ -2,6 +2,7 @@
 
 use super::backend::{Blocks, ExecutionBackend, Input, Storage};
 use super::config::{block_count, Config};
+use super::gpu::{get_number_of_gpus, no_gpu_error, GpuIndex, GpuSelection};
 use crate::backend::cpu::CpuBackend;
 use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
@@ -264,6 +265,64 @@ impl CompressedServerKey {
         ServerKey::from_parts(self.tag, self.config, self.key.decompress())
     }
 
+    /// A server key that computes on every visible GPU: single operations on the
+    /// first, batches ([`crate::FheUint::batch`], ...) split over all of them. `Err`
+    /// (saying so) when no GPU is visible, or when a GPU lacks memory for the key.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// match compressed.decompress_to_gpu() {
+    ///     Ok(key) => assert_eq!(key.gpus().len() as u32, gpufhe::get_number_of_gpus()),
+    ///     Err(e) => assert!(e.to_string().contains("GPU")),
+    /// }
+    /// ```
+    pub fn decompress_to_gpu(&self) -> Result<ServerKey> {
+        let count = get_number_of_gpus();
+        if count == 0 {
+            return Err(no_gpu_error("decompress_to_gpu"));
+        }
+        self.decompress_to_specific_gpu((0..count).map(GpuIndex::new).collect::<Vec<_>>())
+    }
+
+    /// A server key that computes on the chosen GPUs: a [`GpuIndex`], or a `Vec`,
+    /// slice or array of them (see [`CompressedServerKey::decompress_to_gpu`]).
+    /// Each chosen GPU holds a copy of the key. `Err` for an empty selection, a GPU
+    /// named twice or not visible, or a GPU that lacks memory.
+    ///
+    /// ```no_run
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, Device, FheUint64, GpuIndex};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let key = compressed.decompress_to_specific_gpu(GpuIndex::new(0)).unwrap();
+    /// set_server_key(key);
+    /// let a = FheUint64::encrypt(7u64, &client_key);
+    /// let b = FheUint64::encrypt(35u64, &client_key);
+    /// let c = &a + &b; // on GPU 0; the result stays there
+    /// assert_eq!(c.current_device(), Device::CudaGpu(GpuIndex::new(0)));
+    /// let clear: u64 = c.decrypt(&client_key);
+    /// assert_eq!(clear, 42);
+    /// ```
+    pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> Result<ServerKey> {
+        let gpus = gpus.into();
+        gpus.check(get_number_of_gpus())?;
+        #[cfg(feature = "gpu")]
+        {
+            let key = super::gpu::GpuKey::new(&self.key, &gpus)?;
+            Ok(ServerKey::from_backend(
+                self.tag,
+                self.config,
+                ExecutionBackend::Cuda(Box::new(key)),
+            ))
+        }
+        #[cfg(not(feature = "gpu"))]
+        {
+            Err(no_gpu_error("decompress_to_specific_gpu"))
+        }
+    }
+
     /// The configuration of its client key.
     pub fn config(&self) -> &Config {
         &self.config
@@ -278,8 +337,10 @@ impl CompressedServerKey {
 /// The public evaluation key: what the server computes with. Cloning is cheap (the
 /// key is shared); clones share their bootstrap counters too.
 ///
-/// It holds its execution backend (today the CPU); [`set_server_key`] makes it the
-/// key of the current thread's operations.
+/// It holds its execution backend: the CPU ([`CompressedServerKey::decompress`]) or
+/// GPUs ([`CompressedServerKey::decompress_to_gpu`],
+/// [`CompressedServerKey::decompress_to_specific_gpu`]); [`set_server_key`] makes it
+/// the key of the current thread's operations.
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -348,15 +409,36 @@ impl ServerKey {
     }
 
     fn from_parts(tag: KeyTag, config: Config, key: shortint::ServerKey) -> Self {
+        Self::from_backend(tag, config, ExecutionBackend::Cpu(CpuBackend::new(key)))
+    }
+
+    fn from_backend(tag: KeyTag, config: Config, backend: ExecutionBackend) -> Self {
         Self {
             inner: Arc::new(ServerKeyInner {
                 tag,
                 config,
-                backend: ExecutionBackend::Cpu(CpuBackend::new(key)),
+                backend,
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
             }),
         }
+    }
+
+    /// The GPUs it computes on, in the order they were chosen; empty for a key
+    /// that computes on the CPU.
+    ///
+    /// ```
+    /// use gpufhe::{generate_keys, ConfigBuilder};
+    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// assert!(server_key.gpus().is_empty());
+    /// ```
+    pub fn gpus(&self) -> Vec<GpuIndex> {
+        self.inner.backend.gpus()
+    }
+
+    /// Into how many parts a batch is split (one per GPU; 1 on the CPU).
+    pub(crate) fn parts(&self) -> usize {
+        self.inner.backend.parts()
     }
 
     /// The configuration of its client key.
@@ -401,6 +483,16 @@ impl ServerKey {
         inputs: &[Input<'_>],
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<Vec<Storage>> {
+        self.execute_part(0, inputs, build)
+    }
+
+    /// [`ServerKey::execute`] on part `part` of the key (see [`ServerKey::parts`]).
+    pub(crate) fn execute_part(
+        &self,
+        part: usize,
+        inputs: &[Input<'_>],
+        build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+    ) -> Result<Vec<Storage>> {
         let tag = self.inner.tag;
         for input in inputs {
             if let Some(got) = input.storage.tag() {
@@ -408,7 +500,7 @@ impl ServerKey {
             }
         }
         let (outputs, stats): (Vec<Blocks>, CircuitStats) =
-            self.inner.backend.run(inputs, build)?;
+            self.inner.backend.run(part, inputs, build)?;
         self.inner.circuits.fetch_add(1, Ordering::Relaxed);
         self.inner
             .layers
@@ -450,7 +542,7 @@ impl Serialize for ServerKey {
 }
 
 /// Checks that the key has the parameters of its configuration; the key computes on
-/// the CPU.
+/// the CPU (a GPU key is written as its host key, and read back as a CPU key).
 impl<'de> Deserialize<'de> for ServerKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let parts = ServerKeyParts::deserialize(d)?;
@@ -485,6 +577,10 @@ thread_local! {
 /// Makes `key` the server key of the operations of the current thread (each thread
 /// has its own; other threads are not affected).
 ///
+/// With a GPU key, the first operation of the thread on each GPU creates the
+/// thread's own CUDA stream there, so that threads run concurrently on a GPU; the
+/// streams are released by [`unset_server_key`] or when the thread ends.
+///
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, unset_server_key, ConfigBuilder, FheUint8};
@@ -500,10 +596,15 @@ pub fn set_server_key(key: ServerKey) {
     SERVER_KEY.with(|k| *k.borrow_mut() = Some(key));
 }
 
-/// Removes the current thread's server key; operations on this thread then fail with
-/// [`Error::NoServerKey`] until [`set_server_key`] is called again.
+/// Removes the current thread's server key (and releases its CUDA streams);
+/// operations on this thread then fail with [`Error::NoServerKey`] until
+/// [`set_server_key`] is called again.
 pub fn unset_server_key() {
-    SERVER_KEY.with(|k| k.borrow_mut().take());
+    let key = SERVER_KEY.with(|k| k.borrow_mut().take());
+    // Dropped outside the borrow (a GPU key's drop waits for its device).
+    drop(key);
+    #[cfg(feature = "gpu")]
+    crate::backend::cuda::release_thread_streams();
 }
 
 /// The current thread's server key (a cheap clone), or `Err(NoServerKey)`.

@@ -66,6 +66,18 @@
 //! in one backend step, so `n` additions take as many sequential bootstrap layers as
 //! one. [`ServerKey::stats`] counts bootstraps and layers.
 //!
+//! # GPUs
+//!
+//! [`CompressedServerKey::decompress_to_gpu`] gives a server key on every visible
+//! GPU, [`CompressedServerKey::decompress_to_specific_gpu`] one on chosen GPUs
+//! ([`GpuIndex`]); [`get_number_of_gpus`] counts them. The same operators then run
+//! on the GPU: operands that live on the CPU or another GPU are copied to the key's
+//! (first) GPU, results stay there ([`FheUint::current_device`] tells where a value
+//! lives, [`FheUint::move_to_device`] moves it), and decryption and serialization
+//! copy them back. Each thread that calls [`set_server_key`] with a GPU key gets its
+//! own CUDA stream, so threads share a GPU concurrently; a batch on a key with
+//! several GPUs is split over them.
+//!
 //! # Serialization
 //!
 //! Every type here implements serde's traits; deserialization checks what it reads
@@ -76,6 +88,7 @@ mod casts;
 mod config;
 mod fhe_bool;
 mod fhe_uint;
+mod gpu;
 mod keys;
 mod operations;
 pub(crate) mod ops;
@@ -87,6 +100,7 @@ pub use fhe_uint::{
     FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
     FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,
 };
+pub use gpu::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
     ExecutionStats, KeyTag, ServerKey,

@@ -8,6 +8,7 @@ use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, Uns
 use super::keys::current_server_key;
 use crate::error::{check_eq, Result};
 use crate::integer::{self, BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire};
+use std::ops::Range;
 
 pub use crate::integer::CmpOp as ComparisonOp;
 
@@ -152,6 +153,68 @@ pub(crate) fn run(
     build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
 ) -> Result<Vec<Storage>> {
     current_server_key()?.execute(inputs, build)
+}
+
+/// Runs `count` independent operations with the current thread's server key, as
+/// one circuit, or with a key on several GPUs as one circuit per GPU on an even
+/// share of the operations (one thread per GPU, each with its own streams).
+/// `circuit(range)` gives the inputs and the builder of the operations in `range`,
+/// whose outputs are returned in order.
+fn run_batch<'a, B>(
+    count: usize,
+    circuit: impl Fn(Range<usize>) -> Result<(Vec<Input<'a>>, B)> + Sync,
+) -> Result<Vec<Storage>>
+where
+    B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+{
+    let key = current_server_key()?;
+    let shares = even_shares(count, key.parts());
+    if shares.len() <= 1 {
+        let (inputs, build) = circuit(0..count)?;
+        return key.execute(&inputs, build);
+    }
+    let results: Vec<Result<Vec<Storage>>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = shares
+            .into_iter()
+            .enumerate()
+            .map(|(part, range)| {
+                let (key, circuit) = (&key, &circuit);
+                scope.spawn(move || {
+                    let (inputs, build) = circuit(range)?;
+                    key.execute_part(part, &inputs, build)
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .map(|w| {
+                w.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    });
+    let mut outputs = Vec::new();
+    for result in results {
+        outputs.extend(result?);
+    }
+    Ok(outputs)
+}
+
+/// `0..count` cut into at most `parts` consecutive non-empty ranges whose lengths
+/// differ by at most one.
+pub(crate) fn even_shares(count: usize, parts: usize) -> Vec<Range<usize>> {
+    let parts = parts.clamp(1, count.max(1));
+    let (base, extra) = (count / parts, count % parts);
+    let mut start = 0;
+    (0..parts)
+        .map(|i| {
+            let len = base + usize::from(i < extra);
+            let range = start..start + len;
+            start += len;
+            range
+        })
+        .filter(|r| !r.is_empty())
+        .collect()
 }
 
 /// The only output of a circuit.
@@ -321,13 +384,16 @@ impl<Id: FheUintId> FheUint<Id> {
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
         let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
-        let mut slots = Slots::new();
-        let pairs = batch_pairs(&mut slots, lhs, &rhs)?;
-        let out = run(&slots.inputs, |c, w| {
-            pairs
-                .iter()
-                .map(|&(l, r)| build_binary(c, op, &w[l], r.wires(w)))
-                .collect()
+        check_batch_lengths(lhs.len(), rhs.len())?;
+        let out = run_batch(lhs.len(), |range| {
+            let mut slots = Slots::new();
+            let pairs = batch_pairs(&mut slots, &lhs[range.clone()], &rhs[range])?;
+            Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
+                pairs
+                    .iter()
+                    .map(|&(l, r)| build_binary(c, op, &w[l], r.wires(w)))
+                    .collect()
+            }))
         })?;
         Ok(out.into_iter().map(Self::from_storage).collect())
     }
@@ -339,13 +405,16 @@ impl<Id: FheUintId> FheUint<Id> {
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
         let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
-        let mut slots = Slots::new();
-        let pairs = batch_pairs(&mut slots, lhs, &rhs)?;
-        let out = run(&slots.inputs, |c, w| {
-            pairs
-                .iter()
-                .map(|&(l, r)| Ok(vec![build_compare(c, op, &w[l], r.wires(w))?]))
-                .collect()
+        check_batch_lengths(lhs.len(), rhs.len())?;
+        let out = run_batch(lhs.len(), |range| {
+            let mut slots = Slots::new();
+            let pairs = batch_pairs(&mut slots, &lhs[range.clone()], &rhs[range])?;
+            Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
+                pairs
+                    .iter()
+                    .map(|&(l, r)| Ok(vec![build_compare(c, op, &w[l], r.wires(w))?]))
+                    .collect()
+            }))
         })?;
         Ok(out.into_iter().map(FheBool::from_storage).collect())
     }
@@ -359,28 +428,38 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     fn batch_sum_of(groups: &[&[&Self]]) -> Result<Vec<Self>> {
-        let mut slots = Slots::new();
-        let indices: Vec<Vec<usize>> = groups
-            .iter()
-            .map(|g| g.iter().map(|x| slots.push(x.input())).collect())
-            .collect();
-        let out = run(&slots.inputs, |c, w| {
-            indices
+        let out = run_batch(groups.len(), |range| {
+            let mut slots = Slots::new();
+            let indices: Vec<Vec<usize>> = groups[range]
                 .iter()
-                .map(|group| match group.as_slice() {
-                    [] => {
-                        integer::cast(c, &[], super::config::block_count(c.parameters(), Id::BITS))
-                    }
-                    [one] => Ok(w[*one].clone()),
-                    many => {
-                        let terms: Vec<&[Wire]> = many.iter().map(|&i| w[i].as_slice()).collect();
-                        integer::sum(c, &terms)
-                    }
-                })
-                .collect()
+                .map(|g| g.iter().map(|x| slots.push(x.input())).collect())
+                .collect();
+            Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
+                indices
+                    .iter()
+                    .map(|group| match group.as_slice() {
+                        [] => integer::cast(
+                            c,
+                            &[],
+                            super::config::block_count(c.parameters(), Id::BITS),
+                        ),
+                        [one] => Ok(w[*one].clone()),
+                        many => {
+                            let terms: Vec<&[Wire]> =
+                                many.iter().map(|&i| w[i].as_slice()).collect();
+                            integer::sum(c, &terms)
+                        }
+                    })
+                    .collect()
+            }))
         })?;
         Ok(out.into_iter().map(Self::from_storage).collect())
     }
+}
+
+/// `Err` unless a batch has as many right operands as left ones.
+fn check_batch_lengths(lhs: usize, rhs: usize) -> Result<()> {
+    check_eq("number of right operands of the batch", lhs, rhs)
 }
 
 /// Adds the operand pairs of a batch to `slots`.
@@ -389,14 +468,26 @@ fn batch_pairs<'a, Id: FheUintId>(
     lhs: &'a [FheUint<Id>],
     rhs: &'a [OperandKind<'_, Id>],
 ) -> Result<Vec<(usize, SlotRhs)>> {
-    check_eq(
-        "number of right operands of the batch",
-        lhs.len(),
-        rhs.len(),
-    )?;
+    check_batch_lengths(lhs.len(), rhs.len())?;
     Ok(lhs
         .iter()
         .zip(rhs)
         .map(|(l, r)| (slots.push(l.input()), slots.push_rhs(r)))
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::even_shares;
+
+    #[test]
+    fn batches_split_into_even_consecutive_shares() {
+        assert_eq!(even_shares(10, 1), vec![0..10]);
+        assert_eq!(even_shares(10, 3), vec![0..4, 4..7, 7..10]);
+        assert_eq!(even_shares(8, 4), vec![0..2, 2..4, 4..6, 6..8]);
+        // Fewer operations than parts: one each; none: no share.
+        assert_eq!(even_shares(2, 4), vec![0..1, 1..2]);
+        assert!(even_shares(0, 4).is_empty());
+        assert_eq!(even_shares(5, 0), vec![0..5]);
+    }
 }

@@ -6,7 +6,7 @@ use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 fn load_module(context: &Arc<CudaContext>, fatbin: &[u8]) -> Result<Arc<CudaModule>> {
     context
@@ -186,17 +186,22 @@ const DEFAULT_SHARED_MEMORY: u32 = 48 * 1024;
 struct Inner {
     ordinal: usize,
     context: Arc<CudaContext>,
-    stream: Arc<CudaStream>,
     attributes: DeviceAttributes,
     lwe: LweKernels,
     bootstrap: Vec<BootstrapKernels>,
     step: StepKernels,
 }
 
-/// One CUDA device with its context, a stream and the loaded kernels. Cloning is
-/// cheap (shared).
+/// One CUDA device with its context and loaded kernels, seen through one stream.
+/// Cloning is cheap (shared) and keeps the stream; [`CudaDevice::with_new_stream`]
+/// gives a handle on the same device with a stream of its own, so that work queued
+/// by different threads runs concurrently. Device buffers remember the stream they
+/// were allocated on; using them from another stream is ordered by cudarc's events.
 #[derive(Debug, Clone)]
-pub struct CudaDevice(Arc<Inner>);
+pub struct CudaDevice {
+    inner: Arc<Inner>,
+    stream: Arc<CudaStream>,
+}
 
 impl CudaDevice {
     /// Opens device `ordinal` (after `CUDA_VISIBLE_DEVICES`) and loads the kernels.
@@ -262,63 +267,114 @@ impl CudaDevice {
             keyswitch_reduce: load_kernel(&keyswitch_module, "keyswitch_reduce_u64")?,
             linear_combination: load_kernel(&linear_module, "linear_combination_lwe_u64")?,
         };
-        Ok(Self(Arc::new(Inner {
-            ordinal,
-            context,
+        Ok(Self {
+            inner: Arc::new(Inner {
+                ordinal,
+                context,
+                attributes,
+                lwe,
+                bootstrap,
+                step,
+            }),
             stream,
-            attributes,
-            lwe,
-            bootstrap,
-            step,
-        })))
+        })
+    }
+
+    /// Device `ordinal`, opened once per process and shared: every call with the same
+    /// ordinal returns a handle on the same context and kernels (and stream), so keys
+    /// and values of one GPU can meet in a kernel whoever opened it.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::CudaDevice;
+    /// let a = CudaDevice::shared(0).unwrap();
+    /// let b = CudaDevice::shared(0).unwrap();
+    /// assert!(a.same_device(&b));
+    /// ```
+    pub fn shared(ordinal: usize) -> Result<Self> {
+        static OPENED: Mutex<Vec<CudaDevice>> = Mutex::new(Vec::new());
+        // A panic while the lock was held cannot leave the list inconsistent (it is
+        // only pushed to), so a poisoned lock is still usable.
+        let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(device) = opened.iter().find(|d| d.ordinal() == ordinal) {
+            return Ok(device.clone());
+        }
+        let device = Self::new(ordinal)?;
+        opened.push(device.clone());
+        Ok(device)
+    }
+
+    /// A handle on the same device (context and kernels) with a new stream of its
+    /// own. The stream is destroyed when the last handle and the last buffer
+    /// allocated through it are dropped.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::CudaDevice;
+    /// let gpu = CudaDevice::new(0).unwrap();
+    /// let other = gpu.with_new_stream().unwrap();
+    /// assert!(other.same_device(&gpu));
+    /// ```
+    pub fn with_new_stream(&self) -> Result<Self> {
+        let stream = self
+            .inner
+            .context
+            .new_stream()
+            .map_err(cuda_err("creating a stream"))?;
+        Ok(Self {
+            inner: self.inner.clone(),
+            stream,
+        })
+    }
+
+    /// Whether `other` is a handle on the same opened device (whatever its stream).
+    pub fn same_device(&self, other: &CudaDevice) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
     }
 
     /// The device's ordinal.
     pub fn ordinal(&self) -> usize {
-        self.0.ordinal
+        self.inner.ordinal
     }
 
     /// The compute capability (major, minor), e.g. (9, 0) for an H100.
     pub fn compute_capability(&self) -> (u32, u32) {
-        self.0.attributes.compute_capability
+        self.inner.attributes.compute_capability
     }
 
     /// The number of streaming multiprocessors.
     pub fn multiprocessor_count(&self) -> usize {
-        self.0.attributes.multiprocessors as usize
+        self.inner.attributes.multiprocessors as usize
     }
 
     /// Free and total device memory, in bytes.
     pub fn memory_info(&self) -> Result<(usize, usize)> {
-        self.0
+        self.inner
             .context
             .mem_get_info()
             .map_err(cuda_err("querying device memory"))
     }
 
-    /// Waits until every operation queued on this device's stream has finished.
+    /// Waits until every operation queued on this handle's stream has finished.
     pub fn synchronize(&self) -> Result<()> {
-        self.0
-            .stream
+        self.stream
             .synchronize()
             .map_err(cuda_err("synchronizing the stream"))
     }
 
     pub(crate) fn stream(&self) -> &Arc<CudaStream> {
-        &self.0.stream
+        &self.stream
     }
 
     pub(crate) fn context(&self) -> &Arc<CudaContext> {
-        &self.0.context
+        &self.inner.context
     }
 
     pub(crate) fn lwe_kernels(&self) -> &LweKernels {
-        &self.0.lwe
+        &self.inner.lwe
     }
 
     /// The bootstrap kernels for polynomial size `n`, or `Err` if none were built.
     pub(crate) fn bootstrap_kernels(&self, n: usize) -> Result<&BootstrapKernels> {
-        self.0
+        self.inner
             .bootstrap
             .iter()
             .find(|k| k.polynomial_size == n)
@@ -331,11 +387,11 @@ impl CudaDevice {
     }
 
     pub(crate) fn step_kernels(&self) -> &StepKernels {
-        &self.0.step
+        &self.inner.step
     }
 
     pub(crate) fn attributes(&self) -> &DeviceAttributes {
-        &self.0.attributes
+        &self.inner.attributes
     }
 
     /// `Err` unless `other` is this GPU: data of two GPUs cannot meet in one kernel.

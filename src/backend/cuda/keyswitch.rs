@@ -114,9 +114,10 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
     input: &CudaLweCiphertextList,
     output: &mut CudaLweCiphertextList,
 ) -> Result<()> {
-    let device = ksk.device().clone();
+    // Queued on the output's stream (the caller's), whichever stream made the key.
+    let device = output.device().clone();
+    device.check_same("GPU of the keyswitching key", ksk.device())?;
     device.check_same("GPU of the keyswitch input", input.device())?;
-    device.check_same("GPU of the keyswitch output", output.device())?;
     let shape = ksk.shape();
     let (in_dim, out_dim) = (shape.input_lwe_dimension.0, shape.output_lwe_dimension.0);
     check_eq(

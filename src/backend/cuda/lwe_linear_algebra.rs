@@ -2,8 +2,8 @@
 
 use super::{cuda_err, CudaDevice};
 use crate::core_crypto::{LweCiphertextCount, LweCiphertextList, LweCiphertextListOwned, LweSize};
-use crate::error::{check_eq, Result};
-use cudarc::driver::{CudaFunction, CudaSlice, LaunchConfig, PushKernelArg};
+use crate::error::{check_eq, Error, Result};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
 
 /// A list of LWE ciphertexts of one size in the memory of one GPU.
 #[derive(Debug)]
@@ -88,6 +88,81 @@ impl CudaLweCiphertextList {
             .clone_dtoh(&self.data)
             .map_err(cuda_err("copying ciphertexts from the GPU"))?;
         LweCiphertextList::from_container(host, self.lwe_size)
+    }
+
+    /// Copies ciphertexts `start .. start + count` back to the CPU through the stream
+    /// of `device` (a handle on this list's GPU).
+    pub(crate) fn range_to_cpu(
+        &self,
+        device: &CudaDevice,
+        start: usize,
+        count: usize,
+    ) -> Result<LweCiphertextListOwned> {
+        device.check_same("GPU of the copied list", &self.device)?;
+        let view = self.coefficients(start, count)?;
+        let host = if count == 0 {
+            Vec::new()
+        } else {
+            device
+                .stream()
+                .clone_dtoh(&view)
+                .map_err(cuda_err("copying ciphertexts from the GPU"))?
+        };
+        LweCiphertextList::from_container(host, self.lwe_size)
+    }
+
+    /// Copies every ciphertext of `source` into this list from position `at` on,
+    /// through the stream of `device` (a handle on both lists' GPU).
+    pub(crate) fn copy_into_range(
+        &mut self,
+        device: &CudaDevice,
+        at: usize,
+        source: &CudaLweCiphertextList,
+    ) -> Result<()> {
+        device.check_same("GPU of the copy destination", &self.device)?;
+        device.check_same("GPU of the copy source", &source.device)?;
+        check_eq(
+            "LWE size of the copy source",
+            self.lwe_size.0,
+            source.lwe_size.0,
+        )?;
+        let count = source.count.0;
+        if count == 0 {
+            return Ok(());
+        }
+        let size = self.lwe_size.0;
+        let range = at
+            .checked_add(count)
+            .filter(|&end| end <= self.count.0)
+            .map(|end| at * size..end * size)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "ciphertexts {at}..{at}+{count} do not fit a list of {}",
+                    self.count.0
+                ))
+            })?;
+        let mut destination = self.data.try_slice_mut(range).ok_or_else(|| {
+            Error::InvalidParameter("internal: a copy range outside its list".into())
+        })?;
+        device
+            .stream()
+            .memcpy_dtod(&source.data, &mut destination)
+            .map_err(cuda_err("copying ciphertexts on the GPU"))
+    }
+
+    /// The coefficients of ciphertexts `start .. start + count`.
+    fn coefficients(&self, start: usize, count: usize) -> Result<CudaView<'_, u64>> {
+        let size = self.lwe_size.0;
+        start
+            .checked_add(count)
+            .filter(|&end| end <= self.count.0)
+            .and_then(|end| self.data.try_slice(start * size..end * size))
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "ciphertexts {start}..{start}+{count} requested from a list of {}",
+                    self.count.0
+                ))
+            })
     }
 
     /// The size of each ciphertext.

@@ -233,7 +233,8 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     if count == 0 {
         return Ok(());
     }
-    let device = bsk.device().clone();
+    // Queued on the output's stream (the caller's), whichever stream made the key.
+    let device = output.device().clone();
     let shape = bsk.shape();
     let n = shape.polynomial_size.0;
     let (glwe_size, level) = (shape.glwe_dimension.0 + 1, shape.level.0);

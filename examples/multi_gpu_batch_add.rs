@@ -1,0 +1,194 @@
+//! A large batch of encrypted 64-bit additions spread over every GPU: the example
+//! of the TFHE-rs multi-GPU guide, ported. The server key is decompressed once per
+//! GPU; the batch is cut into one chunk per GPU with `par_chunks`, and every rayon
+//! worker calls `set_server_key(sks_vec[i].clone())` for its chunk's GPU, which
+//! gives that thread its own CUDA stream there. A second variant bounds the streams
+//! to 4 per GPU (4 workers per GPU, each adding its share in sequence). Every sum is
+//! checked by decryption; additions per second are printed.
+//!
+//! Without a GPU the example says so and runs the same code on the CPU, with one
+//! CPU key in place of the GPU keys and a small batch.
+//!
+//! ```text
+//! cargo run --release --example multi_gpu_batch_add            # 100 per GPU, or 4 on the CPU
+//! cargo run --release --example multi_gpu_batch_add -- 1000    # 1000 additions in all
+//! GPUFHE_EXAMPLE_BATCH_SIZE=1000 cargo run --release --example multi_gpu_batch_add
+//! ```
+
+use gpufhe::prelude::*;
+use gpufhe::{
+    get_number_of_gpus, set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint64,
+    GpuIndex, ServerKey,
+};
+use rayon::prelude::*;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The environment variable that sets the batch size (the argument wins).
+const BATCH_SIZE_VARIABLE: &str = "GPUFHE_EXAMPLE_BATCH_SIZE";
+/// Additions per GPU by default, as in the guide.
+const DEFAULT_PER_GPU: usize = 100;
+/// Additions by default on the CPU (about a second each on two cores).
+const DEFAULT_ON_CPU: usize = 4;
+/// CUDA streams (worker threads) per GPU in the second variant.
+const NUM_STREAMS_PER_GPU: usize = 4;
+
+/// xorshift64*, to keep the example free of dependencies.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
+}
+
+/// The batch size: the first argument, else the environment variable, else
+/// `default`. An invalid value is an error that says what was expected.
+fn batch_size(default: usize) -> Result<usize, String> {
+    let (source, text) = match std::env::args().nth(1) {
+        Some(arg) => ("the argument", arg),
+        None => match std::env::var(BATCH_SIZE_VARIABLE) {
+            Ok(value) => (BATCH_SIZE_VARIABLE, value),
+            Err(std::env::VarError::NotPresent) => return Ok(default),
+            Err(e) => return Err(format!("{BATCH_SIZE_VARIABLE}: {e}")),
+        },
+    };
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "invalid batch size {text:?} from {source}: expected a positive number of \
+             additions, e.g. `cargo run --release --example multi_gpu_batch_add -- 200`"
+        )),
+    }
+}
+
+/// Checks every sum by decryption; returns how many are wrong.
+fn count_wrong(sums: &[FheUint64], left: &[u64], right: &[u64], key: &ClientKey) -> usize {
+    sums.iter()
+        .zip(left.iter().zip(right))
+        .filter(|(sum, (&a, &b))| FheDecrypt::<u64>::decrypt(*sum, key) != a.wrapping_add(b))
+        .count()
+}
+
+fn run() -> Result<(), String> {
+    let num_gpus = get_number_of_gpus();
+    let batch_size = batch_size(if num_gpus == 0 {
+        DEFAULT_ON_CPU
+    } else {
+        DEFAULT_PER_GPU * num_gpus as usize
+    })?;
+
+    let config = ConfigBuilder::default().build();
+
+    let client_key = ClientKey::generate(config);
+    let compressed_server_key = CompressedServerKey::new(&client_key);
+
+    let sks_vec: Vec<ServerKey> = if num_gpus == 0 {
+        println!("No GPU is visible: running the same batch on the CPU instead.");
+        vec![compressed_server_key.decompress()]
+    } else {
+        println!("{num_gpus} GPU(s) visible: one server key per GPU.");
+        (0..num_gpus)
+            .map(|i| compressed_server_key.decompress_to_specific_gpu(GpuIndex::new(i)))
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("decompressing the server key to the GPUs: {e}"))?
+    };
+    let num_keys = sks_vec.len();
+
+    let mut rng = 0x9e37_79b9_7f4a_7c15u64;
+    let clear_left: Vec<u64> = (0..batch_size).map(|_| next(&mut rng)).collect();
+    let clear_right: Vec<u64> = (0..batch_size).map(|_| next(&mut rng)).collect();
+    let left_inputs = clear_left
+        .iter()
+        .map(|&v| FheUint64::encrypt(v, &client_key))
+        .collect::<Vec<_>>();
+    let right_inputs = clear_right
+        .iter()
+        .map(|&v| FheUint64::encrypt(v, &client_key))
+        .collect::<Vec<_>>();
+    let report = |what: &str, seconds: f64| {
+        println!(
+            "{what}: {batch_size} FheUint64 additions in {seconds:.3} s, {:.1} additions/s",
+            batch_size as f64 / seconds
+        );
+    };
+    let mut wrong = 0;
+
+    // One chunk per GPU; every addition of a chunk on its own rayon task, each
+    // setting its GPU's key (and so using its thread's stream on that GPU).
+    let chunk_size = batch_size.div_ceil(num_keys);
+    let start = Instant::now();
+    let sums: Vec<Vec<FheUint64>> = left_inputs
+        .par_chunks(chunk_size)
+        .zip(right_inputs.par_chunks(chunk_size))
+        .enumerate()
+        .map(|(i, (left_inputs_on_gpu_i, right_inputs_on_gpu_i))| {
+            left_inputs_on_gpu_i
+                .par_iter()
+                .zip(right_inputs_on_gpu_i.par_iter())
+                .map(|(left_input, right_input)| {
+                    set_server_key(sks_vec[i].clone());
+                    left_input + right_input
+                })
+                .collect()
+        })
+        .collect();
+    report("one task per addition", start.elapsed().as_secs_f64());
+    let sums: Vec<FheUint64> = sums.into_iter().flatten().collect();
+    wrong += count_wrong(&sums, &clear_left, &clear_right, &client_key);
+
+    // At most NUM_STREAMS_PER_GPU workers (streams) per GPU, each adding its share
+    // of the GPU's chunk one after the other.
+    let start = Instant::now();
+    let sums: Vec<Vec<Vec<FheUint64>>> = left_inputs
+        .par_chunks(chunk_size)
+        .zip(right_inputs.par_chunks(chunk_size))
+        .enumerate()
+        .map(|(i, (left_inputs_gpu_i, right_inputs_gpu_i))| {
+            let stream_chunk_size = left_inputs_gpu_i.len().div_ceil(NUM_STREAMS_PER_GPU);
+            left_inputs_gpu_i
+                .par_chunks(stream_chunk_size)
+                .zip(right_inputs_gpu_i.par_chunks(stream_chunk_size))
+                .map(|(left_inputs_chunk, right_inputs_chunk)| {
+                    set_server_key(sks_vec[i].clone());
+                    left_inputs_chunk
+                        .iter()
+                        .zip(right_inputs_chunk)
+                        .map(|(left_input, right_input)| left_input + right_input)
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    report(
+        &format!("{NUM_STREAMS_PER_GPU} streams per device"),
+        start.elapsed().as_secs_f64(),
+    );
+    let sums: Vec<FheUint64> = sums.into_iter().flatten().flatten().collect();
+    wrong += count_wrong(&sums, &clear_left, &clear_right, &client_key);
+
+    for (i, key) in sks_vec.iter().enumerate() {
+        let place = key
+            .gpus()
+            .first()
+            .map_or("CPU".to_string(), |g| g.to_string());
+        println!("key {i} ({place}): {} bootstraps", key.pbs_count());
+    }
+    if wrong > 0 {
+        return Err(format!(
+            "{wrong} of {} sums decrypt wrongly",
+            2 * batch_size
+        ));
+    }
+    println!("all {} sums decrypt correctly", 2 * batch_size);
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

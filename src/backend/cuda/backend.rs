@@ -1,0 +1,591 @@
+//! [`CudaBackend`]: the [`Backend`] of one GPU. A step is one linear-combination
+//! launch, then one keyswitch and one batched bootstrap launch (a lookup table per
+//! ciphertext, several functions per bootstrap where the table has them), written
+//! straight into the step's output list; a step too large for the free device
+//! memory runs in chunks.
+
+use super::streams::thread_device;
+use super::{
+    cuda_keyswitch_lwe_ciphertext_list, cuda_linear_combination_lwe_ciphertext_list,
+    cuda_programmable_bootstrap_lwe_ciphertext_list, CudaDevice, CudaFourierBootstrapKey,
+    CudaKeyswitchKey, CudaLookupTableList, CudaLweCiphertextList,
+};
+use crate::backend::{check_step, Backend, BlockExpr, BlockInfo, Step, Term};
+use crate::core_crypto::{LweCiphertextCount, LweCiphertextList, LweCiphertextOwned};
+use crate::error::{check_eq, Error, Result};
+use crate::shortint::{Ciphertext, CompressedServerKey, ShortintParameters};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+/// Most expressions in one chunk of a step (bounds every launch and temporary).
+const MAX_CHUNK: usize = 1 << 16;
+/// Device memory left free for the kernels' own temporaries, in bytes.
+const RESERVED_MEMORY: usize = 64 << 20;
+
+/// Blocks in the memory of one GPU: a range of a device list (shared, never written
+/// again, so cloning and splitting copy nothing) and the bookkeeping of each block.
+#[derive(Debug, Clone)]
+pub struct CudaBlocks {
+    list: Arc<CudaLweCiphertextList>,
+    start: usize,
+    infos: Vec<BlockInfo>,
+    message_modulus: u64,
+    carry_modulus: u64,
+}
+
+impl CudaBlocks {
+    /// Copies `blocks` to `device` (all with the moduli and LWE size of the first).
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::{CudaBlocks, CudaDevice};
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let gpu = CudaDevice::shared(0).unwrap();
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let blocks = vec![ck.encrypt(1).unwrap(), ck.encrypt(2).unwrap()];
+    /// let on_gpu = CudaBlocks::from_cpu(&gpu, &blocks).unwrap();
+    /// assert_eq!(on_gpu.to_cpu().unwrap(), blocks);
+    /// ```
+    pub fn from_cpu(device: &CudaDevice, blocks: &[Ciphertext]) -> Result<Self> {
+        let device = thread_device(device)?;
+        let (message_modulus, carry_modulus, size) = match blocks.first() {
+            Some(b) => (
+                b.message_modulus(),
+                b.carry_modulus(),
+                b.as_lwe().lwe_size(),
+            ),
+            None => {
+                return Err(Error::InvalidParameter(
+                    "no blocks to copy to the GPU".into(),
+                ))
+            }
+        };
+        let mut coefficients = Vec::with_capacity(blocks.len() * size.0);
+        for b in blocks {
+            check_eq(
+                "message modulus of a block",
+                message_modulus as usize,
+                b.message_modulus() as usize,
+            )?;
+            check_eq(
+                "carry modulus of a block",
+                carry_modulus as usize,
+                b.carry_modulus() as usize,
+            )?;
+            b.as_lwe().check_size("LWE size of a block", size)?;
+            coefficients.extend_from_slice(b.as_lwe().as_slice());
+        }
+        let host = LweCiphertextList::from_container(coefficients, size)?;
+        let list = CudaLweCiphertextList::from_cpu(&device, &host)?;
+        device.synchronize()?;
+        Ok(Self {
+            list: Arc::new(list),
+            start: 0,
+            infos: blocks
+                .iter()
+                .map(|b| BlockInfo {
+                    degree: b.degree(),
+                    noise_level: b.noise_level(),
+                })
+                .collect(),
+            message_modulus,
+            carry_modulus,
+        })
+    }
+
+    /// Copies the blocks back to the CPU.
+    pub fn to_cpu(&self) -> Result<Vec<Ciphertext>> {
+        let device = thread_device(self.list.device())?;
+        let host = self.list.range_to_cpu(&device, self.start, self.len())?;
+        host.iter()
+            .zip(&self.infos)
+            .map(|(ct, info)| {
+                Ok(Ciphertext {
+                    ct: LweCiphertextOwned::from_container(ct.as_slice().to_vec())?,
+                    degree: info.degree,
+                    noise_level: info.noise_level,
+                    message_modulus: self.message_modulus,
+                    carry_modulus: self.carry_modulus,
+                })
+            })
+            .collect()
+    }
+
+    /// The number of blocks.
+    pub fn len(&self) -> usize {
+        self.infos.len()
+    }
+
+    /// Whether there are no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.infos.is_empty()
+    }
+
+    /// The ordinal of the GPU holding them.
+    pub fn ordinal(&self) -> usize {
+        self.list.device().ordinal()
+    }
+
+    /// The device (and stream) that allocated them.
+    pub fn device(&self) -> &CudaDevice {
+        self.list.device()
+    }
+}
+
+/// The keys of one GPU. Dropping them waits for the device's queued work first, in
+/// case a stream other than the one that allocated them still reads them.
+#[derive(Debug)]
+struct DeviceKeys {
+    bootstrap: CudaFourierBootstrapKey,
+    keyswitch: CudaKeyswitchKey,
+}
+
+impl Drop for DeviceKeys {
+    fn drop(&mut self) {
+        // An error here (e.g. the driver shutting down) leaves nothing to wait for.
+        let _ = self.bootstrap.device().context().synchronize();
+    }
+}
+
+/// Runs steps on one GPU with a server key in its memory. Cloning shares the keys
+/// and the bootstrap counter. Each calling thread queues its work on its own
+/// stream ([`super::thread_device`]); every [`Backend::eval`] waits for its own
+/// work before returning, so its results are ready and its inputs free to drop.
+#[derive(Debug, Clone)]
+pub struct CudaBackend {
+    device: CudaDevice,
+    keys: Arc<DeviceKeys>,
+    parameters: ShortintParameters,
+    pbs: Arc<AtomicU64>,
+}
+
+impl CudaBackend {
+    /// Copies the server key to `device` (expanding its seeds on the CPU) and
+    /// converts the bootstrap key to the Fourier domain there. `Err` if the device
+    /// lacks memory or has no kernels for these parameters.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::{CudaBackend, CudaDevice};
+    /// use gpufhe::backend::Backend;
+    /// use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let key = CompressedServerKey::new(&ck).unwrap();
+    /// let backend = CudaBackend::new(&CudaDevice::shared(0).unwrap(), &key).unwrap();
+    /// let blocks = backend.upload(vec![ck.encrypt(3).unwrap()]).unwrap();
+    /// assert_eq!(ck.decrypt(&backend.download(&blocks).unwrap()[0]).unwrap(), 3);
+    /// ```
+    pub fn new(device: &CudaDevice, key: &CompressedServerKey) -> Result<Self> {
+        let parameters = *key.parameters();
+        parameters.validate()?;
+        let bootstrap =
+            CudaFourierBootstrapKey::from_cpu(device, &key.bootstrap_key().decompress())?;
+        let keyswitch = CudaKeyswitchKey::from_cpu(device, &key.keyswitch_key().decompress())?;
+        device.synchronize()?;
+        Ok(Self {
+            device: device.clone(),
+            keys: Arc::new(DeviceKeys {
+                bootstrap,
+                keyswitch,
+            }),
+            parameters,
+            pbs: Arc::new(AtomicU64::new(0)),
+        })
+    }
+
+    /// The GPU the key lives on.
+    pub fn device(&self) -> &CudaDevice {
+        &self.device
+    }
+
+    /// `Err` unless `blocks` live on this backend's GPU.
+    fn check_resident(&self, blocks: &CudaBlocks) -> Result<()> {
+        check_eq(
+            "GPU of the blocks (move them to the key's GPU first)",
+            self.device.ordinal(),
+            blocks.ordinal(),
+        )
+    }
+
+    /// The linear parts of `exprs` (already remapped to `lists`) into a new list.
+    fn linear(
+        &self,
+        device: &CudaDevice,
+        lists: &[&CudaLweCiphertextList],
+        exprs: &[BlockExpr],
+    ) -> Result<CudaLweCiphertextList> {
+        let size = self.parameters.big_lwe_dimension().to_lwe_size();
+        let mut out =
+            CudaLweCiphertextList::new_zero(device, size, LweCiphertextCount(exprs.len()))?;
+        cuda_linear_combination_lwe_ciphertext_list(
+            lists,
+            exprs,
+            self.parameters.delta(),
+            &mut out,
+        )?;
+        Ok(out)
+    }
+
+    /// Keyswitches and bootstraps the linear parts of `exprs` (which all have a
+    /// table), writing table outputs from `slots[i]` on in `out`.
+    #[allow(clippy::too_many_arguments)]
+    fn bootstrap(
+        &self,
+        device: &CudaDevice,
+        lists: &[&CudaLweCiphertextList],
+        exprs: &[BlockExpr],
+        slots: &[usize],
+        luts: &CudaLookupTableList,
+        out: &mut CudaLweCiphertextList,
+    ) -> Result<()> {
+        let linear = self.linear(device, lists, exprs)?;
+        let small_size = self.parameters.lwe_dimension.to_lwe_size();
+        let mut small =
+            CudaLweCiphertextList::new_zero(device, small_size, LweCiphertextCount(exprs.len()))?;
+        cuda_keyswitch_lwe_ciphertext_list(&self.keys.keyswitch, &linear, &mut small)?;
+        drop(linear);
+        let lut_indexes = exprs
+            .iter()
+            .map(|e| {
+                e.table.ok_or_else(|| {
+                    Error::InvalidParameter("internal: a bootstrap chunk without table".into())
+                })
+            })
+            .collect::<Result<Vec<usize>>>()?;
+        cuda_programmable_bootstrap_lwe_ciphertext_list(
+            &self.keys.bootstrap,
+            &small,
+            out,
+            luts,
+            &lut_indexes,
+            slots,
+            self.parameters.modulus_switch,
+        )
+    }
+
+    /// Device bytes one chunk of `exprs` needs besides the step's output.
+    fn chunk_bytes(&self, expr: &BlockExpr) -> usize {
+        let big = self.parameters.big_lwe_dimension().to_lwe_size().0 * 8;
+        let small = self.parameters.lwe_dimension.to_lwe_size().0 * 8;
+        // Linear result, CSR offsets and constant, terms (address and scalar).
+        let linear = big + 16 + 16 * expr.terms.len();
+        match expr.table {
+            Some(_) => linear + small + 12,
+            None => linear,
+        }
+    }
+}
+
+/// Cuts the expressions of a step into chunks: each holds expressions of one kind
+/// (`has_table`), at most `max_chunk` of them, and as many as fit in `budget` bytes
+/// by `bytes`. `Err` if one expression alone does not fit.
+pub(crate) fn plan_chunks(
+    has_table: &[bool],
+    bytes: impl Fn(usize) -> usize,
+    budget: usize,
+    max_chunk: usize,
+) -> Result<Vec<Range<usize>>> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut used = 0;
+    for (e, &table) in has_table.iter().enumerate() {
+        let need = bytes(e);
+        if need > budget {
+            return Err(Error::Cuda {
+                context: "allocating device memory",
+                message: format!(
+                    "out of memory: one expression of the step needs {need} bytes, {budget} \
+                     bytes are free"
+                ),
+            });
+        }
+        let full = e - start == max_chunk.max(1) || used + need > budget;
+        if e > start && (table != has_table[start] || full) {
+            chunks.push(start..e);
+            start = e;
+            used = 0;
+        }
+        used += need;
+    }
+    if start < has_table.len() {
+        chunks.push(start..has_table.len());
+    }
+    Ok(chunks)
+}
+
+/// The expressions of a step with their block indices moved from the concatenation
+/// of `inputs` to the concatenation of their underlying lists.
+fn remap<'a>(
+    inputs: &[&'a CudaBlocks],
+    exprs: &[BlockExpr],
+) -> Result<(Vec<&'a CudaLweCiphertextList>, Vec<BlockExpr>)> {
+    let lists: Vec<&CudaLweCiphertextList> = inputs.iter().map(|b| &*b.list).collect();
+    // For each input: where its blocks start among the inputs' blocks, and where its
+    // list starts among the lists' ciphertexts.
+    let mut view_starts = Vec::with_capacity(inputs.len());
+    let mut list_starts = Vec::with_capacity(inputs.len());
+    let (mut views, mut listed) = (0, 0);
+    for b in inputs {
+        view_starts.push(views);
+        list_starts.push(listed);
+        views += b.len();
+        listed += b.list.count().0;
+    }
+    let moved = exprs
+        .iter()
+        .map(|expr| {
+            let terms = expr
+                .terms
+                .iter()
+                .map(|t| {
+                    let i = view_starts.partition_point(|&s| s <= t.block);
+                    let found = i
+                        .checked_sub(1)
+                        .filter(|&i| t.block - view_starts[i] < inputs[i].len());
+                    let Some(i) = found else {
+                        return Err(Error::InvalidParameter(format!(
+                            "input block {} requested, the step has {views}",
+                            t.block
+                        )));
+                    };
+                    Ok(Term {
+                        block: list_starts[i] + inputs[i].start + (t.block - view_starts[i]),
+                        scalar: t.scalar,
+                    })
+                })
+                .collect::<Result<_>>()?;
+            Ok(BlockExpr {
+                terms,
+                constant: expr.constant,
+                table: expr.table,
+            })
+        })
+        .collect::<Result<_>>()?;
+    Ok((lists, moved))
+}
+
+impl Backend for CudaBackend {
+    type Blocks = CudaBlocks;
+
+    fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
+    /// Thousands of bootstraps run at once: a few batches per multiprocessor.
+    fn parallelism(&self) -> usize {
+        self.device.multiprocessor_count() * 16
+    }
+
+    fn eval(&self, inputs: &[&CudaBlocks], step: &Step<'_>) -> Result<CudaBlocks> {
+        let infos: Vec<BlockInfo> = inputs
+            .iter()
+            .flat_map(|b| b.infos.iter().copied())
+            .collect();
+        let info = check_step(&self.parameters, step, &infos)?;
+        for b in inputs {
+            self.check_resident(b)?;
+            check_eq(
+                "message modulus of an input block",
+                self.parameters.message_modulus as usize,
+                b.message_modulus as usize,
+            )?;
+            check_eq(
+                "carry modulus of an input block",
+                self.parameters.carry_modulus as usize,
+                b.carry_modulus as usize,
+            )?;
+        }
+        let device = thread_device(&self.device)?;
+        let (lists, exprs) = remap(inputs, &step.exprs)?;
+        let size = self.parameters.big_lwe_dimension().to_lwe_size();
+        let outputs = info.outputs.len();
+        let mut out = CudaLweCiphertextList::new_zero(&device, size, LweCiphertextCount(outputs))?;
+        // Where the outputs of each expression start.
+        let mut slots = Vec::with_capacity(exprs.len());
+        let mut next = 0;
+        for expr in &step.exprs {
+            slots.push(next);
+            next += expr
+                .table
+                .and_then(|t| step.tables.get(t))
+                .map_or(1, |t| t.function_count());
+        }
+        check_eq("number of outputs of the step", outputs, next)?;
+        let bootstraps = step.bootstrap_count();
+        let luts = if bootstraps > 0 {
+            Some(CudaLookupTableList::from_tables(
+                &device,
+                &self.parameters,
+                &step.tables,
+            )?)
+        } else {
+            None
+        };
+
+        let has_table: Vec<bool> = exprs.iter().map(|e| e.table.is_some()).collect();
+        let (free, _) = device.memory_info()?;
+        let budget = (free - free / 8).saturating_sub(RESERVED_MEMORY);
+        let chunks = plan_chunks(
+            &has_table,
+            |e| self.chunk_bytes(&exprs[e]),
+            budget,
+            MAX_CHUNK,
+        )?;
+        let launched = chunks.into_iter().try_for_each(|chunk| {
+            let part = &exprs[chunk.clone()];
+            if has_table[chunk.start] {
+                let luts = luts.as_ref().ok_or_else(|| {
+                    Error::InvalidParameter("internal: bootstraps without tables".into())
+                })?;
+                self.bootstrap(&device, &lists, part, &slots[chunk], luts, &mut out)
+            } else if chunk.len() == outputs {
+                // The whole step is this one linear chunk: straight into the output.
+                cuda_linear_combination_lwe_ciphertext_list(
+                    &lists,
+                    part,
+                    self.parameters.delta(),
+                    &mut out,
+                )
+            } else {
+                let linear = self.linear(&device, &lists, part)?;
+                out.copy_into_range(&device, slots[chunk.start], &linear)
+            }
+        });
+        // Wait even after a failure: nothing queued may outlive the buffers it reads.
+        let finished = device.synchronize();
+        launched.and(finished)?;
+        self.pbs.fetch_add(bootstraps as u64, Ordering::Relaxed);
+        Ok(CudaBlocks {
+            list: Arc::new(out),
+            start: 0,
+            infos: info.outputs,
+            message_modulus: self.parameters.message_modulus,
+            carry_modulus: self.parameters.carry_modulus,
+        })
+    }
+
+    fn pbs_count(&self) -> u64 {
+        self.pbs.load(Ordering::Relaxed)
+    }
+
+    fn upload(&self, blocks: Vec<Ciphertext>) -> Result<CudaBlocks> {
+        let p = &self.parameters;
+        for b in &blocks {
+            check_eq(
+                "message modulus of the block",
+                p.message_modulus as usize,
+                b.message_modulus() as usize,
+            )?;
+            check_eq(
+                "carry modulus of the block",
+                p.carry_modulus as usize,
+                b.carry_modulus() as usize,
+            )?;
+            b.as_lwe()
+                .check_size("LWE size of the block", p.big_lwe_dimension().to_lwe_size())?;
+            p.check_capacity(b.degree(), b.noise_level())?;
+        }
+        if blocks.is_empty() {
+            let device = thread_device(&self.device)?;
+            let list = CudaLweCiphertextList::new_zero(
+                &device,
+                p.big_lwe_dimension().to_lwe_size(),
+                LweCiphertextCount(0),
+            )?;
+            return Ok(CudaBlocks {
+                list: Arc::new(list),
+                start: 0,
+                infos: Vec::new(),
+                message_modulus: p.message_modulus,
+                carry_modulus: p.carry_modulus,
+            });
+        }
+        CudaBlocks::from_cpu(&self.device, &blocks)
+    }
+
+    fn download(&self, blocks: &CudaBlocks) -> Result<Vec<Ciphertext>> {
+        blocks.to_cpu()
+    }
+
+    fn split(&self, blocks: CudaBlocks, lengths: &[usize]) -> Result<Vec<CudaBlocks>> {
+        check_eq(
+            "total length of the split",
+            blocks.len(),
+            lengths.iter().sum(),
+        )?;
+        let mut start = 0;
+        Ok(lengths
+            .iter()
+            .map(|&n| {
+                let part = CudaBlocks {
+                    list: blocks.list.clone(),
+                    start: blocks.start + start,
+                    infos: blocks.infos[start..start + n].to_vec(),
+                    message_modulus: blocks.message_modulus,
+                    carry_modulus: blocks.carry_modulus,
+                };
+                start += n;
+                part
+            })
+            .collect())
+    }
+
+    fn block_count(&self, blocks: &CudaBlocks) -> usize {
+        blocks.len()
+    }
+
+    fn block_infos(&self, blocks: &CudaBlocks) -> Vec<BlockInfo> {
+        blocks.infos.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(s: &str) -> Vec<bool> {
+        s.chars().map(|c| c == 'T').collect()
+    }
+
+    #[test]
+    fn chunks_follow_kinds_memory_and_the_size_cap() {
+        let one = |_| 10;
+        // Runs of one kind, whole when memory allows.
+        assert_eq!(
+            plan_chunks(&kinds("TTTLLT"), one, 1000, 100).unwrap(),
+            vec![0..3, 3..5, 5..6]
+        );
+        // 25 bytes hold two expressions of 10.
+        assert_eq!(
+            plan_chunks(&kinds("TTTTTL"), one, 25, 100).unwrap(),
+            vec![0..2, 2..4, 4..5, 5..6]
+        );
+        // At most 3 per chunk.
+        assert_eq!(
+            plan_chunks(&kinds("LLLLLLL"), one, 1000, 3).unwrap(),
+            vec![0..3, 3..6, 6..7]
+        );
+        // Expressions of different sizes.
+        let sizes = [5, 30, 5, 5, 20];
+        assert_eq!(
+            plan_chunks(&kinds("TTTTT"), |e| sizes[e], 30, 100).unwrap(),
+            vec![0..1, 1..2, 2..5]
+        );
+        assert!(plan_chunks(&[], one, 0, 1).unwrap().is_empty());
+        // Every expression lands in exactly one chunk, in order.
+        let k = kinds("TLTTLLLTTTTL");
+        let chunks = plan_chunks(&k, |e| 7 + e, 40, 3).unwrap();
+        let flat: Vec<usize> = chunks.iter().flat_map(|c| c.clone()).collect();
+        assert_eq!(flat, (0..k.len()).collect::<Vec<_>>());
+        for c in &chunks {
+            assert!(c.len() <= 3 && c.clone().all(|e| k[e] == k[c.start]));
+            assert!(c.clone().map(|e| 7 + e).sum::<usize>() <= 40);
+        }
+    }
+
+    #[test]
+    fn an_expression_larger_than_the_memory_is_an_error() {
+        let err = plan_chunks(&kinds("TT"), |e| if e == 1 { 100 } else { 1 }, 50, 10).unwrap_err();
+        assert!(matches!(err, Error::Cuda { .. }), "{err}");
+        assert!(err.to_string().contains("out of memory"), "{err}");
+    }
+}

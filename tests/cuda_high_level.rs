@@ -1,0 +1,305 @@
+//! The high-level API with a GPU server key: the integer operations of the CPU
+//! tests instantiated for CUDA, each result compared to the clear result and to the
+//! CPU key's result; residency (operands moved to the key's GPU, results staying
+//! there, decryption and serialization bringing them back); 16 threads sharing one
+//! GPU through their own streams; batches, split over GPUs when there are several.
+//! Skips (`SKIPPED (no CUDA device)`) without a GPU.
+
+mod common;
+mod cuda_support;
+
+use common::Rng;
+use cuda_support::small_parameters;
+use gpufhe::backend::cuda::{gpu_for_tests, thread_stream_count};
+use gpufhe::prelude::*;
+use gpufhe::serialization::{safe_deserialize, safe_serialize};
+use gpufhe::{
+    get_number_of_gpus, set_server_key, unset_server_key, BinaryOp, ClientKey, CompressedServerKey,
+    ConfigBuilder, Device, FheBool, FheUint64, FheUint8, GpuIndex, ServerKey,
+};
+use std::sync::OnceLock;
+
+/// One client key (insecure small parameters, for speed) and its server key on the
+/// CPU and on GPU 0.
+struct Keys {
+    client: ClientKey,
+    compressed: CompressedServerKey,
+    cpu: ServerKey,
+    gpu: ServerKey,
+}
+
+/// The keys, or `None` (after printing the skip) without a GPU.
+fn gpu_keys() -> Option<&'static Keys> {
+    gpu_for_tests()?;
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    Some(KEYS.get_or_init(|| {
+        let config = ConfigBuilder::default()
+            .with_custom_parameters(small_parameters())
+            .expect("parameters");
+        let client = ClientKey::generate(config);
+        let compressed = CompressedServerKey::new(&client);
+        let gpu = compressed
+            .decompress_to_specific_gpu(GpuIndex::new(0))
+            .expect("GPU key");
+        Keys {
+            cpu: compressed.decompress(),
+            gpu,
+            compressed,
+            client,
+        }
+    }))
+}
+
+const GPU0: Device = Device::CudaGpu(GpuIndex::new(0));
+
+/// The same operations on `FheUint64` and `FheUint8`, with the key of the thread.
+macro_rules! operation_results {
+    ($name:ident, $fhe:ty, $clear:ty) => {
+        /// add, sub, mul, eq, lt, bitand, shl (encrypted amount) and select of `x`
+        /// and `y`, decrypted; every encrypted result must live on `device`.
+        fn $name(keys: &Keys, key: &ServerKey, device: Device, a: $clear, b: $clear) -> Vec<u128> {
+            set_server_key(key.clone());
+            let ck = &keys.client;
+            let (x, y) = (<$fhe>::encrypt(a, ck), <$fhe>::encrypt(b, ck));
+            let condition = x.gt(&y);
+            let integers = [
+                &x + &y,
+                &x - &y,
+                &x * &y,
+                &x & &y,
+                &x << &y,
+                FheBool::select(&condition, &x, &y),
+            ];
+            let booleans = [x.eq(&y), x.lt(&y), condition];
+            let mut out = Vec::new();
+            for v in &integers {
+                assert_eq!(v.current_device(), device);
+                out.push(FheDecrypt::<$clear>::decrypt(v, ck) as u128);
+            }
+            for v in &booleans {
+                assert_eq!(v.current_device(), device);
+                out.push(v.decrypt(ck) as u128);
+            }
+            out
+        }
+    };
+}
+operation_results!(results_u64, FheUint64, u64);
+operation_results!(results_u8, FheUint8, u8);
+
+/// The clear twin of `operation_results`.
+fn clear_results(a: u128, b: u128, bits: u32) -> Vec<u128> {
+    let mask = if bits == 128 {
+        u128::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    vec![
+        a.wrapping_add(b) & mask,
+        a.wrapping_sub(b) & mask,
+        a.wrapping_mul(b) & mask,
+        a & b,
+        (a << (b % bits as u128)) & mask,
+        if a > b { a } else { b },
+        (a == b) as u128,
+        (a < b) as u128,
+        (a > b) as u128,
+    ]
+}
+
+#[test]
+fn fheuint64_operations_match_the_clear_and_the_cpu_results() {
+    let Some(keys) = gpu_keys() else { return };
+    let mut rng = Rng::new(64);
+    let pairs = [
+        (0, u64::MAX),
+        (u64::MAX, 1),
+        (0x5555_5555_5555_5555, 0xaaaa_aaaa_aaaa_aaab),
+        (rng.next_u64(), rng.next_u64()),
+        (1234, 1234),
+    ];
+    for (a, b) in pairs {
+        let gpu = results_u64(keys, &keys.gpu, GPU0, a, b);
+        assert_eq!(gpu, clear_results(a as u128, b as u128, 64), "{a} op {b}");
+        let cpu = results_u64(keys, &keys.cpu, Device::Cpu, a, b);
+        assert_eq!(gpu, cpu, "{a} op {b}: GPU and CPU differ");
+    }
+}
+
+#[test]
+fn fheuint8_operations_match_the_clear_and_the_cpu_results() {
+    let Some(keys) = gpu_keys() else { return };
+    for (a, b) in [(0u8, 255u8), (255, 1), (200, 100), (7, 3), (66, 66)] {
+        let gpu = results_u8(keys, &keys.gpu, GPU0, a, b);
+        assert_eq!(gpu, clear_results(a as u128, b as u128, 8), "{a} op {b}");
+        let cpu = results_u8(keys, &keys.cpu, Device::Cpu, a, b);
+        assert_eq!(gpu, cpu, "{a} op {b}: GPU and CPU differ");
+    }
+}
+
+#[test]
+fn sixteen_threads_share_the_gpu_with_a_stream_each() {
+    let Some(keys) = gpu_keys() else { return };
+    let ck = &keys.client;
+    std::thread::scope(|scope| {
+        for t in 0..16u64 {
+            scope.spawn(move || {
+                set_server_key(keys.gpu.clone());
+                let mut rng = Rng::new(1000 + t);
+                for i in 0..100 {
+                    let (a, b) = (rng.next_u64(), rng.next_u64());
+                    let sum = &FheUint64::encrypt(a, ck) + &FheUint64::encrypt(b, ck);
+                    assert_eq!(sum.current_device(), GPU0);
+                    let clear: u64 = sum.decrypt(ck);
+                    assert_eq!(clear, a.wrapping_add(b), "thread {t}, addition {i}");
+                    assert_eq!(thread_stream_count(), 1, "one stream per thread and GPU");
+                }
+                unset_server_key();
+                assert_eq!(thread_stream_count(), 0, "streams released by unset");
+            });
+        }
+    });
+}
+
+#[test]
+fn operands_move_to_the_key_gpu_and_results_come_back() {
+    let Some(keys) = gpu_keys() else { return };
+    let ck = &keys.client;
+    set_server_key(keys.gpu.clone());
+    let x = FheUint8::encrypt(100u8, ck);
+    let mut y = FheUint8::encrypt(55u8, ck);
+    y.move_to_device(GPU0).unwrap();
+    assert_eq!(
+        (x.current_device(), y.current_device()),
+        (Device::Cpu, GPU0)
+    );
+    // A CPU and a GPU operand, a trivial one, a clear one.
+    let sum = &x + &y;
+    let with_trivial = &y + &FheUint8::encrypt_trivial(1u8);
+    let with_clear = &y ^ 0xffu8;
+    assert_eq!(
+        x.current_device(),
+        Device::Cpu,
+        "operands are not moved in place"
+    );
+    for (v, clear) in [(&sum, 155u8), (&with_trivial, 56), (&with_clear, !55)] {
+        assert_eq!(v.current_device(), GPU0);
+        assert_eq!(FheDecrypt::<u8>::decrypt(v, ck), clear);
+    }
+    // Serialization copies back; the value read is on the CPU.
+    let mut bytes = Vec::new();
+    safe_serialize(&sum, &mut bytes, 1 << 30).unwrap();
+    let read: FheUint8 = safe_deserialize(bytes.as_slice(), 1 << 30).unwrap();
+    assert_eq!(read.current_device(), Device::Cpu);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&read, ck), 155);
+    // Back to the CPU, and a CPU key computes on GPU values too.
+    let mut back = sum.clone();
+    back.move_to_device(Device::Cpu).unwrap();
+    assert_eq!(back.current_device(), Device::Cpu);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&back, ck), 155);
+    set_server_key(keys.cpu.clone());
+    let on_cpu = &sum + &y;
+    assert_eq!(on_cpu.current_device(), Device::Cpu);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&on_cpu, ck), 210);
+    // A value on another GPU moves to the key's.
+    if get_number_of_gpus() >= 2 {
+        let mut far = FheUint8::encrypt(3u8, ck);
+        far.move_to_device(Device::CudaGpu(GpuIndex::new(1)))
+            .unwrap();
+        set_server_key(keys.gpu.clone());
+        let near = &far + &y;
+        assert_eq!(near.current_device(), GPU0);
+        assert_eq!(FheDecrypt::<u8>::decrypt(&near, ck), 58);
+    }
+    unset_server_key();
+}
+
+#[test]
+fn a_gpu_key_serializes_as_its_host_key() {
+    let Some(keys) = gpu_keys() else { return };
+    let ck = &keys.client;
+    let mut bytes = Vec::new();
+    safe_serialize(&keys.gpu, &mut bytes, 1 << 32).unwrap();
+    let read: ServerKey = safe_deserialize(bytes.as_slice(), 1 << 32).unwrap();
+    assert!(read.gpus().is_empty(), "a key is read back for the CPU");
+    assert_eq!(keys.gpu.gpus(), vec![GpuIndex::new(0)]);
+    set_server_key(read);
+    let x = FheUint8::encrypt(21u8, ck);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&x + &x), ck), 42);
+    unset_server_key();
+}
+
+#[test]
+fn batches_run_on_the_gpu_and_split_over_gpus() {
+    let Some(keys) = gpu_keys() else { return };
+    let ck = &keys.client;
+    let mut rng = Rng::new(7);
+    let clear: Vec<(u64, u64)> = (0..24).map(|_| (rng.next_u64(), rng.next_u64())).collect();
+    let lhs: Vec<FheUint64> = clear
+        .iter()
+        .map(|&(a, _)| FheUint64::encrypt(a, ck))
+        .collect();
+    let rhs: Vec<FheUint64> = clear
+        .iter()
+        .map(|&(_, b)| FheUint64::encrypt(b, ck))
+        .collect();
+    let check = |key: &ServerKey| {
+        set_server_key(key.clone());
+        let sums = FheUint64::batch(BinaryOp::Add, &lhs, &rhs).unwrap();
+        let below = FheUint64::batch_compare(gpufhe::ComparisonOp::Lt, &lhs, &rhs).unwrap();
+        for (i, (&(a, b), (s, l))) in clear.iter().zip(sums.iter().zip(&below)).enumerate() {
+            assert_eq!(
+                FheDecrypt::<u64>::decrypt(s, ck),
+                a.wrapping_add(b),
+                "sum {i}"
+            );
+            assert_eq!(l.decrypt(ck), a < b, "comparison {i}");
+        }
+        sums.iter().map(|s| s.current_device()).collect::<Vec<_>>()
+    };
+    assert!(check(&keys.gpu).iter().all(|&d| d == GPU0));
+    let sums_of = FheUint64::batch_sum(&[&lhs[..3], &rhs[..2]]).unwrap();
+    let sum3 = clear[..3].iter().fold(0u64, |s, &(a, _)| s.wrapping_add(a));
+    assert_eq!(FheDecrypt::<u64>::decrypt(&sums_of[0], ck), sum3);
+
+    let gpus = get_number_of_gpus();
+    if gpus >= 2 {
+        let all = keys.compressed.decompress_to_gpu().unwrap();
+        let devices = check(&all);
+        // Consecutive shares, one per GPU, whose sizes differ by at most one.
+        let (base, extra) = (clear.len() / gpus as usize, clear.len() % gpus as usize);
+        let expected: Vec<Device> = (0..gpus)
+            .flat_map(|g| {
+                let len = base + usize::from((g as usize) < extra);
+                std::iter::repeat_n(Device::CudaGpu(GpuIndex::new(g)), len)
+            })
+            .collect();
+        assert_eq!(devices, expected);
+    }
+    unset_server_key();
+}
+
+#[test]
+fn default_parameters_on_the_gpu() {
+    if gpu_for_tests().is_none() {
+        return;
+    }
+    let client = ClientKey::generate(ConfigBuilder::default());
+    let gpu = CompressedServerKey::new(&client)
+        .decompress_to_specific_gpu(vec![GpuIndex::new(0)])
+        .unwrap();
+    set_server_key(gpu.clone());
+    let (a, b) = (0xffff_ffff_0000_0001u64, 0x0000_0001_ffff_ffffu64);
+    let (x, y) = (
+        FheUint64::encrypt(a, &client),
+        FheUint64::encrypt(b, &client),
+    );
+    let sum = &x + &y;
+    let equal: FheBool = x.eq(&y);
+    let same: FheBool = x.eq(&x);
+    assert_eq!(FheDecrypt::<u64>::decrypt(&sum, &client), a.wrapping_add(b));
+    assert!(!equal.decrypt(&client));
+    assert!(same.decrypt(&client));
+    assert!(gpu.pbs_count() > 0);
+    unset_server_key();
+}
