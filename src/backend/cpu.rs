@@ -72,16 +72,7 @@ impl Backend for CpuBackend {
         let infos: Vec<BlockInfo> = pool.iter().map(|c| block_info(c)).collect();
         let info = check_step(params, step, &infos)?;
         for c in &pool {
-            check_eq(
-                "message modulus of an input block",
-                params.message_modulus as usize,
-                c.message_modulus() as usize,
-            )?;
-            check_eq(
-                "carry modulus of an input block",
-                params.carry_modulus as usize,
-                c.carry_modulus() as usize,
-            )?;
+            c.check_moduli(params.message_modulus, params.carry_modulus)?;
         }
         // Linear parts, in parallel (cheap next to a bootstrap).
         let size = params.big_lwe_dimension().to_lwe_size();

@@ -387,16 +387,7 @@ impl Storage {
         )?;
         let max_value = max_value.unwrap_or(m - 1).min(m - 1);
         for (i, b) in blocks.iter().enumerate() {
-            check_eq(
-                "message modulus of a block",
-                m as usize,
-                b.message_modulus() as usize,
-            )?;
-            check_eq(
-                "carry modulus of a block",
-                carry as usize,
-                b.carry_modulus() as usize,
-            )?;
+            b.check_moduli(m, carry)?;
             b.as_lwe().check_size("LWE size of a block", size)?;
             if b.degree() > max_value || b.noise_level() > 1 {
                 return Err(Error::CapacityExceeded(format!(
@@ -422,20 +413,8 @@ impl Storage {
             block_count(parameters, bits),
             blocks.len(),
         )?;
-        let size = parameters.big_lwe_dimension().to_lwe_size();
-        for b in blocks.iter() {
-            check_eq(
-                "message modulus of a block",
-                parameters.message_modulus as usize,
-                b.message_modulus() as usize,
-            )?;
-            check_eq(
-                "carry modulus of a block",
-                parameters.carry_modulus as usize,
-                b.carry_modulus() as usize,
-            )?;
-            b.as_lwe().check_size("LWE size of a block", size)?;
-        }
-        Ok(())
+        blocks
+            .iter()
+            .try_for_each(|b| b.check_parameters(parameters))
     }
 }

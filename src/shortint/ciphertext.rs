@@ -2,6 +2,7 @@
 //! keeps operations correct (degree and noise level).
 
 use crate::core_crypto::LweCiphertextOwned;
+use crate::error::{check_eq, Result};
 
 /// An encrypted block.
 ///
@@ -35,6 +36,27 @@ impl Ciphertext {
             message_modulus: params.message_modulus,
             carry_modulus: params.carry_modulus,
         }
+    }
+
+    /// `Err` unless the block was encrypted with these message and carry moduli.
+    pub(crate) fn check_moduli(&self, message_modulus: u64, carry_modulus: u64) -> Result<()> {
+        check_eq(
+            "message modulus of a block",
+            message_modulus as usize,
+            self.message_modulus as usize,
+        )?;
+        check_eq(
+            "carry modulus of a block",
+            carry_modulus as usize,
+            self.carry_modulus as usize,
+        )
+    }
+
+    /// `Err` unless the block has the moduli and LWE size of `parameters`.
+    pub(crate) fn check_parameters(&self, parameters: &super::ShortintParameters) -> Result<()> {
+        self.check_moduli(parameters.message_modulus, parameters.carry_modulus)?;
+        let size = parameters.big_lwe_dimension().to_lwe_size();
+        self.ct.check_size("LWE size of a block", size)
     }
 
     /// The underlying LWE ciphertext (under the big key).

@@ -144,16 +144,7 @@ impl ClientKey {
     /// Decrypts message and carries: a value in `[0, message_modulus * carry_modulus)`.
     pub fn decrypt_message_and_carry(&self, ct: &Ciphertext) -> Result<u64> {
         let p = &self.parameters;
-        check_eq(
-            "message modulus of the ciphertext",
-            p.message_modulus as usize,
-            ct.message_modulus as usize,
-        )?;
-        check_eq(
-            "carry modulus of the ciphertext",
-            p.carry_modulus as usize,
-            ct.carry_modulus as usize,
-        )?;
+        ct.check_moduli(p.message_modulus, p.carry_modulus)?;
         let phase = decrypt_lwe_ciphertext(&self.big_lwe_secret_key, &ct.ct)?;
         let delta = p.delta();
         let rounded = phase.wrapping_add(delta / 2) / delta;
