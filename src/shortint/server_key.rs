@@ -546,19 +546,7 @@ impl ServerKey {
 
     /// `Err` unless `ct` has the moduli and LWE size of this key's parameters.
     pub(crate) fn check_block(&self, ct: &Ciphertext) -> Result<()> {
-        let p = &self.parameters;
-        check_eq(
-            "message modulus of the block",
-            p.message_modulus as usize,
-            ct.message_modulus as usize,
-        )?;
-        check_eq(
-            "carry modulus of the block",
-            p.carry_modulus as usize,
-            ct.carry_modulus as usize,
-        )?;
-        ct.ct
-            .check_size("LWE size of the block", p.big_lwe_dimension().to_lwe_size())
+        ct.check_parameters(&self.parameters)
     }
 }
 
