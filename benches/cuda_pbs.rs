@@ -6,11 +6,15 @@
 //! - `cuda/pbs/throughput/<batch>`: one batched bootstrap launch (elements/s).
 //! - `cuda/keyswitch/<batch>`: one batched keyswitch (elements/s).
 
+#[path = "../tests/cuda_support/mod.rs"]
+mod cuda_support;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use cuda_support::{big_zeros, bootstrap_one, small_zeros, Keys};
 use gpufhe::backend::cuda::*;
 use gpufhe::backend::Table;
-use gpufhe::core_crypto::{LweCiphertextCount, LweCiphertextList};
-use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+use gpufhe::core_crypto::LweCiphertextList;
+use gpufhe::shortint::DEFAULT_PARAMETERS;
 use std::time::Duration;
 
 const BATCHES: [usize; 6] = [1, 16, 256, 1024, 4096, 8192];
@@ -18,12 +22,8 @@ const BATCHES: [usize; 6] = [1, 16, 256, 1024, 4096, 8192];
 fn bench(c: &mut Criterion) {
     let Some(gpu) = gpu_for_tests() else { return };
     let p = DEFAULT_PARAMETERS;
-    let ck = ClientKey::new(p).expect("client key");
-    let compressed = CompressedServerKey::new(&ck).expect("server key");
-    let bsk = CudaFourierBootstrapKey::from_cpu(&gpu, &compressed.bootstrap_key().decompress())
-        .expect("bootstrap key");
-    let ksk = CudaKeyswitchKey::from_cpu(&gpu, &compressed.keyswitch_key().decompress())
-        .expect("keyswitch key");
+    let keys = Keys::new(&gpu, p);
+    let (ck, bsk, ksk) = (&keys.ck, &keys.bsk, &keys.ksk);
     let table = Table::new(&p, |x| (x * x + 1) % 16).expect("table");
     let luts = CudaLookupTableList::from_tables(&gpu, &p, &[&table]).expect("tables");
 
@@ -40,14 +40,10 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
     let big_size = p.big_lwe_dimension().to_lwe_size();
-    let small_size = p.lwe_dimension.to_lwe_size();
     let upload = |len: usize| {
         let host = LweCiphertextList::from_container(blocks[..len * big_size.0].to_vec(), big_size)
             .expect("list");
         CudaLweCiphertextList::from_cpu(&gpu, &host).expect("upload")
-    };
-    let new_list = |size, len| {
-        CudaLweCiphertextList::new_zero(&gpu, size, LweCiphertextCount(len)).expect("allocate")
     };
 
     let mut group = c.benchmark_group("cuda");
@@ -55,56 +51,51 @@ fn bench(c: &mut Criterion) {
         .sample_size(20)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(4));
-    // One batched bootstrap through `luts`, waited for.
-    let bootstrap = |small: &CudaLweCiphertextList,
-                     out: &mut CudaLweCiphertextList,
-                     lut_indexes: &[usize],
-                     slots: &[usize]| {
-        cuda_programmable_bootstrap_lwe_ciphertext_list(
-            &bsk,
-            small,
-            out,
-            &luts,
-            lut_indexes,
-            slots,
-            p.modulus_switch,
-        )
-        .expect("bootstrap");
-        gpu.synchronize().expect("sync");
-    };
     {
         let big = upload(1);
-        let mut small = new_list(small_size, 1);
-        cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
-        let mut out = new_list(big_size, 1);
+        let mut small = small_zeros(&gpu, &p, 1);
+        cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
+        let mut out = big_zeros(&gpu, &p, 1);
         group.bench_function("pbs/latency", |b| {
             b.iter(|| {
-                bootstrap(&small, &mut out, &[0], &[0]);
+                bootstrap_one(bsk, &small, &mut out, &luts, &p).expect("bootstrap");
+                gpu.synchronize().expect("sync");
             })
         });
         group.bench_function("ks_pbs/latency", |b| {
             b.iter(|| {
-                cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
-                bootstrap(&small, &mut out, &[0], &[0]);
+                cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
+                bootstrap_one(bsk, &small, &mut out, &luts, &p).expect("bootstrap");
+                gpu.synchronize().expect("sync");
             })
         });
     }
     for batch in BATCHES {
         let big = upload(batch);
-        let mut small = new_list(small_size, batch);
+        let mut small = small_zeros(&gpu, &p, batch);
         group.throughput(Throughput::Elements(batch as u64));
         group.bench_with_input(BenchmarkId::new("keyswitch", batch), &batch, |b, _| {
             b.iter(|| {
-                cuda_keyswitch_lwe_ciphertext_list(&ksk, &big, &mut small).expect("keyswitch");
+                cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
                 gpu.synchronize().expect("sync");
             })
         });
-        let mut out = new_list(big_size, batch);
+        let mut out = big_zeros(&gpu, &p, batch);
         let lut_indexes = vec![0; batch];
         let slots: Vec<usize> = (0..batch).collect();
         group.bench_with_input(BenchmarkId::new("pbs/throughput", batch), &batch, |b, _| {
             b.iter(|| {
-                bootstrap(&small, &mut out, &lut_indexes, &slots);
+                cuda_programmable_bootstrap_lwe_ciphertext_list(
+                    bsk,
+                    &small,
+                    &mut out,
+                    &luts,
+                    &lut_indexes,
+                    &slots,
+                    p.modulus_switch,
+                )
+                .expect("bootstrap");
+                gpu.synchronize().expect("sync");
             })
         });
     }

@@ -23,11 +23,9 @@ fn run_on_gpu(
     keyswitch_on_gpu: bool,
 ) -> LweCiphertextListOwned {
     let p = keys.params();
-    let count = LweCiphertextCount(batch.blocks.len());
     let small = if keyswitch_on_gpu {
         let big = CudaLweCiphertextList::from_cpu(gpu, &block_list(&batch.blocks)).unwrap();
-        let mut small =
-            CudaLweCiphertextList::new_zero(gpu, p.lwe_dimension.to_lwe_size(), count).unwrap();
+        let mut small = small_zeros(gpu, &p, batch.blocks.len());
         cuda_keyswitch_lwe_ciphertext_list(&keys.ksk, &big, &mut small).unwrap();
         small
     } else {
@@ -41,12 +39,7 @@ fn run_on_gpu(
     let tables = tables(&p);
     let table_refs: Vec<&Table> = tables.iter().collect();
     let luts = CudaLookupTableList::from_tables(gpu, &p, &table_refs).unwrap();
-    let mut out = CudaLweCiphertextList::new_zero(
-        gpu,
-        p.big_lwe_dimension().to_lwe_size(),
-        LweCiphertextCount(batch.outputs),
-    )
-    .unwrap();
+    let mut out = big_zeros(gpu, &p, batch.outputs);
     cuda_programmable_bootstrap_lwe_ciphertext_list_with(
         &keys.bsk,
         &small,
@@ -129,29 +122,11 @@ fn bootstrap_shapes_and_decompositions() {
             let err = Keys::new(&gpu, params);
             let batch = make_batch(&err, 1);
             let p = params;
-            let small = CudaLweCiphertextList::new_zero(
-                &gpu,
-                p.lwe_dimension.to_lwe_size(),
-                LweCiphertextCount(1),
-            )
-            .unwrap();
+            let small = small_zeros(&gpu, &p, 1);
             let tables = tables(&p);
             let luts = CudaLookupTableList::from_tables(&gpu, &p, &[&tables[0]]).unwrap();
-            let mut out = CudaLweCiphertextList::new_zero(
-                &gpu,
-                p.big_lwe_dimension().to_lwe_size(),
-                LweCiphertextCount(batch.outputs),
-            )
-            .unwrap();
-            let result = cuda_programmable_bootstrap_lwe_ciphertext_list(
-                &err.bsk,
-                &small,
-                &mut out,
-                &luts,
-                &[0],
-                &[0],
-                p.modulus_switch,
-            );
+            let mut out = big_zeros(&gpu, &p, batch.outputs);
+            let result = bootstrap_one(&err.bsk, &small, &mut out, &luts, &p);
             assert!(
                 matches!(result, Err(Error::InvalidParameter(_))),
                 "N = 8192 below sm_90 must be a clear error: {result:?}"
@@ -239,7 +214,7 @@ fn invalid_bootstrap_batches_are_errors() {
     let luts = CudaLookupTableList::from_tables(&gpu, &p, &refs).unwrap();
     assert_eq!(luts.function_counts(), &[1, 1, 2, 4]);
     let big_size = p.big_lwe_dimension().to_lwe_size();
-    let mut out = CudaLweCiphertextList::new_zero(&gpu, big_size, LweCiphertextCount(8)).unwrap();
+    let mut out = big_zeros(&gpu, &p, 8);
     let ms = p.modulus_switch;
     let bsk = &keys.bsk;
     let run = |input: &CudaLweCiphertextList,
@@ -304,9 +279,7 @@ fn lists_on_another_gpu_are_errors() {
     let p = keys.params();
     let block = keys.ck.encrypt(1).unwrap();
     let big = CudaLweCiphertextList::from_cpu(&other, &block_list(&[block])).unwrap();
-    let mut small =
-        CudaLweCiphertextList::new_zero(&gpu, p.lwe_dimension.to_lwe_size(), LweCiphertextCount(1))
-            .unwrap();
+    let mut small = small_zeros(&gpu, &p, 1);
     let err = cuda_keyswitch_lwe_ciphertext_list(&keys.ksk, &big, &mut small).unwrap_err();
     assert!(
         matches!(
@@ -321,21 +294,7 @@ fn lists_on_another_gpu_are_errors() {
     );
     let luts =
         CudaLookupTableList::from_tables(&other, &p, &[&Table::new(&p, |x| x).unwrap()]).unwrap();
-    let mut out = CudaLweCiphertextList::new_zero(
-        &gpu,
-        p.big_lwe_dimension().to_lwe_size(),
-        LweCiphertextCount(1),
-    )
-    .unwrap();
-    let err = cuda_programmable_bootstrap_lwe_ciphertext_list(
-        &keys.bsk,
-        &small,
-        &mut out,
-        &luts,
-        &[0],
-        &[0],
-        p.modulus_switch,
-    )
-    .unwrap_err();
+    let mut out = big_zeros(&gpu, &p, 1);
+    let err = bootstrap_one(&keys.bsk, &small, &mut out, &luts, &p).unwrap_err();
     assert!(matches!(err, Error::DimensionMismatch { .. }), "{err}");
 }

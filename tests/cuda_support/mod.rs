@@ -1,5 +1,5 @@
-//! Helpers shared by the GPU tests: small insecure parameter sets, CPU and GPU
-//! copies of one server key, and list conversions.
+//! Helpers shared by the GPU tests and benches: small insecure parameter sets, CPU
+//! and GPU copies of one server key, list conversions and allocations.
 #![allow(dead_code)]
 
 use gpufhe::backend::cuda::*;
@@ -102,6 +102,52 @@ impl std::ops::Deref for Keys {
     fn deref(&self) -> &HostKeys {
         &self.host
     }
+}
+
+/// A zero GPU list of `count` ciphertexts under the small key of `p` (keyswitch
+/// outputs, bootstrap inputs).
+pub fn small_zeros(
+    gpu: &CudaDevice,
+    p: &ShortintParameters,
+    count: usize,
+) -> CudaLweCiphertextList {
+    CudaLweCiphertextList::new_zero(
+        gpu,
+        p.lwe_dimension.to_lwe_size(),
+        LweCiphertextCount(count),
+    )
+    .expect("GPU list")
+}
+
+/// A zero GPU list of `count` ciphertexts under the big key of `p` (blocks, bootstrap
+/// outputs).
+pub fn big_zeros(gpu: &CudaDevice, p: &ShortintParameters, count: usize) -> CudaLweCiphertextList {
+    CudaLweCiphertextList::new_zero(
+        gpu,
+        p.big_lwe_dimension().to_lwe_size(),
+        LweCiphertextCount(count),
+    )
+    .expect("GPU list")
+}
+
+/// Bootstraps the one ciphertext of `input` through table 0 of `luts` into slot 0 of
+/// `out` (the latency path).
+pub fn bootstrap_one(
+    bsk: &CudaFourierBootstrapKey,
+    input: &CudaLweCiphertextList,
+    out: &mut CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    p: &ShortintParameters,
+) -> gpufhe::Result<()> {
+    cuda_programmable_bootstrap_lwe_ciphertext_list(
+        bsk,
+        input,
+        out,
+        luts,
+        &[0],
+        &[0],
+        p.modulus_switch,
+    )
 }
 
 /// The LWE ciphertexts of `blocks` as one list.
