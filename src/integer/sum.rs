@@ -249,32 +249,21 @@ pub(crate) mod tests {
 
     use super::*;
     use crate::integer::circuit::{Linear, Source};
-    use crate::integer::tests::circuit_with_inputs;
+    use crate::integer::tests::{circuit_with_inputs, mask as bit_mask, SplitMix};
     use crate::integer::CircuitStats;
     use std::collections::HashMap;
 
-    /// A deterministic pseudo-random generator (splitmix64).
-    pub(crate) fn splitmix64(state: &mut u64) -> u64 {
-        *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = *state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A random value of `blocks` base-4 digits.
+    /// A random value of `blocks` base-4 digits, from the splitmix64 state `state`.
     pub(crate) fn random_value(state: &mut u64, blocks: usize) -> u128 {
-        let wide = (splitmix64(state) as u128) << 64 | splitmix64(state) as u128;
-        wide & mask(blocks)
+        let mut rng = SplitMix(*state);
+        let value = rng.value(2 * blocks);
+        *state = rng.0;
+        value
     }
 
     /// `4^blocks - 1` (all ones for 64 blocks and more).
     pub(crate) fn mask(blocks: usize) -> u128 {
-        if blocks >= 64 {
-            u128::MAX
-        } else {
-            (1u128 << (2 * blocks)) - 1
-        }
+        bit_mask(2 * blocks)
     }
 
     /// Edge values of `blocks` blocks: 0, 1, max, max - 1, alternating digits, and a
