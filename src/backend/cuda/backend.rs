@@ -132,19 +132,11 @@ impl CudaBlocks {
     }
 }
 
-/// The keys of one GPU. Dropping them waits for the device's queued work first, in
-/// case a stream other than the one that allocated them still reads them.
+/// The keys of one GPU (each waits, when dropped, for the work of every stream).
 #[derive(Debug)]
 struct DeviceKeys {
     bootstrap: CudaFourierBootstrapKey,
     keyswitch: CudaKeyswitchKey,
-}
-
-impl Drop for DeviceKeys {
-    fn drop(&mut self) {
-        // An error here (e.g. the driver shutting down) leaves nothing to wait for.
-        let _ = self.bootstrap.device().context().synchronize();
-    }
 }
 
 /// Runs steps on one GPU with a server key in its memory. Cloning shares the keys
@@ -470,18 +462,7 @@ impl Backend for CudaBackend {
     fn upload(&self, blocks: Vec<Ciphertext>) -> Result<CudaBlocks> {
         let p = &self.parameters;
         for b in &blocks {
-            check_eq(
-                "message modulus of the block",
-                p.message_modulus as usize,
-                b.message_modulus() as usize,
-            )?;
-            check_eq(
-                "carry modulus of the block",
-                p.carry_modulus as usize,
-                b.carry_modulus() as usize,
-            )?;
-            b.as_lwe()
-                .check_size("LWE size of the block", p.big_lwe_dimension().to_lwe_size())?;
+            b.check_parameters(p)?;
             p.check_capacity(b.degree(), b.noise_level())?;
         }
         if blocks.is_empty() {

@@ -5,7 +5,6 @@ use crate::error::{check_eq, Error, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
 use cudarc::nvrtc::Ptx;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 
 fn load_module(context: &Arc<CudaContext>, fatbin: &[u8]) -> Result<Arc<CudaModule>> {
@@ -59,41 +58,89 @@ pub(crate) struct LweKernels {
     pub(crate) neg_assign: CudaFunction,
 }
 
-/// A kernel and the dynamic shared memory it has been allowed so far.
+/// A kernel and what is known of its shared memory.
 #[derive(Debug)]
 pub(crate) struct Kernel {
     pub(crate) function: CudaFunction,
-    allowed_shared_memory: AtomicU32,
+    /// Filled on first use; behind a lock so that raising the limit and recording it
+    /// happen together (two threads raising it at once could otherwise leave the
+    /// driver's limit below the recorded one).
+    shared_memory: Mutex<Option<SharedMemory>>,
+}
+
+/// A kernel's shared memory, in bytes.
+#[derive(Clone, Copy, Debug)]
+struct SharedMemory {
+    /// Declared `__shared__` in the kernel: it counts against the per-block limit.
+    fixed: u32,
+    /// The dynamic shared memory launches may currently use.
+    allowed_dynamic: u32,
 }
 
 impl Kernel {
     fn new(function: CudaFunction) -> Self {
         Self {
             function,
-            allowed_shared_memory: AtomicU32::new(DEFAULT_SHARED_MEMORY),
+            shared_memory: Mutex::new(None),
         }
     }
 
-    /// Allows launches with `bytes` of dynamic shared memory (raising the kernel's
-    /// limit above the default 48 KB when needed), or `Err` if the device has less.
-    pub(crate) fn allow_shared_memory(&self, device: &CudaDevice, bytes: usize) -> Result<u32> {
+    fn attribute(&self, attribute: CUfunction_attribute) -> Result<u32> {
+        let value = self
+            .function
+            .get_attribute(attribute)
+            .map_err(cuda_err("querying a kernel attribute"))?;
+        Ok(value.max(0) as u32)
+    }
+
+    /// The kernel's shared memory figures (queried once), under the lock.
+    fn shared_memory(&self) -> Result<std::sync::MutexGuard<'_, Option<SharedMemory>>> {
+        let mut known = self
+            .shared_memory
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if known.is_none() {
+            *known = Some(SharedMemory {
+                fixed: self.attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
+                allowed_dynamic: self.attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                )?,
+            });
+        }
+        Ok(known)
+    }
+
+    /// The most dynamic shared memory a block of this kernel can be given on
+    /// `device`: the device's opt-in limit less the kernel's static shared memory.
+    pub(crate) fn max_dynamic_shared_memory(&self, device: &CudaDevice) -> Result<usize> {
+        let fixed = self.shared_memory()?.map_or(0, |s| s.fixed);
         let limit = device.attributes().max_shared_memory_per_block;
-        let requested = u32::try_from(bytes).unwrap_or(u32::MAX);
-        if requested > limit {
+        Ok(limit.saturating_sub(fixed) as usize)
+    }
+
+    /// Allows launches with `bytes` of dynamic shared memory (raising the kernel's
+    /// limit when needed), or `Err` if the device has less.
+    pub(crate) fn allow_shared_memory(&self, device: &CudaDevice, bytes: usize) -> Result<u32> {
+        let limit = self.max_dynamic_shared_memory(device)?;
+        if bytes > limit {
             return Err(Error::InvalidParameter(format!(
-                "a kernel needs {bytes} bytes of shared memory per block, GPU {} offers {limit}",
+                "a kernel needs {bytes} bytes of dynamic shared memory per block, GPU {} offers \
+                 {limit}",
                 device.ordinal()
             )));
         }
-        if requested > self.allowed_shared_memory.load(Ordering::Relaxed) {
-            self.function
-                .set_attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                    requested as i32,
-                )
-                .map_err(cuda_err("raising a kernel's shared memory limit"))?;
-            self.allowed_shared_memory
-                .fetch_max(requested, Ordering::Relaxed);
+        let requested = bytes as u32;
+        let mut known = self.shared_memory()?;
+        if let Some(shared) = known.as_mut() {
+            if requested > shared.allowed_dynamic {
+                self.function
+                    .set_attribute(
+                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                        requested as i32,
+                    )
+                    .map_err(cuda_err("raising a kernel's shared memory limit"))?;
+                shared.allowed_dynamic = requested;
+            }
         }
         Ok(requested)
     }
@@ -178,9 +225,6 @@ impl DeviceAttributes {
         self.compute_capability.0 >= 9
     }
 }
-
-/// Shared memory every kernel may use without raising its limit.
-const DEFAULT_SHARED_MEMORY: u32 = 48 * 1024;
 
 #[derive(Debug)]
 struct Inner {
@@ -353,6 +397,14 @@ impl CudaDevice {
             .map_err(cuda_err("querying device memory"))
     }
 
+    /// Waits for the work queued on every stream of this GPU, ignoring errors: for
+    /// the destructors of data that streams other than the allocating one may read
+    /// (a buffer only waits for the last stream that read it). A failure here (the
+    /// driver shutting down) leaves nothing to wait for.
+    pub(crate) fn wait_for_every_stream(&self) {
+        let _ = self.inner.context.synchronize();
+    }
+
     /// Waits until every operation queued on this handle's stream has finished.
     pub fn synchronize(&self) -> Result<()> {
         self.stream
@@ -400,13 +452,23 @@ impl CudaDevice {
     }
 
     /// Fails with a clear error unless `bytes` fit in the device's free memory.
+    ///
+    /// Buffers dropped on a stream are freed in stream order, and the stream-ordered
+    /// allocator keeps them reserved until the stream is synchronized: until then the
+    /// driver counts them as used. So when `bytes` do not seem to fit, this handle's
+    /// stream is synchronized and the free memory measured again.
     pub(crate) fn check_free_memory(&self, bytes: usize) -> Result<()> {
+        let (free, _) = self.memory_info()?;
+        if bytes <= free {
+            return Ok(());
+        }
+        self.synchronize()?;
         let (free, _) = self.memory_info()?;
         if bytes > free {
             return Err(Error::Cuda {
                 context: "allocating device memory",
                 message: format!(
-                    "{bytes} bytes requested, {free} bytes free on GPU {}",
+                    "out of memory: {bytes} bytes requested, {free} bytes free on GPU {}",
                     self.ordinal()
                 ),
             });

@@ -64,6 +64,14 @@ pub struct CudaFourierBootstrapKey {
     device: CudaDevice,
 }
 
+/// Threads may bootstrap or keyswitch with one key on their own streams: before
+/// its memory is freed, every stream's work must be done.
+impl Drop for CudaFourierBootstrapKey {
+    fn drop(&mut self) {
+        self.device.wait_for_every_stream();
+    }
+}
+
 impl CudaFourierBootstrapKey {
     /// Uploads a standard-domain key and converts it to the Fourier domain on the
     /// device. `Err` if the polynomial size has no GPU kernels, the key's length does

@@ -21,6 +21,14 @@ pub struct CudaKeyswitchKey {
     device: CudaDevice,
 }
 
+/// Threads may bootstrap or keyswitch with one key on their own streams: before
+/// its memory is freed, every stream's work must be done.
+impl Drop for CudaKeyswitchKey {
+    fn drop(&mut self) {
+        self.device.wait_for_every_stream();
+    }
+}
+
 impl CudaKeyswitchKey {
     /// Copies a keyswitching key to `device`.
     ///

@@ -21,6 +21,9 @@ impl CudaLweCiphertextList {
         list: &LweCiphertextList<C>,
     ) -> Result<Self> {
         let host = list.as_slice();
+        if host.is_empty() {
+            return Self::new_zero(device, list.lwe_size(), list.count());
+        }
         device.check_free_memory(std::mem::size_of_val(host))?;
         let data = device
             .stream()
@@ -55,13 +58,13 @@ impl CudaLweCiphertextList {
             ))
         })?;
         device.check_free_memory(len.saturating_mul(8))?;
-        let stream = device.stream();
-        let data = if len == 0 {
-            stream.null()
-        } else {
-            stream.alloc_zeros(len)
-        }
-        .map_err(cuda_err("allocating ciphertexts on the GPU"))?;
+        // An empty list still holds one coefficient: allocations (and frees) of zero
+        // bytes are not guaranteed to succeed, and a failed free in a destructor
+        // would be reported by whatever CUDA call comes next.
+        let data = device
+            .stream()
+            .alloc_zeros(len.max(1))
+            .map_err(cuda_err("allocating ciphertexts on the GPU"))?;
         Ok(Self {
             data,
             lwe_size,
@@ -82,12 +85,7 @@ impl CudaLweCiphertextList {
 
     /// Copies the list back to the CPU.
     pub fn to_cpu(&self) -> Result<LweCiphertextListOwned> {
-        let host = self
-            .device
-            .stream()
-            .clone_dtoh(&self.data)
-            .map_err(cuda_err("copying ciphertexts from the GPU"))?;
-        LweCiphertextList::from_container(host, self.lwe_size)
+        self.range_to_cpu(&self.device, 0, self.count.0)
     }
 
     /// Copies ciphertexts `start .. start + count` back to the CPU through the stream

@@ -249,11 +249,11 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
 
     let single_threads = threads as usize * glwe_size;
     let single_fits = single_threads <= kernels.single_block.max_threads_per_block()? as usize
-        && single_shared <= attributes.max_shared_memory_per_block as usize;
+        && single_shared <= kernels.single_block.max_dynamic_shared_memory(&device)?;
     let cluster_fits = attributes.has_clusters()
         && glwe_size <= 8
         && threads <= kernels.cluster.max_threads_per_block()?
-        && cluster_shared <= attributes.max_shared_memory_per_block as usize;
+        && cluster_shared <= kernels.cluster.max_dynamic_shared_memory(&device)?;
     let use_cluster = match kernel {
         PbsKernel::Cluster => true,
         PbsKernel::SingleBlock => false,
