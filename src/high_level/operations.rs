@@ -383,18 +383,7 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
-        let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
-        check_batch_lengths(lhs.len(), rhs.len())?;
-        let out = run_batch(lhs.len(), |range| {
-            let mut slots = Slots::new();
-            let pairs = batch_pairs(&mut slots, &lhs[range.clone()], &rhs[range])?;
-            Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
-                pairs
-                    .iter()
-                    .map(|&(l, r)| build_binary(c, op, &w[l], r.wires(w)))
-                    .collect()
-            }))
-        })?;
+        let out = Self::batch_with(lhs, rhs, |c, l, r| build_binary(c, op, l, r))?;
         Ok(out.into_iter().map(Self::from_storage).collect())
     }
 
@@ -404,19 +393,28 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
+        let out = Self::batch_with(lhs, rhs, |c, l, r| Ok(vec![build_compare(c, op, l, r)?]))?;
+        Ok(out.into_iter().map(FheBool::from_storage).collect())
+    }
+
+    /// `build(lhs[i], rhs[i])` for every `i`, as one circuit (per GPU of the key).
+    fn batch_with<'r, R: Into<Operand<'r, Id>>>(
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+        build: impl Fn(&mut Circuit, &[Wire], Rhs<'_>) -> Result<Radix> + Copy + Sync,
+    ) -> Result<Vec<Storage>> {
         let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
         check_batch_lengths(lhs.len(), rhs.len())?;
-        let out = run_batch(lhs.len(), |range| {
+        run_batch(lhs.len(), |range| {
             let mut slots = Slots::new();
             let pairs = batch_pairs(&mut slots, &lhs[range.clone()], &rhs[range])?;
             Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
                 pairs
                     .iter()
-                    .map(|&(l, r)| Ok(vec![build_compare(c, op, &w[l], r.wires(w))?]))
+                    .map(|&(l, r)| build(c, &w[l], r.wires(w)))
                     .collect()
             }))
-        })?;
-        Ok(out.into_iter().map(FheBool::from_storage).collect())
+        })
     }
 
     /// The wrapping sum of each group, all groups in one circuit (an empty group sums
