@@ -33,11 +33,11 @@ mkdir -p "$out"
 emu="$root/cuda/emu"
 flags=(-std=c++20 -O2 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -DGPUFHE_EMULATION -D__CUDA_ARCH__=900 -I "$emu" -I "$root/cuda")
 objects=()
-# Rebuilds an object when its source or any emulation header is newer.
+# Builds an object unless it is newer than its source and the headers it may use.
 build() {
   local src="$1" obj="$2"; shift 2
   objects+=("$obj")
-  if [ -f "$obj" ] && [ -z "$(find "$src" "$emu" "$root"/cuda/*.cuh -newer "$obj" -name '*.[ch]*' 2>/dev/null)" ]; then
+  if [ -f "$obj" ] && [ -z "$(find "$src" "$emu"/*.h "$root"/cuda/*.cuh -newer "$obj")" ]; then
     return
   fi
   "$cxx" "${flags[@]}" "$@" -c "$src" -o "$obj"

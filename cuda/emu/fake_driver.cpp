@@ -511,6 +511,12 @@ CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  // Unlike cuMemAlloc, a stream-ordered allocation of 0 bytes succeeds with a null
+  // pointer (cudarc's CudaStream::null relies on it).
+  if (bytesize == 0 && dptr != nullptr) {
+    *dptr = 0;
+    return CUDA_SUCCESS;
+  }
   return allocate(d, dptr, bytesize, stream_context(d, hStream), __func__);
 }
 
