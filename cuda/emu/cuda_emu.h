@@ -1,5 +1,5 @@
 // A CPU emulation of the CUDA features the gpufhe kernels use, to run them without
-// a GPU: every thread of a block (of a cluster) is a fiber (ucontext) on one OS
+// a GPU: every thread of a block (of a cluster) is a fiber on one OS
 // thread; __syncthreads, warp shuffles and cluster barriers switch fibers. Between
 // two barriers the fibers of a block run one after the other in a chosen order, so
 // running a launch in two orders and comparing the results exposes missing barriers
@@ -51,10 +51,76 @@ inline T __ldg(const T *p) {
 
 namespace emu {
 
+// Switching between fibers. On x86-64 a few instructions that save the callee-saved
+// registers and the stack pointer (swapcontext also saves the signal mask, a system
+// call per switch, which made it most of the emulation's time); elsewhere, and under
+// AddressSanitizer (which must see stack switches), ucontext.
+#if defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+struct Context {
+  void *sp = nullptr;
+};
+// Pushes the callee-saved registers and the SSE/x87 control words on the current
+// stack, stores the stack pointer in *save, loads `load` and pops the same from it.
+// Weak: every translation unit that includes this header defines it.
+extern "C" void gpufhe_emu_switch(void **save, void *load);
+asm(R"(
+  .text
+  .weak gpufhe_emu_switch
+  .hidden gpufhe_emu_switch
+  .type gpufhe_emu_switch, @function
+gpufhe_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size gpufhe_emu_switch, .-gpufhe_emu_switch
+)");
+inline void switch_context(Context &from, Context &to) { gpufhe_emu_switch(&from.sp, to.sp); }
+// Prepares `c` to run `entry` (which must never return) on `stack` at its first switch.
+inline void start_context(Context &c, char *stack, size_t size, void (*entry)()) {
+  auto top = reinterpret_cast<uintptr_t>(stack + size) & ~uintptr_t{15};
+  auto *slot = reinterpret_cast<uint64_t *>(top);
+  *--slot = 0;                                     // entry's (unused) return address
+  *--slot = reinterpret_cast<uintptr_t>(entry);    // where the first switch returns to
+  for (int r = 0; r < 6; ++r) *--slot = 0;         // rbp rbx r12 r13 r14 r15
+  *--slot = 0x1f80 | (uint64_t{0x037f} << 32);     // default MXCSR, x87 control word
+  c.sp = slot;
+}
+#else
+struct Context {
+  ucontext_t uc;
+};
+inline void switch_context(Context &from, Context &to) { swapcontext(&from.uc, &to.uc); }
+inline void start_context(Context &c, char *stack, size_t size, void (*entry)()) {
+  getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = stack;
+  c.uc.uc_stack.ss_size = size;
+  c.uc.uc_link = nullptr;
+  makecontext(&c.uc, entry, 0);
+}
+#endif
+
 enum class Order { Forward, Reverse, Shuffled };
 
 struct Fiber {
-  ucontext_t context;
+  Context context;
   dim3 thread, block;
   unsigned block_in_unit = 0;
   bool done = false;
@@ -75,7 +141,8 @@ struct State {
   Unit *unit = nullptr;
   Fiber *current = nullptr;
   dim3 grid, block;
-  ucontext_t scheduler;
+  Context scheduler;
+  const struct Kernel *kernel = nullptr;
   Order order = Order::Forward;
   std::mt19937_64 rng{12345};
   bool deadlock = false;
@@ -86,7 +153,7 @@ inline State &state() {
   return s;
 }
 
-inline void yield() { swapcontext(&state().current->context, &state().scheduler); }
+inline void yield() { switch_context(state().current->context, state().scheduler); }
 
 // Marks every fiber matching `member` that waits as runnable again.
 template <class F>
@@ -161,11 +228,12 @@ struct Kernel {
   std::function<void()> body;
 };
 
-inline void fiber_entry(unsigned lo, unsigned hi) {
-  auto *k = reinterpret_cast<Kernel *>(((uintptr_t)hi << 32) | lo);
-  k->body();
+// Every fiber starts here: runs the kernel, then hands back to the scheduler for good.
+inline void fiber_entry() {
+  state().kernel->body();
   state().current->done = true;
-  swapcontext(&state().current->context, &state().scheduler);
+  switch_context(state().current->context, state().scheduler);
+  std::abort();  // a finished fiber is never resumed
 }
 
 constexpr size_t STACK = 256 * 1024;
@@ -178,6 +246,7 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
   s.grid = grid;
   s.block = block;
   Kernel kernel{std::move(body)};
+  s.kernel = &kernel;
   const unsigned threads = block.x * block.y * block.z;
   static std::vector<std::vector<char>> stacks;
   const size_t fibers = (size_t)threads * cluster;
@@ -207,14 +276,8 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
             f.block = dim3{bx0 + c, by, bz};
             f.thread = dim3{t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
             f.block_in_unit = c;
-            getcontext(&f.context);
             auto &st = stacks[c * threads + t];
-            f.context.uc_stack.ss_sp = st.data();
-            f.context.uc_stack.ss_size = st.size();
-            f.context.uc_link = nullptr;
-            const uintptr_t kp = (uintptr_t)&kernel;
-            makecontext(&f.context, (void (*)())fiber_entry, 2, (unsigned)(kp & 0xffffffffu),
-                        (unsigned)(kp >> 32));
+            start_context(f.context, st.data(), st.size(), fiber_entry);
           }
         s.unit = &u;
         std::vector<size_t> order(fibers);
@@ -229,7 +292,7 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
             all_done = false;
             if (f.waiting) continue;
             s.current = &f;
-            swapcontext(&s.scheduler, &f.context);
+            switch_context(s.scheduler, f.context);
             progressed = true;
           }
           if (all_done) break;

@@ -10,59 +10,9 @@
 #include <sstream>
 #include <string>
 
-#include "cuda_emu.h"
-
-namespace gpufhe {
-struct PbsParams {
-  uint64_t *out;
-  const uint64_t *in;
-  const uint64_t *luts;
-  const uint32_t *jobs;
-  const double2 *bsk;
-  const double2 *twiddles;
-  const double2 *twist;
-  uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count;
-};
-struct BskConversionParams {
-  double2 *out;
-  const uint64_t *in;
-  const double2 *twiddles;
-  const double2 *twist;
-  uint64_t polynomials;
-};
-struct KeyswitchParams {
-  uint64_t *out;
-  uint64_t *partial;
-  const uint64_t *in;
-  const uint64_t *ksk;
-  uint32_t in_dim, out_dim, base_log, level, count, coefficients_per_split, splits, pad;
-};
-struct LinearCombinationParams {
-  uint64_t *out;
-  const uint64_t *offsets;
-  const uint64_t *sources;
-  const uint64_t *scalars;
-  const uint64_t *constants;
-  uint64_t lwe_size;
-  uint64_t count;
-};
-}  // namespace gpufhe
+#include "kernel_params.h"
 
 using namespace gpufhe;
-
-#define DECLARE(N)                                                     \
-  extern "C" void bsk_to_fourier_##N##_u64(BskConversionParams);       \
-  extern "C" void programmable_bootstrap_##N##_u64(PbsParams);         \
-  extern "C" void programmable_bootstrap_cluster_##N##_u64(PbsParams);
-DECLARE(256)
-DECLARE(512)
-DECLARE(1024)
-DECLARE(2048)
-DECLARE(4096)
-DECLARE(8192)
-extern "C" void keyswitch_u64(KeyswitchParams);
-extern "C" void keyswitch_reduce_u64(KeyswitchParams);
-extern "C" void linear_combination_lwe_u64(LinearCombinationParams);
 
 template <class T>
 static std::vector<T> read(const std::string &path) {

@@ -1,0 +1,169 @@
+// The kernel side of the fake CUDA driver: the table of fake_kernels.h, one entry per
+// extern "C" kernel of cuda/*.cu. Each entry copies the launch's arguments (the
+// by-value parameter struct behind kernelParams[0], or the plain arguments of the
+// LWE kernels), checks that every device address in them covers what the kernel
+// reads or writes in memory of the launching device, and runs the grid through the
+// emulation (cuda_emu.h) with the launch's geometry and dynamic shared memory.
+#include "fake_kernels.h"
+
+#include <cstring>
+#include <string_view>
+
+#include "kernel_params.h"
+
+namespace fake {
+namespace {
+
+using namespace gpufhe;
+
+template <class T>
+T argument(void **params, int i) {
+  T value;
+  std::memcpy(&value, params[i], sizeof(T));
+  return value;
+}
+
+LaunchResult run_grid(const Geometry &g, const std::function<void()> &body) {
+  const dim3 grid{g.grid[0], g.grid[1], g.grid[2]}, block{g.block[0], g.block[1], g.block[2]};
+  return emu::launch(grid, block, g.shared_bytes, g.cluster, body) ? LaunchResult::Ok
+                                                                    : LaunchResult::Deadlock;
+}
+
+// Checks that `count` elements at `p` are device memory (nothing to check if count is 0).
+template <class T>
+bool covers(const DeviceMemoryCheck &check, const T *p, size_t count) {
+  return count == 0 || (p != nullptr && check(p, count * sizeof(T)));
+}
+
+template <unsigned N>
+LaunchResult bsk_to_fourier(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  const auto p = argument<BskConversionParams>(params, 0);
+  const size_t M = N / 2;
+  if (!covers(check, p.out, p.polynomials * M) || !covers(check, p.in, p.polynomials * N) ||
+      !covers(check, p.twiddles, M / 2) || !covers(check, p.twist, M))
+    return LaunchResult::BadArgument;
+  return run_grid(g, [&] {
+    switch (N) {
+#define CASE(S) \
+  case S: bsk_to_fourier_##S##_u64(p); break;
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+#undef CASE
+    }
+  });
+}
+
+// The bootstrap's buffers: inputs, jobs, then the lookup tables and output slots the
+// jobs name, the key and the FFT tables.
+template <unsigned N>
+bool bootstrap_arguments_ok(const PbsParams &p, const DeviceMemoryCheck &check) {
+  const size_t M = N / 2, k = p.glwe_dimension, l = p.level;
+  if (!covers(check, p.in, (size_t)p.count * (p.lwe_dimension + 1)) ||
+      !covers(check, p.jobs, (size_t)p.count * 3))
+    return false;
+  size_t tables = 0, outputs = 0;
+  for (size_t ct = 0; ct < p.count; ++ct) {
+    tables = std::max<size_t>(tables, (size_t)p.jobs[3 * ct] + 1);
+    outputs = std::max<size_t>(outputs, (size_t)p.jobs[3 * ct + 1] + p.jobs[3 * ct + 2]);
+  }
+  const size_t ggsw = (k + 1) * l * (k + 1) * M;
+  return covers(check, p.luts, tables * N) && covers(check, p.out, outputs * (k * N + 1)) &&
+         covers(check, p.bsk, (size_t)p.lwe_dimension * ggsw) &&
+         covers(check, p.twiddles, M / 2) && covers(check, p.twist, M);
+}
+
+template <unsigned N, bool Cluster>
+LaunchResult bootstrap(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  const auto p = argument<PbsParams>(params, 0);
+  if (!bootstrap_arguments_ok<N>(p, check)) return LaunchResult::BadArgument;
+  return run_grid(g, [&] {
+    switch (N) {
+#define CASE(S)                                                 \
+  case S:                                                       \
+    if (Cluster) programmable_bootstrap_cluster_##S##_u64(p);   \
+    else programmable_bootstrap_##S##_u64(p);                   \
+    break;
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+#undef CASE
+    }
+  });
+}
+
+template <bool Reduce>
+LaunchResult keyswitch(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  const auto p = argument<KeyswitchParams>(params, 0);
+  const size_t out = (size_t)p.count * (p.out_dim + 1);
+  const bool split = p.splits > 1;
+  bool ok = covers(check, p.out, out) && (!split || covers(check, p.partial, p.splits * out));
+  if (!Reduce)
+    ok = ok && covers(check, p.in, (size_t)p.count * (p.in_dim + 1)) &&
+         covers(check, p.ksk, (size_t)p.in_dim * p.level * (p.out_dim + 1));
+  if (!ok) return LaunchResult::BadArgument;
+  return run_grid(g, [&] { Reduce ? keyswitch_reduce_u64(p) : keyswitch_u64(p); });
+}
+
+LaunchResult linear_combination(const Geometry &g, void **params,
+                                const DeviceMemoryCheck &check) {
+  const auto p = argument<LinearCombinationParams>(params, 0);
+  if (!covers(check, p.out, p.count * p.lwe_size) || !covers(check, p.offsets, p.count + 1) ||
+      !covers(check, p.constants, p.count))
+    return LaunchResult::BadArgument;
+  const size_t terms = p.offsets[p.count];
+  if (p.offsets[0] != 0 || !covers(check, p.sources, terms) || !covers(check, p.scalars, terms))
+    return LaunchResult::BadArgument;
+  for (size_t t = 0; t < terms; ++t)
+    if (!covers(check, reinterpret_cast<const uint64_t *>(p.sources[t]), p.lwe_size))
+      return LaunchResult::BadArgument;
+  return run_grid(g, [&] { linear_combination_lwe_u64(p); });
+}
+
+template <void (*K)(uint64_t *, const uint64_t *, uint64_t)>
+LaunchResult binary(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  auto *lhs = argument<uint64_t *>(params, 0);
+  const auto *rhs = argument<const uint64_t *>(params, 1);
+  const auto len = argument<uint64_t>(params, 2);
+  if (!covers(check, lhs, len) || !covers(check, rhs, len)) return LaunchResult::BadArgument;
+  return run_grid(g, [&] { K(lhs, rhs, len); });
+}
+
+LaunchResult negate(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  auto *data = argument<uint64_t *>(params, 0);
+  const auto len = argument<uint64_t>(params, 1);
+  if (!covers(check, data, len)) return LaunchResult::BadArgument;
+  return run_grid(g, [&] { neg_lwe_assign_u64(data, len); });
+}
+
+// __maxnreg__(128) leaves 65536 / 128 registers' worth of threads per block.
+constexpr unsigned MAXNREG_128_THREADS = 512;
+
+#define BOOTSTRAP_ENTRIES(N, T)                                                        \
+  {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>},                                 \
+      {"programmable_bootstrap_" #N "_u64", MAXNREG_128_THREADS, bootstrap<N, false>}, \
+      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>},
+
+const KernelEntry KERNELS[] = {
+    BOOTSTRAP_ENTRIES(256, 32) BOOTSTRAP_ENTRIES(512, 32) BOOTSTRAP_ENTRIES(1024, 64)
+        BOOTSTRAP_ENTRIES(2048, 128) BOOTSTRAP_ENTRIES(4096, 256) BOOTSTRAP_ENTRIES(8192, 512)
+    {"keyswitch_u64", 128, keyswitch<false>},
+    {"keyswitch_reduce_u64", 1024, keyswitch<true>},
+    {"linear_combination_lwe_u64", 1024, linear_combination},
+    {"add_lwe_assign_u64", 1024, binary<add_lwe_assign_u64>},
+    {"sub_lwe_assign_u64", 1024, binary<sub_lwe_assign_u64>},
+    {"neg_lwe_assign_u64", 1024, negate},
+};
+
+}  // namespace
+
+const KernelEntry *find_kernel(const char *name) {
+  for (const auto &k : KERNELS)
+    if (std::string_view(k.name) == name) return &k;
+  return nullptr;
+}
+
+void set_thread_order(const char *order) {
+  const std::string_view o = order;
+  emu::state().order = o == "reverse"    ? emu::Order::Reverse
+                       : o == "shuffled" ? emu::Order::Shuffled
+                                         : emu::Order::Forward;
+}
+
+}  // namespace fake

@@ -1,0 +1,63 @@
+// The parameter structs and extern "C" entry points of the kernels in cuda/*.cu, as
+// the emulation's host side (harness.cpp, fake_kernels.cpp) sees them. Each struct
+// mirrors its definition in the .cu file and the #[repr(C)] struct of the Rust host
+// code (src/backend/cuda/*.rs).
+#pragma once
+
+#include <cstdint>
+
+#include "cuda_emu.h"
+
+namespace gpufhe {
+struct PbsParams {
+  uint64_t *out;
+  const uint64_t *in;
+  const uint64_t *luts;
+  const uint32_t *jobs;
+  const double2 *bsk;
+  const double2 *twiddles;
+  const double2 *twist;
+  uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count;
+};
+struct BskConversionParams {
+  double2 *out;
+  const uint64_t *in;
+  const double2 *twiddles;
+  const double2 *twist;
+  uint64_t polynomials;
+};
+struct KeyswitchParams {
+  uint64_t *out;
+  uint64_t *partial;
+  const uint64_t *in;
+  const uint64_t *ksk;
+  uint32_t in_dim, out_dim, base_log, level, count, coefficients_per_split, splits, pad;
+};
+struct LinearCombinationParams {
+  uint64_t *out;
+  const uint64_t *offsets;
+  const uint64_t *sources;
+  const uint64_t *scalars;
+  const uint64_t *constants;
+  uint64_t lwe_size;
+  uint64_t count;
+};
+}  // namespace gpufhe
+
+#define GPUFHE_DECLARE_BOOTSTRAP(N)                                                         \
+  extern "C" void bsk_to_fourier_##N##_u64(gpufhe::BskConversionParams);                    \
+  extern "C" void programmable_bootstrap_##N##_u64(gpufhe::PbsParams);                      \
+  extern "C" void programmable_bootstrap_cluster_##N##_u64(gpufhe::PbsParams);
+GPUFHE_DECLARE_BOOTSTRAP(256)
+GPUFHE_DECLARE_BOOTSTRAP(512)
+GPUFHE_DECLARE_BOOTSTRAP(1024)
+GPUFHE_DECLARE_BOOTSTRAP(2048)
+GPUFHE_DECLARE_BOOTSTRAP(4096)
+GPUFHE_DECLARE_BOOTSTRAP(8192)
+#undef GPUFHE_DECLARE_BOOTSTRAP
+extern "C" void keyswitch_u64(gpufhe::KeyswitchParams);
+extern "C" void keyswitch_reduce_u64(gpufhe::KeyswitchParams);
+extern "C" void linear_combination_lwe_u64(gpufhe::LinearCombinationParams);
+extern "C" void add_lwe_assign_u64(uint64_t *lhs, const uint64_t *rhs, uint64_t len);
+extern "C" void sub_lwe_assign_u64(uint64_t *lhs, const uint64_t *rhs, uint64_t len);
+extern "C" void neg_lwe_assign_u64(uint64_t *data, uint64_t len);
