@@ -177,16 +177,9 @@ CUresult copy(Driver &d, void *dst, bool dst_device, const void *src, bool src_d
 
 void *host(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
 
-CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream stream,
-                void **params, void **extra, const char *call) {
-  if (!d.functions.count(f)) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown function");
-  CUctx_st *context = stream_context(d, stream);
-  if (context == nullptr) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown stream");
-  if (context != f->module->context || current_context != context)
-    return fail(CUDA_ERROR_INVALID_CONTEXT, call,
-                "function, stream and current context differ");
-  if (params == nullptr || extra != nullptr)
-    return fail(CUDA_ERROR_INVALID_VALUE, call, "only kernelParams are supported");
+// The limits a launch of `g` must respect: the device's, the kernel's thread and
+// dynamic shared memory limits, and the cluster rules.
+CUresult check_geometry(Driver &d, CUfunction f, const fake::Geometry &g, const char *call) {
   const unsigned long long threads = (unsigned long long)g.block[0] * g.block[1] * g.block[2];
   if (g.grid[0] == 0 || g.grid[1] == 0 || g.grid[2] == 0 || threads == 0 ||
       g.grid[0] > 0x7fffffffu || g.grid[1] > 65535 || g.grid[2] > 65535 ||
@@ -202,6 +195,20 @@ CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream strea
     if (g.cluster > (f->non_portable_clusters ? 16u : 8u) || g.grid[0] % g.cluster != 0)
       return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, call, "bad cluster size");
   }
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream stream,
+                void **params, void **extra, const char *call) {
+  if (!d.functions.count(f)) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown function");
+  CUctx_st *context = stream_context(d, stream);
+  if (context == nullptr) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown stream");
+  if (context != f->module->context || current_context != context)
+    return fail(CUDA_ERROR_INVALID_CONTEXT, call,
+                "function, stream and current context differ");
+  if (params == nullptr || extra != nullptr)
+    return fail(CUDA_ERROR_INVALID_VALUE, call, "only kernelParams are supported");
+  if (const CUresult r = check_geometry(d, f, g, call); r != CUDA_SUCCESS) return r;
   const int device = context->device;
   const fake::DeviceMemoryCheck check = [&](const void *p, size_t bytes) {
     const Allocation *a = find_allocation(d, reinterpret_cast<uintptr_t>(p), bytes);
@@ -666,27 +673,46 @@ CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDi
   return launch(d, f, g, hStream, kernelParams, extra, __func__);
 }
 
-CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
-                          void **extra) {
-  ENTER();
-  CHECK(config != nullptr, CUDA_ERROR_INVALID_VALUE, "null config");
-  CHECK(config->numAttrs == 0 || config->attrs != nullptr, CUDA_ERROR_INVALID_VALUE,
-        "null attributes");
+// The geometry of an extended launch configuration (only cluster attributes).
+static CUresult config_geometry(const CUlaunchConfig *config, fake::Geometry &g, const char *call) {
+  if (config == nullptr) return fail(CUDA_ERROR_INVALID_VALUE, call, "null config");
+  if (config->numAttrs != 0 && config->attrs == nullptr)
+    return fail(CUDA_ERROR_INVALID_VALUE, call, "null attributes");
   unsigned cluster = 1;
   for (unsigned i = 0; i < config->numAttrs; ++i) {
     const CUlaunchAttribute &a = config->attrs[i];
-    if (a.id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
-      CHECK(a.value.clusterDim.y == 1 && a.value.clusterDim.z == 1, CUDA_ERROR_NOT_SUPPORTED,
-            "the emulation has clusters along x only");
-      CHECK(a.value.clusterDim.x >= 1, CUDA_ERROR_INVALID_CLUSTER_SIZE, "empty cluster");
-      cluster = a.value.clusterDim.x;
-    } else {
-      return fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "unsupported launch attribute");
-    }
+    if (a.id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      return fail(CUDA_ERROR_NOT_SUPPORTED, call, "unsupported launch attribute");
+    if (a.value.clusterDim.y != 1 || a.value.clusterDim.z != 1)
+      return fail(CUDA_ERROR_NOT_SUPPORTED, call, "the emulation has clusters along x only");
+    if (a.value.clusterDim.x < 1)
+      return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, call, "empty cluster");
+    cluster = a.value.clusterDim.x;
   }
-  const fake::Geometry g{{config->gridDimX, config->gridDimY, config->gridDimZ},
-                         {config->blockDimX, config->blockDimY, config->blockDimZ},
-                         config->sharedMemBytes,
-                         cluster};
+  g = fake::Geometry{{config->gridDimX, config->gridDimY, config->gridDimZ},
+                     {config->blockDimX, config->blockDimY, config->blockDimZ},
+                     config->sharedMemBytes,
+                     cluster};
+  return CUDA_SUCCESS;
+}
+
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
+                          void **extra) {
+  ENTER();
+  fake::Geometry g{};
+  if (const CUresult r = config_geometry(config, g, __func__); r != CUDA_SUCCESS) return r;
   return launch(d, f, g, config->hStream, kernelParams, extra, __func__);
+}
+
+// Every SM can hold one block of any cluster the launch limits accept.
+CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
+                                      const CUlaunchConfig *config) {
+  ENTER();
+  CHECK(numClusters != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
+  CHECK(d.functions.count(func), CUDA_ERROR_INVALID_HANDLE, "unknown function");
+  fake::Geometry g{};
+  if (const CUresult r = config_geometry(config, g, __func__); r != CUDA_SUCCESS) return r;
+  if (const CUresult r = check_geometry(d, func, g, __func__); r != CUDA_SUCCESS) return r;
+  *numClusters = MULTIPROCESSORS / (int)g.cluster;
+  return CUDA_SUCCESS;
 }
