@@ -53,6 +53,11 @@ pub enum Error {
     /// (magic, format version, type name), or a size above the limit.
     #[error("serialization: {0}")]
     Serialization(String),
+    /// A GPU has too little free memory for what was asked of it, even once its
+    /// pending frees are done. Steps that run out split their work and retry before
+    /// this reaches the caller.
+    #[error("out of GPU memory: {0}")]
+    OutOfDeviceMemory(String),
     /// A CUDA driver call failed.
     #[error("CUDA error during {context}: {message}")]
     Cuda {

@@ -282,13 +282,9 @@ pub(crate) fn plan_chunks(
     for (e, &table) in has_table.iter().enumerate() {
         let need = bytes(e);
         if need > budget {
-            return Err(Error::Cuda {
-                context: "allocating device memory",
-                message: format!(
-                    "out of memory: one expression of the step needs {need} bytes, {budget} \
-                     bytes are free"
-                ),
-            });
+            return Err(Error::OutOfDeviceMemory(format!(
+                "one expression of the step needs {need} bytes, {budget} bytes are free"
+            )));
         }
         let full = e - start == max_chunk.max(1) || used + need > budget;
         if e > start && (table != has_table[start] || full) {
@@ -302,6 +298,25 @@ pub(crate) fn plan_chunks(
         chunks.push(start..has_table.len());
     }
     Ok(chunks)
+}
+
+/// Runs `run` on the expressions `chunk`. When it runs out of device memory (other
+/// threads may have taken what the plan counted on), waits with `wait` for the
+/// pending frees and runs the two halves instead, down to single expressions.
+pub(crate) fn run_halving(
+    chunk: Range<usize>,
+    run: &mut impl FnMut(Range<usize>) -> Result<()>,
+    wait: &impl Fn() -> Result<()>,
+) -> Result<()> {
+    match run(chunk.clone()) {
+        Err(Error::OutOfDeviceMemory(_)) if chunk.len() > 1 => {
+            wait()?;
+            let middle = chunk.start + chunk.len() / 2;
+            run_halving(chunk.start..middle, run, wait)?;
+            run_halving(middle..chunk.end, run, wait)
+        }
+        result => result,
+    }
 }
 
 /// The expressions of a step with their block indices moved from the concatenation
@@ -422,7 +437,7 @@ impl Backend for CudaBackend {
             budget,
             MAX_CHUNK,
         )?;
-        let launched = chunks.into_iter().try_for_each(|chunk| {
+        let mut run_chunk = |chunk: Range<usize>| {
             let part = &exprs[chunk.clone()];
             if has_table[chunk.start] {
                 let luts = luts.as_ref().ok_or_else(|| {
@@ -441,7 +456,10 @@ impl Backend for CudaBackend {
                 let linear = self.linear(&device, &lists, part)?;
                 out.copy_into_range(&device, slots[chunk.start], &linear)
             }
-        });
+        };
+        let launched = chunks
+            .into_iter()
+            .try_for_each(|chunk| run_halving(chunk, &mut run_chunk, &|| device.synchronize()));
         // Wait even after a failure: nothing queued may outlive the buffers it reads.
         let finished = device.synchronize();
         launched.and(finished)?;
@@ -528,6 +546,38 @@ mod tests {
     }
 
     #[test]
+    fn chunks_that_run_out_of_memory_are_halved_down_to_one_expression() {
+        // Memory for at most 3 expressions at once; every expression must run once.
+        let mut ran = Vec::new();
+        let waits = std::cell::Cell::new(0);
+        let mut run = |r: Range<usize>| {
+            if r.len() > 3 {
+                return Err(Error::OutOfDeviceMemory(format!("{r:?}")));
+            }
+            ran.push(r);
+            Ok(())
+        };
+        let wait = || {
+            waits.set(waits.get() + 1);
+            Ok(())
+        };
+        run_halving(0..10, &mut run, &wait).unwrap();
+        assert_eq!(ran, vec![0..2, 2..5, 5..7, 7..10]);
+        assert_eq!(waits.get(), 3);
+        // Other errors, and a single expression that does not fit, come back.
+        let mut fail = |_| Err(Error::InvalidParameter("bad".into()));
+        assert!(matches!(
+            run_halving(0..4, &mut fail, &wait),
+            Err(Error::InvalidParameter(_))
+        ));
+        let mut never = |_| Err(Error::OutOfDeviceMemory("none".into()));
+        assert!(matches!(
+            run_halving(0..4, &mut never, &wait),
+            Err(Error::OutOfDeviceMemory(_))
+        ));
+    }
+
+    #[test]
     fn chunks_follow_kinds_memory_and_the_size_cap() {
         let one = |_| 10;
         // Runs of one kind, whole when memory allows.
@@ -566,7 +616,7 @@ mod tests {
     #[test]
     fn an_expression_larger_than_the_memory_is_an_error() {
         let err = plan_chunks(&kinds("TT"), |e| if e == 1 { 100 } else { 1 }, 50, 10).unwrap_err();
-        assert!(matches!(err, Error::Cuda { .. }), "{err}");
-        assert!(err.to_string().contains("out of memory"), "{err}");
+        assert!(matches!(err, Error::OutOfDeviceMemory(_)), "{err}");
+        assert!(err.to_string().contains("out of GPU memory"), "{err}");
     }
 }

@@ -465,13 +465,10 @@ impl CudaDevice {
         self.synchronize()?;
         let (free, _) = self.memory_info()?;
         if bytes > free {
-            return Err(Error::Cuda {
-                context: "allocating device memory",
-                message: format!(
-                    "out of memory: {bytes} bytes requested, {free} bytes free on GPU {}",
-                    self.ordinal()
-                ),
-            });
+            return Err(Error::OutOfDeviceMemory(format!(
+                "{bytes} bytes requested, {free} bytes free on GPU {}",
+                self.ordinal()
+            )));
         }
         Ok(())
     }

@@ -35,10 +35,17 @@ mod kernels {
     include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
 }
 
-/// Turns a driver error into [`Error::Cuda`] with what was being done.
+/// Turns a driver error into [`Error::Cuda`] with what was being done
+/// ([`Error::OutOfDeviceMemory`] when the driver ran out of memory).
 pub(crate) fn cuda_err(context: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> Error {
-    move |e| Error::Cuda {
-        context,
-        message: e.to_string(),
+    move |e| {
+        if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            Error::OutOfDeviceMemory(format!("{context}: {e}"))
+        } else {
+            Error::Cuda {
+                context,
+                message: e.to_string(),
+            }
+        }
     }
 }
