@@ -57,9 +57,14 @@ macro_rules! operation_results {
     ($name:ident, $fhe:ty, $clear:ty) => {
         /// add, sub, mul, eq, lt, bitand, shl (encrypted amount) and select of `x`
         /// and `y`, decrypted; every encrypted result must live on `device`.
-        fn $name(keys: &Keys, key: &ServerKey, device: Device, a: $clear, b: $clear) -> Vec<u128> {
+        fn $name(
+            ck: &ClientKey,
+            key: &ServerKey,
+            device: Device,
+            a: $clear,
+            b: $clear,
+        ) -> Vec<u128> {
             set_server_key(key.clone());
-            let ck = &keys.client;
             let (x, y) = (<$fhe>::encrypt(a, ck), <$fhe>::encrypt(b, ck));
             let condition = x.gt(&y);
             let integers = [
@@ -119,9 +124,9 @@ fn fheuint64_operations_match_the_clear_and_the_cpu_results() {
         (1234, 1234),
     ];
     for (a, b) in pairs {
-        let gpu = results_u64(keys, &keys.gpu, GPU0, a, b);
+        let gpu = results_u64(&keys.client, &keys.gpu, GPU0, a, b);
         assert_eq!(gpu, clear_results(a as u128, b as u128, 64), "{a} op {b}");
-        let cpu = results_u64(keys, &keys.cpu, Device::Cpu, a, b);
+        let cpu = results_u64(&keys.client, &keys.cpu, Device::Cpu, a, b);
         assert_eq!(gpu, cpu, "{a} op {b}: GPU and CPU differ");
     }
 }
@@ -130,9 +135,9 @@ fn fheuint64_operations_match_the_clear_and_the_cpu_results() {
 fn fheuint8_operations_match_the_clear_and_the_cpu_results() {
     let Some(keys) = gpu_keys() else { return };
     for (a, b) in [(0u8, 255u8), (255, 1), (200, 100), (7, 3), (66, 66)] {
-        let gpu = results_u8(keys, &keys.gpu, GPU0, a, b);
+        let gpu = results_u8(&keys.client, &keys.gpu, GPU0, a, b);
         assert_eq!(gpu, clear_results(a as u128, b as u128, 8), "{a} op {b}");
-        let cpu = results_u8(keys, &keys.cpu, Device::Cpu, a, b);
+        let cpu = results_u8(&keys.client, &keys.cpu, Device::Cpu, a, b);
         assert_eq!(gpu, cpu, "{a} op {b}: GPU and CPU differ");
     }
 }
@@ -279,6 +284,8 @@ fn batches_run_on_the_gpu_and_split_over_gpus() {
     unset_server_key();
 }
 
+/// Every operation of the other tests on the default (secure) parameters, against
+/// the clear results.
 #[test]
 fn default_parameters_on_the_gpu() {
     if gpu_for_tests().is_none() {
@@ -288,18 +295,25 @@ fn default_parameters_on_the_gpu() {
     let gpu = CompressedServerKey::new(&client)
         .decompress_to_specific_gpu(vec![GpuIndex::new(0)])
         .unwrap();
-    set_server_key(gpu.clone());
-    let (a, b) = (0xffff_ffff_0000_0001u64, 0x0000_0001_ffff_ffffu64);
-    let (x, y) = (
-        FheUint64::encrypt(a, &client),
-        FheUint64::encrypt(b, &client),
-    );
-    let sum = &x + &y;
-    let equal: FheBool = x.eq(&y);
-    let same: FheBool = x.eq(&x);
-    assert_eq!(FheDecrypt::<u64>::decrypt(&sum, &client), a.wrapping_add(b));
-    assert!(!equal.decrypt(&client));
-    assert!(same.decrypt(&client));
+    for (a, b) in [
+        (0xffff_ffff_0000_0001u64, 0x0000_0001_ffff_ffffu64),
+        (77, 77),
+    ] {
+        let results = results_u64(&client, &gpu, GPU0, a, b);
+        assert_eq!(
+            results,
+            clear_results(a as u128, b as u128, 64),
+            "{a} op {b}"
+        );
+    }
+    for (a, b) in [(200u8, 100u8), (3, 250)] {
+        let results = results_u8(&client, &gpu, GPU0, a, b);
+        assert_eq!(
+            results,
+            clear_results(a as u128, b as u128, 8),
+            "{a} op {b}"
+        );
+    }
     assert!(gpu.pbs_count() > 0);
     unset_server_key();
 }
