@@ -1,9 +1,10 @@
 //! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
 
+use super::launch::max_active_clusters;
 use super::{cuda_err, kernels};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream};
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, LaunchConfig};
 use cudarc::nvrtc::Ptx;
 use std::sync::{Arc, Mutex};
 
@@ -66,7 +67,13 @@ pub(crate) struct Kernel {
     /// happen together (two threads raising it at once could otherwise leave the
     /// driver's limit below the recorded one).
     shared_memory: Mutex<Option<SharedMemory>>,
+    /// Whether a cluster can be scheduled, per (cluster size, threads per block,
+    /// dynamic shared memory): asked of the driver once per shape.
+    clusters: Mutex<Vec<(ClusterShape, bool)>>,
 }
+
+/// A cluster launch: blocks per cluster, threads per block, dynamic shared memory.
+type ClusterShape = (u32, u32, usize);
 
 /// A kernel's shared memory, in bytes.
 #[derive(Clone, Copy, Debug)]
@@ -82,6 +89,7 @@ impl Kernel {
         Self {
             function,
             shared_memory: Mutex::new(None),
+            clusters: Mutex::new(Vec::new()),
         }
     }
 
@@ -143,6 +151,35 @@ impl Kernel {
             }
         }
         Ok(requested)
+    }
+
+    /// Whether `device` can run at least one cluster of `cluster_size` blocks of
+    /// `threads` threads and `shared` bytes of dynamic shared memory each: a GPU
+    /// partition (MIG, MPS limits) may not offer the SMs. A failed query counts as no.
+    pub(crate) fn clusters_fit(
+        &self,
+        device: &CudaDevice,
+        cluster_size: u32,
+        threads: u32,
+        shared: usize,
+    ) -> Result<bool> {
+        let shape = (cluster_size, threads, shared);
+        let mut known = self
+            .clusters
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(&(_, fits)) = known.iter().find(|(s, _)| *s == shape) {
+            return Ok(fits);
+        }
+        let one_cluster = LaunchConfig {
+            grid_dim: (cluster_size, 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: self.allow_shared_memory(device, shared)?,
+        };
+        let active = max_active_clusters(device, self, one_cluster, cluster_size);
+        let fits = matches!(active, Ok(n) if n > 0);
+        known.push((shape, fits));
+        Ok(fits)
     }
 
     /// The most threads a block of this kernel may have (limited by its registers).

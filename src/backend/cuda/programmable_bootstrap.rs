@@ -1,7 +1,7 @@
 //! Lookup tables on a GPU and the batched programmable bootstrap.
 
 use super::fourier_bootstrap_key::padded_polynomial_bytes;
-use super::launch::{launch, launch_clusters, max_active_clusters};
+use super::launch::{launch, launch_clusters};
 use super::{cuda_err, CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
 use crate::backend::Table;
 use crate::core_crypto::{ModulusSwitchType, PolynomialSize};
@@ -255,18 +255,11 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
         && threads <= kernels.cluster.max_threads_per_block()?
         && cluster_shared <= kernels.cluster.max_dynamic_shared_memory(&device)?;
     // A cluster needs k + 1 SMs at once with that shared memory each, which a GPU
-    // partition (MIG, MPS limits) may not offer: then `Auto` takes the single block.
-    let cluster_fits = cluster_fits && {
-        let one_cluster = LaunchConfig {
-            grid_dim: (glwe_size as u32, 1, 1),
-            block_dim: (threads, 1, 1),
-            shared_mem_bytes: kernels
-                .cluster
-                .allow_shared_memory(&device, cluster_shared)?,
-        };
-        let active = max_active_clusters(&device, &kernels.cluster, one_cluster, glwe_size as u32);
-        matches!(active, Ok(n) if n > 0)
-    };
+    // partition may not offer: then `Auto` takes the single block.
+    let cluster_fits = cluster_fits
+        && kernels
+            .cluster
+            .clusters_fit(&device, glwe_size as u32, threads, cluster_shared)?;
     let use_cluster = match kernel {
         PbsKernel::Cluster => true,
         PbsKernel::SingleBlock => false,
