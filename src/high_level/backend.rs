@@ -5,13 +5,13 @@
 use super::config::block_count;
 #[cfg(feature = "gpu")]
 use super::gpu::GpuKey;
-use super::gpu::{Device, GpuIndex};
 use super::keys::KeyTag;
 #[cfg(feature = "gpu")]
 use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::backend::{cpu::CpuBackend, Backend};
 use crate::error::{check_eq, Error, Result};
 use crate::integer::{self, Circuit, CircuitStats, Radix};
+use crate::scheduler::{Device, GpuIndex};
 use crate::shortint::{self, Ciphertext, ShortintParameters};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -215,7 +215,7 @@ impl Blocks {
                 }
                 #[cfg(not(feature = "gpu"))]
                 {
-                    Err(super::gpu::no_gpu_error(&format!(
+                    Err(crate::scheduler::no_gpu_error(&format!(
                         "moving a value to {gpu}"
                     )))
                 }

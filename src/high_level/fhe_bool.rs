@@ -2,7 +2,6 @@
 
 use super::backend::{Input, Storage};
 use super::fhe_uint::{FheUint, FheUintId};
-use super::gpu::Device;
 use super::keys::{current_server_key, ClientKey, KeyTag};
 use super::operations::single;
 use super::traits::{
@@ -11,6 +10,7 @@ use super::traits::{
 };
 use crate::error::{Error, Result};
 use crate::integer::{self, BitOp, Circuit, Radix, Wire};
+use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
@@ -74,16 +74,6 @@ impl From<FheBool> for BoolOperand<'_> {
 impl From<bool> for BoolOperand<'_> {
     fn from(value: bool) -> Self {
         Self(BoolKind::Clear(value))
-    }
-}
-
-/// `w` as a boolean block: kept if its bound is already at most 1, otherwise
-/// bootstrapped through `min(x, 1)` (its value is 0 or 1; only its bound shrinks).
-pub(crate) fn bool_wire(c: &mut Circuit, w: Wire) -> Result<Wire> {
-    if c.info(w).degree <= 1 {
-        Ok(w)
-    } else {
-        c.table(w, |x| x.min(1))
     }
 }
 
@@ -160,7 +150,7 @@ impl FheBool {
                 None => BoolRhs::Wire(w[1][0]),
             };
             let out = build(c, w[0][0], rhs)?;
-            Ok(vec![vec![bool_wire(c, out)?]])
+            Ok(vec![vec![integer::to_boolean(c, out)?]])
         })?;
         Ok(Self::from_storage(single(out)?))
     }
@@ -255,7 +245,7 @@ impl FheBool {
         let out = current_server_key()?.execute(&[self.input(), then, otherwise], |c, w| {
             let mut out: Radix = integer::select(c, w[0][0], &w[1], &w[2])?;
             if boolean {
-                out[0] = bool_wire(c, out[0])?;
+                out[0] = integer::to_boolean(c, out[0])?;
             }
             Ok(vec![out])
         })?;

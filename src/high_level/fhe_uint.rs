@@ -1,13 +1,13 @@
 //! Encrypted unsigned integers: [`FheUint<Id>`], one type per width.
 
 use super::backend::{Input, Storage};
-use super::gpu::Device;
 use super::keys::{ClientKey, KeyTag};
 use super::traits::{
     expect_op, FheDecrypt, FheEncrypt, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt,
     FheTryTrivialEncrypt,
 };
 use crate::error::{Error, Result};
+use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::marker::PhantomData;

@@ -2,11 +2,11 @@
 
 use super::backend::{Blocks, ExecutionBackend, Input, Storage};
 use super::config::{block_count, Config};
-use super::gpu::{get_number_of_gpus, no_gpu_error, GpuIndex, GpuSelection};
 use crate::backend::cpu::CpuBackend;
 use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
 use crate::integer::{self, Circuit, CircuitStats, Radix};
+use crate::scheduler::{get_number_of_gpus, no_gpu_error, GpuIndex, GpuSelection};
 use crate::shortint;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;

@@ -94,13 +94,13 @@ mod operations;
 pub(crate) mod ops;
 pub(crate) mod traits;
 
+pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
 pub use fhe_uint::{
     FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
     FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,
 };
-pub use gpu::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
     ExecutionStats, KeyTag, ServerKey,

@@ -3,104 +3,15 @@
 //! or many times in one circuit by the batch functions.
 
 use super::backend::{Input, Storage};
-use super::fhe_bool::{bool_wire, FheBool};
+use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedClear};
 use super::keys::current_server_key;
 use crate::error::{check_eq, Result};
-use crate::integer::{self, BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire};
+use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
 use std::ops::Range;
 
+pub use crate::integer::BinaryOp;
 pub use crate::integer::CmpOp as ComparisonOp;
-
-/// A two-operand operation on encrypted integers (the right operand encrypted or
-/// clear), for [`FheUint::batch`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum BinaryOp {
-    /// Wrapping `+`.
-    Add,
-    /// Wrapping `-`.
-    Sub,
-    /// Wrapping `*`.
-    Mul,
-    /// `&`.
-    BitAnd,
-    /// `|`.
-    BitOr,
-    /// `^`.
-    BitXor,
-    /// `<<`, the amount taken modulo the width.
-    Shl,
-    /// `>>` (logical), the amount taken modulo the width.
-    Shr,
-    /// Rotation left, the amount taken modulo the width.
-    RotateLeft,
-    /// Rotation right, the amount taken modulo the width.
-    RotateRight,
-    /// Minimum.
-    Min,
-    /// Maximum.
-    Max,
-}
-
-/// The right operand inside a circuit.
-#[derive(Clone, Copy)]
-pub(crate) enum Rhs<'w> {
-    Wires(&'w [Wire]),
-    Clear(u128),
-}
-
-/// The circuit of `lhs op rhs`.
-pub(crate) fn build_binary(c: &mut Circuit, op: BinaryOp, lhs: &[Wire], rhs: Rhs) -> Result<Radix> {
-    use BinaryOp::*;
-    let bit_op = |op| match op {
-        BitAnd => BitOp::And,
-        BitOr => BitOp::Or,
-        _ => BitOp::Xor,
-    };
-    let shift_op = |op| match op {
-        Shl => ShiftOp::Shl,
-        Shr => ShiftOp::Shr,
-        RotateLeft => ShiftOp::RotateLeft,
-        _ => ShiftOp::RotateRight,
-    };
-    match rhs {
-        Rhs::Wires(rhs) => match op {
-            Add => integer::add(c, lhs, rhs),
-            Sub => integer::sub(c, lhs, rhs),
-            Mul => integer::mul(c, lhs, rhs),
-            BitAnd | BitOr | BitXor => integer::bitwise(c, bit_op(op), lhs, rhs),
-            Shl | Shr | RotateLeft | RotateRight => {
-                integer::shift_encrypted(c, shift_op(op), lhs, rhs)
-            }
-            Min => integer::min(c, lhs, rhs),
-            Max => integer::max(c, lhs, rhs),
-        },
-        Rhs::Clear(k) => match op {
-            Add => integer::scalar_add(c, lhs, k),
-            Sub => integer::scalar_sub(c, lhs, k),
-            Mul => integer::scalar_mul(c, lhs, k),
-            BitAnd | BitOr | BitXor => integer::scalar_bitwise(c, bit_op(op), lhs, k),
-            Shl | Shr | RotateLeft | RotateRight => {
-                let bits = lhs.len() as u128 * c.message_modulus().trailing_zeros() as u128;
-                let amount = if bits == 0 { 0 } else { (k % bits) as u64 };
-                integer::shift(c, shift_op(op), lhs, amount)
-            }
-            Min => integer::scalar_min(c, lhs, k),
-            Max => integer::scalar_max(c, lhs, k),
-        },
-    }
-}
-
-/// The circuit of `lhs op rhs` as a boolean block.
-pub(crate) fn build_compare(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: Rhs) -> Result<Wire> {
-    let w = match (op, rhs) {
-        (CmpOp::Eq, Rhs::Wires(r)) => integer::eq(c, lhs, r)?,
-        (CmpOp::Ne, Rhs::Wires(r)) => integer::ne(c, lhs, r)?,
-        (_, Rhs::Wires(r)) => integer::compare(c, op, lhs, r)?,
-        (_, Rhs::Clear(k)) => integer::scalar_compare(c, op, lhs, k)?,
-    };
-    bool_wire(c, w)
-}
 
 /// Where the operands of one operation sit among a circuit's inputs.
 struct Slots<'a> {
@@ -230,7 +141,7 @@ impl<Id: FheUintId> FheUint<Id> {
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let out = run(&slots.inputs, |c, w| {
-            Ok(vec![build_binary(c, op, &w[lhs], rhs.wires(w))?])
+            Ok(vec![integer::binary(c, op, &w[lhs], rhs.wires(w))?])
         })?;
         Ok(Self::from_storage(single(out)?))
     }
@@ -241,7 +152,12 @@ impl<Id: FheUintId> FheUint<Id> {
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let out = run(&slots.inputs, |c, w| {
-            Ok(vec![vec![build_compare(c, op, &w[lhs], rhs.wires(w))?]])
+            Ok(vec![vec![integer::comparison(
+                c,
+                op,
+                &w[lhs],
+                rhs.wires(w),
+            )?]])
         })?;
         Ok(FheBool::from_storage(single(out)?))
     }
@@ -263,7 +179,7 @@ impl<Id: FheUintId> FheUint<Id> {
                 (false, Rhs::Clear(k)) => integer::overflowing_scalar_add(c, x, k)?,
                 (true, Rhs::Clear(k)) => integer::overflowing_scalar_sub(c, x, k)?,
             };
-            Ok(vec![value, vec![bool_wire(c, flag)?]])
+            Ok(vec![value, vec![integer::to_boolean(c, flag)?]])
         })?;
         check_eq("number of outputs of the circuit", 2, out.len())?;
         let flag = FheBool::from_storage(out.remove(1));
@@ -383,8 +299,29 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
-        let out = Self::batch_with(lhs, rhs, |c, l, r| build_binary(c, op, l, r))?;
+        let out = Self::batch_with(lhs, rhs, |c, l, r| integer::binary(c, op, l, r))?;
         Ok(out.into_iter().map(Self::from_storage).collect())
+    }
+
+    /// `lhs[i] + rhs[i]` (wrapping) for every `i`: [`FheUint::batch`] with
+    /// [`BinaryOp::Add`], the one-line form of the multi-GPU guide's `par_iter` batch.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheUint8> = [1u8, 200].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let rhs: Vec<FheUint8> = [2u8, 100].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let sums = FheUint8::batch_add(&lhs, &rhs).unwrap();
+    /// let clear: Vec<u8> = sums.iter().map(|x| x.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [3, 44]);
+    /// ```
+    pub fn batch_add<'r, R: Into<Operand<'r, Id>>>(
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+    ) -> Result<Vec<Self>> {
+        Self::batch(BinaryOp::Add, lhs, rhs)
     }
 
     /// `lhs[i] op rhs[i]` for every `i`, as one circuit (see [`FheUint::batch`]).
@@ -393,7 +330,9 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
-        let out = Self::batch_with(lhs, rhs, |c, l, r| Ok(vec![build_compare(c, op, l, r)?]))?;
+        let out = Self::batch_with(lhs, rhs, |c, l, r| {
+            Ok(vec![integer::comparison(c, op, l, r)?])
+        })?;
         Ok(out.into_iter().map(FheBool::from_storage).collect())
     }
 
