@@ -8,7 +8,7 @@ mod cuda_support;
 
 use cuda_support::small_parameters;
 use gpufhe::backend::cpu::CpuBackend;
-use gpufhe::backend::cuda::{gpu_for_tests, thread_stream_count, CudaBackend, CudaDevice};
+use gpufhe::backend::cuda::{gpu_for_tests, CudaBackend, CudaDevice};
 use gpufhe::backend::{Backend, BlockExpr, BlockInfo, Step, Table, Term};
 use gpufhe::integer::{self, decrypt_radix, encrypt_radix};
 use gpufhe::shortint::{Ciphertext, ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
@@ -284,27 +284,36 @@ fn threads_evaluate_concurrently_on_their_own_streams() {
     let b = backends(&gpu);
     let p = *b.cuda.parameters();
     let square = Table::new(&p, |x| x * x % 16).unwrap();
+    let streams_before = b.cuda.device().streams_created();
     std::thread::scope(|scope| {
         for t in 0..8u64 {
             let (b, square) = (&b, &square);
+            // Each thread its own stream, sharing the key and the counters.
+            let cuda = b.cuda.on_new_stream().unwrap();
+            assert!(cuda.device().same_device(b.cuda.device()));
             scope.spawn(move || {
                 let values: Vec<u64> = (0..64).map(|i| (i * 7 + t) % 4).collect();
                 let blocks = values.iter().map(|&v| b.ck.encrypt(v).unwrap()).collect();
-                let on_gpu = b.cuda.upload(blocks).unwrap();
+                let on_gpu = cuda.upload(blocks).unwrap();
                 let step = Step {
                     exprs: (0..64).map(|i| BlockExpr::table_of(i, 0)).collect(),
                     tables: vec![square],
                 };
                 for _ in 0..3 {
-                    let out = b.cuda.eval(&[&on_gpu], &step).unwrap();
-                    let out = b.cuda.download(&out).unwrap();
+                    let out = cuda.eval(&[&on_gpu], &step).unwrap();
+                    let out = cuda.download(&out).unwrap();
                     for (v, c) in values.iter().zip(&out) {
                         assert_eq!(b.ck.decrypt_message_and_carry(c).unwrap(), v * v % 16);
                     }
                 }
-                assert_eq!(thread_stream_count(), 1);
             });
         }
     });
     assert_eq!(b.cuda.pbs_count(), 8 * 3 * 64);
+    assert_eq!(
+        b.cuda.launch_count(),
+        8 * 3,
+        "one bootstrap launch per step"
+    );
+    assert_eq!(b.cuda.device().streams_created(), streams_before + 8);
 }

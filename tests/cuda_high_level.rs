@@ -10,7 +10,7 @@ mod cuda_support;
 
 use common::Rng;
 use cuda_support::small_parameters;
-use gpufhe::backend::cuda::{gpu_for_tests, thread_stream_count};
+use gpufhe::backend::cuda::{gpu_for_tests, CudaDevice};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_serialize};
 use gpufhe::{
@@ -143,9 +143,20 @@ fn fheuint8_operations_match_the_clear_and_the_cpu_results() {
 }
 
 #[test]
-fn sixteen_threads_share_the_gpu_with_a_stream_each() {
+fn sixteen_threads_share_the_key_streams_of_the_gpu() {
     let Some(keys) = gpu_keys() else { return };
     let ck = &keys.client;
+    // The key has its fixed set of stream-bound workers on GPU 0; operations from
+    // any number of threads borrow them and create no stream of their own.
+    let workers = keys.gpu.workers();
+    assert_eq!(
+        workers,
+        vec![gpufhe::scheduler::WorkerInfo::Gpu {
+            gpu: GpuIndex::new(0),
+            streams: 4
+        }]
+    );
+    let streams_before = CudaDevice::shared(0).unwrap().streams_created();
     std::thread::scope(|scope| {
         for t in 0..16u64 {
             scope.spawn(move || {
@@ -157,13 +168,16 @@ fn sixteen_threads_share_the_gpu_with_a_stream_each() {
                     assert_eq!(sum.current_device(), GPU0);
                     let clear: u64 = sum.decrypt(ck);
                     assert_eq!(clear, a.wrapping_add(b), "thread {t}, addition {i}");
-                    assert_eq!(thread_stream_count(), 1, "one stream per thread and GPU");
                 }
                 unset_server_key();
-                assert_eq!(thread_stream_count(), 0, "streams released by unset");
             });
         }
     });
+    assert_eq!(
+        CudaDevice::shared(0).unwrap().streams_created(),
+        streams_before,
+        "no stream per thread"
+    );
 }
 
 #[test]

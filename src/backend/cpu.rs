@@ -7,9 +7,11 @@ use crate::core_crypto::{
     mul_lwe_ciphertext_by_scalar_assign, LweCiphertextOwned,
 };
 use crate::error::{check_eq, Error, Result};
-use crate::shortint::{Ciphertext, ManyLookupTable, ServerKey, ShortintParameters};
+use crate::shortint::{
+    Ciphertext, ManyLookupTable, ServerKey, ShortintParameters, SplitBootstraps,
+};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// Runs steps with a [`ServerKey`] on the CPU. Cloning shares the key.
@@ -17,6 +19,10 @@ use std::sync::Arc;
 pub struct CpuBackend {
     key: Arc<ServerKey>,
     pbs: Arc<AtomicU64>,
+    /// Circuits running on the threads this backend computes on, kept by the
+    /// scheduler's CPU worker; a lone bootstrap is split over threads only while at
+    /// most one runs.
+    running: Option<Arc<AtomicUsize>>,
 }
 
 impl CpuBackend {
@@ -30,7 +36,15 @@ impl CpuBackend {
         Self {
             key,
             pbs: Arc::new(AtomicU64::new(0)),
+            running: None,
         }
+    }
+
+    /// This backend, told how many circuits run on its threads (see
+    /// [`crate::scheduler`]).
+    pub(crate) fn with_running_circuits(mut self, running: Arc<AtomicUsize>) -> Self {
+        self.running = Some(running);
+        self
     }
 
     /// The server key.
@@ -95,7 +109,17 @@ impl Backend for CpuBackend {
                 Ok(acc)
             })
             .collect::<Result<_>>()?;
-        // The bootstrapped expressions, all in one batch.
+        // The bootstrapped expressions, all in one batch; lone bootstraps split over
+        // threads only if no other circuit needs them.
+        let alone = self
+            .running
+            .as_ref()
+            .is_none_or(|r| r.load(Ordering::Relaxed) <= 1);
+        let split = if alone {
+            SplitBootstraps::WhenThreadsAllow
+        } else {
+            SplitBootstraps::Never
+        };
         let tables: Vec<ManyLookupTable> = step
             .tables
             .iter()
@@ -116,7 +140,7 @@ impl Backend for CpuBackend {
         }
         let mut bootstrapped = self
             .key
-            .apply_many_lookup_table_batch(&bootstrap_inputs, &bootstrap_tables)?
+            .apply_many_lookup_table_batch_with(&bootstrap_inputs, &bootstrap_tables, split)?
             .into_iter();
         self.pbs
             .fetch_add(bootstrap_inputs.len() as u64, Ordering::Relaxed);

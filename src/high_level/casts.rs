@@ -1,11 +1,11 @@
 //! Conversions between encrypted types ([`CastFrom`] / [`CastInto`]). None needs a
 //! bootstrap except integer to boolean (`!= 0`).
 
-use super::backend::Storage;
 use super::config::block_count;
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId, OperandKind};
 use super::operations::{run, single};
+use super::storage::Storage;
 use super::traits::CastFrom;
 use crate::error::Result;
 use crate::integer::{self, CmpOp};

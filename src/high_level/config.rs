@@ -134,9 +134,4 @@ fn check_integer_parameters(parameters: &ShortintParameters) -> Result<()> {
     Ok(())
 }
 
-/// The number of blocks of `bits` bits under `parameters` (see
-/// [`Config::block_count`]).
-pub(crate) fn block_count(parameters: &ShortintParameters, bits: u32) -> usize {
-    let message_bits = parameters.message_modulus.trailing_zeros().max(1);
-    bits.div_ceil(message_bits) as usize
-}
+pub(crate) use crate::integer::block_count;

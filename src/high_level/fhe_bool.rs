@@ -1,9 +1,9 @@
 //! Encrypted booleans: [`FheBool`], one block holding 0 or 1.
 
-use super::backend::{Input, Storage};
 use super::fhe_uint::{FheUint, FheUintId};
 use super::keys::{current_server_key, ClientKey, KeyTag};
 use super::operations::single;
+use super::storage::{Input, Storage};
 use super::traits::{
     expect_op, FheDecrypt, FheEncrypt, FheEq, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt,
     FheTryTrivialEncrypt, IfThenElse,

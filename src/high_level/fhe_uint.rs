@@ -1,7 +1,7 @@
 //! Encrypted unsigned integers: [`FheUint<Id>`], one type per width.
 
-use super::backend::{Input, Storage};
 use super::keys::{ClientKey, KeyTag};
+use super::storage::{Input, Storage};
 use super::traits::{
     expect_op, FheDecrypt, FheEncrypt, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt,
     FheTryTrivialEncrypt,

@@ -1,12 +1,14 @@
 //! Keys, their tags, and the thread's server key.
 
-use super::backend::{Blocks, ExecutionBackend, Input, Storage};
 use super::config::{block_count, Config};
-use crate::backend::cpu::CpuBackend;
+use super::storage::{Input, Storage};
 use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
-use crate::integer::{self, Circuit, CircuitStats, Radix};
-use crate::scheduler::{get_number_of_gpus, no_gpu_error, GpuIndex, GpuSelection};
+use crate::integer::{self, Circuit, Radix};
+use crate::scheduler::{
+    get_number_of_gpus, no_gpu_error, BatchProgress, Blocks, CircuitInput, GpuIndex, GpuSelection,
+    Scheduler, WorkerCounts, WorkerInfo,
+};
 use crate::shortint;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -310,12 +312,9 @@ impl CompressedServerKey {
         gpus.check(get_number_of_gpus())?;
         #[cfg(feature = "gpu")]
         {
-            let key = super::gpu::GpuKey::new(&self.key, &gpus)?;
-            Ok(ServerKey::from_backend(
-                self.tag,
-                self.config,
-                ExecutionBackend::Cuda(Box::new(key)),
-            ))
+            let counts = WorkerCounts::defaults(gpus.gpus().len());
+            let scheduler = Scheduler::gpus(&self.key, gpus.gpus(), counts)?;
+            Ok(ServerKey::from_scheduler(self.tag, self.config, scheduler))
         }
         #[cfg(not(feature = "gpu"))]
         {
@@ -362,7 +361,7 @@ pub struct ServerKey {
 struct ServerKeyInner {
     tag: KeyTag,
     config: Config,
-    backend: ExecutionBackend,
+    scheduler: Scheduler,
     circuits: AtomicU64,
     layers: AtomicU64,
 }
@@ -371,9 +370,9 @@ impl std::fmt::Debug for ServerKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "ServerKey {{ tag: {}, backend: {} }}",
+            "ServerKey {{ tag: {}, workers: {:?} }}",
             self.inner.tag,
-            self.inner.backend.name()
+            self.workers()
         )
     }
 }
@@ -381,13 +380,18 @@ impl std::fmt::Debug for ServerKey {
 /// What a server key has run so far (shared by its clones).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ExecutionStats {
-    /// Circuits run: one per operation, one per batch.
+    /// Circuits run: one per operation; a batch runs one per share of a worker
+    /// (more if memory cuts a share into chunks).
     pub circuits: u64,
     /// Keyswitch + bootstrap evaluations.
     pub bootstraps: u64,
     /// Sequential bootstrap layers (backend steps with bootstraps), summed over the
     /// circuits: the latency in units of one bootstrap batch.
     pub bootstrap_layers: u64,
+    /// Batched bootstrap kernel launches on the GPUs (0 on the CPU): at least one
+    /// per bootstrap layer of a circuit, more when a layer holds more ciphertexts
+    /// than the largest batch per launch allows.
+    pub bootstrap_launches: u64,
 }
 
 impl ServerKey {
@@ -409,15 +413,16 @@ impl ServerKey {
     }
 
     fn from_parts(tag: KeyTag, config: Config, key: shortint::ServerKey) -> Self {
-        Self::from_backend(tag, config, ExecutionBackend::Cpu(CpuBackend::new(key)))
+        let scheduler = Scheduler::cpu(key, WorkerCounts::defaults(0));
+        Self::from_scheduler(tag, config, scheduler)
     }
 
-    fn from_backend(tag: KeyTag, config: Config, backend: ExecutionBackend) -> Self {
+    fn from_scheduler(tag: KeyTag, config: Config, scheduler: Scheduler) -> Self {
         Self {
             inner: Arc::new(ServerKeyInner {
                 tag,
                 config,
-                backend,
+                scheduler,
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
             }),
@@ -433,12 +438,20 @@ impl ServerKey {
     /// assert!(server_key.gpus().is_empty());
     /// ```
     pub fn gpus(&self) -> Vec<GpuIndex> {
-        self.inner.backend.gpus()
+        self.inner.scheduler.gpu_indices()
     }
 
-    /// Into how many parts a batch is split (one per GPU; 1 on the CPU).
-    pub(crate) fn parts(&self) -> usize {
-        self.inner.backend.parts()
+    /// The workers it computes with: the CPU worker and its thread budget, or the
+    /// stream-bound workers of each GPU (see [`crate::scheduler`]).
+    ///
+    /// ```
+    /// use gpufhe::scheduler::WorkerInfo;
+    /// use gpufhe::{generate_keys, ConfigBuilder};
+    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// assert!(matches!(server_key.workers()[..], [WorkerInfo::Cpu { threads }] if threads >= 1));
+    /// ```
+    pub fn workers(&self) -> Vec<WorkerInfo> {
+        self.inner.scheduler.workers()
     }
 
     /// The configuration of its client key.
@@ -453,7 +466,7 @@ impl ServerKey {
 
     /// Keyswitch + bootstrap evaluations run with this key (and its clones) so far.
     pub fn pbs_count(&self) -> u64 {
-        self.inner.backend.pbs_count()
+        self.inner.scheduler.pbs_count()
     }
 
     /// Circuits, bootstraps and bootstrap layers run with this key so far.
@@ -473,42 +486,74 @@ impl ServerKey {
             circuits: self.inner.circuits.load(Ordering::Relaxed),
             bootstraps: self.pbs_count(),
             bootstrap_layers: self.inner.layers.load(Ordering::Relaxed),
+            bootstrap_launches: self.inner.scheduler.launch_count(),
         }
     }
 
-    /// Runs a circuit on `inputs` (see [`ExecutionBackend::run`]); every encrypted
-    /// input must carry this key's tag. The outputs are encrypted under this key.
+    /// Runs a circuit on `inputs` (see [`Scheduler::run`]); every encrypted input
+    /// must carry this key's tag. The outputs are encrypted under this key.
     pub(crate) fn execute(
         &self,
         inputs: &[Input<'_>],
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<Vec<Storage>> {
-        self.execute_part(0, inputs, build)
+        let inputs = self.circuit_inputs(inputs)?;
+        let (outputs, stats) = self.inner.scheduler.run(&inputs, build)?;
+        self.count_circuits(1, stats.depth);
+        Ok(self.storages(outputs))
     }
 
-    /// [`ServerKey::execute`] on part `part` of the key (see [`ServerKey::parts`]).
-    pub(crate) fn execute_part(
+    /// Runs `count` independent operations as a batch (see
+    /// [`Scheduler::run_batch`]): `circuit(range)` gives the inputs and the builder
+    /// of the operations in `range`. Every encrypted input must carry this key's tag.
+    pub(crate) fn execute_batch<'a, B>(
         &self,
-        part: usize,
-        inputs: &[Input<'_>],
-        build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    ) -> Result<Vec<Storage>> {
+        count: usize,
+        circuit: impl Fn(std::ops::Range<usize>) -> Result<(Vec<Input<'a>>, B)> + Sync,
+        progress: Option<&(dyn Fn(BatchProgress) + Sync)>,
+    ) -> Result<Vec<Storage>>
+    where
+        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+    {
+        let checked = |range| {
+            let (inputs, build) = circuit(range)?;
+            Ok((self.circuit_inputs(&inputs)?, build))
+        };
+        let run = self.inner.scheduler.run_batch(count, &checked, progress)?;
+        self.count_circuits(run.circuits as u64, run.layers);
+        Ok(self.storages(run.outputs))
+    }
+
+    /// `inputs` as the scheduler takes them, or `Err(KeyMismatch)` if one belongs
+    /// to another key.
+    fn circuit_inputs<'a>(&self, inputs: &[Input<'a>]) -> Result<Vec<CircuitInput<'a>>> {
         let tag = self.inner.tag;
-        for input in inputs {
-            if let Some(got) = input.storage.tag() {
-                tag.check("an operand (it was encrypted under another key)", got)?;
-            }
-        }
-        let (outputs, stats): (Vec<Blocks>, CircuitStats) =
-            self.inner.backend.run(part, inputs, build)?;
-        self.inner.circuits.fetch_add(1, Ordering::Relaxed);
-        self.inner
-            .layers
-            .fetch_add(stats.depth as u64, Ordering::Relaxed);
-        Ok(outputs
+        inputs
+            .iter()
+            .map(|input| {
+                if let Some(got) = input.storage.tag() {
+                    tag.check("an operand (it was encrypted under another key)", got)?;
+                }
+                Ok(input.circuit_input())
+            })
+            .collect()
+    }
+
+    /// Output blocks as values of this key.
+    fn storages(&self, outputs: Vec<Blocks>) -> Vec<Storage> {
+        let tag = self.inner.tag;
+        outputs
             .into_iter()
             .map(|blocks| Storage::Encrypted { tag, blocks })
-            .collect())
+            .collect()
+    }
+
+    /// Counts circuits and their bootstrap layers.
+    fn count_circuits(&self, circuits: u64, layers: usize) {
+        self.inner.circuits.fetch_add(circuits, Ordering::Relaxed);
+        self.inner
+            .layers
+            .fetch_add(layers as u64, Ordering::Relaxed);
     }
 }
 
@@ -535,7 +580,7 @@ impl Serialize for ServerKey {
         ServerKeyRef {
             tag: self.inner.tag,
             config: &self.inner.config,
-            key: self.inner.backend.shortint_key(),
+            key: self.inner.scheduler.host_key(),
         }
         .serialize(s)
     }
@@ -577,9 +622,10 @@ thread_local! {
 /// Makes `key` the server key of the operations of the current thread (each thread
 /// has its own; other threads are not affected).
 ///
-/// With a GPU key, the first operation of the thread on each GPU creates the
-/// thread's own CUDA stream there, so that threads run concurrently on a GPU; the
-/// streams are released by [`unset_server_key`] or when the thread ends.
+/// With a GPU key, each operation borrows one of the key's CUDA streams on its GPU
+/// for as long as it runs (the key has a fixed number per GPU, see
+/// [`crate::scheduler`]), so threads run concurrently on a GPU however many there
+/// are, and nothing stays bound to the thread.
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -596,15 +642,13 @@ pub fn set_server_key(key: ServerKey) {
     SERVER_KEY.with(|k| *k.borrow_mut() = Some(key));
 }
 
-/// Removes the current thread's server key (and releases its CUDA streams);
-/// operations on this thread then fail with [`Error::NoServerKey`] until
-/// [`set_server_key`] is called again.
+/// Removes the current thread's server key; operations on this thread then fail
+/// with [`Error::NoServerKey`] until [`set_server_key`] is called again. The key's
+/// workers (threads, CUDA streams) are released when its last clone is dropped.
 pub fn unset_server_key() {
     let key = SERVER_KEY.with(|k| k.borrow_mut().take());
     // Dropped outside the borrow (a GPU key's drop waits for its device).
     drop(key);
-    #[cfg(feature = "gpu")]
-    crate::backend::cuda::release_thread_streams();
 }
 
 /// The current thread's server key (a cheap clone), or `Err(NoServerKey)`.

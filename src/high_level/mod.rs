@@ -83,15 +83,14 @@
 //! Every type here implements serde's traits; deserialization checks what it reads
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
 
-mod backend;
 mod casts;
 mod config;
 mod fhe_bool;
 mod fhe_uint;
-mod gpu;
 mod keys;
 mod operations;
 pub(crate) mod ops;
+mod storage;
 pub(crate) mod traits;
 
 pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};

@@ -2,10 +2,10 @@
 //! ([`BinaryOp`], comparisons, ...), used alone by the `try_` methods and operators,
 //! or many times in one circuit by the batch functions.
 
-use super::backend::{Input, Storage};
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedClear};
 use super::keys::current_server_key;
+use super::storage::{Input, Storage};
 use crate::error::{check_eq, Result};
 use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
 use std::ops::Range;
@@ -66,11 +66,9 @@ pub(crate) fn run(
     current_server_key()?.execute(inputs, build)
 }
 
-/// Runs `count` independent operations with the current thread's server key, as
-/// one circuit, or with a key on several GPUs as one circuit per GPU on an even
-/// share of the operations (one thread per GPU, each with its own streams).
-/// `circuit(range)` gives the inputs and the builder of the operations in `range`,
-/// whose outputs are returned in order.
+/// Runs `count` independent operations with the current thread's server key as a
+/// batch (see [`crate::scheduler`]): `circuit(range)` gives the inputs and the
+/// builder of the operations in `range`, whose outputs are returned in order.
 fn run_batch<'a, B>(
     count: usize,
     circuit: impl Fn(Range<usize>) -> Result<(Vec<Input<'a>>, B)> + Sync,
@@ -78,54 +76,7 @@ fn run_batch<'a, B>(
 where
     B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
 {
-    let key = current_server_key()?;
-    let shares = even_shares(count, key.parts());
-    if shares.len() <= 1 {
-        let (inputs, build) = circuit(0..count)?;
-        return key.execute(&inputs, build);
-    }
-    let results: Vec<Result<Vec<Storage>>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = shares
-            .into_iter()
-            .enumerate()
-            .map(|(part, range)| {
-                let (key, circuit) = (&key, &circuit);
-                scope.spawn(move || {
-                    let (inputs, build) = circuit(range)?;
-                    key.execute_part(part, &inputs, build)
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
-    let mut outputs = Vec::new();
-    for result in results {
-        outputs.extend(result?);
-    }
-    Ok(outputs)
-}
-
-/// `0..count` cut into at most `parts` consecutive non-empty ranges whose lengths
-/// differ by at most one.
-pub(crate) fn even_shares(count: usize, parts: usize) -> Vec<Range<usize>> {
-    let parts = parts.clamp(1, count.max(1));
-    let (base, extra) = (count / parts, count % parts);
-    let mut start = 0;
-    (0..parts)
-        .map(|i| {
-            let len = base + usize::from(i < extra);
-            let range = start..start + len;
-            start += len;
-            range
-        })
-        .filter(|r| !r.is_empty())
-        .collect()
+    current_server_key()?.execute_batch(count, circuit, None)
 }
 
 /// The only output of a circuit.
@@ -411,20 +362,4 @@ fn batch_pairs<'a, Id: FheUintId>(
         .zip(rhs)
         .map(|(l, r)| (slots.push(l.input()), slots.push_rhs(r)))
         .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::even_shares;
-
-    #[test]
-    fn batches_split_into_even_consecutive_shares() {
-        assert_eq!(even_shares(10, 1), vec![0..10]);
-        assert_eq!(even_shares(10, 3), vec![0..4, 4..7, 7..10]);
-        assert_eq!(even_shares(8, 4), vec![0..2, 2..4, 4..6, 6..8]);
-        // Fewer operations than parts: one each; none: no share.
-        assert_eq!(even_shares(2, 4), vec![0..1, 1..2]);
-        assert!(even_shares(0, 4).is_empty());
-        assert_eq!(even_shares(5, 0), vec![0..5]);
-    }
 }

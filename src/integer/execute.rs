@@ -34,6 +34,35 @@ pub fn execute<B: Backend>(
     circuit: &Circuit,
     inputs: &[&B::Blocks],
 ) -> Result<Vec<B::Blocks>> {
+    execute_observed(backend, circuit, inputs, &mut |_| {})
+}
+
+/// [`execute`], calling `layer_done` with the number of bootstraps of each
+/// bootstrap layer once it has run (for progress reports).
+///
+/// ```
+/// use gpufhe::backend::{cpu::CpuBackend, Backend};
+/// use gpufhe::integer::{execute_observed, Circuit};
+/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
+/// let blocks = vec![ck.encrypt(2).unwrap()];
+/// let mut c = Circuit::new(DEFAULT_PARAMETERS);
+/// let x = c.add_input(&backend.block_infos(&blocks)).unwrap();
+/// let once = c.table(x[0], |v| v + 1).unwrap();
+/// let twice = c.table(once, |v| v + 1).unwrap();
+/// c.add_output(&[twice]);
+/// let mut layers = Vec::new();
+/// let out = execute_observed(&backend, &c, &[&blocks], &mut |n| layers.push(n)).unwrap();
+/// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 0); // (2 + 2) % 4
+/// assert_eq!(layers, [1, 1]);
+/// ```
+pub fn execute_observed<B: Backend>(
+    backend: &B,
+    circuit: &Circuit,
+    inputs: &[&B::Blocks],
+    layer_done: &mut dyn FnMut(usize),
+) -> Result<Vec<B::Blocks>> {
     if backend.parameters() != circuit.parameters() {
         return Err(Error::InvalidParameter(
             "the circuit was built for other parameters than the backend's".into(),
@@ -85,6 +114,7 @@ pub fn execute<B: Backend>(
         let step = Step { exprs, tables };
         let parts: Vec<&B::Blocks> = inputs.iter().copied().chain(produced.iter()).collect();
         let out = backend.eval(&parts, &step)?;
+        layer_done(layer.len());
         offsets.push(total);
         total = next;
         produced.push(out);

@@ -27,7 +27,7 @@ pub use add::{
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{eq, ne};
-pub use execute::{execute, run};
+pub use execute::{execute, execute_observed, run};
 pub use mul::{mul, scalar_mul, sum};
 pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
@@ -39,6 +39,13 @@ use crate::shortint::{Ciphertext, ClientKey};
 
 /// The blocks of one integer in a circuit, least significant first.
 pub type Radix = Vec<Wire>;
+
+/// The number of blocks of an integer of `bits` bits under `parameters` (`bits`
+/// divided by the message bits of a block, rounded up; one block for a boolean).
+pub(crate) fn block_count(parameters: &crate::shortint::ShortintParameters, bits: u32) -> usize {
+    let message_bits = parameters.message_modulus.trailing_zeros().max(1);
+    bits.div_ceil(message_bits) as usize
+}
 
 /// Encrypts the `num_blocks` low base-`message_modulus` digits of `value`, least
 /// significant first. `Err` if `value` does not fit.

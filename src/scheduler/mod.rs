@@ -1,16 +1,376 @@
 //! The scheduler: where encrypted work runs. It owns the device state of a server
 //! key (which GPUs, how many streams on each, the CPU threads beside them), decides
 //! where each circuit goes and splits batches of independent operations over the
-//! workers in proportion to their predicted speed.
+//! workers.
 //!
 //! ```text
 //! high_level  ->  scheduler  ->  integer  ->  backend  ->  shortint  ->  core_crypto
+//! values, keys,   devices, workers,  circuits    steps on the
+//! operators       streams, dispatch               CPU or a GPU
 //! ```
 //!
-//! It sees blocks, circuits and backends, never the high-level values or the
-//! thread-local key. Every decision is a pure function tested without a GPU.
+//! It sees blocks, circuits and backends, never the high-level values, their key
+//! tags or the thread-local key.
+//!
+//! - A single operation is a batch of one on the calling thread's worker: the CPU
+//!   worker, or on a key with GPUs a stream-bound worker of the GPU where the
+//!   operands already are (else the least busy one), leased for the circuit.
+//! - A batch of independent operations is split into shares, one per worker, each
+//!   run as **one** circuit (one launch per bootstrap layer), capped by the largest
+//!   batch per launch and the free memory; results come back in input order.
+//! - The CPU worker has its own thread budget and never runs more compute threads;
+//!   see [`worker`](self) for how it stays fast when many circuits run at once.
 
+mod batch;
 mod devices;
+mod residency;
+mod worker;
+
+pub use batch::BatchProgress;
 
 pub(crate) use devices::no_gpu_error;
 pub use devices::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
+pub(crate) use residency::{Blocks, CircuitInput};
+
+use crate::backend::{Backend, BlockInfo};
+use crate::error::{check_eq, Error, Result};
+use crate::integer::{self, block_count, Circuit, CircuitStats, Radix};
+use crate::shortint::{self, ShortintParameters};
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+use worker::CpuWorker;
+#[cfg(feature = "gpu")]
+use worker::GpuWorkers;
+
+/// One worker of a server key, as [`crate::ServerKey::workers`] lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorkerInfo {
+    /// The CPU worker.
+    Cpu {
+        /// Its thread budget (`GPUFHE_CPU_THREADS`).
+        threads: usize,
+    },
+    /// The stream-bound workers of one GPU, sharing its copy of the key.
+    Gpu {
+        /// The GPU.
+        gpu: GpuIndex,
+        /// Its streams: streams per GPU × over-provisioning.
+        streams: usize,
+    },
+}
+
+/// The resolved numbers a scheduler is built with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WorkerCounts {
+    /// Stream-bound workers per GPU (streams × over-provisioning).
+    pub(crate) workers_per_gpu: usize,
+    /// Threads of the CPU worker.
+    pub(crate) cpu_threads: usize,
+    /// Most ciphertexts per bootstrap launch, if limited.
+    pub(crate) max_batch_size: Option<usize>,
+}
+
+impl WorkerCounts {
+    /// The defaults: 4 streams per GPU, every hardware thread but one per GPU.
+    pub(crate) fn defaults(gpus: usize) -> Self {
+        let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Self {
+            workers_per_gpu: 4,
+            cpu_threads: hardware.saturating_sub(gpus).max(1),
+            max_batch_size: None,
+        }
+    }
+}
+
+/// The block-level key on the host: given, or expanded from its seeds when first
+/// needed (a GPU key needs it only for the CPU worker and serialization).
+#[derive(Debug)]
+enum HostKey {
+    Expanded(Arc<shortint::ServerKey>),
+    Compressed {
+        compressed: Box<shortint::CompressedServerKey>,
+        expanded: OnceLock<Arc<shortint::ServerKey>>,
+    },
+}
+
+impl HostKey {
+    fn get(&self) -> &Arc<shortint::ServerKey> {
+        match self {
+            Self::Expanded(key) => key,
+            Self::Compressed {
+                compressed,
+                expanded,
+            } => expanded.get_or_init(|| Arc::new(compressed.decompress())),
+        }
+    }
+}
+
+/// The workers of one server key, and where its circuits go.
+#[derive(Debug)]
+pub(crate) struct Scheduler {
+    parameters: ShortintParameters,
+    counts: WorkerCounts,
+    host: HostKey,
+    cpu: OnceLock<std::result::Result<CpuWorker, Error>>,
+    #[cfg(feature = "gpu")]
+    gpus: Vec<GpuWorkers>,
+}
+
+impl Scheduler {
+    /// A scheduler computing on the CPU with `key`.
+    pub(crate) fn cpu(key: shortint::ServerKey, counts: WorkerCounts) -> Self {
+        Self {
+            parameters: *key.parameters(),
+            counts,
+            host: HostKey::Expanded(Arc::new(key)),
+            cpu: OnceLock::new(),
+            #[cfg(feature = "gpu")]
+            gpus: Vec::new(),
+        }
+    }
+
+    /// A scheduler computing on `gpus` (already checked to exist and be distinct):
+    /// the key is expanded from its seeds once and copied to each GPU.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn gpus(
+        key: &shortint::CompressedServerKey,
+        gpus: &[GpuIndex],
+        counts: WorkerCounts,
+    ) -> Result<Self> {
+        use crate::backend::cuda::{CudaBackend, CudaDevice};
+        let parameters = *key.parameters();
+        let bootstrap = key.bootstrap_key().decompress();
+        let keyswitch = key.keyswitch_key().decompress();
+        let workers = gpus
+            .iter()
+            .map(|gpu| {
+                let device = CudaDevice::shared(gpu.get() as usize)?.with_new_stream()?;
+                let mut backend =
+                    CudaBackend::from_expanded(&device, &parameters, &bootstrap, &keyswitch)?;
+                if let Some(max) = counts.max_batch_size {
+                    backend = backend.with_max_batch_size(max);
+                }
+                GpuWorkers::new(backend, counts.workers_per_gpu)
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            parameters,
+            counts,
+            host: HostKey::Compressed {
+                compressed: Box::new(key.clone()),
+                expanded: OnceLock::new(),
+            },
+            cpu: OnceLock::new(),
+            gpus: workers,
+        })
+    }
+
+    /// The block-level key on the host (a GPU key expands it on first use).
+    pub(crate) fn host_key(&self) -> &shortint::ServerKey {
+        self.host.get()
+    }
+
+    /// The CPU worker, started on first use.
+    pub(crate) fn cpu_worker(&self) -> Result<&CpuWorker> {
+        self.cpu
+            .get_or_init(|| CpuWorker::new(self.host.get().clone(), self.counts.cpu_threads))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The GPUs it computes on, in the order they were chosen (none for the CPU).
+    pub(crate) fn gpu_indices(&self) -> Vec<GpuIndex> {
+        #[cfg(feature = "gpu")]
+        {
+            self.gpus
+                .iter()
+                .map(|g| residency::gpu_index(g.key().device().ordinal()))
+                .collect()
+        }
+        #[cfg(not(feature = "gpu"))]
+        {
+            Vec::new()
+        }
+    }
+
+    /// Its workers: the CPU worker of a CPU key, or the workers of each GPU.
+    pub(crate) fn workers(&self) -> Vec<WorkerInfo> {
+        #[cfg(feature = "gpu")]
+        if !self.gpus.is_empty() {
+            return self
+                .gpus
+                .iter()
+                .map(|g| WorkerInfo::Gpu {
+                    gpu: residency::gpu_index(g.key().device().ordinal()),
+                    streams: g.workers(),
+                })
+                .collect();
+        }
+        vec![WorkerInfo::Cpu {
+            threads: self.counts.cpu_threads,
+        }]
+    }
+
+    /// Bootstraps run so far.
+    pub(crate) fn pbs_count(&self) -> u64 {
+        let cpu = self
+            .cpu
+            .get()
+            .and_then(|w| w.as_ref().ok())
+            .map_or(0, |w| w.backend().pbs_count());
+        #[cfg(feature = "gpu")]
+        let gpu: u64 = self.gpus.iter().map(|g| g.key().pbs_count()).sum();
+        #[cfg(not(feature = "gpu"))]
+        let gpu = 0;
+        cpu + gpu
+    }
+
+    /// Batched bootstrap launches so far (GPU kernel launches, or CPU batches).
+    pub(crate) fn launch_count(&self) -> u64 {
+        #[cfg(feature = "gpu")]
+        {
+            self.gpus.iter().map(|g| g.key().launch_count()).sum()
+        }
+        #[cfg(not(feature = "gpu"))]
+        {
+            0
+        }
+    }
+
+    /// Builds a circuit on the inputs' blocks with `build` (which returns the output
+    /// block lists) and runs it on the calling thread's worker: one backend step per
+    /// bootstrap layer. Clear inputs enter as constants; encrypted ones are moved to
+    /// the worker's device if they live elsewhere. Every output block must be clean.
+    pub(crate) fn run(
+        &self,
+        inputs: &[CircuitInput<'_>],
+        build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+    ) -> Result<(Vec<Blocks>, CircuitStats)> {
+        #[cfg(feature = "gpu")]
+        if !self.gpus.is_empty() {
+            let lease = self.pick_gpu(inputs).lease();
+            let backend: &crate::backend::cuda::CudaBackend = &lease;
+            let circuit = build_circuit(&self.parameters, backend.parallelism(), inputs, build)?;
+            let resident = resident_inputs(inputs, |b| b.on_gpu(backend))?;
+            let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
+            let results = integer::execute(backend, &circuit, &refs)?;
+            return Ok((
+                results.into_iter().map(Blocks::Cuda).collect(),
+                circuit.stats(),
+            ));
+        }
+        let cpu = self.cpu_worker()?;
+        let circuit = build_circuit(&self.parameters, cpu.parallelism_hint(), inputs, build)?;
+        let resident = resident_inputs(inputs, Blocks::on_cpu)?;
+        let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
+        let results = cpu.run(|backend| integer::execute(backend, &circuit, &refs))?;
+        Ok((
+            results.into_iter().map(Blocks::Cpu).collect(),
+            circuit.stats(),
+        ))
+    }
+
+    /// The GPU a single circuit runs on: the first of this key's GPUs holding an
+    /// encrypted input, else the one with the fewest circuits in flight (the first
+    /// chosen on a tie).
+    #[cfg(feature = "gpu")]
+    fn pick_gpu(&self, inputs: &[CircuitInput<'_>]) -> &GpuWorkers {
+        let holding = inputs.iter().find_map(|input| match input {
+            CircuitInput::Encrypted {
+                blocks: Blocks::Cuda(b),
+                ..
+            } => self
+                .gpus
+                .iter()
+                .find(|g| g.key().device().ordinal() == b.ordinal()),
+            _ => None,
+        });
+        holding.unwrap_or_else(|| {
+            let mut best = &self.gpus[0];
+            for g in &self.gpus[1..] {
+                if g.running() < best.running() {
+                    best = g;
+                }
+            }
+            best
+        })
+    }
+}
+
+/// The infos of encrypted blocks wherever they live.
+fn block_infos(blocks: &Blocks) -> Vec<BlockInfo> {
+    match blocks {
+        Blocks::Cpu(v) => v
+            .iter()
+            .map(|c| BlockInfo {
+                degree: c.degree(),
+                noise_level: c.noise_level(),
+            })
+            .collect(),
+        #[cfg(feature = "gpu")]
+        Blocks::Cuda(b) => b.infos().to_vec(),
+    }
+}
+
+/// The circuit `build` makes on `inputs` (their blocks' bookkeeping only: nothing is
+/// moved), with every output block checked to be clean.
+pub(crate) fn build_circuit(
+    params: &ShortintParameters,
+    parallelism: usize,
+    inputs: &[CircuitInput<'_>],
+    build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+) -> Result<Circuit> {
+    let mut circuit = Circuit::new(*params).with_parallelism(parallelism);
+    let mut operands = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        match *input {
+            CircuitInput::Clear { value, bits } => {
+                let count = block_count(params, bits);
+                let digits = integer::clear_digits(value, params.message_modulus, count);
+                let wires = digits
+                    .into_iter()
+                    .map(|d| circuit.constant(d))
+                    .collect::<Result<Radix>>()?;
+                operands.push(wires);
+            }
+            CircuitInput::Encrypted { blocks, bits } => {
+                let infos = block_infos(blocks);
+                check_eq(
+                    "number of blocks of an operand",
+                    block_count(params, bits),
+                    infos.len(),
+                )?;
+                operands.push(circuit.add_input(&infos)?);
+            }
+        }
+    }
+    let outputs = build(&mut circuit, &operands)?;
+    for out in &outputs {
+        for &w in out {
+            let info = circuit.info(w);
+            if info.degree >= params.message_modulus || info.noise_level > 1 {
+                return Err(Error::CapacityExceeded(format!(
+                    "internal: an operation returned a block that is not clean (degree {}, \
+                     noise level {})",
+                    info.degree, info.noise_level
+                )));
+            }
+        }
+        circuit.add_output(out);
+    }
+    Ok(circuit)
+}
+
+/// The encrypted inputs, in order, as `resident` makes them available to a backend.
+fn resident_inputs<'a, T: Clone + 'a>(
+    inputs: &[CircuitInput<'a>],
+    resident: impl Fn(&'a Blocks) -> Result<Cow<'a, T>>,
+) -> Result<Vec<Cow<'a, T>>> {
+    inputs
+        .iter()
+        .filter_map(|input| match *input {
+            CircuitInput::Clear { .. } => None,
+            CircuitInput::Encrypted { blocks, .. } => Some(resident(blocks)),
+        })
+        .collect()
+}

@@ -21,4 +21,5 @@ pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use parameters::*;
+pub(crate) use server_key::SplitBootstraps;
 pub use server_key::{CompressedServerKey, ServerKey, PBS_BATCH};

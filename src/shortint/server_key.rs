@@ -21,6 +21,17 @@ use rayon::prelude::*;
 /// sharing each read of the bootstrap key.
 pub const PBS_BATCH: usize = 4;
 
+/// Whether a batch with fewer bootstraps than threads splits each bootstrap over
+/// several threads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SplitBootstraps {
+    /// When the pool has more threads than the batch has bootstraps (and those
+    /// threads are idle when the bootstrap starts).
+    WhenThreadsAllow,
+    /// Never: other work will use the other threads.
+    Never,
+}
+
 /// The public evaluation key: keyswitching key (big to small key) and bootstrap key
 /// in the Fourier domain.
 ///
@@ -312,6 +323,18 @@ impl ServerKey {
         cts: &[Ciphertext],
         luts: &[&ManyLookupTable],
     ) -> Result<Vec<Vec<Ciphertext>>> {
+        self.apply_many_lookup_table_batch_with(cts, luts, SplitBootstraps::WhenThreadsAllow)
+    }
+
+    /// [`ServerKey::apply_many_lookup_table_batch`], splitting lone bootstraps over
+    /// threads only as `split` allows (a scheduler that knows other work is in flight
+    /// forbids it, so that concurrent circuits do not fight over cores).
+    pub(crate) fn apply_many_lookup_table_batch_with(
+        &self,
+        cts: &[Ciphertext],
+        luts: &[&ManyLookupTable],
+        split: SplitBootstraps,
+    ) -> Result<Vec<Vec<Ciphertext>>> {
         check_eq(
             "number of lookup tables of the batch",
             cts.len(),
@@ -331,7 +354,7 @@ impl ServerKey {
         let p = &self.parameters;
         let accs: Vec<_> = luts.iter().map(|lut| &lut.table.accumulator).collect();
         let box_size = p.polynomial_size.0 / p.total_modulus() as usize;
-        let rotated = self.keyswitch_and_blind_rotate(cts, &accs)?;
+        let rotated = self.keyswitch_and_blind_rotate(cts, &accs, split)?;
         rotated
             .into_iter()
             .zip(luts)
@@ -371,7 +394,7 @@ impl ServerKey {
         }
         let accs: Vec<_> = luts.iter().map(|lut| &lut.accumulator).collect();
         let outputs: Vec<LweCiphertextOwned> = self
-            .keyswitch_and_blind_rotate(cts, &accs)?
+            .keyswitch_and_blind_rotate(cts, &accs, SplitBootstraps::WhenThreadsAllow)?
             .iter()
             .map(|acc| {
                 let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
@@ -389,19 +412,23 @@ impl ServerKey {
     /// Keyswitches every block and blind-rotates a copy of its accumulator by it; the
     /// rotated accumulators hold the table outputs at their coefficients.
     ///
-    /// With fewer bootstraps than cores, each one is split over `k + 1` threads (and its
-    /// keyswitch over every thread); otherwise the batch is cut into groups of up to
-    /// [`PBS_BATCH`] that each read the key once, spread over the rayon pool. Both
-    /// ways give bit-identical results.
+    /// With fewer bootstraps than cores (and `split` allowing it), each one is split
+    /// over `k + 1` threads of the pool (and its keyswitch over every thread);
+    /// otherwise the batch is cut into groups of up to [`PBS_BATCH`] that each read
+    /// the key once, spread over the rayon pool. Both ways give bit-identical results.
     fn keyswitch_and_blind_rotate(
         &self,
         cts: &[Ciphertext],
         accs: &[&GlweCiphertextOwned],
+        split: SplitBootstraps,
     ) -> Result<Vec<GlweCiphertextOwned>> {
         let p = &self.parameters;
         let threads = rayon::current_num_threads();
         let glwe_size = p.glwe_dimension.0 + 1;
-        if threads > 1 && cts.len() * glwe_size <= threads {
+        if split == SplitBootstraps::WhenThreadsAllow
+            && threads > 1
+            && cts.len() * glwe_size <= threads
+        {
             return cts
                 .par_iter()
                 .zip(accs.par_iter())
@@ -419,21 +446,12 @@ impl ServerKey {
                         p.modulus_switch,
                     )?;
                     let mut rotated = (*acc).clone();
-                    match blind_rotate_assign_multithreaded(
+                    blind_rotate_assign_multithreaded(
                         &mut rotated,
                         &switched,
                         &self.bootstrap_key,
-                    ) {
-                        Ok(()) => Ok(rotated),
-                        // No thread could be started: do it on this one.
-                        Err(_) => Ok(batch_blind_rotate_lwe_ciphertext(
-                            &[small],
-                            &[*acc],
-                            &self.bootstrap_key,
-                            p.modulus_switch,
-                        )?
-                        .remove(0)),
-                    }
+                    )?;
+                    Ok(rotated)
                 })
                 .collect();
         }

@@ -4,14 +4,15 @@
 //! straight into the step's output list; a step too large for the free device
 //! memory runs in chunks.
 
-use super::streams::thread_device;
 use super::{
     cuda_keyswitch_lwe_ciphertext_list, cuda_linear_combination_lwe_ciphertext_list,
     cuda_programmable_bootstrap_lwe_ciphertext_list, CudaDevice, CudaFourierBootstrapKey,
     CudaKeyswitchKey, CudaLookupTableList, CudaLweCiphertextList,
 };
 use crate::backend::{check_step, Backend, BlockExpr, BlockInfo, Step, Term};
-use crate::core_crypto::{LweCiphertextCount, LweCiphertextList, LweCiphertextOwned};
+use crate::core_crypto::{
+    LweBootstrapKey, LweCiphertextCount, LweCiphertextList, LweCiphertextOwned, LweKeyswitchKey,
+};
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, CompressedServerKey, ShortintParameters};
 use std::ops::Range;
@@ -19,7 +20,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Most expressions in one chunk of a step (bounds every launch and temporary).
-const MAX_CHUNK: usize = 1 << 16;
+pub const MAX_CHUNK: usize = 1 << 16;
 /// Device memory left free for the kernels' own temporaries, in bytes.
 const RESERVED_MEMORY: usize = 64 << 20;
 
@@ -47,7 +48,6 @@ impl CudaBlocks {
     /// assert_eq!(on_gpu.to_cpu().unwrap(), blocks);
     /// ```
     pub fn from_cpu(device: &CudaDevice, blocks: &[Ciphertext]) -> Result<Self> {
-        let device = thread_device(device)?;
         let (message_modulus, carry_modulus, size) = match blocks.first() {
             Some(b) => (
                 b.message_modulus(),
@@ -76,7 +76,7 @@ impl CudaBlocks {
             coefficients.extend_from_slice(b.as_lwe().as_slice());
         }
         let host = LweCiphertextList::from_container(coefficients, size)?;
-        let list = CudaLweCiphertextList::from_cpu(&device, &host)?;
+        let list = CudaLweCiphertextList::from_cpu(device, &host)?;
         device.synchronize()?;
         Ok(Self {
             list: Arc::new(list),
@@ -93,10 +93,11 @@ impl CudaBlocks {
         })
     }
 
-    /// Copies the blocks back to the CPU.
+    /// Copies the blocks back to the CPU (on the stream that allocated them).
     pub fn to_cpu(&self) -> Result<Vec<Ciphertext>> {
-        let device = thread_device(self.list.device())?;
-        let host = self.list.range_to_cpu(&device, self.start, self.len())?;
+        let host = self
+            .list
+            .range_to_cpu(self.list.device(), self.start, self.len())?;
         host.iter()
             .zip(&self.infos)
             .map(|(ct, info)| {
@@ -111,6 +112,11 @@ impl CudaBlocks {
             .collect()
     }
 
+    /// The degree and noise level of every block.
+    pub fn infos(&self) -> &[BlockInfo] {
+        &self.infos
+    }
+
     /// The number of blocks.
     pub fn len(&self) -> usize {
         self.infos.len()
@@ -119,6 +125,11 @@ impl CudaBlocks {
     /// Whether there are no blocks.
     pub fn is_empty(&self) -> bool {
         self.infos.is_empty()
+    }
+
+    /// The bytes of one block (an LWE ciphertext under the big key).
+    pub fn lwe_bytes(&self) -> usize {
+        self.list.lwe_size().0 * std::mem::size_of::<u64>()
     }
 
     /// The ordinal of the GPU holding them.
@@ -139,16 +150,21 @@ struct DeviceKeys {
     keyswitch: CudaKeyswitchKey,
 }
 
-/// Runs steps on one GPU with a server key in its memory. Cloning shares the keys
-/// and the bootstrap counter. Each calling thread queues its work on its own
-/// stream ([`super::thread_device`]); every [`Backend::eval`] waits for its own
-/// work before returning, so its results are ready and its inputs free to drop.
+/// Runs steps on one GPU with a server key in its memory, on one stream: the stream
+/// of the [`CudaDevice`] handle it was made with, or a new one with
+/// [`CudaBackend::on_new_stream`] (the scheduler gives each of its workers one).
+/// Cloning shares the keys, the stream and the counters. Every [`Backend::eval`]
+/// waits for its own work before returning, so its results are ready and its inputs
+/// free to drop. Several threads may share one backend: the stream keeps their work
+/// in order.
 #[derive(Debug, Clone)]
 pub struct CudaBackend {
     device: CudaDevice,
     keys: Arc<DeviceKeys>,
     parameters: ShortintParameters,
     pbs: Arc<AtomicU64>,
+    launches: Arc<AtomicU64>,
+    max_batch: usize,
 }
 
 impl CudaBackend {
@@ -167,11 +183,27 @@ impl CudaBackend {
     /// assert_eq!(ck.decrypt(&backend.download(&blocks).unwrap()[0]).unwrap(), 3);
     /// ```
     pub fn new(device: &CudaDevice, key: &CompressedServerKey) -> Result<Self> {
-        let parameters = *key.parameters();
+        Self::from_expanded(
+            device,
+            key.parameters(),
+            &key.bootstrap_key().decompress(),
+            &key.keyswitch_key().decompress(),
+        )
+    }
+
+    /// Copies keys already expanded from their seeds to `device` (so that a key
+    /// going to several GPUs is expanded once) and converts the bootstrap key to
+    /// the Fourier domain there. `Err` as [`CudaBackend::new`].
+    pub fn from_expanded(
+        device: &CudaDevice,
+        parameters: &ShortintParameters,
+        bootstrap_key: &LweBootstrapKey,
+        keyswitch_key: &LweKeyswitchKey,
+    ) -> Result<Self> {
+        let parameters = *parameters;
         parameters.validate()?;
-        let bootstrap =
-            CudaFourierBootstrapKey::from_cpu(device, &key.bootstrap_key().decompress())?;
-        let keyswitch = CudaKeyswitchKey::from_cpu(device, &key.keyswitch_key().decompress())?;
+        let bootstrap = CudaFourierBootstrapKey::from_cpu(device, bootstrap_key)?;
+        let keyswitch = CudaKeyswitchKey::from_cpu(device, keyswitch_key)?;
         device.synchronize()?;
         Ok(Self {
             device: device.clone(),
@@ -181,7 +213,41 @@ impl CudaBackend {
             }),
             parameters,
             pbs: Arc::new(AtomicU64::new(0)),
+            launches: Arc::new(AtomicU64::new(0)),
+            max_batch: MAX_CHUNK,
         })
+    }
+
+    /// The same key and counters on a new stream of the same GPU: work queued
+    /// through it runs concurrently with the work of other streams.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::{CudaBackend, CudaDevice};
+    /// use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let key = CompressedServerKey::new(&ck).unwrap();
+    /// let backend = CudaBackend::new(&CudaDevice::shared(0).unwrap(), &key).unwrap();
+    /// let other = backend.on_new_stream().unwrap();
+    /// assert!(other.device().same_device(backend.device()));
+    /// ```
+    pub fn on_new_stream(&self) -> Result<Self> {
+        Ok(Self {
+            device: self.device.with_new_stream()?,
+            ..self.clone()
+        })
+    }
+
+    /// This backend launching at most `max_batch` ciphertexts per keyswitch and
+    /// bootstrap launch (at least 1; the default is [`MAX_CHUNK`], lowered further
+    /// when free memory is short).
+    pub fn with_max_batch_size(mut self, max_batch: usize) -> Self {
+        self.max_batch = max_batch.clamp(1, MAX_CHUNK);
+        self
+    }
+
+    /// Batched bootstrap launches so far (with the backends sharing its counters).
+    pub fn launch_count(&self) -> u64 {
+        self.launches.load(Ordering::Relaxed)
     }
 
     /// The GPU the key lives on.
@@ -401,11 +467,11 @@ impl Backend for CudaBackend {
                 b.carry_modulus as usize,
             )?;
         }
-        let device = thread_device(&self.device)?;
+        let device = &self.device;
         let (lists, exprs) = remap(inputs, &step.exprs)?;
         let size = self.parameters.big_lwe_dimension().to_lwe_size();
         let outputs = info.outputs.len();
-        let mut out = CudaLweCiphertextList::new_zero(&device, size, LweCiphertextCount(outputs))?;
+        let mut out = CudaLweCiphertextList::new_zero(device, size, LweCiphertextCount(outputs))?;
         // Where the outputs of each expression start.
         let mut slots = Vec::with_capacity(exprs.len());
         let mut next = 0;
@@ -420,7 +486,7 @@ impl Backend for CudaBackend {
         let bootstraps = step.bootstrap_count();
         let luts = if bootstraps > 0 {
             Some(CudaLookupTableList::from_tables(
-                &device,
+                device,
                 &self.parameters,
                 &step.tables,
             )?)
@@ -435,7 +501,7 @@ impl Backend for CudaBackend {
             &has_table,
             |e| self.chunk_bytes(&exprs[e]),
             budget,
-            MAX_CHUNK,
+            self.max_batch,
         )?;
         let mut run_chunk = |chunk: Range<usize>| {
             let part = &exprs[chunk.clone()];
@@ -443,7 +509,8 @@ impl Backend for CudaBackend {
                 let luts = luts.as_ref().ok_or_else(|| {
                     Error::InvalidParameter("internal: bootstraps without tables".into())
                 })?;
-                self.bootstrap(&device, &lists, part, &slots[chunk], luts, &mut out)
+                self.launches.fetch_add(1, Ordering::Relaxed);
+                self.bootstrap(device, &lists, part, &slots[chunk], luts, &mut out)
             } else if chunk.len() == outputs {
                 // The whole step is this one linear chunk: straight into the output.
                 cuda_linear_combination_lwe_ciphertext_list(
@@ -453,8 +520,8 @@ impl Backend for CudaBackend {
                     &mut out,
                 )
             } else {
-                let linear = self.linear(&device, &lists, part)?;
-                out.copy_into_range(&device, slots[chunk.start], &linear)
+                let linear = self.linear(device, &lists, part)?;
+                out.copy_into_range(device, slots[chunk.start], &linear)
             }
         };
         let launched = chunks
@@ -484,9 +551,8 @@ impl Backend for CudaBackend {
             p.check_capacity(b.degree(), b.noise_level())?;
         }
         if blocks.is_empty() {
-            let device = thread_device(&self.device)?;
             let list = CudaLweCiphertextList::new_zero(
-                &device,
+                &self.device,
                 p.big_lwe_dimension().to_lwe_size(),
                 LweCiphertextCount(0),
             )?;

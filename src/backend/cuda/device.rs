@@ -271,6 +271,7 @@ struct Inner {
     lwe: LweKernels,
     bootstrap: Vec<BootstrapKernels>,
     step: StepKernels,
+    streams_created: std::sync::atomic::AtomicUsize,
 }
 
 /// One CUDA device with its context and loaded kernels, seen through one stream.
@@ -356,6 +357,7 @@ impl CudaDevice {
                 lwe,
                 bootstrap,
                 step,
+                streams_created: std::sync::atomic::AtomicUsize::new(1),
             }),
             stream,
         })
@@ -400,10 +402,22 @@ impl CudaDevice {
             .context
             .new_stream()
             .map_err(cuda_err("creating a stream"))?;
+        self.inner
+            .streams_created
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(Self {
             inner: self.inner.clone(),
             stream,
         })
+    }
+
+    /// How many streams were created on this opening of the device so far (for
+    /// tests that check that streams stay bounded).
+    #[doc(hidden)]
+    pub fn streams_created(&self) -> usize {
+        self.inner
+            .streams_created
+            .load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether `other` is a handle on the same opened device (whatever its stream).

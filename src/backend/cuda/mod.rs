@@ -14,9 +14,8 @@ mod launch;
 mod linear_combination;
 mod lwe_linear_algebra;
 mod programmable_bootstrap;
-mod streams;
 
-pub use backend::{CudaBackend, CudaBlocks};
+pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
@@ -27,7 +26,6 @@ pub use programmable_bootstrap::{
     cuda_programmable_bootstrap_lwe_ciphertext_list_with, lookup_table_bodies, CudaLookupTableList,
     PbsKernel,
 };
-pub use streams::{release_thread_streams, thread_device, thread_stream_count};
 
 use crate::error::Error;
 

@@ -17,8 +17,6 @@ use crate::core_crypto::entities::{FourierLweBootstrapKey, GlweCiphertext, LweCi
 use crate::core_crypto::fft::{fft_for, Fft};
 use crate::error::{check_eq, Result};
 use dyn_stack::PodBuffer;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex, RwLock};
 use tfhe_fft::c64;
 
 /// Blind-rotates `acc` by the phase of `switched` (modulo `2N`): afterwards its
@@ -46,7 +44,7 @@ where
     Ok(())
 }
 
-fn check_blind_rotation_shapes<C: AsRef<[u64]>>(
+pub(super) fn check_blind_rotation_shapes<C: AsRef<[u64]>>(
     acc: &GlweCiphertext<C>,
     switched: &ModulusSwitchedLweCiphertext,
     bsk: &FourierLweBootstrapKey,
@@ -75,7 +73,7 @@ fn check_blind_rotation_shapes<C: AsRef<[u64]>>(
 }
 
 /// `acc = X^(-body) acc`, polynomial by polynomial.
-fn rotate_by_body(acc: &mut [u64], body: usize, n: usize) {
+pub(super) fn rotate_by_body(acc: &mut [u64], body: usize, n: usize) {
     let mut rotated = vec![0u64; n];
     for poly in acc.chunks_exact_mut(n) {
         polynomial_rotate_left(&mut rotated, poly, body);
@@ -192,10 +190,10 @@ where
 
 /// The CMux chain, compiled for the best SIMD level of the machine (AVX-512, AVX2,
 /// or scalar) by pulp: everything it calls is inlined into that instantiation.
-struct CmuxChain<'a> {
-    accs: Vec<&'a mut [u64]>,
-    masks: Vec<&'a [usize]>,
-    bsk: &'a FourierLweBootstrapKey,
+pub(super) struct CmuxChain<'a> {
+    pub(super) accs: Vec<&'a mut [u64]>,
+    pub(super) masks: Vec<&'a [usize]>,
+    pub(super) bsk: &'a FourierLweBootstrapKey,
 }
 
 impl pulp::WithSimd for CmuxChain<'_> {
@@ -253,7 +251,7 @@ fn cmux_chain<S: pulp::Simd>(
 }
 
 /// The per-polynomial work buffers of a CMux: rotation, decomposition and transforms.
-struct DigitBuffers {
+pub(super) struct DigitBuffers {
     fft: &'static Fft,
     scratch: PodBuffer,
     decomposer: SignedDecomposer,
@@ -263,7 +261,7 @@ struct DigitBuffers {
 }
 
 impl DigitBuffers {
-    fn new(bsk: &FourierLweBootstrapKey) -> Self {
+    pub(super) fn new(bsk: &FourierLweBootstrapKey) -> Self {
         let shape = bsk.shape();
         let n = shape.polynomial_size.0;
         let fft = fft_for(shape.polynomial_size);
@@ -280,7 +278,13 @@ impl DigitBuffers {
     /// Writes to `rows` (`level` Fourier polynomials) the decomposition digits of
     /// `X^a poly - poly`, level 1 first, in the Fourier domain.
     #[inline(always)]
-    fn forward<S: pulp::Simd>(&mut self, simd: S, poly: &[u64], a: usize, rows: &mut [c64]) {
+    pub(super) fn forward<S: pulp::Simd>(
+        &mut self,
+        simd: S,
+        poly: &[u64],
+        a: usize,
+        rows: &mut [c64],
+    ) {
         let n = poly.len();
         let half = n / 2;
         let level = self.level_digits.len();
@@ -306,187 +310,9 @@ impl DigitBuffers {
 
     /// `poly += IFFT(f)`, rounded to the torus (destroys `f`).
     #[inline(always)]
-    fn backward_add<S: pulp::Simd>(&mut self, simd: S, poly: &mut [u64], f: &mut [c64]) {
+    pub(super) fn backward_add<S: pulp::Simd>(&mut self, simd: S, poly: &mut [u64], f: &mut [c64]) {
         self.fft
             .add_backward_as_integer_simd(simd, poly, f, &mut self.scratch);
-    }
-}
-
-/// Blind-rotates one accumulator like [`blind_rotate_assign`], with each of its
-/// `k + 1` polynomials on its own thread: thread `c` rotates, decomposes and
-/// transforms polynomial `c`, and after a barrier multiplies every transformed row by
-/// column `c` of the GGSW and transforms back into polynomial `c`. Bit-identical to
-/// the single-threaded rotation; for steps with fewer bootstraps than cores. If a
-/// thread cannot be started, it runs on the calling thread alone.
-pub fn blind_rotate_assign_multithreaded<C>(
-    acc: &mut GlweCiphertext<C>,
-    switched: &ModulusSwitchedLweCiphertext,
-    bsk: &FourierLweBootstrapKey,
-) -> Result<()>
-where
-    C: AsRef<[u64]> + AsMut<[u64]>,
-{
-    check_blind_rotation_shapes(acc, switched, bsk)?;
-    let shape = bsk.shape();
-    let n = shape.polynomial_size.0;
-    let glwe_size = shape.glwe_dimension.0 + 1;
-    rotate_by_body(acc.as_mut_slice(), switched.body, n);
-    let rows = shape.level.0 * (n / 2);
-    // Two sets of transformed rows, alternating between CMuxes, so that one barrier
-    // per CMux separates every write from the reads of the other threads.
-    let shared = SplitChain {
-        slots: (0..2 * glwe_size)
-            .map(|_| RwLock::new(vec![c64::default(); rows]))
-            .collect(),
-        barrier: SpinBarrier::new(glwe_size),
-        mask: &switched.mask,
-        bsk,
-    };
-    let started = std::thread::scope(|scope| {
-        let mut polys = acc.as_mut_slice().chunks_exact_mut(n).enumerate();
-        let (c0, first) = polys.next().expect("k + 1 >= 1 polynomials");
-        let shared = &shared;
-        for (c, poly) in polys {
-            let spawned = std::thread::Builder::new()
-                .name("gpufhe-cmux".into())
-                .spawn_scoped(scope, move || shared.run(c, poly));
-            if spawned.is_err() {
-                // Nothing has run yet (the barrier waits for every thread): give up
-                // this split before the calling thread starts.
-                shared.barrier.poison();
-                return false;
-            }
-        }
-        shared.run(c0, first);
-        true
-    });
-    if !started {
-        return Err(crate::error::Error::InvalidParameter(
-            "could not start the bootstrap threads".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// The state shared by the threads of a split blind rotation.
-struct SplitChain<'a> {
-    slots: Vec<RwLock<Vec<c64>>>,
-    barrier: SpinBarrier,
-    mask: &'a [usize],
-    bsk: &'a FourierLweBootstrapKey,
-}
-
-impl SplitChain<'_> {
-    /// The CMux chain of polynomial `c`.
-    fn run(&self, c: usize, poly: &mut [u64]) {
-        struct Chain<'a, 'b>(&'a SplitChain<'b>, usize, &'a mut [u64]);
-        impl pulp::WithSimd for Chain<'_, '_> {
-            type Output = ();
-            #[inline(always)]
-            fn with_simd<S: pulp::Simd>(self, simd: S) {
-                self.0.run_simd(simd, self.1, self.2)
-            }
-        }
-        pulp::Arch::new().dispatch(Chain(self, c, poly))
-    }
-
-    #[inline(always)]
-    fn run_simd<S: pulp::Simd>(&self, simd: S, c: usize, poly: &mut [u64]) {
-        let shape = self.bsk.shape();
-        let glwe_size = shape.glwe_dimension.0 + 1;
-        let half = shape.polynomial_size.to_fourier_polynomial_size();
-        let mut digits = DigitBuffers::new(self.bsk);
-        let mut out = vec![c64::default(); half];
-        let mut parity = 0;
-        for (i, &a) in self.mask.iter().enumerate() {
-            if a == 0 {
-                continue;
-            }
-            let set = &self.slots[parity * glwe_size..][..glwe_size];
-            parity ^= 1;
-            {
-                let mut mine = set[c].write().unwrap_or_else(|p| p.into_inner());
-                digits.forward(simd, poly, a, &mut mine);
-            }
-            if !self.barrier.wait() {
-                return;
-            }
-            {
-                let guards: Vec<_> = set
-                    .iter()
-                    .map(|s| s.read().unwrap_or_else(|p| p.into_inner()))
-                    .collect();
-                let rows: Vec<&[c64]> = guards.iter().flat_map(|g| g.chunks_exact(half)).collect();
-                multiply_accumulate_ggsw(simd, &mut out, &rows, self.bsk.ggsw(i), glwe_size, c);
-            }
-            digits.backward_add(simd, poly, &mut out);
-        }
-    }
-}
-
-/// A barrier for a few threads: waiters spin briefly (a CMux lasts ~10 µs, less than
-/// a sleeping thread's wake-up), then sleep, so a thread descheduled by a busy system
-/// does not make its partner burn a core.
-struct SpinBarrier {
-    threads: usize,
-    arrived: AtomicUsize,
-    generation: AtomicUsize,
-    poisoned: AtomicBool,
-    sleepers: Mutex<usize>,
-    wake: Condvar,
-}
-
-impl SpinBarrier {
-    fn new(threads: usize) -> Self {
-        Self {
-            threads,
-            arrived: AtomicUsize::new(0),
-            generation: AtomicUsize::new(0),
-            poisoned: AtomicBool::new(false),
-            sleepers: Mutex::new(0),
-            wake: Condvar::new(),
-        }
-    }
-
-    /// Waits for every thread; `false` if the barrier was poisoned.
-    fn wait(&self) -> bool {
-        let generation = self.generation.load(Ordering::Acquire);
-        if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.threads {
-            self.arrived.store(0, Ordering::Relaxed);
-            self.release();
-            return !self.poisoned.load(Ordering::Acquire);
-        }
-        for _ in 0..4_000 {
-            if self.generation.load(Ordering::Acquire) != generation {
-                return !self.poisoned.load(Ordering::Acquire);
-            }
-            std::hint::spin_loop();
-        }
-        let mut sleepers = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
-        *sleepers += 1;
-        while self.generation.load(Ordering::Acquire) == generation
-            && !self.poisoned.load(Ordering::Acquire)
-        {
-            sleepers = self.wake.wait(sleepers).unwrap_or_else(|p| p.into_inner());
-        }
-        *sleepers -= 1;
-        !self.poisoned.load(Ordering::Acquire)
-    }
-
-    /// Starts the next generation and wakes the sleepers. The generation changes under
-    /// the lock, so a thread about to sleep either sees it or is woken.
-    fn release(&self) {
-        let sleepers = self.sleepers.lock().unwrap_or_else(|p| p.into_inner());
-        self.generation.fetch_add(1, Ordering::Release);
-        if *sleepers > 0 {
-            self.wake.notify_all();
-        }
-    }
-
-    /// Releases every waiting thread with a failure.
-    fn poison(&self) {
-        self.poisoned.store(true, Ordering::Release);
-        self.release();
     }
 }
 
@@ -546,7 +372,7 @@ fn fold_rotated_level1_digits(
 /// the key (the only data that does not fit in cache) streams through
 /// `rows * (k + 1)` sequential reads at once.
 #[inline(always)]
-fn multiply_accumulate_ggsw<S: pulp::Simd>(
+pub(super) fn multiply_accumulate_ggsw<S: pulp::Simd>(
     simd: S,
     out: &mut [c64],
     rows: &[&[c64]],

@@ -1,6 +1,7 @@
 //! The algorithms of TFHE on the CPU, one file per algorithm.
 
 mod blind_rotation;
+mod blind_rotation_split;
 pub(crate) mod decomposition;
 mod ggsw_encryption;
 mod glwe_encryption;
@@ -14,6 +15,7 @@ pub(crate) mod polynomial;
 mod sample_extraction;
 
 pub use blind_rotation::*;
+pub use blind_rotation_split::*;
 pub use ggsw_encryption::*;
 pub use glwe_encryption::*;
 pub use lwe_bootstrap_key_generation::*;

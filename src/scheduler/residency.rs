@@ -1,0 +1,108 @@
+//! Where blocks live ([`Blocks`]: host memory or one GPU), what enters a circuit
+//! ([`CircuitInput`]), and moving blocks between devices.
+
+use super::{Device, GpuIndex};
+#[cfg(feature = "gpu")]
+use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
+use crate::error::Result;
+use crate::shortint::Ciphertext;
+use std::borrow::Cow;
+
+/// The blocks of one value, where they live.
+#[derive(Debug, Clone)]
+pub(crate) enum Blocks {
+    /// In host memory.
+    Cpu(Vec<Ciphertext>),
+    /// In the memory of one GPU.
+    #[cfg(feature = "gpu")]
+    Cuda(CudaBlocks),
+}
+
+/// A value entering a circuit: a clear value (its blocks become circuit constants)
+/// or encrypted blocks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum CircuitInput<'a> {
+    /// A clear (trivially encrypted) value of `bits` bits.
+    Clear {
+        /// The value.
+        value: u128,
+        /// Its width (1 for a boolean).
+        bits: u32,
+    },
+    /// Encrypted blocks holding a `bits`-bit value.
+    Encrypted {
+        /// The blocks.
+        blocks: &'a Blocks,
+        /// Its width (1 for a boolean).
+        bits: u32,
+    },
+}
+
+/// The index of the GPU of this ordinal.
+#[cfg(feature = "gpu")]
+pub(crate) fn gpu_index(ordinal: usize) -> GpuIndex {
+    GpuIndex::new(u32::try_from(ordinal).unwrap_or(u32::MAX))
+}
+
+impl Blocks {
+    /// The blocks in host memory (copied back if they live elsewhere).
+    pub(crate) fn to_cpu(&self) -> Result<Cow<'_, [Ciphertext]>> {
+        match self {
+            Self::Cpu(v) => Ok(Cow::Borrowed(v)),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
+        }
+    }
+
+    /// The blocks as the CPU backend takes them: these if they are in host memory,
+    /// else a copy.
+    #[allow(clippy::owned_cow)] // the CPU backend's block lists are `Vec`s
+    pub(crate) fn on_cpu(&self) -> Result<Cow<'_, Vec<Ciphertext>>> {
+        match self {
+            Self::Cpu(v) => Ok(Cow::Borrowed(v)),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
+        }
+    }
+
+    /// Where they live.
+    pub(crate) fn device(&self) -> Device {
+        match self {
+            Self::Cpu(_) => Device::Cpu,
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => Device::CudaGpu(gpu_index(b.ordinal())),
+        }
+    }
+
+    /// The blocks on `backend`'s GPU: these if they are there, else a copy made on
+    /// `backend`'s stream.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn on_gpu(&self, backend: &CudaBackend) -> Result<Cow<'_, CudaBlocks>> {
+        use crate::backend::Backend;
+        match self {
+            Self::Cuda(b) if b.ordinal() == backend.device().ordinal() => Ok(Cow::Borrowed(b)),
+            other => Ok(Cow::Owned(backend.upload(other.to_cpu()?.into_owned())?)),
+        }
+    }
+
+    /// The blocks moved to `device` (these if they are there already).
+    pub(crate) fn moved_to(&self, device: Device) -> Result<Blocks> {
+        if self.device() == device {
+            return Ok(self.clone());
+        }
+        match device {
+            Device::Cpu => Ok(Self::Cpu(self.to_cpu()?.into_owned())),
+            Device::CudaGpu(gpu) => {
+                #[cfg(feature = "gpu")]
+                {
+                    let target = CudaDevice::shared(gpu.get() as usize)?;
+                    Ok(Self::Cuda(CudaBlocks::from_cpu(&target, &self.to_cpu()?)?))
+                }
+                #[cfg(not(feature = "gpu"))]
+                {
+                    Err(super::no_gpu_error(&format!("moving a value to {gpu}")))
+                }
+            }
+        }
+    }
+}
