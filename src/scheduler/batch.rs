@@ -3,8 +3,11 @@
 //! capped by memory, results gathered in input order.
 
 use super::{build_circuit, resident_inputs, Blocks, CircuitInput, Scheduler};
+#[cfg(feature = "gpu")]
 use crate::backend::Backend;
-use crate::error::{Error, Result};
+#[cfg(feature = "gpu")]
+use crate::error::Error;
+use crate::error::Result;
 use crate::integer::{self, Circuit, CircuitStats, Radix};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

@@ -87,6 +87,7 @@ impl WorkerCounts {
 #[derive(Debug)]
 enum HostKey {
     Expanded(Arc<shortint::ServerKey>),
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     Compressed {
         compressed: Box<shortint::CompressedServerKey>,
         expanded: OnceLock<Arc<shortint::ServerKey>>,

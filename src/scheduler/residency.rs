@@ -1,7 +1,9 @@
 //! Where blocks live ([`Blocks`]: host memory or one GPU), what enters a circuit
 //! ([`CircuitInput`]), and moving blocks between devices.
 
-use super::{Device, GpuIndex};
+use super::Device;
+#[cfg(feature = "gpu")]
+use super::GpuIndex;
 #[cfg(feature = "gpu")]
 use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::error::Result;
