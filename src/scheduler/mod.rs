@@ -13,4 +13,7 @@
 mod devices;
 
 pub(crate) use devices::no_gpu_error;
-pub use devices::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
+pub use devices::{
+    get_number_of_gpus, probe_gpus, select_usable, Device, Devices, GpuIndex, GpuProbe,
+    GpuSelection,
+};

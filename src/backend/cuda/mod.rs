@@ -17,6 +17,7 @@ mod programmable_bootstrap;
 mod streams;
 
 pub use backend::{CudaBackend, CudaBlocks};
+pub(crate) use device::probe_gpus;
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
