@@ -10,8 +10,14 @@
 //! It sees blocks, circuits and backends, never the high-level values or the
 //! thread-local key. Every decision is a pure function tested without a GPU.
 
+mod config;
 mod devices;
 
+pub use config::{
+    Knob, SchedulerConfig, SchedulerConfigBuilder, Source, DEFAULT_GPU_OVERPROVISION,
+    DEFAULT_STREAMS_PER_GPU, ENV_CPU_THREADS, ENV_DEVICES, ENV_DEVICE_TO_CORE_RATIO,
+    ENV_GPU_OVERPROVISION, ENV_MAX_BATCH_SIZE, ENV_STREAMS_PER_GPU,
+};
 pub(crate) use devices::no_gpu_error;
 pub use devices::{
     get_number_of_gpus, probe_gpus, select_usable, Device, Devices, GpuIndex, GpuProbe,
