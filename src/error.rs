@@ -58,6 +58,17 @@ pub enum Error {
     /// this reaches the caller.
     #[error("out of GPU memory: {0}")]
     OutOfDeviceMemory(String),
+    /// A scheduler setting read from the environment (see
+    /// [`SchedulerConfig`](crate::scheduler::SchedulerConfig)) is not valid.
+    #[error("{variable}={value:?} is invalid: expected {expected}")]
+    InvalidConfiguration {
+        /// The environment variable, e.g. `GPUFHE_STREAMS_PER_GPU`.
+        variable: String,
+        /// Its value (non-UTF-8 bytes replaced by U+FFFD).
+        value: String,
+        /// What the variable accepts, and its default.
+        expected: String,
+    },
     /// A CUDA driver call failed.
     #[error("CUDA error during {context}: {message}")]
     Cuda {

@@ -6,7 +6,23 @@
 // - Devices: GPUFHE_FAKE_CUDA_DEVICES of them (default 1), each with one primary
 //   context, compute capability GPUFHE_FAKE_CUDA_CC (default 90: clusters), 132
 //   SMs, 227 KB of opt-in shared memory and GPUFHE_FAKE_CUDA_MEMORY_MIB of memory
-//   (default 80 GiB; free = total minus what is allocated on the device).
+//   (default 80 GiB; free = total minus what is allocated on the device, minus
+//   what other processes use, below).
+// - Other processes, set per device at cuInit (comma-separated lists; an empty
+//   value is the same as unset; a malformed value, an index out of range or a
+//   device in both mode lists fails cuInit with INVALID_VALUE and a message on
+//   stderr, rather than being guessed at):
+//   GPUFHE_FAKE_CUDA_USED_MIB="0,70000,10": MiB already used on each device, one
+//     value per device: cuMemGetInfo reports that much less free memory, and
+//     allocations beyond the rest fail with CUDA_ERROR_OUT_OF_MEMORY;
+//   GPUFHE_FAKE_CUDA_EXCLUSIVE="1,3": devices in exclusive-process compute mode
+//     that another process holds: the COMPUTE_MODE attribute says
+//     EXCLUSIVE_PROCESS, and retaining their primary context fails with
+//     CUDA_ERROR_DEVICE_UNAVAILABLE;
+//   GPUFHE_FAKE_CUDA_PROHIBITED="2": devices in compute mode PROHIBITED: the
+//     attribute says so, and retaining their primary context fails the same way.
+// - Each thread has a context stack (cuCtxPushCurrent / cuCtxPopCurrent; the
+//   current context is its top, which cuCtxSetCurrent replaces).
 // - Nothing works unless GPUFHE_FAKE_CUDA=1 (cuInit fails with NO_DEVICE), so the
 //   library cannot stand in for a real driver by accident.
 // - Device memory is host heap blocks, filled with garbage when allocated. Every
@@ -80,6 +96,8 @@ struct Driver {
   int compute_capability = 90;
   size_t memory = size_t{80} << 30;
   bool log = false;
+  std::vector<size_t> used;        // bytes used by other processes, per device
+  std::vector<int> compute_mode;   // CU_COMPUTEMODE_*, per device
   std::vector<std::unique_ptr<CUctx_st>> contexts;  // the primary context of each device
   std::vector<size_t> allocated;                    // bytes per device
   std::map<uintptr_t, Allocation> allocations;      // by address
@@ -92,6 +110,7 @@ Driver &driver() {
 }
 
 thread_local CUctx_st *current_context = nullptr;
+thread_local std::vector<CUctx_st *> contexts_below;  // the stack under the current one
 
 CUresult fail(CUresult code, const char *call, const char *why) {
   if (driver().log) std::fprintf(stderr, "fake libcuda: %s: %s (error %d)\n", call, why, code);
@@ -112,6 +131,85 @@ long env_number(const char *name, long fallback) {
 }
 
 bool valid_device(const Driver &d, CUdevice dev) { return dev >= 0 && dev < d.devices; }
+
+bool known_context(const Driver &d, CUcontext ctx) {
+  return ctx != nullptr && valid_device(d, ctx->device) && d.contexts[ctx->device].get() == ctx;
+}
+
+// Bytes a new allocation on `dev` may still take.
+size_t free_bytes(const Driver &d, int dev) { return d.memory - d.used[dev] - d.allocated[dev]; }
+
+// The comma-separated non-negative integers of variable `name` (none when unset or
+// empty), or false with `why` set.
+bool env_list(const char *name, std::vector<unsigned long long> &out, std::string &why) {
+  out.clear();
+  const char *v = std::getenv(name);
+  const std::string text = v ? v : "";
+  if (text.find_first_not_of(" \t") == std::string::npos) return true;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos
+                                                                      : comma - start);
+    const size_t first = item.find_first_not_of(" \t");
+    const size_t last = item.find_last_not_of(" \t");
+    item = first == std::string::npos ? "" : item.substr(first, last - first + 1);
+    if (item.empty() || item.size() > 18 ||
+        item.find_first_not_of("0123456789") != std::string::npos) {
+      why = std::string(name) + "=\"" + text + "\": \"" + item +
+            "\" is not a non-negative integer (expected a comma-separated list)";
+      return false;
+    }
+    out.push_back(std::stoull(item));
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+// Reads the per-device settings of other processes into `d`, or false with `why`.
+bool configure_devices(Driver &d, std::string &why) {
+  std::vector<unsigned long long> used, exclusive, prohibited;
+  if (!env_list("GPUFHE_FAKE_CUDA_USED_MIB", used, why) ||
+      !env_list("GPUFHE_FAKE_CUDA_EXCLUSIVE", exclusive, why) ||
+      !env_list("GPUFHE_FAKE_CUDA_PROHIBITED", prohibited, why))
+    return false;
+  if (!used.empty() && used.size() != (size_t)d.devices) {
+    why = "GPUFHE_FAKE_CUDA_USED_MIB has " + std::to_string(used.size()) + " value(s) for " +
+          std::to_string(d.devices) + " device(s); give one per device";
+    return false;
+  }
+  d.used.assign(d.devices, 0);
+  for (size_t i = 0; i < used.size(); ++i) {
+    if (used[i] > (d.memory >> 20)) {
+      why = "GPUFHE_FAKE_CUDA_USED_MIB: device " + std::to_string(i) + " uses " +
+            std::to_string(used[i]) + " MiB, more than its " + std::to_string(d.memory >> 20);
+      return false;
+    }
+    d.used[i] = (size_t)used[i] << 20;
+  }
+  d.compute_mode.assign(d.devices, CU_COMPUTEMODE_DEFAULT);
+  const std::pair<const char *, const std::vector<unsigned long long> *> modes[] = {
+      {"GPUFHE_FAKE_CUDA_EXCLUSIVE", &exclusive}, {"GPUFHE_FAKE_CUDA_PROHIBITED", &prohibited}};
+  for (const auto &[name, list] : modes) {
+    const int mode = list == &exclusive ? CU_COMPUTEMODE_EXCLUSIVE_PROCESS
+                                        : CU_COMPUTEMODE_PROHIBITED;
+    for (const unsigned long long dev : *list) {
+      if (dev >= (unsigned long long)d.devices) {
+        why = std::string(name) + ": device " + std::to_string(dev) + " does not exist (" +
+              std::to_string(d.devices) + " device(s))";
+        return false;
+      }
+      if (d.compute_mode[dev] != CU_COMPUTEMODE_DEFAULT) {
+        why = std::string(name) + ": device " + std::to_string(dev) +
+              " is listed twice or in both GPUFHE_FAKE_CUDA_EXCLUSIVE and "
+              "GPUFHE_FAKE_CUDA_PROHIBITED";
+        return false;
+      }
+      d.compute_mode[dev] = mode;
+    }
+  }
+  return true;
+}
 
 // The allocation holding [address, address + bytes), or nullptr.
 Allocation *find_allocation(Driver &d, uintptr_t address, size_t bytes) {
@@ -135,7 +233,7 @@ CUresult allocate(Driver &d, CUdeviceptr *dptr, size_t bytes, CUctx_st *context,
   if (context == nullptr) return fail(CUDA_ERROR_INVALID_CONTEXT, call, "no context");
   if (bytes == 0) return fail(CUDA_ERROR_INVALID_VALUE, call, "zero bytes");
   const int dev = context->device;
-  if (bytes > d.memory - d.allocated[dev])
+  if (bytes > free_bytes(d, dev))
     return fail(CUDA_ERROR_OUT_OF_MEMORY, call, "device memory exhausted");
   std::unique_ptr<unsigned char[]> data(new (std::nothrow) unsigned char[bytes]);
   if (!data) return fail(CUDA_ERROR_OUT_OF_MEMORY, call, "host memory exhausted");
@@ -246,6 +344,8 @@ const ErrorText ERRORS[] = {
     {CUDA_ERROR_LAUNCH_FAILED, "CUDA_ERROR_LAUNCH_FAILED", "unspecified launch failure"},
     {CUDA_ERROR_INVALID_CLUSTER_SIZE, "CUDA_ERROR_INVALID_CLUSTER_SIZE", "invalid cluster size"},
     {CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"},
+    {CUDA_ERROR_DEVICE_UNAVAILABLE, "CUDA_ERROR_DEVICE_UNAVAILABLE",
+     "CUDA-capable device(s) is/are busy or unavailable"},
 };
 
 const ErrorText *error_text(CUresult code) {
@@ -284,6 +384,12 @@ CUresult cuInit(unsigned int Flags) {
   d.compute_capability = (int)env_number("GPUFHE_FAKE_CUDA_CC", 90);
   d.memory = (size_t)env_number("GPUFHE_FAKE_CUDA_MEMORY_MIB", 80 * 1024) << 20;
   CHECK(d.devices >= 0 && d.devices <= 64, CUDA_ERROR_INVALID_VALUE, "bad device count");
+  if (std::string why; !configure_devices(d, why)) {
+    static bool reported = false;
+    if (!reported) std::fprintf(stderr, "fake libcuda: cuInit failed: %s\n", why.c_str());
+    reported = true;
+    return CUDA_ERROR_INVALID_VALUE;
+  }
   for (int i = 0; i < d.devices; ++i) d.contexts.push_back(std::make_unique<CUctx_st>(CUctx_st{i}));
   d.allocated.assign(d.devices, 0);
   if (const char *order = std::getenv("GPUFHE_FAKE_CUDA_ORDER")) fake::set_thread_order(order);
@@ -363,6 +469,7 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
     case CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING:
     case CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS: *pi = 1; break;
     case CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH: *pi = clusters ? 1 : 0; break;
+    case CU_DEVICE_ATTRIBUTE_COMPUTE_MODE: *pi = d.compute_mode[dev]; break;
     default: *pi = 0; break;
   }
   return CUDA_SUCCESS;
@@ -374,6 +481,10 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
   ENTER();
   CHECK(pctx != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(valid_device(d, dev), CUDA_ERROR_INVALID_DEVICE, "no such device");
+  CHECK(d.compute_mode[dev] != CU_COMPUTEMODE_EXCLUSIVE_PROCESS, CUDA_ERROR_DEVICE_UNAVAILABLE,
+        "exclusive-process device held by another process");
+  CHECK(d.compute_mode[dev] != CU_COMPUTEMODE_PROHIBITED, CUDA_ERROR_DEVICE_UNAVAILABLE,
+        "compute mode prohibited");
   *pctx = d.contexts[dev].get();
   return CUDA_SUCCESS;
 }
@@ -384,11 +495,36 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
   return CUDA_SUCCESS;
 }
 
+// Replaces the top of the thread's context stack; null pops it.
 CUresult cuCtxSetCurrent(CUcontext ctx) {
   ENTER();
-  CHECK(ctx == nullptr || (valid_device(d, ctx->device) && d.contexts[ctx->device].get() == ctx),
-        CUDA_ERROR_INVALID_CONTEXT, "unknown context");
+  CHECK(ctx == nullptr || known_context(d, ctx), CUDA_ERROR_INVALID_CONTEXT, "unknown context");
+  if (ctx == nullptr && !contexts_below.empty()) {
+    current_context = contexts_below.back();
+    contexts_below.pop_back();
+  } else {
+    current_context = ctx;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPushCurrent(CUcontext ctx) {
+  ENTER();
+  CHECK(known_context(d, ctx), CUDA_ERROR_INVALID_CONTEXT, "unknown context");
+  if (current_context != nullptr) contexts_below.push_back(current_context);
   current_context = ctx;
+  return CUDA_SUCCESS;
+}
+
+CUresult cuCtxPopCurrent(CUcontext *pctx) {
+  ENTER();
+  CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  if (pctx != nullptr) *pctx = current_context;
+  current_context = nullptr;
+  if (!contexts_below.empty()) {
+    current_context = contexts_below.back();
+    contexts_below.pop_back();
+  }
   return CUDA_SUCCESS;
 }
 
@@ -506,7 +642,7 @@ CUresult cuMemGetInfo(size_t *free, size_t *total) {
   CHECK(free != nullptr && total != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
   *total = d.memory;
-  *free = d.memory - d.allocated[current_context->device];
+  *free = free_bytes(d, current_context->device);
   return CUDA_SUCCESS;
 }
 

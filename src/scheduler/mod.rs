@@ -22,14 +22,23 @@
 //!   see [`worker`](self) for how it stays fast when many circuits run at once.
 
 mod batch;
+mod config;
 mod devices;
 mod residency;
 mod worker;
 
 pub use batch::BatchProgress;
 
+pub use config::{
+    Knob, SchedulerConfig, SchedulerConfigBuilder, Source, DEFAULT_GPU_OVERPROVISION,
+    DEFAULT_STREAMS_PER_GPU, ENV_CPU_THREADS, ENV_DEVICES, ENV_DEVICE_TO_CORE_RATIO,
+    ENV_GPU_OVERPROVISION, ENV_MAX_BATCH_SIZE, ENV_STREAMS_PER_GPU,
+};
 pub(crate) use devices::no_gpu_error;
-pub use devices::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
+pub use devices::{
+    get_number_of_gpus, probe_gpus, select_usable, Device, Devices, GpuIndex, GpuProbe,
+    GpuSelection,
+};
 pub(crate) use residency::{Blocks, CircuitInput};
 
 use crate::backend::{Backend, BlockInfo};

@@ -541,3 +541,76 @@ pub fn gpu_for_tests() -> Option<CudaDevice> {
         }
     }
 }
+
+/// Every visible GPU probed for [`crate::scheduler::Devices::auto_select`]: its
+/// compute mode, and its free memory measured in its primary context, which is
+/// retained, pushed on this thread, popped and released again (the thread's current
+/// context is left as it was). A GPU that cannot be used is listed with the reason;
+/// `Err` only when there is no driver or it cannot count the devices.
+pub(crate) fn probe_gpus() -> Result<Vec<crate::scheduler::GpuProbe>> {
+    use cudarc::driver::result;
+    check_driver()?;
+    result::init()
+        .map_err(|e| Error::NoCudaDevice(format!("the CUDA driver did not initialize: {e}")))?;
+    let count = result::device::get_count().map_err(cuda_err("counting devices"))?;
+    Ok((0..count.max(0)).map(probe_gpu).collect())
+}
+
+/// One GPU for [`probe_gpus`]; a failure makes it unusable, with the reason.
+fn probe_gpu(ordinal: std::ffi::c_int) -> crate::scheduler::GpuProbe {
+    use crate::scheduler::GpuProbe;
+    use cudarc::driver::result;
+    use cudarc::driver::sys::CUcomputemode;
+    let gpu = crate::GpuIndex::new(ordinal.max(0) as u32);
+    let device = match result::device::get(ordinal) {
+        Ok(device) => device,
+        Err(e) => return GpuProbe::unusable(gpu, 0, format!("no handle on it ({e})")),
+    };
+    // SAFETY: `device` was returned by cuDeviceGet; the query only reads it.
+    let total = unsafe { result::device::total_mem(device) }.map_or(0, |b| b as u64);
+    // SAFETY: as above.
+    let mode = unsafe {
+        result::device::get_attribute(device, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_MODE)
+    };
+    let is = |m: CUcomputemode| matches!(mode, Ok(v) if v == m as i32);
+    if is(CUcomputemode::CU_COMPUTEMODE_PROHIBITED) {
+        return GpuProbe::unusable(
+            gpu,
+            total,
+            "its compute mode is prohibited: no process may create a context on it",
+        );
+    }
+    match free_memory(device) {
+        Ok(free) => GpuProbe::usable(gpu, free as u64, total),
+        Err(e) if is(CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS) => GpuProbe::unusable(
+            gpu,
+            total,
+            format!("it is in exclusive-process compute mode and another process holds it ({e})"),
+        ),
+        Err(e) => GpuProbe::unusable(gpu, total, format!("no context can be created on it ({e})")),
+    }
+}
+
+/// The free memory of `device`, measured in its primary context, retained for the
+/// measurement only.
+fn free_memory(
+    device: cudarc::driver::sys::CUdevice,
+) -> std::result::Result<usize, cudarc::driver::DriverError> {
+    use cudarc::driver::{result, sys};
+    // SAFETY: `device` was returned by cuDeviceGet. The primary context retained
+    // here is released before returning whatever happens in between; it is pushed
+    // on this thread's context stack only around cuMemGetInfo and popped right
+    // after, so the caller's current context is restored.
+    unsafe {
+        let context = result::primary_ctx::retain(device)?;
+        let measured = sys::cuCtxPushCurrent_v2(context).result().and_then(|()| {
+            let info = result::mem_get_info();
+            let mut popped = std::ptr::null_mut();
+            let pop = sys::cuCtxPopCurrent_v2(&mut popped).result();
+            info.and_then(|(free, _)| pop.map(|()| free))
+        });
+        let released = result::primary_ctx::release(device);
+        let free = measured?;
+        released.map(|()| free)
+    }
+}

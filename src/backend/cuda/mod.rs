@@ -16,6 +16,7 @@ mod lwe_linear_algebra;
 mod programmable_bootstrap;
 
 pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
+pub(crate) use device::probe_gpus;
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
