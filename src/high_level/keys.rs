@@ -510,7 +510,26 @@ impl ServerKey {
             .map(|blocks| Storage::Encrypted { tag, blocks })
             .collect())
     }
+
+    /// For the scheduler's calibration: the block key on the host (a GPU key
+    /// expands it on first use) and the key's GPU backends in order (none on the
+    /// CPU, and none without the `gpu` feature).
+    pub(crate) fn calibration_parts(&self) -> (&shortint::ServerKey, CalibrationGpus<'_>) {
+        let host = self.inner.backend.shortint_key();
+        match &self.inner.backend {
+            ExecutionBackend::Cpu(_) => (host, &[]),
+            #[cfg(feature = "gpu")]
+            ExecutionBackend::Cuda(key) => (host, key.backends()),
+        }
+    }
 }
+
+/// The GPU backends [`ServerKey::calibration_parts`] returns.
+#[cfg(feature = "gpu")]
+pub(crate) type CalibrationGpus<'a> = &'a [crate::backend::cuda::CudaBackend];
+/// Without the `gpu` feature there is no GPU backend.
+#[cfg(not(feature = "gpu"))]
+pub(crate) type CalibrationGpus<'a> = &'a [std::convert::Infallible];
 
 /// How a [`ServerKey`] is written (its blocks-level key always from the host).
 #[derive(Serialize)]
