@@ -6,8 +6,8 @@ use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
 use crate::integer::{self, Circuit, Radix};
 use crate::scheduler::{
-    get_number_of_gpus, no_gpu_error, BatchProgress, Blocks, CircuitInput, GpuIndex, GpuSelection,
-    Scheduler, WorkerCounts, WorkerInfo,
+    get_number_of_gpus, no_gpu_error, BatchProgress, Blocks, Calibration, CircuitInput, CostModel,
+    GpuIndex, GpuSelection, Scheduler, SchedulerConfig, WorkerInfo,
 };
 use crate::shortint;
 use serde::{Deserialize, Serialize};
@@ -262,30 +262,67 @@ impl CompressedServerKey {
         })
     }
 
-    /// Expands the seeds into a server key that computes on the CPU.
+    /// Expands the seeds into a server key that computes on the CPU, with the CPU
+    /// thread budget of the environment (`GPUFHE_CPU_THREADS`, see
+    /// [`SchedulerConfig`]). An invalid environment value cannot be returned from
+    /// here: it is reported on stderr and the default is used instead; use
+    /// [`CompressedServerKey::decompress_with`] to get it as an `Err`.
     pub fn decompress(&self) -> ServerKey {
-        ServerKey::from_parts(self.tag, self.config, self.key.decompress())
+        let config = SchedulerConfig::from_env().unwrap_or_else(|e| {
+            eprintln!("gpufhe: {e}; using the default scheduler configuration");
+            SchedulerConfig::default()
+        });
+        ServerKey::from_parts(self.tag, self.config, self.key.decompress(), &config)
     }
 
-    /// A server key that computes on every visible GPU: single operations on the
-    /// first, batches ([`crate::FheUint::batch`], ...) split over all of them. `Err`
-    /// (saying so) when no GPU is visible, or when a GPU lacks memory for the key.
+    /// A server key built as `config` says: on the GPUs of its devices
+    /// (`GPUFHE_DEVICES` by default: every visible GPU), or on the CPU when they
+    /// resolve to none, with its streams per GPU, over-provisioning, largest batch
+    /// per launch, CPU threads and GPU-to-core ratio. `Err` if the devices name GPUs
+    /// that do not exist, or a GPU lacks memory for the key.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::{SchedulerConfig, WorkerInfo};
+    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let config = SchedulerConfig::builder().devices("cpu").cpu_threads(1).build()?;
+    /// let key = compressed.decompress_with(&config)?;
+    /// assert_eq!(key.workers(), [WorkerInfo::Cpu { threads: 1 }]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn decompress_with(&self, config: &SchedulerConfig) -> Result<ServerKey> {
+        let gpus = config.resolve_devices(get_number_of_gpus())?;
+        if gpus.is_empty() {
+            let key = self.key.decompress();
+            return Ok(ServerKey::from_parts(self.tag, self.config, key, config));
+        }
+        self.decompress_on(&GpuSelection::from(gpus), config)
+    }
+
+    /// A server key that computes on the GPUs of `GPUFHE_DEVICES` (every visible
+    /// GPU when it is unset): single operations on the GPU where their operands are
+    /// (else the least busy), batches split over all of them. `Err` (saying so) when
+    /// no GPU is visible or `GPUFHE_DEVICES` selects none, when an environment
+    /// variable of [`SchedulerConfig`] is invalid, or when a GPU lacks memory for the
+    /// key.
     ///
     /// ```
     /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
     /// let client_key = ClientKey::generate(ConfigBuilder::default());
     /// let compressed = CompressedServerKey::new(&client_key);
     /// match compressed.decompress_to_gpu() {
-    ///     Ok(key) => assert_eq!(key.gpus().len() as u32, gpufhe::get_number_of_gpus()),
+    ///     Ok(key) => assert!(!key.gpus().is_empty()),
     ///     Err(e) => assert!(e.to_string().contains("GPU")),
     /// }
     /// ```
     pub fn decompress_to_gpu(&self) -> Result<ServerKey> {
-        let count = get_number_of_gpus();
-        if count == 0 {
+        let config = SchedulerConfig::from_env()?;
+        let gpus = config.resolve_devices(get_number_of_gpus())?;
+        if gpus.is_empty() {
             return Err(no_gpu_error("decompress_to_gpu"));
         }
-        self.decompress_to_specific_gpu((0..count).map(GpuIndex::new).collect::<Vec<_>>())
+        self.decompress_on(&GpuSelection::from(gpus), &config)
     }
 
     /// A server key that computes on the chosen GPUs: a [`GpuIndex`], or a `Vec`,
@@ -308,16 +345,20 @@ impl CompressedServerKey {
     /// assert_eq!(clear, 42);
     /// ```
     pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> Result<ServerKey> {
-        let gpus = gpus.into();
+        self.decompress_on(&gpus.into(), &SchedulerConfig::from_env()?)
+    }
+
+    /// A key on `gpus`, after checking them, with the other settings of `config`.
+    fn decompress_on(&self, gpus: &GpuSelection, config: &SchedulerConfig) -> Result<ServerKey> {
         gpus.check(get_number_of_gpus())?;
         #[cfg(feature = "gpu")]
         {
-            let counts = WorkerCounts::defaults(gpus.gpus().len());
-            let scheduler = Scheduler::gpus(&self.key, gpus.gpus(), counts)?;
+            let scheduler = Scheduler::gpus(&self.key, gpus.gpus(), config)?;
             Ok(ServerKey::from_scheduler(self.tag, self.config, scheduler))
         }
         #[cfg(not(feature = "gpu"))]
         {
+            let _ = config;
             Err(no_gpu_error("decompress_to_specific_gpu"))
         }
     }
@@ -412,9 +453,14 @@ impl ServerKey {
         Ok(CompressedServerKey::try_new(client_key)?.decompress())
     }
 
-    fn from_parts(tag: KeyTag, config: Config, key: shortint::ServerKey) -> Self {
-        let scheduler = Scheduler::cpu(key, WorkerCounts::defaults(0));
-        Self::from_scheduler(tag, config, scheduler)
+    /// A key computing on the CPU with the settings of `scheduler`.
+    fn from_parts(
+        tag: KeyTag,
+        config: Config,
+        key: shortint::ServerKey,
+        scheduler: &SchedulerConfig,
+    ) -> Self {
+        Self::from_scheduler(tag, config, Scheduler::cpu(key, scheduler))
     }
 
     fn from_scheduler(tag: KeyTag, config: Config, scheduler: Scheduler) -> Self {
@@ -490,6 +536,43 @@ impl ServerKey {
         }
     }
 
+    /// The cost model its batches are split with: modelled figures (labelled so)
+    /// until [`ServerKey::use_calibration`] installs measured ones. It also gives
+    /// offload advice ([`CostModel::advise`]).
+    ///
+    /// ```
+    /// use gpufhe::scheduler::Provenance;
+    /// use gpufhe::{generate_keys, ConfigBuilder};
+    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// let model = server_key.cost_model();
+    /// assert_eq!(model.cpu.unwrap().provenance, Provenance::Modelled);
+    /// ```
+    pub fn cost_model(&self) -> CostModel {
+        self.inner.scheduler.cost_model()
+    }
+
+    /// Makes its batches (and those of its clones) split over the workers by the
+    /// speeds of `calibration`, measured once with [`Calibration::measure`] (and
+    /// saved and loaded with [`Calibration::save`] / [`Calibration::load`]). `Err`,
+    /// changing nothing, if it was measured with other parameters or GPUs.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::{Calibration, CostModel, Provenance};
+    /// use gpufhe::{generate_keys, ConfigBuilder};
+    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// let mut cpu = server_key.cost_model().cpu.unwrap();
+    /// cpu.provenance = Provenance::Measured;
+    /// let calibration = Calibration::new(*server_key.config().parameters(), cpu, vec![])?;
+    /// server_key.use_calibration(&calibration)?;
+    /// assert_eq!(server_key.cost_model().cpu.unwrap().provenance, Provenance::Measured);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn use_calibration(&self, calibration: &Calibration) -> Result<()> {
+        let model = calibration.cost_model_for(self)?;
+        self.inner.scheduler.set_cost_model(model);
+        Ok(())
+    }
+
     /// Runs a circuit on `inputs` (see [`Scheduler::run`]); every encrypted input
     /// must carry this key's tag. The outputs are encrypted under this key.
     pub(crate) fn execute(
@@ -555,7 +638,25 @@ impl ServerKey {
             .layers
             .fetch_add(layers as u64, Ordering::Relaxed);
     }
+
+    /// What calibration measures: the host key, the key on each GPU, and the CPU
+    /// worker's thread budget.
+    pub(crate) fn calibration_parts(&self) -> (&shortint::ServerKey, CalibrationGpus, usize) {
+        let scheduler = &self.inner.scheduler;
+        (
+            scheduler.host_key(),
+            scheduler.gpu_backends(),
+            scheduler.cpu_threads(),
+        )
+    }
 }
+
+/// The GPU backends [`ServerKey::calibration_parts`] returns.
+#[cfg(feature = "gpu")]
+pub(crate) type CalibrationGpus = Vec<crate::backend::cuda::CudaBackend>;
+/// Without the `gpu` feature there is no GPU backend.
+#[cfg(not(feature = "gpu"))]
+pub(crate) type CalibrationGpus = Vec<std::convert::Infallible>;
 
 /// How a [`ServerKey`] is written (its blocks-level key always from the host).
 #[derive(Serialize)]
@@ -593,7 +694,13 @@ impl<'de> Deserialize<'de> for ServerKey {
         let parts = ServerKeyParts::deserialize(d)?;
         check_parameters(&parts.config, parts.key.parameters())
             .map_err(serde::de::Error::custom)?;
-        Ok(Self::from_parts(parts.tag, parts.config, parts.key))
+        let scheduler = SchedulerConfig::from_env().map_err(serde::de::Error::custom)?;
+        Ok(Self::from_parts(
+            parts.tag,
+            parts.config,
+            parts.key,
+            &scheduler,
+        ))
     }
 }
 

@@ -2,12 +2,13 @@
 //! share run as one circuit per chunk (one bootstrap launch per layer), chunks
 //! capped by memory, results gathered in input order.
 
-use super::{build_circuit, resident_inputs, Blocks, CircuitInput, Scheduler};
+use super::{
+    build_circuit, plan, resident_inputs, split_even, Blocks, CircuitInput, Device, Scheduler,
+    Worker,
+};
 #[cfg(feature = "gpu")]
 use crate::backend::Backend;
-#[cfg(feature = "gpu")]
-use crate::error::Error;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::integer::{self, Circuit, CircuitStats, Radix};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -106,37 +107,6 @@ impl Tracker<'_> {
     }
 }
 
-/// Consecutive shares of `count` operations, the `i`-th of `weights[i]` parts of
-/// the total (at least 1 in all): largest remainders go to the first workers.
-pub(crate) fn weighted_shares(count: usize, weights: &[usize]) -> Vec<Range<usize>> {
-    let total: u128 = weights.iter().map(|&w| w as u128).sum();
-    if total == 0 {
-        return Vec::new();
-    }
-    let mut sizes: Vec<usize> = weights
-        .iter()
-        .map(|&w| (count as u128 * w as u128 / total) as usize)
-        .collect();
-    let mut left = count - sizes.iter().sum::<usize>();
-    for (size, &w) in sizes.iter_mut().zip(weights) {
-        if left == 0 {
-            break;
-        }
-        if w > 0 {
-            *size += 1;
-            left -= 1;
-        }
-    }
-    let mut start = 0;
-    sizes
-        .into_iter()
-        .map(|n| {
-            start += n;
-            start - n..start
-        })
-        .collect()
-}
-
 /// `range` cut into consecutive chunks of at most `cap` operations.
 pub(crate) fn chunks(range: Range<usize>, cap: usize) -> impl Iterator<Item = Range<usize>> {
     let cap = cap.max(1);
@@ -144,6 +114,28 @@ pub(crate) fn chunks(range: Range<usize>, cap: usize) -> impl Iterator<Item = Ra
         .clone()
         .step_by(cap)
         .map(move |start| start..(start + cap).min(range.end))
+}
+
+/// Where a share of a batch runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// The CPU worker.
+    Cpu,
+    /// A stream-bound worker of the GPU at this position among the key's GPUs.
+    Gpu(usize),
+}
+
+/// Bytes of the encrypted inputs of one operation that must move to reach a device.
+fn inputs_bytes<'i>(inputs: &'i [CircuitInput<'_>]) -> impl Fn(Device) -> usize + 'i {
+    move |device| {
+        inputs
+            .iter()
+            .map(|input| match input {
+                CircuitInput::Clear { .. } => 0,
+                CircuitInput::Encrypted { blocks, .. } => blocks.bytes_to_move(device),
+            })
+            .sum()
+    }
 }
 
 /// Bytes of blocks one operation of `stats` keeps alive while its circuit runs: its
@@ -190,17 +182,133 @@ impl Scheduler {
             circuits: AtomicUsize::new(0),
             layers: AtomicUsize::new(0),
         };
-        #[cfg(feature = "gpu")]
-        if !self.gpus.is_empty() {
-            let outputs = self.run_batch_on_gpus(count, circuit, bytes, &tracker)?;
-            return Ok(tracker.finish(outputs));
+        let shares = self.plan_shares(count, &probe, &inputs_bytes(&inputs));
+        // Consecutive ranges, one per worker in the order of `shares`, each on a
+        // thread of its own; the caller waits for all and concatenates in order.
+        let mut start = 0;
+        let mut jobs = Vec::new();
+        for (target, n) in shares {
+            jobs.push((target, start..start + n));
+            start += n;
         }
-        let cap = (CPU_CHUNK_BYTES / bytes).max(1);
-        let mut outputs = Vec::new();
-        for chunk in chunks(0..count, cap) {
-            outputs.extend(self.run_cpu_chunk(chunk, circuit, &tracker)?);
+        let results: Vec<Result<Vec<Blocks>>> = std::thread::scope(|scope| {
+            let running: Vec<_> = jobs
+                .into_iter()
+                .filter(|(_, range)| !range.is_empty())
+                .map(|(target, range)| {
+                    let tracker = &tracker;
+                    std::thread::Builder::new()
+                        .name("gpufhe-share".into())
+                        .spawn_scoped(scope, move || {
+                            self.run_share(target, range, circuit, bytes, tracker)
+                        })
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|spawned| match spawned {
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    Err(e) => Err(Error::InvalidParameter(format!(
+                        "could not start a thread for a share of the batch: {e}"
+                    ))),
+                })
+                .collect()
+        });
+        let mut outputs = Vec::with_capacity(count);
+        for result in results {
+            outputs.extend(result?);
         }
         Ok(tracker.finish(outputs))
+    }
+
+    /// How many of `count` operations like `probe` each worker takes: a share per
+    /// stream-bound worker of each GPU and one for the CPU worker, sized by the cost
+    /// model so that they all finish together (see [`super::plan`]).
+    fn plan_shares(
+        &self,
+        count: usize,
+        probe: &Circuit,
+        input_bytes: &dyn Fn(Device) -> usize,
+    ) -> Vec<(Target, usize)> {
+        let stats = probe.stats();
+        let model = self.cost_model();
+        let mut workers: Vec<(Worker, Device)> = self
+            .gpu_indices()
+            .into_iter()
+            .map(|g| (Worker::Gpu(g), Device::CudaGpu(g)))
+            .collect();
+        if workers.is_empty() || self.counts.cpu_threads > 0 {
+            workers.push((Worker::Cpu, Device::Cpu));
+        }
+        let costs: Vec<Box<dyn Fn(usize) -> f64>> = workers
+            .iter()
+            .map(|&(worker, device)| {
+                let (model, stats, per_op) = (&model, &stats, input_bytes(device));
+                Box::new(move |ops: usize| {
+                    model
+                        .predict(worker, stats, ops, per_op.saturating_mul(ops), 0)
+                        .map_or(f64::INFINITY, |p| p.total().as_secs_f64())
+                }) as Box<dyn Fn(usize) -> f64>
+            })
+            .collect();
+        let cost_refs: Vec<&dyn Fn(usize) -> f64> = costs.iter().map(|c| c.as_ref()).collect();
+        let mut shares = Vec::new();
+        for ((worker, _), n) in workers.iter().zip(plan(count, &cost_refs)) {
+            match *worker {
+                Worker::Cpu => shares.push((Target::Cpu, n)),
+                Worker::Gpu(gpu) => {
+                    let position = self
+                        .gpu_indices()
+                        .iter()
+                        .position(|&g| g == gpu)
+                        .unwrap_or(0);
+                    let streams = self.gpu_workers_count(position);
+                    shares.extend(
+                        split_even(n, streams)
+                            .into_iter()
+                            .map(|k| (Target::Gpu(position), k)),
+                    );
+                }
+            }
+        }
+        shares
+    }
+
+    /// Runs the operations `range` on `target`, as circuits of as many operations
+    /// as memory allows.
+    fn run_share<'a, B>(
+        &self,
+        target: Target,
+        range: Range<usize>,
+        circuit: &(dyn Fn(Range<usize>) -> Result<(Vec<CircuitInput<'a>>, B)> + Sync),
+        bytes: usize,
+        tracker: &Tracker<'_>,
+    ) -> Result<Vec<Blocks>>
+    where
+        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+    {
+        let mut outputs = Vec::with_capacity(range.len());
+        match target {
+            Target::Cpu => {
+                for chunk in chunks(range, (CPU_CHUNK_BYTES / bytes).max(1)) {
+                    outputs.extend(self.run_cpu_chunk(chunk, circuit, tracker)?);
+                }
+            }
+            #[cfg(feature = "gpu")]
+            Target::Gpu(position) => {
+                let gpu = &self.gpus[position];
+                let (free, _) = gpu.key().device().memory_info()?;
+                let cap = (free / 2 / gpu.workers() / bytes).max(1);
+                for chunk in chunks(range, cap) {
+                    outputs.extend(self.run_gpu_chunk(gpu, chunk, circuit, tracker)?);
+                }
+            }
+            #[cfg(not(feature = "gpu"))]
+            Target::Gpu(_) => return Err(super::no_gpu_error("a share of a batch")),
+        }
+        Ok(outputs)
     }
 
     /// One chunk of a batch as one circuit on the CPU worker.
@@ -226,63 +334,6 @@ impl Scheduler {
         tracker.circuit_done(circuit.stats().depth);
         tracker.report(operations, 0);
         Ok(results.into_iter().map(Blocks::Cpu).collect())
-    }
-
-    /// A batch over the GPUs: an even share per GPU (they are alike), split over
-    /// its stream-bound workers, each running on a thread of its own.
-    #[cfg(feature = "gpu")]
-    fn run_batch_on_gpus<'a, B>(
-        &self,
-        count: usize,
-        circuit: &(dyn Fn(Range<usize>) -> Result<(Vec<CircuitInput<'a>>, B)> + Sync),
-        bytes: usize,
-        tracker: &Tracker<'_>,
-    ) -> Result<Vec<Blocks>>
-    where
-        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    {
-        // One share per logical worker, in GPU order.
-        let mut owners = Vec::new();
-        for gpu in &self.gpus {
-            owners.extend(std::iter::repeat_n(gpu, gpu.workers()));
-        }
-        let shares = weighted_shares(count, &vec![1; owners.len()]);
-        let results: Vec<Result<Vec<Blocks>>> = std::thread::scope(|scope| {
-            let running: Vec<_> = shares
-                .into_iter()
-                .zip(&owners)
-                .filter(|(share, _)| !share.is_empty())
-                .map(|(share, gpu)| {
-                    std::thread::Builder::new()
-                        .name("gpufhe-gpu-share".into())
-                        .spawn_scoped(scope, move || {
-                            let (free, _) = gpu.key().device().memory_info()?;
-                            let cap = (free / 2 / gpu.workers() / bytes).max(1);
-                            let mut outputs = Vec::new();
-                            for chunk in chunks(share, cap) {
-                                outputs.extend(self.run_gpu_chunk(gpu, chunk, circuit, tracker)?);
-                            }
-                            Ok(outputs)
-                        })
-                })
-                .collect();
-            running
-                .into_iter()
-                .map(|spawned| match spawned {
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    Err(e) => Err(Error::InvalidParameter(format!(
-                        "could not start a thread for a share of the batch: {e}"
-                    ))),
-                })
-                .collect()
-        });
-        let mut outputs = Vec::new();
-        for result in results {
-            outputs.extend(result?);
-        }
-        Ok(outputs)
     }
 
     /// One chunk of a batch as one circuit on a leased worker of `gpu`.
@@ -316,21 +367,6 @@ impl Scheduler {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn weighted_shares_are_consecutive_and_proportional() {
-        assert_eq!(weighted_shares(10, &[1, 1, 1]), vec![0..4, 4..7, 7..10]);
-        assert_eq!(weighted_shares(8, &[3, 1]), vec![0..6, 6..8]);
-        assert_eq!(
-            weighted_shares(2, &[1, 1, 1, 1]),
-            vec![0..1, 1..2, 2..2, 2..2]
-        );
-        assert_eq!(weighted_shares(5, &[0, 1]), vec![0..0, 0..5]);
-        assert!(weighted_shares(5, &[0, 0]).is_empty());
-        assert!(weighted_shares(5, &[]).is_empty());
-        let big = weighted_shares(usize::MAX, &[usize::MAX / 2, usize::MAX / 2]);
-        assert_eq!(big.last().map(|r| r.end), Some(usize::MAX));
-    }
 
     #[test]
     fn chunks_cover_the_range_in_order() {

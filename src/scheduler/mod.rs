@@ -22,12 +22,20 @@
 //!   see [`worker`](self) for how it stays fast when many circuits run at once.
 
 mod batch;
+mod calibrate;
 mod config;
+mod cost;
 mod devices;
+mod dispatch;
 mod residency;
 mod worker;
 
 pub use batch::BatchProgress;
+#[cfg(feature = "gpu")]
+pub use calibrate::measure_gpu;
+pub use calibrate::{measure_cpu, Calibration, CalibrationOptions};
+pub use cost::{format_seconds, CostModel, CpuSpeed, GpuSpeed, Prediction, Provenance, Worker};
+pub use dispatch::{plan, split_even, Advice, Operation, RightOperand, Workload};
 
 pub use config::{
     Knob, SchedulerConfig, SchedulerConfigBuilder, Source, DEFAULT_GPU_OVERPROVISION,
@@ -46,7 +54,7 @@ use crate::error::{check_eq, Error, Result};
 use crate::integer::{self, block_count, Circuit, CircuitStats, Radix};
 use crate::shortint::{self, ShortintParameters};
 use std::borrow::Cow;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, OnceLock, RwLock};
 use worker::CpuWorker;
 #[cfg(feature = "gpu")]
 use worker::GpuWorkers;
@@ -80,13 +88,13 @@ pub(crate) struct WorkerCounts {
 }
 
 impl WorkerCounts {
-    /// The defaults: 4 streams per GPU, every hardware thread but one per GPU.
-    pub(crate) fn defaults(gpus: usize) -> Self {
+    /// The numbers `config` asks for on a key with `gpus` GPUs, on this machine.
+    pub(crate) fn from_config(config: &SchedulerConfig, gpus: usize) -> Self {
         let hardware = std::thread::available_parallelism().map_or(1, |n| n.get());
         Self {
-            workers_per_gpu: 4,
-            cpu_threads: hardware.saturating_sub(gpus).max(1),
-            max_batch_size: None,
+            workers_per_gpu: config.workers_per_gpu(),
+            cpu_threads: config.cpu_threads_for(gpus, hardware),
+            max_batch_size: config.max_batch_size(),
         }
     }
 }
@@ -120,6 +128,9 @@ impl HostKey {
 pub(crate) struct Scheduler {
     parameters: ShortintParameters,
     counts: WorkerCounts,
+    /// What the dispatcher predicts each worker's share costs with: modelled until
+    /// a calibration is installed.
+    model: RwLock<CostModel>,
     host: HostKey,
     cpu: OnceLock<std::result::Result<CpuWorker, Error>>,
     #[cfg(feature = "gpu")]
@@ -128,9 +139,12 @@ pub(crate) struct Scheduler {
 
 impl Scheduler {
     /// A scheduler computing on the CPU with `key`.
-    pub(crate) fn cpu(key: shortint::ServerKey, counts: WorkerCounts) -> Self {
+    pub(crate) fn cpu(key: shortint::ServerKey, config: &SchedulerConfig) -> Self {
+        let counts = WorkerCounts::from_config(config, 0);
+        let parameters = *key.parameters();
         Self {
-            parameters: *key.parameters(),
+            model: RwLock::new(CostModel::modelled(&parameters, counts.cpu_threads, &[])),
+            parameters,
             counts,
             host: HostKey::Expanded(Arc::new(key)),
             cpu: OnceLock::new(),
@@ -145,10 +159,12 @@ impl Scheduler {
     pub(crate) fn gpus(
         key: &shortint::CompressedServerKey,
         gpus: &[GpuIndex],
-        counts: WorkerCounts,
+        config: &SchedulerConfig,
     ) -> Result<Self> {
         use crate::backend::cuda::{CudaBackend, CudaDevice};
+        let counts = WorkerCounts::from_config(config, gpus.len());
         let parameters = *key.parameters();
+        let model = initial_model(&parameters, &counts, gpus, config)?;
         let bootstrap = key.bootstrap_key().decompress();
         let keyswitch = key.keyswitch_key().decompress();
         let workers = gpus
@@ -164,6 +180,7 @@ impl Scheduler {
             })
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
+            model: RwLock::new(model),
             parameters,
             counts,
             host: HostKey::Compressed {
@@ -178,6 +195,46 @@ impl Scheduler {
     /// The block-level key on the host (a GPU key expands it on first use).
     pub(crate) fn host_key(&self) -> &shortint::ServerKey {
         self.host.get()
+    }
+
+    /// The cost model the dispatcher uses.
+    pub(crate) fn cost_model(&self) -> CostModel {
+        self.model.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Makes the dispatcher use `model` (already checked against this key).
+    pub(crate) fn set_cost_model(&self, model: CostModel) {
+        *self.model.write().unwrap_or_else(|p| p.into_inner()) = model;
+    }
+
+    /// The stream-bound workers of the GPU at `position` among the key's GPUs.
+    pub(crate) fn gpu_workers_count(&self, position: usize) -> usize {
+        #[cfg(feature = "gpu")]
+        {
+            self.gpus.get(position).map_or(0, GpuWorkers::workers)
+        }
+        #[cfg(not(feature = "gpu"))]
+        {
+            let _ = position;
+            0
+        }
+    }
+
+    /// The CPU worker's thread budget.
+    pub(crate) fn cpu_threads(&self) -> usize {
+        self.counts.cpu_threads
+    }
+
+    /// The key on each GPU (none for the CPU).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn gpu_backends(&self) -> Vec<crate::backend::cuda::CudaBackend> {
+        self.gpus.iter().map(|g| g.key().clone()).collect()
+    }
+
+    /// No GPU without the `gpu` feature.
+    #[cfg(not(feature = "gpu"))]
+    pub(crate) fn gpu_backends(&self) -> Vec<std::convert::Infallible> {
+        Vec::new()
     }
 
     /// The CPU worker, started on first use.
@@ -304,6 +361,22 @@ impl Scheduler {
             }
             best
         })
+    }
+}
+
+/// The modelled costs of the workers of a GPU key (see [`CostModel::modelled`]),
+/// with the configured GPU-to-core ratio if any.
+#[cfg(feature = "gpu")]
+fn initial_model(
+    parameters: &ShortintParameters,
+    counts: &WorkerCounts,
+    gpus: &[GpuIndex],
+    config: &SchedulerConfig,
+) -> Result<CostModel> {
+    let model = CostModel::modelled(parameters, counts.cpu_threads, gpus);
+    match config.device_to_core_ratio() {
+        Some(ratio) if counts.cpu_threads > 0 => model.with_device_to_core_ratio(ratio),
+        _ => Ok(model),
     }
 }
 

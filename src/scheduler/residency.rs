@@ -76,6 +76,18 @@ impl Blocks {
         }
     }
 
+    /// Bytes that must cross the bus for these blocks to reach `device`.
+    pub(crate) fn bytes_to_move(&self, device: Device) -> usize {
+        if self.device() == device {
+            return 0;
+        }
+        match self {
+            Self::Cpu(v) => v.iter().map(|b| b.as_lwe().as_slice().len() * 8).sum(),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => b.len() * b.lwe_bytes(),
+        }
+    }
+
     /// The blocks on `backend`'s GPU: these if they are there, else a copy made on
     /// `backend`'s stream.
     #[cfg(feature = "gpu")]

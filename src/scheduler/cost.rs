@@ -1,0 +1,760 @@
+//! The cost model: how long a worker takes for a batch of identical operations,
+//! from the circuit statistics of one operation ([`CircuitStats`]) and the measured
+//! (or modelled) speed of each worker.
+//!
+//! Bootstraps are the cost, so a worker is described by how fast it runs keyswitch
+//! + bootstrap (KS+PBS):
+//!
+//! - a CPU ([`CpuSpeed`]) by its threads and the time of one KS+PBS alone on one core
+//!   and per core when a batch keeps every thread busy. A layer of `b` bootstraps
+//!   takes `ceil(b / threads)` rounds of the batched time, and never less than one
+//!   lone bootstrap (which cannot use more than one core);
+//! - a GPU ([`GpuSpeed`]) by the time of one KS+PBS launch pair at a few batch sizes
+//!   (launch latency included), interpolated in between and extrapolated beyond the
+//!   largest at its throughput, and by its host links. A layer of `b` bootstraps
+//!   takes the batch time at `b`.
+//!
+//! Layers run one after the other, so a circuit of per-layer bootstraps
+//! `[b_1, ..., b_d]` run `ops` times at once costs the sum over its layers of the
+//! time of `ops * b_i` bootstraps. This is what the batch dispatcher splits with
+//! ([`crate::scheduler::dispatch::plan`]) and what the offload advice prints.
+//!
+//! The figures come from [`crate::scheduler::Calibration`] (measured on this
+//! machine) or from [`CostModel::modelled`] (written-down defaults, labelled
+//! "modelled" wherever they are shown).
+
+use crate::error::{Error, Result};
+use crate::integer::CircuitStats;
+use crate::scheduler::GpuIndex;
+use crate::shortint::{ShortintParameters, DEFAULT_PARAMETERS};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::time::Duration;
+
+/// Where a figure comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Provenance {
+    /// Timed on this machine ([`crate::scheduler::Calibration`]).
+    Measured,
+    /// Written down from a model, not timed on the device it describes.
+    Modelled,
+}
+
+impl fmt::Display for Provenance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Measured => "measured",
+            Self::Modelled => "modelled",
+        })
+    }
+}
+
+/// Something that runs circuits: the CPU (its worker threads) or one GPU.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Worker {
+    /// The CPU worker threads.
+    Cpu,
+    /// One GPU (all its streams).
+    Gpu(GpuIndex),
+}
+
+impl fmt::Display for Worker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Cpu => f.write_str("CPU"),
+            Self::Gpu(gpu) => write!(f, "{gpu}"),
+        }
+    }
+}
+
+/// How fast the CPU runs KS+PBS.
+///
+/// ```
+/// use gpufhe::scheduler::{CpuSpeed, Provenance};
+/// let cpu = CpuSpeed {
+///     threads: 4,
+///     seconds_per_bootstrap_one_core: 0.020,
+///     seconds_per_bootstrap_batched: 0.016,
+///     provenance: Provenance::Measured,
+/// };
+/// assert_eq!(cpu.layer_seconds(1), 0.020); // one bootstrap alone, on one core
+/// assert!((cpu.layer_seconds(9) - 3.0 * 0.016).abs() < 1e-12); // 3 rounds of 4
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CpuSpeed {
+    /// Threads the CPU worker computes with.
+    pub threads: usize,
+    /// Seconds of one KS+PBS alone on one core.
+    pub seconds_per_bootstrap_one_core: f64,
+    /// Seconds per KS+PBS on each core when a batch keeps every thread busy.
+    pub seconds_per_bootstrap_batched: f64,
+    /// Measured or modelled.
+    pub provenance: Provenance,
+}
+
+impl CpuSpeed {
+    /// `Err` unless there is at least one thread and both times are finite and
+    /// positive.
+    pub fn validate(&self) -> Result<()> {
+        if self.threads == 0 {
+            return Err(Error::InvalidParameter(
+                "a CPU speed needs at least one thread".into(),
+            ));
+        }
+        positive(
+            "the CPU's time of one bootstrap",
+            self.seconds_per_bootstrap_one_core,
+        )?;
+        positive(
+            "the CPU's time per bootstrap in a batch",
+            self.seconds_per_bootstrap_batched,
+        )
+    }
+
+    /// Seconds for one layer of `bootstraps` independent KS+PBS: 0 for none, one
+    /// lone bootstrap's time for one, else `ceil(bootstraps / threads)` rounds of the
+    /// batched time but never less than a lone bootstrap. Non-decreasing in
+    /// `bootstraps`.
+    pub fn layer_seconds(&self, bootstraps: u128) -> f64 {
+        match bootstraps {
+            0 => 0.0,
+            1 => self.seconds_per_bootstrap_one_core,
+            n => {
+                let rounds = n.div_ceil(self.threads.max(1) as u128) as f64;
+                (rounds * self.seconds_per_bootstrap_batched)
+                    .max(self.seconds_per_bootstrap_one_core)
+            }
+        }
+    }
+}
+
+/// How fast one GPU runs KS+PBS and moves blocks to and from the host.
+///
+/// ```
+/// use gpufhe::scheduler::{GpuSpeed, Provenance};
+/// use gpufhe::GpuIndex;
+/// let gpu = GpuSpeed {
+///     gpu: GpuIndex::new(0),
+///     description: "test GPU".into(),
+///     multiprocessors: 100,
+///     samples: vec![(1, 0.004), (1000, 0.004), (2000, 0.008)],
+///     host_to_device_bytes_per_second: 1e10,
+///     device_to_host_bytes_per_second: 1e10,
+///     transfer_latency_seconds: 1e-5,
+///     provenance: Provenance::Modelled,
+/// };
+/// assert_eq!(gpu.batch_seconds(500), 0.004); // latency-bound
+/// assert!((gpu.batch_seconds(1500) - 0.006).abs() < 1e-12); // interpolated
+/// assert!((gpu.batch_seconds(4000) - 0.016).abs() < 1e-12); // the throughput at 2000
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GpuSpeed {
+    /// The GPU.
+    #[serde(with = "gpu_index")]
+    pub gpu: GpuIndex,
+    /// What the GPU is, e.g. its compute capability, multiprocessors and memory (a
+    /// calibration is only used on the GPU it was measured on). At most 256 bytes.
+    #[serde(with = "text")]
+    pub description: String,
+    /// Streaming multiprocessors: the circuits built for it assume
+    /// `multiprocessors * 16` bootstraps at once (see
+    /// [`crate::backend::Backend::parallelism`]).
+    pub multiprocessors: usize,
+    /// `(batch size, seconds)` of one KS+PBS launch pair over that many
+    /// ciphertexts, launch latency included, by increasing batch size.
+    pub samples: Vec<(usize, f64)>,
+    /// Bytes per second copied from the host to the GPU.
+    pub host_to_device_bytes_per_second: f64,
+    /// Bytes per second copied from the GPU to the host.
+    pub device_to_host_bytes_per_second: f64,
+    /// Seconds of a copy of nothing, each way.
+    pub transfer_latency_seconds: f64,
+    /// Measured or modelled.
+    pub provenance: Provenance,
+}
+
+impl GpuSpeed {
+    /// `Err` unless there are samples, with batch sizes of at least 1 in increasing
+    /// order and finite positive times, finite positive bandwidths, a finite
+    /// non-negative latency and at least one multiprocessor.
+    pub fn validate(&self) -> Result<()> {
+        let what = format!("the speed of {}", self.gpu);
+        if self.samples.is_empty() {
+            return Err(Error::InvalidParameter(format!("{what} has no sample")));
+        }
+        let mut last = 0;
+        for &(batch, seconds) in &self.samples {
+            if batch <= last {
+                return Err(Error::InvalidParameter(format!(
+                    "{what}: batch sizes must be at least 1 and increasing, {batch} follows {last}"
+                )));
+            }
+            last = batch;
+            positive("a GPU batch time", seconds)?;
+        }
+        positive(
+            "a host-to-device bandwidth",
+            self.host_to_device_bytes_per_second,
+        )?;
+        positive(
+            "a device-to-host bandwidth",
+            self.device_to_host_bytes_per_second,
+        )?;
+        if !(self.transfer_latency_seconds.is_finite() && self.transfer_latency_seconds >= 0.0) {
+            return Err(Error::InvalidParameter(format!(
+                "{what}: the transfer latency must be finite and non-negative, not {}",
+                self.transfer_latency_seconds
+            )));
+        }
+        if self.description.len() > MAX_DESCRIPTION_LEN {
+            return Err(Error::InvalidParameter(format!(
+                "{what}: a description of {} bytes, more than {MAX_DESCRIPTION_LEN}",
+                self.description.len()
+            )));
+        }
+        if self.multiprocessors == 0 {
+            return Err(Error::InvalidParameter(format!(
+                "{what}: a GPU has at least one multiprocessor"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Seconds of one KS+PBS launch pair over `bootstraps` ciphertexts: 0 for none;
+    /// the smallest sample's time up to its batch size; linear between samples;
+    /// beyond the largest sample, growing in proportion at its throughput. The
+    /// samples are first made non-decreasing (a larger batch never takes less time),
+    /// so the result is non-decreasing in `bootstraps`.
+    pub fn batch_seconds(&self, bootstraps: u128) -> f64 {
+        if bootstraps == 0 || self.samples.is_empty() {
+            return 0.0;
+        }
+        let n = bootstraps as f64;
+        let mut envelope = 0.0f64;
+        let mut previous: Option<(f64, f64)> = None;
+        for &(batch, seconds) in &self.samples {
+            envelope = envelope.max(seconds);
+            let (b, t) = (batch as f64, envelope);
+            if n <= b {
+                return match previous {
+                    None => t,
+                    Some((b0, t0)) => t0 + (t - t0) * (n - b0) / (b - b0),
+                };
+            }
+            previous = Some((b, t));
+        }
+        let (b, t) = previous.unwrap_or((1.0, 0.0));
+        t * n / b
+    }
+
+    /// Seconds to copy `to_device` bytes to the GPU and `to_host` bytes back (a copy
+    /// of 0 bytes costs nothing, any other the latency plus the bytes at the
+    /// bandwidth).
+    ///
+    /// ```
+    /// use gpufhe::scheduler::CostModel;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// use gpufhe::GpuIndex;
+    /// let gpu = &CostModel::modelled(&DEFAULT_PARAMETERS, 0, &[GpuIndex::new(0)]).gpus[0];
+    /// assert_eq!(gpu.transfer_seconds(0, 0), 0.0);
+    /// assert!((gpu.transfer_seconds(25_000_000, 0) - (10e-6 + 1e-3)).abs() < 1e-12);
+    /// ```
+    pub fn transfer_seconds(&self, to_device: u128, to_host: u128) -> f64 {
+        let one = |bytes: u128, bandwidth: f64| {
+            if bytes == 0 {
+                0.0
+            } else {
+                self.transfer_latency_seconds + bytes as f64 / bandwidth
+            }
+        };
+        one(to_device, self.host_to_device_bytes_per_second)
+            + one(to_host, self.device_to_host_bytes_per_second)
+    }
+}
+
+/// The predicted time of a batch on one worker.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Prediction {
+    /// Bootstrapping (and everything the measured launches include).
+    pub compute: Duration,
+    /// Copies between the host and the GPU.
+    pub transfer: Duration,
+}
+
+impl Prediction {
+    /// Compute plus transfer.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::Prediction;
+    /// use std::time::Duration;
+    /// let p = Prediction { compute: Duration::from_millis(7), transfer: Duration::from_millis(2) };
+    /// assert_eq!(p.total(), Duration::from_millis(9));
+    /// ```
+    pub fn total(&self) -> Duration {
+        self.compute.saturating_add(self.transfer)
+    }
+}
+
+/// The speeds of the workers, and the GPU-to-core ratio override.
+///
+/// ```
+/// use gpufhe::integer::CircuitStats;
+/// use gpufhe::scheduler::{CostModel, Worker};
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// use gpufhe::GpuIndex;
+/// let model = CostModel::modelled(&DEFAULT_PARAMETERS, 8, &[GpuIndex::new(0)]);
+/// // A 64-bit addition on a few cores: 32 layers of one bootstrap.
+/// let add = CircuitStats { bootstraps: 32, depth: 32, per_layer: vec![1; 32] };
+/// let cpu = model.predict(Worker::Cpu, &add, 1, 0, 0).unwrap();
+/// let gpu = model.predict(Worker::Gpu(GpuIndex::new(0)), &add, 1000, 0, 0).unwrap();
+/// assert!(cpu.total() > std::time::Duration::ZERO && gpu.total() > cpu.total());
+/// assert!(model.to_string().contains("modelled"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CostModel {
+    /// The CPU worker, if it computes.
+    pub cpu: Option<CpuSpeed>,
+    /// Every GPU, in order.
+    pub gpus: Vec<GpuSpeed>,
+    /// How much work a GPU gets relative to one CPU core
+    /// (`GPUFHE_DEVICE_TO_CORE_RATIO`): when set, a GPU's throughput at large
+    /// batches is this many times one core's batched throughput, whatever its
+    /// samples say (its smallest sample still bounds the time of a launch from
+    /// below). Needs [`CostModel::cpu`].
+    pub device_to_core_ratio: Option<f64>,
+}
+
+/// Seconds of one KS+PBS alone on one core at the default parameters, modelled: a
+/// conservative figure for a current server core.
+const MODELLED_CPU_ONE_CORE: f64 = 0.030;
+/// Seconds per KS+PBS per core in a batch at the default parameters, modelled.
+const MODELLED_CPU_BATCHED: f64 = 0.025;
+/// Seconds of one PBS launch on an H100 SXM at the default parameters, modelled from
+/// the static report of the crate's kernels (ptxas resources, SASS of the hot loop).
+const MODELLED_H100_LATENCY: f64 = 3.5e-3;
+/// KS+PBS per second of an H100 SXM on large batches at the default parameters,
+/// modelled likewise.
+const MODELLED_H100_THROUGHPUT: f64 = 30_000.0;
+/// Multiprocessors of an H100 SXM.
+const H100_MULTIPROCESSORS: usize = 132;
+/// Host-to-device and device-to-host bytes per second over PCIe 5 x16, modelled.
+const MODELLED_PCIE_BANDWIDTH: f64 = 25e9;
+/// Seconds of an empty copy, modelled.
+const MODELLED_COPY_LATENCY: f64 = 10e-6;
+
+impl CostModel {
+    /// Written-down defaults for `params`, no measurement: a CPU worker of
+    /// `cpu_threads` threads (none if 0) whose cores run a KS+PBS in 30 ms alone and
+    /// 25 ms each in a batch, and for each of `gpus` an H100 SXM (132
+    /// multiprocessors) at 3.5 ms for one PBS launch and 30,000 PBS/s on large
+    /// batches, with 25 GB/s copies each way. These are the default parameters'
+    /// figures; other parameters scale them by their blind-rotation work
+    /// (`n * levels * (k+1)^2 * N * log2 N`). Every figure is
+    /// [`Provenance::Modelled`]: calibrate ([`crate::scheduler::Calibration`]) for
+    /// real ones.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::{CostModel, Provenance};
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// use gpufhe::GpuIndex;
+    /// let model = CostModel::modelled(&DEFAULT_PARAMETERS, 4, &[GpuIndex::new(0), GpuIndex::new(1)]);
+    /// assert_eq!(model.gpus.len(), 2);
+    /// assert_eq!(model.gpus[0].batch_seconds(1), 0.0035);
+    /// assert!((model.gpus[1].batch_seconds(300_000) - 10.0).abs() < 1e-9); // 30k/s
+    /// assert_eq!(model.cpu.as_ref().unwrap().provenance, Provenance::Modelled);
+    /// ```
+    pub fn modelled(params: &ShortintParameters, cpu_threads: usize, gpus: &[GpuIndex]) -> Self {
+        let scale = blind_rotation_work(params) / blind_rotation_work(&DEFAULT_PARAMETERS);
+        let cpu = (cpu_threads > 0).then_some(CpuSpeed {
+            threads: cpu_threads,
+            seconds_per_bootstrap_one_core: MODELLED_CPU_ONE_CORE * scale,
+            seconds_per_bootstrap_batched: MODELLED_CPU_BATCHED * scale,
+            provenance: Provenance::Modelled,
+        });
+        // Latency-bound until the GPU is full, then at its throughput.
+        let latency = MODELLED_H100_LATENCY * scale;
+        let per_bootstrap = scale / MODELLED_H100_THROUGHPUT;
+        let full = ((latency / per_bootstrap).floor() as usize).max(2);
+        let largest = 4096.max(2 * full);
+        let samples = vec![
+            (1, latency),
+            (full, latency.max(full as f64 * per_bootstrap)),
+            (largest, largest as f64 * per_bootstrap),
+        ];
+        let gpus = gpus
+            .iter()
+            .map(|&gpu| GpuSpeed {
+                gpu,
+                description: "H100 SXM".into(),
+                multiprocessors: H100_MULTIPROCESSORS,
+                samples: samples.clone(),
+                host_to_device_bytes_per_second: MODELLED_PCIE_BANDWIDTH,
+                device_to_host_bytes_per_second: MODELLED_PCIE_BANDWIDTH,
+                transfer_latency_seconds: MODELLED_COPY_LATENCY,
+                provenance: Provenance::Modelled,
+            })
+            .collect();
+        Self {
+            cpu,
+            gpus,
+            device_to_core_ratio: None,
+        }
+    }
+
+    /// This model with the GPU-to-core ratio set (see
+    /// [`CostModel::device_to_core_ratio`]); `Err` unless it is finite and positive.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::CostModel;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let model = CostModel::modelled(&DEFAULT_PARAMETERS, 4, &[]);
+    /// assert!(model.clone().with_device_to_core_ratio(0.0).is_err());
+    /// assert_eq!(model.with_device_to_core_ratio(50.0).unwrap().device_to_core_ratio, Some(50.0));
+    /// ```
+    pub fn with_device_to_core_ratio(mut self, ratio: f64) -> Result<Self> {
+        positive("the device-to-core ratio", ratio)?;
+        self.device_to_core_ratio = Some(ratio);
+        Ok(self)
+    }
+
+    /// `Err` unless every speed is valid, no GPU appears twice and a ratio override
+    /// is finite, positive and has a CPU speed to refer to.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::CostModel;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// use gpufhe::GpuIndex;
+    /// let mut model = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &[GpuIndex::new(0)]);
+    /// assert!(model.validate().is_ok());
+    /// model.gpus.push(model.gpus[0].clone()); // GPU 0 twice
+    /// assert!(model.validate().is_err());
+    /// ```
+    pub fn validate(&self) -> Result<()> {
+        if let Some(cpu) = &self.cpu {
+            cpu.validate()?;
+        }
+        for (i, gpu) in self.gpus.iter().enumerate() {
+            gpu.validate()?;
+            if self.gpus[..i].iter().any(|g| g.gpu == gpu.gpu) {
+                return Err(Error::InvalidParameter(format!(
+                    "the cost model has two speeds for {}",
+                    gpu.gpu
+                )));
+            }
+        }
+        if let Some(ratio) = self.device_to_core_ratio {
+            positive("the device-to-core ratio", ratio)?;
+            if self.cpu.is_none() {
+                return Err(Error::InvalidParameter(
+                    "a device-to-core ratio needs the speed of a CPU core".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The workers it knows: the CPU (if any), then every GPU in order.
+    pub fn workers(&self) -> Vec<Worker> {
+        let cpu = self.cpu.as_ref().map(|_| Worker::Cpu);
+        cpu.into_iter()
+            .chain(self.gpus.iter().map(|g| Worker::Gpu(g.gpu)))
+            .collect()
+    }
+
+    /// The speed of `gpu`, or `Err` if the model has none.
+    pub fn gpu(&self, gpu: GpuIndex) -> Result<&GpuSpeed> {
+        self.gpus.iter().find(|g| g.gpu == gpu).ok_or_else(|| {
+            Error::InvalidParameter(format!("the cost model has no speed for {gpu}"))
+        })
+    }
+
+    /// The CPU speed, or `Err` if the model has none.
+    pub fn cpu(&self) -> Result<&CpuSpeed> {
+        self.cpu
+            .as_ref()
+            .ok_or_else(|| Error::InvalidParameter("the cost model has no CPU speed".into()))
+    }
+
+    /// How many bootstraps of one operation `worker` runs at once; circuits for it
+    /// are built with this hint ([`crate::integer::Circuit::with_parallelism`]): the
+    /// CPU's threads, or `multiprocessors * 16` on a GPU.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::{CostModel, Worker};
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// use gpufhe::GpuIndex;
+    /// let model = CostModel::modelled(&DEFAULT_PARAMETERS, 6, &[GpuIndex::new(0)]);
+    /// let workers = model.workers();
+    /// assert_eq!(workers, vec![Worker::Cpu, Worker::Gpu(GpuIndex::new(0))]);
+    /// assert_eq!(model.parallelism(workers[0]).unwrap(), 6);
+    /// assert_eq!(model.parallelism(workers[1]).unwrap(), 132 * 16);
+    /// assert!(model.parallelism(Worker::Gpu(GpuIndex::new(1))).is_err());
+    /// ```
+    pub fn parallelism(&self, worker: Worker) -> Result<usize> {
+        Ok(match worker {
+            Worker::Cpu => self.cpu()?.threads,
+            Worker::Gpu(gpu) => self.gpu(gpu)?.multiprocessors * 16,
+        })
+    }
+
+    /// The time of `ops` independent operations of circuit statistics `per_op`, run
+    /// at once on `worker`, with `bytes_in` bytes copied onto the worker first and
+    /// `bytes_out` bytes off it afterwards (pass 0 for what is already where it must
+    /// be). Layer `i` runs `ops * per_op.per_layer[i]` bootstraps; the layers run in
+    /// order. A GPU's copies go over its own host links; the CPU's copies come from
+    /// or go to some GPU, priced at the slowest GPU link of the model (`Err` if
+    /// there are bytes to move and no GPU). `Err` if the model is invalid or has no
+    /// speed for `worker`. Never panics: huge counts saturate at `Duration::MAX`.
+    ///
+    /// ```
+    /// use gpufhe::integer::CircuitStats;
+    /// use gpufhe::scheduler::{CostModel, CpuSpeed, Provenance, Worker};
+    /// use std::time::Duration;
+    /// let model = CostModel {
+    ///     cpu: Some(CpuSpeed {
+    ///         threads: 2,
+    ///         seconds_per_bootstrap_one_core: 0.010,
+    ///         seconds_per_bootstrap_batched: 0.008,
+    ///         provenance: Provenance::Measured,
+    ///     }),
+    ///     ..CostModel::default()
+    /// };
+    /// let stats = CircuitStats { bootstraps: 3, depth: 2, per_layer: vec![2, 1] };
+    /// // 5 operations: layers of 10 and 5 bootstraps, 5 and 3 rounds of 8 ms.
+    /// let p = model.predict(Worker::Cpu, &stats, 5, 0, 0).unwrap();
+    /// assert_eq!(p.compute, Duration::from_millis(64));
+    /// assert_eq!(p.transfer, Duration::ZERO);
+    /// ```
+    pub fn predict(
+        &self,
+        worker: Worker,
+        per_op: &CircuitStats,
+        ops: usize,
+        bytes_in: usize,
+        bytes_out: usize,
+    ) -> Result<Prediction> {
+        self.validate()?;
+        let layers = per_op.per_layer.iter().map(|&b| ops as u128 * b as u128);
+        let (compute, transfer) = match worker {
+            Worker::Cpu => {
+                let cpu = self.cpu()?;
+                let compute = layers.map(|b| cpu.layer_seconds(b)).sum::<f64>();
+                let transfer = if bytes_in == 0 && bytes_out == 0 {
+                    0.0
+                } else {
+                    // Bytes to the host come down from a GPU, bytes off it go up.
+                    self.gpus
+                        .iter()
+                        .map(|g| g.transfer_seconds(bytes_out as u128, bytes_in as u128))
+                        .fold(None, |worst: Option<f64>, t| {
+                            Some(worst.map_or(t, |w| w.max(t)))
+                        })
+                        .ok_or_else(|| {
+                            Error::InvalidParameter(
+                                "bytes to move to or from the CPU, but the cost model has no GPU"
+                                    .into(),
+                            )
+                        })?
+                };
+                (compute, transfer)
+            }
+            Worker::Gpu(gpu) => {
+                let speed = self.gpu(gpu)?;
+                let compute = layers
+                    .map(|b| self.gpu_batch_seconds(speed, b))
+                    .sum::<f64>();
+                (
+                    compute,
+                    speed.transfer_seconds(bytes_in as u128, bytes_out as u128),
+                )
+            }
+        };
+        Ok(Prediction {
+            compute: duration(compute),
+            transfer: duration(transfer),
+        })
+    }
+
+    /// Seconds to copy `to_device` bytes to `gpu` and `to_host` bytes back from it.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::CostModel;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// use gpufhe::GpuIndex;
+    /// let model = CostModel::modelled(&DEFAULT_PARAMETERS, 1, &[GpuIndex::new(0)]);
+    /// let t = model.transfer(GpuIndex::new(0), 25_000_000_000, 0).unwrap();
+    /// assert!((t.as_secs_f64() - 1.00001).abs() < 1e-9); // 1 s at 25 GB/s + latency
+    /// assert!(model.transfer(GpuIndex::new(1), 1, 1).is_err());
+    /// ```
+    pub fn transfer(&self, gpu: GpuIndex, to_device: usize, to_host: usize) -> Result<Duration> {
+        let speed = self.gpu(gpu)?;
+        speed.validate()?;
+        Ok(duration(
+            speed.transfer_seconds(to_device as u128, to_host as u128),
+        ))
+    }
+
+    /// One layer of `bootstraps` on `speed`, with the ratio override.
+    fn gpu_batch_seconds(&self, speed: &GpuSpeed, bootstraps: u128) -> f64 {
+        match (self.device_to_core_ratio, &self.cpu) {
+            (Some(ratio), Some(cpu)) if bootstraps > 0 => {
+                let floor = speed.batch_seconds(1);
+                floor.max(bootstraps as f64 * cpu.seconds_per_bootstrap_batched / ratio)
+            }
+            _ => speed.batch_seconds(bootstraps),
+        }
+    }
+}
+
+impl fmt::Display for CostModel {
+    /// One line per worker: its speeds and where they come from.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(cpu) = &self.cpu {
+            writeln!(
+                f,
+                "CPU: {} thread(s), {} per KS+PBS alone on one core, {} per KS+PBS per core \
+                 in a batch ({})",
+                cpu.threads,
+                format_seconds(cpu.seconds_per_bootstrap_one_core),
+                format_seconds(cpu.seconds_per_bootstrap_batched),
+                cpu.provenance
+            )?;
+        }
+        for g in &self.gpus {
+            let &(largest, seconds) = g.samples.last().unwrap_or(&(1, f64::NAN));
+            writeln!(
+                f,
+                "{}: {}, {} for 1 KS+PBS, {:.0} KS+PBS/s at {largest}, {:.1} GB/s up, \
+                 {:.1} GB/s down ({})",
+                g.gpu,
+                g.description,
+                format_seconds(g.batch_seconds(1)),
+                largest as f64 / seconds,
+                g.host_to_device_bytes_per_second / 1e9,
+                g.device_to_host_bytes_per_second / 1e9,
+                g.provenance
+            )?;
+        }
+        if let Some(ratio) = self.device_to_core_ratio {
+            writeln!(
+                f,
+                "device-to-core ratio: {ratio} (overrides the GPU throughput)"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `Err` unless `value` is finite and positive.
+fn positive(what: &str, value: f64) -> Result<()> {
+    if value.is_finite() && value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "{what} must be finite and positive, not {value}"
+        )))
+    }
+}
+
+/// `seconds` as a `Duration`, saturating (`Duration::MAX` for huge or infinite,
+/// zero for negative or NaN).
+pub(crate) fn duration(seconds: f64) -> Duration {
+    if seconds.is_nan() || seconds <= 0.0 {
+        Duration::ZERO
+    } else {
+        Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
+    }
+}
+
+/// `seconds` for people: "850 µs", "3.50 ms", "12.35 s", "33.0 min", "2.1 h".
+///
+/// ```
+/// use gpufhe::scheduler::format_seconds;
+/// assert_eq!(format_seconds(0.0035), "3.50 ms");
+/// assert_eq!(format_seconds(1980.0), "33.0 min");
+/// ```
+pub fn format_seconds(seconds: f64) -> String {
+    let s = seconds.abs();
+    if !seconds.is_finite() {
+        format!("{seconds}")
+    } else if s == 0.0 {
+        "0 s".into()
+    } else if s < 1e-3 {
+        format!("{:.0} µs", seconds * 1e6)
+    } else if s < 1.0 {
+        format!("{:.2} ms", seconds * 1e3)
+    } else if s < 100.0 {
+        format!("{seconds:.2} s")
+    } else if s < 3600.0 {
+        format!("{:.1} min", seconds / 60.0)
+    } else {
+        format!("{:.1} h", seconds / 3600.0)
+    }
+}
+
+/// The multiply-adds of one blind rotation, up to a constant:
+/// `n * levels * (k+1)^2 * N * log2 N`.
+fn blind_rotation_work(p: &ShortintParameters) -> f64 {
+    let k1 = (p.glwe_dimension.0 + 1) as f64;
+    let n = p.polynomial_size.0 as f64;
+    p.lwe_dimension.0 as f64 * p.pbs_level.0 as f64 * k1 * k1 * n * n.log2().max(1.0)
+}
+
+/// The longest [`GpuSpeed::description`].
+const MAX_DESCRIPTION_LEN: usize = 256;
+
+/// Serde for a string as a sequence of bytes: bincode decodes a `String` by
+/// allocating the length it reads before reading the bytes, a sequence element by
+/// element, so a forged length in a file cannot allocate more than the file holds.
+mod text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        text: &str,
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_seq(text.bytes())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<String, D::Error> {
+        String::from_utf8(Vec::<u8>::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+/// Serde for a [`GpuIndex`] as its ordinal.
+mod gpu_index {
+    use crate::scheduler::GpuIndex;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        gpu: &GpuIndex,
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_u32(gpu.get())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<GpuIndex, D::Error> {
+        Ok(GpuIndex::new(u32::deserialize(d)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_saturate_instead_of_panicking() {
+        assert_eq!(duration(f64::INFINITY), Duration::MAX);
+        assert_eq!(duration(1e30), Duration::MAX);
+        assert_eq!(duration(f64::NAN), Duration::ZERO);
+        assert_eq!(duration(-1.0), Duration::ZERO);
+        assert_eq!(duration(0.25), Duration::from_millis(250));
+        assert_eq!(format_seconds(0.0035), "3.50 ms");
+        assert_eq!(format_seconds(12.345), "12.35 s");
+        assert_eq!(format_seconds(0.00085), "850 µs");
+    }
+}
