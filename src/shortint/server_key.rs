@@ -8,7 +8,7 @@ use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     batch_blind_rotate_lwe_ciphertext, blind_rotate_assign_multithreaded,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
-    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, keyswitch_lwe_ciphertext_batch,
     keyswitch_lwe_ciphertext_multithreaded, modulus_switch_lwe_ciphertext,
     mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape,
     EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
@@ -20,6 +20,9 @@ use rayon::prelude::*;
 /// How many bootstraps one core runs together in [`ServerKey::apply_lookup_table_batch`],
 /// sharing each read of the bootstrap key.
 pub const PBS_BATCH: usize = 4;
+
+/// Most keyswitches of a batch that share each read of the keyswitching key.
+pub const KS_BATCH: usize = 16;
 
 /// Whether a batch with fewer bootstraps than threads splits each bootstrap over
 /// several threads.
@@ -455,10 +458,20 @@ impl ServerKey {
                 })
                 .collect();
         }
-        let small: Vec<LweCiphertextOwned> = cts
-            .par_iter()
-            .map(|ct| self.keyswitch(ct))
-            .collect::<Result<_>>()?;
+        for ct in cts {
+            self.check_block(ct)?;
+        }
+        // Keyswitches in groups that read the key once (one group per thread at
+        // most), then bootstraps in groups that share the bootstrap key's reads.
+        let ks_group = KS_BATCH.min(cts.len().div_ceil(threads.max(1))).max(1);
+        let inputs: Vec<&LweCiphertextOwned> = cts.iter().map(|ct| &ct.ct).collect();
+        let small: Vec<LweCiphertextOwned> = inputs
+            .par_chunks(ks_group)
+            .map(|group| keyswitch_lwe_ciphertext_batch(&self.keyswitch_key, group))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .flatten()
+            .collect();
         let group = PBS_BATCH.min(cts.len().div_ceil(threads.max(1))).max(1);
         let rotated: Vec<Vec<GlweCiphertextOwned>> = small
             .par_chunks(group)

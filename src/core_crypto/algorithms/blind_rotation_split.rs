@@ -48,7 +48,7 @@ const CLOSED: usize = 1 << (usize::BITS - 1);
 ///     modulus_switch_lwe_ciphertext(&small, p.polynomial_size.log2() + 1, p.modulus_switch)
 ///         .unwrap();
 /// let table = sk.generate_lookup_table(|x| x + 1).unwrap();
-/// let (mut one, mut split) = (table.accumulator.clone(), table.accumulator.clone());
+/// let (mut one, mut split) = (table.accumulator().clone(), table.accumulator().clone());
 /// blind_rotate_assign(&mut one, &switched, sk.bootstrap_key()).unwrap();
 /// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
 /// pool.install(|| blind_rotate_assign_multithreaded(&mut split, &switched, sk.bootstrap_key()))

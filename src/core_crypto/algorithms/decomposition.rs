@@ -52,6 +52,12 @@ impl SignedDecomposer {
         }
     }
 
+    /// `log2` of the base.
+    #[inline(always)]
+    pub(crate) fn base_log(&self) -> usize {
+        self.base_log
+    }
+
     /// The single digit of a level-1 decomposition (the hot path of the bootstrap).
     #[inline(always)]
     pub(crate) fn decompose_level1(&self, x: u64) -> u64 {
