@@ -169,6 +169,16 @@ pub(crate) enum OperandKind<'a, Id: FheUintId> {
     Clear(u128),
 }
 
+impl<Id: FheUintId> OperandKind<'_, Id> {
+    /// The same operand, borrowed.
+    pub(crate) fn borrowed(&self) -> OperandKind<'_, Id> {
+        match self {
+            Self::Encrypted(x) => OperandKind::Encrypted(Cow::Borrowed(x.as_ref())),
+            Self::Clear(k) => OperandKind::Clear(*k),
+        }
+    }
+}
+
 macro_rules! encrypted_operand {
     ($($Operand:ident),*) => {$(
         impl<'a, Id: FheUintId> From<&'a FheUint<Id>> for $Operand<'a, Id> {

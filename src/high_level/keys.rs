@@ -6,8 +6,8 @@ use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
 use crate::integer::{self, Circuit, Radix};
 use crate::scheduler::{
-    get_number_of_gpus, no_gpu_error, BatchProgress, Blocks, Calibration, CircuitInput, CostModel,
-    GpuIndex, GpuSelection, Scheduler, SchedulerConfig, WorkerInfo,
+    get_number_of_gpus, no_gpu_error, Blocks, Calibration, CircuitInput, CostModel, GpuIndex,
+    GpuSelection, Scheduler, SchedulerConfig, WorkerInfo,
 };
 use crate::shortint;
 use serde::{Deserialize, Serialize};
@@ -581,30 +581,13 @@ impl ServerKey {
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<Vec<Storage>> {
         let inputs = self.circuit_inputs(inputs)?;
+        if super::batch::recording() {
+            let pending = super::batch::record(self.inner.tag, &inputs, build)?;
+            return Ok(self.storages(pending));
+        }
         let (outputs, stats) = self.inner.scheduler.run(&inputs, build)?;
         self.count_circuits(1, stats.depth);
         Ok(self.storages(outputs))
-    }
-
-    /// Runs `count` independent operations as a batch (see
-    /// [`Scheduler::run_batch`]): `circuit(range)` gives the inputs and the builder
-    /// of the operations in `range`. Every encrypted input must carry this key's tag.
-    pub(crate) fn execute_batch<'a, B>(
-        &self,
-        count: usize,
-        circuit: impl Fn(std::ops::Range<usize>) -> Result<(Vec<Input<'a>>, B)> + Sync,
-        progress: Option<&(dyn Fn(BatchProgress) + Sync)>,
-    ) -> Result<Vec<Storage>>
-    where
-        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    {
-        let checked = |range| {
-            let (inputs, build) = circuit(range)?;
-            Ok((self.circuit_inputs(&inputs)?, build))
-        };
-        let run = self.inner.scheduler.run_batch(count, &checked, progress)?;
-        self.count_circuits(run.circuits as u64, run.layers);
-        Ok(self.storages(run.outputs))
     }
 
     /// `inputs` as the scheduler takes them, or `Err(KeyMismatch)` if one belongs
@@ -631,8 +614,13 @@ impl ServerKey {
             .collect()
     }
 
+    /// Where its circuits run.
+    pub(crate) fn scheduler(&self) -> &Scheduler {
+        &self.inner.scheduler
+    }
+
     /// Counts circuits and their bootstrap layers.
-    fn count_circuits(&self, circuits: u64, layers: usize) {
+    pub(crate) fn count_circuits(&self, circuits: u64, layers: usize) {
         self.inner.circuits.fetch_add(circuits, Ordering::Relaxed);
         self.inner
             .layers
@@ -723,7 +711,8 @@ pub fn generate_keys(config: impl Into<Config>) -> (ClientKey, ServerKey) {
 }
 
 thread_local! {
-    static SERVER_KEY: RefCell<Option<ServerKey>> = const { RefCell::new(None) };
+    /// The server key of the current thread.
+    pub(crate) static SERVER_KEY: RefCell<Option<ServerKey>> = const { RefCell::new(None) };
 }
 
 /// Makes `key` the server key of the operations of the current thread (each thread

@@ -83,6 +83,7 @@
 //! Every type here implements serde's traits; deserialization checks what it reads
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
 
+mod batch;
 mod casts;
 mod config;
 mod fhe_bool;
@@ -94,6 +95,7 @@ mod storage;
 pub(crate) mod traits;
 
 pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
+pub use batch::{BatchOutput, ValueSlot};
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
 pub use fhe_uint::{

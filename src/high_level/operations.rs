@@ -2,13 +2,13 @@
 //! ([`BinaryOp`], comparisons, ...), used alone by the `try_` methods and operators,
 //! or many times in one circuit by the batch functions.
 
+use super::batch::BatchOutput;
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedClear};
 use super::keys::current_server_key;
 use super::storage::{Input, Storage};
 use crate::error::{check_eq, Result};
 use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
-use std::ops::Range;
 
 pub use crate::integer::BinaryOp;
 pub use crate::integer::CmpOp as ComparisonOp;
@@ -64,19 +64,6 @@ pub(crate) fn run(
     build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
 ) -> Result<Vec<Storage>> {
     current_server_key()?.execute(inputs, build)
-}
-
-/// Runs `count` independent operations with the current thread's server key as a
-/// batch (see [`crate::scheduler`]): `circuit(range)` gives the inputs and the
-/// builder of the operations in `range`, whose outputs are returned in order.
-fn run_batch<'a, B>(
-    count: usize,
-    circuit: impl Fn(Range<usize>) -> Result<(Vec<Input<'a>>, B)> + Sync,
-) -> Result<Vec<Storage>>
-where
-    B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-{
-    current_server_key()?.execute_batch(count, circuit, None)
 }
 
 /// The only output of a circuit.
@@ -221,9 +208,13 @@ impl<Id: FheUintId> FheUint<Id> {
         match values {
             [] => Ok(Self::from_storage(Storage::Trivial(0))),
             [one] => Ok((*one).clone()),
-            _ => {
-                let mut out = Self::batch_sum_of(&[values])?;
-                Ok(out.remove(0))
+            many => {
+                let inputs: Vec<Input<'_>> = many.iter().map(|x| x.input()).collect();
+                let out = run(&inputs, |c, w| {
+                    let terms: Vec<&[Wire]> = w.iter().map(Vec::as_slice).collect();
+                    Ok(vec![integer::sum(c, &terms)?])
+                })?;
+                Ok(Self::from_storage(single(out)?))
             }
         }
     }
@@ -250,8 +241,7 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
-        let out = Self::batch_with(lhs, rhs, |c, l, r| integer::binary(c, op, l, r))?;
-        Ok(out.into_iter().map(Self::from_storage).collect())
+        Self::batch_with(lhs, rhs, |l, r| l.binary(op, r))
     }
 
     /// `lhs[i] + rhs[i]` (wrapping) for every `i`: [`FheUint::batch`] with
@@ -281,85 +271,38 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
-        let out = Self::batch_with(lhs, rhs, |c, l, r| {
-            Ok(vec![integer::comparison(c, op, l, r)?])
-        })?;
-        Ok(out.into_iter().map(FheBool::from_storage).collect())
+        Self::batch_with(lhs, rhs, |l, r| l.compare(op, r))
     }
 
-    /// `build(lhs[i], rhs[i])` for every `i`, as one circuit (per GPU of the key).
-    fn batch_with<'r, R: Into<Operand<'r, Id>>>(
+    /// `op(lhs[i], rhs[i])` for every `i`, as a batch of the current thread's key
+    /// ([`crate::ServerKey::run_batch`]).
+    fn batch_with<'r, R: Into<Operand<'r, Id>>, T: BatchOutput>(
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
-        build: impl Fn(&mut Circuit, &[Wire], Rhs<'_>) -> Result<Radix> + Copy + Sync,
-    ) -> Result<Vec<Storage>> {
+        op: impl Fn(&Self, OperandKind<'_, Id>) -> Result<T>,
+    ) -> Result<Vec<T>> {
         let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
         check_batch_lengths(lhs.len(), rhs.len())?;
-        run_batch(lhs.len(), |range| {
-            let mut slots = Slots::new();
-            let pairs = batch_pairs(&mut slots, &lhs[range.clone()], &rhs[range])?;
-            Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
-                pairs
-                    .iter()
-                    .map(|&(l, r)| build(c, &w[l], r.wires(w)))
-                    .collect()
-            }))
-        })
+        let pairs: Vec<(&Self, &OperandKind<'r, Id>)> = lhs.iter().zip(&rhs).collect();
+        current_server_key()?
+            .run_batch(&pairs, |&(l, r)| op(l, r.borrowed()))?
+            .into_iter()
+            .collect()
     }
 
     /// The wrapping sum of each group, all groups in one circuit (an empty group sums
     /// to zero). `Err` on failure.
     pub fn batch_sum(groups: &[&[Self]]) -> Result<Vec<Self>> {
-        let groups: Vec<Vec<&Self>> = groups.iter().map(|g| g.iter().collect()).collect();
-        let refs: Vec<&[&Self]> = groups.iter().map(Vec::as_slice).collect();
-        Self::batch_sum_of(&refs)
-    }
-
-    fn batch_sum_of(groups: &[&[&Self]]) -> Result<Vec<Self>> {
-        let out = run_batch(groups.len(), |range| {
-            let mut slots = Slots::new();
-            let indices: Vec<Vec<usize>> = groups[range]
-                .iter()
-                .map(|g| g.iter().map(|x| slots.push(x.input())).collect())
-                .collect();
-            Ok((slots.inputs, move |c: &mut Circuit, w: &[Radix]| {
-                indices
-                    .iter()
-                    .map(|group| match group.as_slice() {
-                        [] => integer::cast(
-                            c,
-                            &[],
-                            super::config::block_count(c.parameters(), Id::BITS),
-                        ),
-                        [one] => Ok(w[*one].clone()),
-                        many => {
-                            let terms: Vec<&[Wire]> =
-                                many.iter().map(|&i| w[i].as_slice()).collect();
-                            integer::sum(c, &terms)
-                        }
-                    })
-                    .collect()
-            }))
-        })?;
-        Ok(out.into_iter().map(Self::from_storage).collect())
+        current_server_key()?
+            .run_batch(groups, |group| {
+                Self::sum_of(&group.iter().collect::<Vec<_>>())
+            })?
+            .into_iter()
+            .collect()
     }
 }
 
 /// `Err` unless a batch has as many right operands as left ones.
 fn check_batch_lengths(lhs: usize, rhs: usize) -> Result<()> {
     check_eq("number of right operands of the batch", lhs, rhs)
-}
-
-/// Adds the operand pairs of a batch to `slots`.
-fn batch_pairs<'a, Id: FheUintId>(
-    slots: &mut Slots<'a>,
-    lhs: &'a [FheUint<Id>],
-    rhs: &'a [OperandKind<'_, Id>],
-) -> Result<Vec<(usize, SlotRhs)>> {
-    check_batch_lengths(lhs.len(), rhs.len())?;
-    Ok(lhs
-        .iter()
-        .zip(rhs)
-        .map(|(l, r)| (slots.push(l.input()), slots.push_rhs(r)))
-        .collect())
 }

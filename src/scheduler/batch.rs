@@ -1,15 +1,14 @@
-//! Batches of independent operations: split into shares over the workers, each
-//! share run as one circuit per chunk (one bootstrap launch per layer), chunks
-//! capped by memory, results gathered in input order.
+//! Batches of independent operations: split into shares over the workers by the
+//! cost model, each share recorded as circuits of as many operations as memory
+//! allows (one bootstrap launch per layer), run concurrently, gathered in order.
+//!
+//! [`crate::ServerKey::run_batch`] drives it: it records the first operation to
+//! learn its cost and size ([`Scheduler::plan_batch`]), records each chunk of the
+//! plan, then runs them all ([`Scheduler::run_chunks`]).
 
-use super::{
-    build_circuit, plan, resident_inputs, split_even, Blocks, CircuitInput, Device, Scheduler,
-    Worker,
-};
-#[cfg(feature = "gpu")]
-use crate::backend::Backend;
+use super::{plan, split_even, Blocks, Device, Scheduler, Worker};
 use crate::error::{Error, Result};
-use crate::integer::{self, Circuit, CircuitStats, Radix};
+use crate::integer::Circuit;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
@@ -17,8 +16,17 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 /// CPU (inputs and every layer's outputs stay alive until the circuit ends).
 const CPU_CHUNK_BYTES: usize = 1 << 30;
 
+/// Where a circuit runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// The CPU worker.
+    Cpu,
+    /// A stream-bound worker of the GPU at this position among the key's GPUs.
+    Gpu(usize),
+}
+
 /// How far a batch is, as told to a progress callback (see
-/// [`crate::FheUint::batch_with_progress`]).
+/// [`crate::ServerKey::run_batch_with_progress`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BatchProgress {
     /// Operations whose circuits have finished.
@@ -27,7 +35,7 @@ pub struct BatchProgress {
     pub operations: usize,
     /// Bootstraps run so far, counted as each bootstrap layer finishes.
     pub bootstraps_done: u64,
-    /// Bootstraps of the whole batch (from the size of its first operation).
+    /// Bootstraps of the whole batch.
     pub bootstraps: u64,
 }
 
@@ -48,56 +56,48 @@ impl BatchProgress {
     }
 }
 
-/// What running a batch gave.
+/// A progress callback, called from the threads running the batch.
+pub(crate) type Progress<'p> = Option<&'p (dyn Fn(BatchProgress) + Sync)>;
+
+/// A recorded chunk of a batch, ready to run.
+pub(crate) struct Chunk {
+    /// Where it runs.
+    pub(crate) target: Target,
+    /// Its circuit.
+    pub(crate) circuit: Circuit,
+    /// The encrypted blocks it reads, in circuit input order.
+    pub(crate) inputs: Vec<Blocks>,
+    /// The operations it holds.
+    pub(crate) operations: usize,
+}
+
+/// What running the chunks of a batch gave.
 pub(crate) struct BatchRun {
-    /// The outputs of every operation, in order.
-    pub(crate) outputs: Vec<Blocks>,
-    /// Circuits run.
-    pub(crate) circuits: usize,
+    /// The outputs of each chunk, in chunk order.
+    pub(crate) outputs: Vec<Vec<Blocks>>,
     /// Their bootstrap layers, summed.
     pub(crate) layers: usize,
 }
 
-/// A progress callback, called from the threads running the batch.
-pub(crate) type Progress<'p> = Option<&'p (dyn Fn(BatchProgress) + Sync)>;
-
-/// The progress of one batch, shared by its shares.
+/// The progress of one batch, shared by the threads running its chunks.
 struct Tracker<'p> {
     callback: Progress<'p>,
     operations: usize,
     bootstraps: u64,
     operations_done: AtomicUsize,
     bootstraps_done: AtomicU64,
-    circuits: AtomicUsize,
-    layers: AtomicUsize,
 }
 
 impl Tracker<'_> {
-    /// The run of the batch that gave `outputs`.
-    fn finish(self, outputs: Vec<Blocks>) -> BatchRun {
-        BatchRun {
-            outputs,
-            circuits: self.circuits.into_inner(),
-            layers: self.layers.into_inner(),
-        }
-    }
-
-    /// Counts a circuit of `depth` layers that has run.
-    fn circuit_done(&self, depth: usize) {
-        self.circuits.fetch_add(1, Ordering::Relaxed);
-        self.layers.fetch_add(depth, Ordering::Relaxed);
-    }
-
     fn report(&self, operations: usize, bootstraps: usize) {
         let Some(callback) = self.callback else {
             return;
         };
         let operations_done =
             self.operations_done.fetch_add(operations, Ordering::AcqRel) + operations;
-        let bootstraps_done = self
-            .bootstraps_done
-            .fetch_add(bootstraps as u64, Ordering::AcqRel)
-            + bootstraps as u64;
+        let bootstraps = bootstraps as u64;
+        let bootstraps_done =
+            self.bootstraps_done.fetch_add(bootstraps, Ordering::AcqRel) + bootstraps;
         callback(BatchProgress {
             operations_done,
             operations: self.operations,
@@ -116,116 +116,64 @@ pub(crate) fn chunks(range: Range<usize>, cap: usize) -> impl Iterator<Item = Ra
         .map(move |start| start..(start + cap).min(range.end))
 }
 
-/// Where a share of a batch runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Target {
-    /// The CPU worker.
-    Cpu,
-    /// A stream-bound worker of the GPU at this position among the key's GPUs.
-    Gpu(usize),
-}
-
-/// Bytes of the encrypted inputs of one operation that must move to reach a device.
-fn inputs_bytes<'i>(inputs: &'i [CircuitInput<'_>]) -> impl Fn(Device) -> usize + 'i {
-    move |device| {
-        inputs
-            .iter()
-            .map(|input| match input {
-                CircuitInput::Clear { .. } => 0,
-                CircuitInput::Encrypted { blocks, .. } => blocks.bytes_to_move(device),
-            })
-            .sum()
-    }
-}
-
-/// Bytes of blocks one operation of `stats` keeps alive while its circuit runs: its
-/// inputs, every bootstrap output (up to two functions each) and its outputs.
-fn bytes_per_operation(circuit: &Circuit, stats: &CircuitStats) -> usize {
+/// Bytes of blocks `operations` operations of `circuit` keep alive while it runs:
+/// inputs, every bootstrap output (up to two functions each) and outputs.
+fn bytes_per_operation(circuit: &Circuit, operations: usize) -> usize {
     let lwe = circuit.parameters().big_lwe_dimension().to_lwe_size().0 * 8;
     let inputs: usize = circuit.inputs().iter().map(Vec::len).sum();
     let outputs: usize = circuit.outputs().iter().map(Vec::len).sum();
-    (inputs + outputs + 2 * stats.bootstraps).max(1) * lwe
+    let blocks = inputs + outputs + 2 * circuit.stats().bootstraps;
+    (blocks.div_ceil(operations.max(1))).max(1) * lwe
 }
 
 impl Scheduler {
-    /// Runs `count` independent operations: `circuit(range)` gives the inputs and
-    /// the builder of the operations in `range` (their outputs in order). The batch
-    /// is split over the workers, each share run as circuits of as many operations
-    /// as memory allows; the outputs come back in the order of the operations.
-    pub(crate) fn run_batch<'a, B>(
-        &self,
-        count: usize,
-        circuit: &(dyn Fn(Range<usize>) -> Result<(Vec<CircuitInput<'a>>, B)> + Sync),
-        progress: Progress<'_>,
-    ) -> Result<BatchRun>
-    where
-        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    {
-        if count == 0 {
-            return Ok(BatchRun {
-                outputs: Vec::new(),
-                circuits: 0,
-                layers: 0,
-            });
+    /// The parallelism hint for the first operation of a batch of `count`
+    /// (recorded before the plan exists): as if spread evenly over the workers.
+    pub(crate) fn batch_parallelism(&self, count: usize) -> Result<usize> {
+        let gpus = self.gpu_indices().len();
+        if gpus == 0 {
+            return self.parallelism(Target::Cpu, count);
         }
-        // The first operation alone tells the cost and size of one.
-        let (inputs, build) = circuit(0..1)?;
-        let probe = build_circuit(&self.parameters, 1, &inputs, build)?;
-        let stats = probe.stats();
-        let bytes = bytes_per_operation(&probe, &stats);
-        let tracker = Tracker {
-            callback: progress,
-            operations: count,
-            bootstraps: (stats.bootstraps as u64).saturating_mul(count as u64),
-            operations_done: AtomicUsize::new(0),
-            bootstraps_done: AtomicU64::new(0),
-            circuits: AtomicUsize::new(0),
-            layers: AtomicUsize::new(0),
-        };
-        let shares = self.plan_shares(count, &probe, &inputs_bytes(&inputs));
-        // Consecutive ranges, one per worker in the order of `shares`, each on a
-        // thread of its own; the caller waits for all and concatenates in order.
-        let mut start = 0;
-        let mut jobs = Vec::new();
-        for (target, n) in shares {
-            jobs.push((target, start..start + n));
-            start += n;
-        }
-        let results: Vec<Result<Vec<Blocks>>> = std::thread::scope(|scope| {
-            let running: Vec<_> = jobs
-                .into_iter()
-                .filter(|(_, range)| !range.is_empty())
-                .map(|(target, range)| {
-                    let tracker = &tracker;
-                    std::thread::Builder::new()
-                        .name("gpufhe-share".into())
-                        .spawn_scoped(scope, move || {
-                            self.run_share(target, range, circuit, bytes, tracker)
-                        })
-                })
-                .collect();
-            running
-                .into_iter()
-                .map(|spawned| match spawned {
-                    Ok(handle) => handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                    Err(e) => Err(Error::InvalidParameter(format!(
-                        "could not start a thread for a share of the batch: {e}"
-                    ))),
-                })
-                .collect()
-        });
-        let mut outputs = Vec::with_capacity(count);
-        for result in results {
-            outputs.extend(result?);
-        }
-        Ok(tracker.finish(outputs))
+        let workers = gpus * self.gpu_workers_count(0).max(1);
+        self.parallelism(Target::Gpu(0), count.div_ceil(workers))
     }
 
-    /// How many of `count` operations like `probe` each worker takes: a share per
-    /// stream-bound worker of each GPU and one for the CPU worker, sized by the cost
-    /// model so that they all finish together (see [`super::plan`]).
+    /// The chunks `count` operations like the one recorded in `probe` are run as:
+    /// consecutive ranges, each with its target, in order. Shares come from the cost
+    /// model (see [`super::plan`]), a GPU's split evenly over its stream-bound
+    /// workers; each share is cut into chunks that fit in memory.
+    /// `input_bytes(device)` is what one operation's inputs need to move to reach
+    /// `device`.
+    pub(crate) fn plan_batch(
+        &self,
+        count: usize,
+        probe: &Circuit,
+        input_bytes: &dyn Fn(Device) -> usize,
+    ) -> Result<Vec<(Target, Range<usize>)>> {
+        let bytes = bytes_per_operation(probe, 1);
+        let mut start = 0;
+        let mut chunked = Vec::new();
+        for (target, n) in self.plan_shares(count, probe, input_bytes) {
+            let cap = match target {
+                Target::Cpu => CPU_CHUNK_BYTES / bytes,
+                #[cfg(feature = "gpu")]
+                Target::Gpu(position) => {
+                    let gpu = &self.gpus[position];
+                    let (free, _) = gpu.key().device().memory_info()?;
+                    free / 2 / gpu.workers() / bytes
+                }
+                #[cfg(not(feature = "gpu"))]
+                Target::Gpu(_) => return Err(super::no_gpu_error("a share of a batch")),
+            };
+            chunked.extend(chunks(start..start + n, cap).map(|range| (target, range)));
+            start += n;
+        }
+        Ok(chunked)
+    }
+
+    /// How many of `count` operations like `probe` each worker takes: one share
+    /// per stream-bound worker of each GPU and one for the CPU worker, sized by the
+    /// cost model so that they all finish together.
     fn plan_shares(
         &self,
         count: usize,
@@ -234,15 +182,15 @@ impl Scheduler {
     ) -> Vec<(Target, usize)> {
         let stats = probe.stats();
         let model = self.cost_model();
-        let mut workers: Vec<(Worker, Device)> = self
-            .gpu_indices()
-            .into_iter()
-            .map(|g| (Worker::Gpu(g), Device::CudaGpu(g)))
+        let gpus = self.gpu_indices();
+        let mut workers: Vec<(Worker, Device)> = gpus
+            .iter()
+            .map(|&g| (Worker::Gpu(g), Device::CudaGpu(g)))
             .collect();
-        if workers.is_empty() || self.counts.cpu_threads > 0 {
+        if workers.is_empty() || self.cpu_threads() > 0 {
             workers.push((Worker::Cpu, Device::Cpu));
         }
-        let costs: Vec<Box<dyn Fn(usize) -> f64>> = workers
+        let costs: Vec<Box<dyn Fn(usize) -> f64 + '_>> = workers
             .iter()
             .map(|&(worker, device)| {
                 let (model, stats, per_op) = (&model, &stats, input_bytes(device));
@@ -259,11 +207,7 @@ impl Scheduler {
             match *worker {
                 Worker::Cpu => shares.push((Target::Cpu, n)),
                 Worker::Gpu(gpu) => {
-                    let position = self
-                        .gpu_indices()
-                        .iter()
-                        .position(|&g| g == gpu)
-                        .unwrap_or(0);
+                    let position = gpus.iter().position(|&g| g == gpu).unwrap_or(0);
                     let streams = self.gpu_workers_count(position);
                     shares.extend(
                         split_even(n, streams)
@@ -276,91 +220,60 @@ impl Scheduler {
         shares
     }
 
-    /// Runs the operations `range` on `target`, as circuits of as many operations
-    /// as memory allows.
-    fn run_share<'a, B>(
+    /// Runs recorded chunks concurrently, each on a thread of its own (the CPU pool
+    /// and the GPUs' stream leases bound how many compute at once); returns their
+    /// outputs in chunk order. `progress` hears of every bootstrap layer and chunk.
+    pub(crate) fn run_chunks(
         &self,
-        target: Target,
-        range: Range<usize>,
-        circuit: &(dyn Fn(Range<usize>) -> Result<(Vec<CircuitInput<'a>>, B)> + Sync),
-        bytes: usize,
-        tracker: &Tracker<'_>,
-    ) -> Result<Vec<Blocks>>
-    where
-        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    {
-        let mut outputs = Vec::with_capacity(range.len());
-        match target {
-            Target::Cpu => {
-                for chunk in chunks(range, (CPU_CHUNK_BYTES / bytes).max(1)) {
-                    outputs.extend(self.run_cpu_chunk(chunk, circuit, tracker)?);
-                }
-            }
-            #[cfg(feature = "gpu")]
-            Target::Gpu(position) => {
-                let gpu = &self.gpus[position];
-                let (free, _) = gpu.key().device().memory_info()?;
-                let cap = (free / 2 / gpu.workers() / bytes).max(1);
-                for chunk in chunks(range, cap) {
-                    outputs.extend(self.run_gpu_chunk(gpu, chunk, circuit, tracker)?);
-                }
-            }
-            #[cfg(not(feature = "gpu"))]
-            Target::Gpu(_) => return Err(super::no_gpu_error("a share of a batch")),
-        }
-        Ok(outputs)
-    }
-
-    /// One chunk of a batch as one circuit on the CPU worker.
-    fn run_cpu_chunk<'a, B>(
-        &self,
-        chunk: Range<usize>,
-        circuit: &(dyn Fn(Range<usize>) -> Result<(Vec<CircuitInput<'a>>, B)> + Sync),
-        tracker: &Tracker<'_>,
-    ) -> Result<Vec<Blocks>>
-    where
-        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    {
-        let worker = self.cpu_worker()?;
-        let operations = chunk.len();
-        let hint = (worker.parallelism_hint() / operations).max(1);
-        let (inputs, build) = circuit(chunk)?;
-        let circuit = build_circuit(&self.parameters, hint, &inputs, build)?;
-        let resident = resident_inputs(&inputs, Blocks::on_cpu)?;
-        let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
-        let results = worker.run(|backend| {
-            integer::execute_observed(backend, &circuit, &refs, &mut |n| tracker.report(0, n))
-        })?;
-        tracker.circuit_done(circuit.stats().depth);
-        tracker.report(operations, 0);
-        Ok(results.into_iter().map(Blocks::Cpu).collect())
-    }
-
-    /// One chunk of a batch as one circuit on a leased worker of `gpu`.
-    #[cfg(feature = "gpu")]
-    fn run_gpu_chunk<'a, B>(
-        &self,
-        gpu: &super::GpuWorkers,
-        chunk: Range<usize>,
-        circuit: &(dyn Fn(Range<usize>) -> Result<(Vec<CircuitInput<'a>>, B)> + Sync),
-        tracker: &Tracker<'_>,
-    ) -> Result<Vec<Blocks>>
-    where
-        B: FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-    {
-        let lease = gpu.lease();
-        let backend: &crate::backend::cuda::CudaBackend = &lease;
-        let operations = chunk.len();
-        let hint = (backend.parallelism() / operations).max(1);
-        let (inputs, build) = circuit(chunk)?;
-        let circuit = build_circuit(&self.parameters, hint, &inputs, build)?;
-        let resident = resident_inputs(&inputs, |b| b.on_gpu(backend))?;
-        let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
-        let results =
-            integer::execute_observed(backend, &circuit, &refs, &mut |n| tracker.report(0, n))?;
-        tracker.circuit_done(circuit.stats().depth);
-        tracker.report(operations, 0);
-        Ok(results.into_iter().map(Blocks::Cuda).collect())
+        chunks: Vec<Chunk>,
+        progress: Progress<'_>,
+    ) -> Result<BatchRun> {
+        let tracker = Tracker {
+            callback: progress,
+            operations: chunks.iter().map(|c| c.operations).sum(),
+            bootstraps: chunks
+                .iter()
+                .map(|c| c.circuit.stats().bootstraps as u64)
+                .sum(),
+            operations_done: AtomicUsize::new(0),
+            bootstraps_done: AtomicU64::new(0),
+        };
+        let layers = chunks.iter().map(|c| c.circuit.stats().depth).sum();
+        let tracker = &tracker;
+        let results: Vec<Result<Vec<Blocks>>> = std::thread::scope(|scope| {
+            let running: Vec<_> = chunks
+                .iter()
+                .map(|chunk| {
+                    std::thread::Builder::new()
+                        .name("gpufhe-chunk".into())
+                        .spawn_scoped(scope, move || {
+                            let outputs = self.run_circuit(
+                                chunk.target,
+                                &chunk.circuit,
+                                &chunk.inputs,
+                                &mut |n| tracker.report(0, n),
+                            )?;
+                            tracker.report(chunk.operations, 0);
+                            Ok(outputs)
+                        })
+                })
+                .collect();
+            running
+                .into_iter()
+                .map(|spawned| match spawned {
+                    Ok(handle) => handle
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                    Err(e) => Err(Error::InvalidParameter(format!(
+                        "could not start a thread for a chunk of the batch: {e}"
+                    ))),
+                })
+                .collect()
+        });
+        Ok(BatchRun {
+            outputs: results.into_iter().collect::<Result<_>>()?,
+            layers,
+        })
     }
 }
 

@@ -27,6 +27,7 @@ mod config;
 mod cost;
 mod devices;
 mod dispatch;
+mod record;
 mod residency;
 mod worker;
 
@@ -37,6 +38,7 @@ pub use calibrate::{measure_cpu, Calibration, CalibrationOptions};
 pub use cost::{format_seconds, CostModel, CpuSpeed, GpuSpeed, Prediction, Provenance, Worker};
 pub use dispatch::{plan, split_even, Advice, Operation, RightOperand, Workload};
 
+pub(crate) use batch::{Chunk, Target};
 pub use config::{
     Knob, SchedulerConfig, SchedulerConfigBuilder, Source, DEFAULT_GPU_OVERPROVISION,
     DEFAULT_STREAMS_PER_GPU, ENV_CPU_THREADS, ENV_DEVICES, ENV_DEVICE_TO_CORE_RATIO,
@@ -47,13 +49,13 @@ pub use devices::{
     get_number_of_gpus, probe_gpus, select_usable, Device, Devices, GpuIndex, GpuProbe,
     GpuSelection,
 };
+pub(crate) use record::Recording;
 pub(crate) use residency::{Blocks, CircuitInput};
 
-use crate::backend::{Backend, BlockInfo};
-use crate::error::{check_eq, Error, Result};
-use crate::integer::{self, block_count, Circuit, CircuitStats, Radix};
+use crate::backend::Backend;
+use crate::error::{Error, Result};
+use crate::integer::{self, Circuit, CircuitStats, Radix, Wire};
 use crate::shortint::{self, ShortintParameters};
-use std::borrow::Cow;
 use std::sync::{Arc, OnceLock, RwLock};
 use worker::CpuWorker;
 #[cfg(feature = "gpu")]
@@ -220,6 +222,11 @@ impl Scheduler {
         }
     }
 
+    /// The block parameters.
+    pub(crate) fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
     /// The CPU worker's thread budget.
     pub(crate) fn cpu_threads(&self) -> usize {
         self.counts.cpu_threads
@@ -313,54 +320,99 @@ impl Scheduler {
         inputs: &[CircuitInput<'_>],
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<(Vec<Blocks>, CircuitStats)> {
-        #[cfg(feature = "gpu")]
-        if !self.gpus.is_empty() {
-            let lease = self.pick_gpu(inputs).lease();
-            let backend: &crate::backend::cuda::CudaBackend = &lease;
-            let circuit = build_circuit(&self.parameters, backend.parallelism(), inputs, build)?;
-            let resident = resident_inputs(inputs, |b| b.on_gpu(backend))?;
-            let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
-            let results = integer::execute(backend, &circuit, &refs)?;
-            return Ok((
-                results.into_iter().map(Blocks::Cuda).collect(),
-                circuit.stats(),
-            ));
-        }
-        let cpu = self.cpu_worker()?;
-        let circuit = build_circuit(&self.parameters, cpu.parallelism_hint(), inputs, build)?;
-        let resident = resident_inputs(inputs, Blocks::on_cpu)?;
-        let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
-        let results = cpu.run(|backend| integer::execute(backend, &circuit, &refs))?;
-        Ok((
-            results.into_iter().map(Blocks::Cpu).collect(),
-            circuit.stats(),
-        ))
+        let target = self.single_target(inputs);
+        let mut recording = Recording::new(&self.parameters, self.parallelism(target, 1)?);
+        let outputs = recording.record(inputs, build)?;
+        let wires: Vec<&[Wire]> = outputs.iter().map(Vec::as_slice).collect();
+        let (circuit, inputs) = recording.finish(&wires);
+        let results = self.run_circuit(target, &circuit, &inputs, &mut |_| {})?;
+        Ok((results, circuit.stats()))
     }
 
-    /// The GPU a single circuit runs on: the first of this key's GPUs holding an
-    /// encrypted input, else the one with the fewest circuits in flight (the first
-    /// chosen on a tie).
-    #[cfg(feature = "gpu")]
-    fn pick_gpu(&self, inputs: &[CircuitInput<'_>]) -> &GpuWorkers {
-        let holding = inputs.iter().find_map(|input| match input {
-            CircuitInput::Encrypted {
-                blocks: Blocks::Cuda(b),
-                ..
-            } => self
-                .gpus
-                .iter()
-                .find(|g| g.key().device().ordinal() == b.ordinal()),
-            _ => None,
-        });
-        holding.unwrap_or_else(|| {
-            let mut best = &self.gpus[0];
-            for g in &self.gpus[1..] {
-                if g.running() < best.running() {
-                    best = g;
-                }
+    /// Runs a recorded circuit on a worker of `target` (leased for the run on a
+    /// GPU), its inputs moved there if they live elsewhere; `layer_done` hears of
+    /// every bootstrap layer.
+    pub(crate) fn run_circuit(
+        &self,
+        target: Target,
+        circuit: &Circuit,
+        inputs: &[Blocks],
+        layer_done: &mut (dyn FnMut(usize) + Send),
+    ) -> Result<Vec<Blocks>> {
+        match target {
+            Target::Cpu => {
+                let cpu = self.cpu_worker()?;
+                let resident = inputs
+                    .iter()
+                    .map(Blocks::on_cpu)
+                    .collect::<Result<Vec<_>>>()?;
+                let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
+                let results = cpu.run(|backend| {
+                    integer::execute_observed(backend, circuit, &refs, layer_done)
+                })?;
+                Ok(results.into_iter().map(Blocks::Cpu).collect())
             }
-            best
-        })
+            #[cfg(feature = "gpu")]
+            Target::Gpu(position) => {
+                let gpu = self
+                    .gpus
+                    .get(position)
+                    .ok_or_else(|| Error::InvalidParameter("internal: no such GPU".into()))?;
+                let lease = gpu.lease();
+                let backend: &crate::backend::cuda::CudaBackend = &lease;
+                let resident = inputs
+                    .iter()
+                    .map(|b| b.on_gpu(backend))
+                    .collect::<Result<Vec<_>>>()?;
+                let refs: Vec<_> = resident.iter().map(|b| b.as_ref()).collect();
+                let results = integer::execute_observed(backend, circuit, &refs, layer_done)?;
+                Ok(results.into_iter().map(Blocks::Cuda).collect())
+            }
+            #[cfg(not(feature = "gpu"))]
+            Target::Gpu(_) => Err(no_gpu_error("running a circuit on a GPU")),
+        }
+    }
+
+    /// Bootstraps per operation a circuit of `operations` operations can run at
+    /// once on `target`: its share of the CPU threads (given the circuits already
+    /// running), or of the GPU's parallelism.
+    pub(crate) fn parallelism(&self, target: Target, operations: usize) -> Result<usize> {
+        let whole = match target {
+            Target::Cpu => self.cpu_worker()?.parallelism_hint(),
+            #[cfg(feature = "gpu")]
+            Target::Gpu(position) => self.gpus.get(position).map_or(1, |g| {
+                use crate::backend::Backend;
+                g.key().parallelism()
+            }),
+            #[cfg(not(feature = "gpu"))]
+            Target::Gpu(_) => 1,
+        };
+        Ok((whole / operations.max(1)).max(1))
+    }
+
+    /// Where a single circuit runs: the CPU worker, or the first of this key's GPUs
+    /// holding an encrypted input, else the one with the fewest circuits in flight
+    /// (the first chosen on a tie).
+    fn single_target(&self, inputs: &[CircuitInput<'_>]) -> Target {
+        #[cfg(feature = "gpu")]
+        if !self.gpus.is_empty() {
+            let ordinal_of = |g: &GpuWorkers| g.key().device().ordinal();
+            let holding = inputs.iter().find_map(|input| match input {
+                CircuitInput::Encrypted {
+                    blocks: Blocks::Cuda(b),
+                    ..
+                } => self.gpus.iter().position(|g| ordinal_of(g) == b.ordinal()),
+                _ => None,
+            });
+            let least_busy = || {
+                (0..self.gpus.len())
+                    .min_by_key(|&p| self.gpus[p].running())
+                    .unwrap_or(0)
+            };
+            return Target::Gpu(holding.unwrap_or_else(least_busy));
+        }
+        let _ = inputs;
+        Target::Cpu
     }
 }
 
@@ -378,82 +430,4 @@ fn initial_model(
         Some(ratio) if counts.cpu_threads > 0 => model.with_device_to_core_ratio(ratio),
         _ => Ok(model),
     }
-}
-
-/// The infos of encrypted blocks wherever they live.
-fn block_infos(blocks: &Blocks) -> Vec<BlockInfo> {
-    match blocks {
-        Blocks::Cpu(v) => v
-            .iter()
-            .map(|c| BlockInfo {
-                degree: c.degree(),
-                noise_level: c.noise_level(),
-            })
-            .collect(),
-        #[cfg(feature = "gpu")]
-        Blocks::Cuda(b) => b.infos().to_vec(),
-    }
-}
-
-/// The circuit `build` makes on `inputs` (their blocks' bookkeeping only: nothing is
-/// moved), with every output block checked to be clean.
-pub(crate) fn build_circuit(
-    params: &ShortintParameters,
-    parallelism: usize,
-    inputs: &[CircuitInput<'_>],
-    build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-) -> Result<Circuit> {
-    let mut circuit = Circuit::new(*params).with_parallelism(parallelism);
-    let mut operands = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        match *input {
-            CircuitInput::Clear { value, bits } => {
-                let count = block_count(params, bits);
-                let digits = integer::clear_digits(value, params.message_modulus, count);
-                let wires = digits
-                    .into_iter()
-                    .map(|d| circuit.constant(d))
-                    .collect::<Result<Radix>>()?;
-                operands.push(wires);
-            }
-            CircuitInput::Encrypted { blocks, bits } => {
-                let infos = block_infos(blocks);
-                check_eq(
-                    "number of blocks of an operand",
-                    block_count(params, bits),
-                    infos.len(),
-                )?;
-                operands.push(circuit.add_input(&infos)?);
-            }
-        }
-    }
-    let outputs = build(&mut circuit, &operands)?;
-    for out in &outputs {
-        for &w in out {
-            let info = circuit.info(w);
-            if info.degree >= params.message_modulus || info.noise_level > 1 {
-                return Err(Error::CapacityExceeded(format!(
-                    "internal: an operation returned a block that is not clean (degree {}, \
-                     noise level {})",
-                    info.degree, info.noise_level
-                )));
-            }
-        }
-        circuit.add_output(out);
-    }
-    Ok(circuit)
-}
-
-/// The encrypted inputs, in order, as `resident` makes them available to a backend.
-fn resident_inputs<'a, T: Clone + 'a>(
-    inputs: &[CircuitInput<'a>],
-    resident: impl Fn(&'a Blocks) -> Result<Cow<'a, T>>,
-) -> Result<Vec<Cow<'a, T>>> {
-    inputs
-        .iter()
-        .filter_map(|input| match *input {
-            CircuitInput::Clear { .. } => None,
-            CircuitInput::Encrypted { blocks, .. } => Some(resident(blocks)),
-        })
-        .collect()
 }

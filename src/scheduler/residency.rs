@@ -1,6 +1,7 @@
 //! Where blocks live ([`Blocks`]: host memory or one GPU), what enters a circuit
 //! ([`CircuitInput`]), and moving blocks between devices.
 
+use super::record::pending_elsewhere;
 use super::Device;
 #[cfg(feature = "gpu")]
 use super::GpuIndex;
@@ -18,6 +19,14 @@ pub(crate) enum Blocks {
     /// In the memory of one GPU.
     #[cfg(feature = "gpu")]
     Cuda(CudaBlocks),
+    /// Not computed yet: wires of a circuit being recorded (see
+    /// [`super::record::Recording`]).
+    Pending {
+        /// The recording they belong to.
+        recording: u64,
+        /// Their wires in its circuit.
+        wires: Vec<crate::integer::Wire>,
+    },
 }
 
 /// A value entering a circuit: a clear value (its blocks become circuit constants)
@@ -53,6 +62,7 @@ impl Blocks {
             Self::Cpu(v) => Ok(Cow::Borrowed(v)),
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
+            Self::Pending { .. } => Err(pending_elsewhere()),
         }
     }
 
@@ -64,13 +74,14 @@ impl Blocks {
             Self::Cpu(v) => Ok(Cow::Borrowed(v)),
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
+            Self::Pending { .. } => Err(pending_elsewhere()),
         }
     }
 
-    /// Where they live.
+    /// Where they live (pending blocks count as the CPU's until computed).
     pub(crate) fn device(&self) -> Device {
         match self {
-            Self::Cpu(_) => Device::Cpu,
+            Self::Cpu(_) | Self::Pending { .. } => Device::Cpu,
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => Device::CudaGpu(gpu_index(b.ordinal())),
         }
@@ -85,6 +96,7 @@ impl Blocks {
             Self::Cpu(v) => v.iter().map(|b| b.as_lwe().as_slice().len() * 8).sum(),
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => b.len() * b.lwe_bytes(),
+            Self::Pending { .. } => 0,
         }
     }
 
@@ -101,6 +113,9 @@ impl Blocks {
 
     /// The blocks moved to `device` (these if they are there already).
     pub(crate) fn moved_to(&self, device: Device) -> Result<Blocks> {
+        if let Self::Pending { .. } = self {
+            return Err(pending_elsewhere());
+        }
         if self.device() == device {
             return Ok(self.clone());
         }

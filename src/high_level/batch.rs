@@ -1,0 +1,322 @@
+//! Batches of any operations: [`ServerKey::run_batch`] runs a closure on every item
+//! with the operations **recorded** instead of run, one circuit per share of the
+//! batch, so that `n` additions written one at a time still run as one bootstrap
+//! launch per layer on each worker.
+
+use super::fhe_bool::FheBool;
+use super::fhe_uint::{FheUint, FheUintId};
+use super::keys::{KeyTag, ServerKey, SERVER_KEY};
+use super::storage::Storage;
+use crate::error::{Error, Result};
+use crate::integer::{Circuit, Radix, Wire};
+use crate::scheduler::{BatchProgress, Blocks, Chunk, CircuitInput, Device, Recording};
+use std::cell::RefCell;
+
+/// Values a batch's closure may return ([`ServerKey::run_batch`]): encrypted values,
+/// and tuples, vectors, arrays, options and results of them. Implement it for your
+/// own types by visiting every encrypted value they hold, always in the same order.
+///
+/// ```
+/// use gpufhe::high_level::{BatchOutput, ValueSlot};
+/// use gpufhe::FheUint8;
+/// struct Pair {
+///     low: FheUint8,
+///     high: FheUint8,
+/// }
+/// impl BatchOutput for Pair {
+///     fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+///         self.low.visit_values(visit);
+///         self.high.visit_values(visit);
+///     }
+/// }
+/// ```
+pub trait BatchOutput {
+    /// Calls `visit` on every encrypted value of `self`, always in the same order.
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>));
+}
+
+/// One encrypted value inside a [`BatchOutput`] (opaque: the batch fills it in).
+pub struct ValueSlot<'a>(&'a mut Storage);
+
+impl<Id: FheUintId> BatchOutput for FheUint<Id> {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        visit(ValueSlot(&mut self.storage))
+    }
+}
+
+impl BatchOutput for FheBool {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        visit(ValueSlot(&mut self.storage))
+    }
+}
+
+impl BatchOutput for () {
+    fn visit_values(&mut self, _: &mut dyn FnMut(ValueSlot<'_>)) {}
+}
+
+impl<T: BatchOutput> BatchOutput for Vec<T> {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        self.iter_mut().for_each(|x| x.visit_values(visit))
+    }
+}
+
+impl<T: BatchOutput, const N: usize> BatchOutput for [T; N] {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        self.iter_mut().for_each(|x| x.visit_values(visit))
+    }
+}
+
+impl<T: BatchOutput> BatchOutput for Option<T> {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        if let Some(x) = self {
+            x.visit_values(visit)
+        }
+    }
+}
+
+impl<T: BatchOutput, E> BatchOutput for std::result::Result<T, E> {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        if let Ok(x) = self {
+            x.visit_values(visit)
+        }
+    }
+}
+
+macro_rules! tuple_output {
+    ($($name:ident),+) => {
+        impl<$($name: BatchOutput),+> BatchOutput for ($($name,)+) {
+            #[allow(non_snake_case)]
+            fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+                let ($($name,)+) = self;
+                $($name.visit_values(visit);)+
+            }
+        }
+    };
+}
+tuple_output!(A);
+tuple_output!(A, B);
+tuple_output!(A, B, C);
+tuple_output!(A, B, C, D);
+
+/// The recording of the batch the current thread is running, if any.
+struct Active {
+    tag: KeyTag,
+    recording: Recording,
+}
+
+thread_local! {
+    static RECORDING: RefCell<Option<Active>> = const { RefCell::new(None) };
+}
+
+/// Whether this thread is recording a batch.
+pub(crate) fn recording() -> bool {
+    RECORDING.with(|r| r.borrow().is_some())
+}
+
+/// Records an operation of `tag`'s key into this thread's batch; its outputs are
+/// pending blocks. `Err` if the batch belongs to another key.
+pub(crate) fn record(
+    tag: KeyTag,
+    inputs: &[CircuitInput<'_>],
+    build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+) -> Result<Vec<Blocks>> {
+    RECORDING.with(|r| {
+        let mut active = r.borrow_mut();
+        let active = active.as_mut().ok_or_else(|| {
+            Error::InvalidParameter("internal: no batch is being recorded".into())
+        })?;
+        active.tag.check(
+            "an operation inside run_batch (use the batch's server key)",
+            tag,
+        )?;
+        let outputs = active.recording.record(inputs, build)?;
+        Ok(outputs
+            .into_iter()
+            .map(|wires| active.recording.pending(wires))
+            .collect())
+    })
+}
+
+/// Runs `f` with `recording` as this thread's batch and `key` as its server key,
+/// both put back as they were afterwards (also if `f` panics); returns `f`'s result
+/// and the recording.
+fn recorded<R>(
+    key: &ServerKey,
+    recording: Recording,
+    f: impl FnOnce() -> R,
+) -> Result<(R, Recording)> {
+    struct Restore(Option<Option<ServerKey>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take().flatten();
+            let _ = SERVER_KEY.try_with(|k| *k.borrow_mut() = previous);
+            let _ = RECORDING.try_with(|r| r.borrow_mut().take());
+        }
+    }
+    let previous = SERVER_KEY.with(|k| k.borrow_mut().replace(key.clone()));
+    let restore = Restore(Some(previous));
+    RECORDING.with(|r| {
+        *r.borrow_mut() = Some(Active {
+            tag: key.tag(),
+            recording,
+        })
+    });
+    let result = f();
+    let active = RECORDING.with(|r| r.borrow_mut().take());
+    drop(restore);
+    let active = active.ok_or_else(|| {
+        Error::InvalidParameter("internal: the batch's recording went missing".into())
+    })?;
+    Ok((result, active.recording))
+}
+
+/// The wires of the values of `outputs` pending in `recording`, in visit order.
+fn pending_wires<R: BatchOutput>(outputs: &mut [R], recording: &Recording) -> Vec<Vec<Wire>> {
+    let mut wires = Vec::new();
+    for out in outputs {
+        out.visit_values(&mut |slot| {
+            if let Storage::Encrypted { blocks, .. } = &*slot.0 {
+                if let Some(w) = recording.wires_of(blocks) {
+                    wires.push(w.to_vec());
+                }
+            }
+        });
+    }
+    wires
+}
+
+impl ServerKey {
+    /// `f` on every item, as a batch: the operations `f` makes are recorded rather
+    /// than run, and the batch is split over the key's workers (its GPUs' streams,
+    /// the CPU worker) in proportion to their predicted speed, each share running as
+    /// **one** circuit (one bootstrap launch per layer) — the one-line form of the
+    /// multi-GPU guide's `par_iter` batch. Results come back in item order.
+    ///
+    /// Inside `f`, this key is the thread's key and values computed there are
+    /// placeholders: they can be operands of further operations in the same call of
+    /// `f`, and whatever `f` returns ([`BatchOutput`]) is filled in once the batch
+    /// has run; decrypting or serializing them inside `f` is an `Err`. `Err` if the
+    /// batch fails to run; an error of one operation inside `f` is that item's
+    /// result when `f` returns a `Result`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// let pairs: Vec<(FheUint8, FheUint8)> = [(1u8, 2u8), (200, 100), (7, 7)]
+    ///     .iter()
+    ///     .map(|&(a, b)| (FheUint8::encrypt(a, &client_key), FheUint8::encrypt(b, &client_key)))
+    ///     .collect();
+    /// // Three additions and three comparisons, one circuit.
+    /// let out = server_key.run_batch(&pairs, |(a, b)| (a + b, a.eq(b))).unwrap();
+    /// let sums: Vec<u8> = out.iter().map(|(s, _)| s.decrypt(&client_key)).collect();
+    /// assert_eq!(sums, [3, 44, 14]);
+    /// assert!(out[2].1.decrypt(&client_key));
+    /// assert_eq!(server_key.stats().circuits, 1);
+    /// ```
+    pub fn run_batch<T, R: BatchOutput>(&self, items: &[T], f: impl Fn(&T) -> R) -> Result<Vec<R>> {
+        self.run_batch_observed(items, f, None)
+    }
+
+    /// [`ServerKey::run_batch`], calling `progress` (from the threads running the
+    /// batch) as each bootstrap layer and each circuit finishes: for a progress bar
+    /// on long batches.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
+    /// use std::sync::atomic::{AtomicU64, Ordering};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// let xs: Vec<FheUint8> = (0..4u8).map(|v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let done = AtomicU64::new(0);
+    /// let doubled = server_key
+    ///     .run_batch_with_progress(&xs, |x| x + x, |p| {
+    ///         done.fetch_max(p.bootstraps_done, Ordering::Relaxed);
+    ///     })
+    ///     .unwrap();
+    /// let six: u8 = doubled[3].decrypt(&client_key);
+    /// assert_eq!(six, 6);
+    /// assert_eq!(done.into_inner(), server_key.pbs_count());
+    /// ```
+    pub fn run_batch_with_progress<T, R: BatchOutput>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> R,
+        progress: impl Fn(BatchProgress) + Sync,
+    ) -> Result<Vec<R>> {
+        self.run_batch_observed(items, f, Some(&progress))
+    }
+
+    fn run_batch_observed<T, R: BatchOutput>(
+        &self,
+        items: &[T],
+        f: impl Fn(&T) -> R,
+        progress: Option<&(dyn Fn(BatchProgress) + Sync)>,
+    ) -> Result<Vec<R>> {
+        if items.is_empty() {
+            return Ok(Vec::new());
+        }
+        if recording() {
+            // Inside another batch: these operations join its circuit.
+            return Ok(items.iter().map(f).collect());
+        }
+        let scheduler = self.scheduler();
+        let params = *scheduler.parameters();
+        // The first item alone tells the cost and size of one.
+        let probe = Recording::new(&params, scheduler.batch_parallelism(items.len())?);
+        let (first, probe) = recorded(self, probe, || f(&items[0]))?;
+        let input_bytes =
+            |device: Device| probe.inputs().iter().map(|b| b.bytes_to_move(device)).sum();
+        let plan = scheduler.plan_batch(items.len(), probe.circuit(), &input_bytes)?;
+        let mut results = Vec::with_capacity(items.len());
+        results.push(first);
+        let mut chunks = Vec::with_capacity(plan.len());
+        let mut probe = Some(probe);
+        for (target, range) in &plan {
+            let recording = match probe.take() {
+                Some(probe) => probe,
+                None => Recording::new(&params, scheduler.parallelism(*target, range.len())?),
+            };
+            let start = range.start.max(results.len());
+            let (values, recording) = recorded(self, recording, || {
+                items[start..range.end].iter().map(&f).collect::<Vec<_>>()
+            })?;
+            results.extend(values);
+            let wires = pending_wires(&mut results[range.clone()], &recording);
+            let refs: Vec<&[Wire]> = wires.iter().map(Vec::as_slice).collect();
+            let id = recording.id();
+            let (circuit, inputs) = recording.finish(&refs);
+            chunks.push((
+                id,
+                Chunk {
+                    target: *target,
+                    circuit,
+                    inputs,
+                    operations: range.len(),
+                },
+            ));
+        }
+        let ids: Vec<u64> = chunks.iter().map(|(id, _)| *id).collect();
+        let run = scheduler.run_chunks(chunks.into_iter().map(|(_, c)| c).collect(), progress)?;
+        self.count_circuits(ids.len() as u64, run.layers);
+        let tag = self.tag();
+        for (((_, range), outputs), id) in plan.iter().zip(run.outputs).zip(ids) {
+            let mut outputs = outputs.into_iter();
+            for out in &mut results[range.clone()] {
+                out.visit_values(&mut |slot| {
+                    let pending = matches!(
+                        &*slot.0,
+                        Storage::Encrypted { blocks: Blocks::Pending { recording, .. }, .. }
+                            if *recording == id
+                    );
+                    if pending {
+                        if let Some(blocks) = outputs.next() {
+                            *slot.0 = Storage::Encrypted { tag, blocks };
+                        }
+                    }
+                });
+            }
+        }
+        Ok(results)
+    }
+}
