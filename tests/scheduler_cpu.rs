@@ -198,13 +198,23 @@ fn values_of_a_batch_stay_inside_it_and_errors_stay_with_their_item() {
     let err = FheTryDecrypt::<u8>::try_decrypt(&kept, client_key).unwrap_err();
     assert!(err.to_string().contains("run_batch"), "{err}");
     set_server_key(key.clone());
-    assert!(kept.try_add(&x).unwrap_err().to_string().contains("run_batch"));
+    assert!(kept
+        .try_add(&x)
+        .unwrap_err()
+        .to_string()
+        .contains("run_batch"));
 
     // A value of another client key fails its own item only.
     let other = ClientKey::generate(ConfigBuilder::default());
     let foreign = FheUint8::encrypt(1u8, &other);
     let results = key
-        .run_batch(&[0, 1], |&i| if i == 0 { x.try_add(&x) } else { x.try_add(&foreign) })
+        .run_batch(&[0, 1], |&i| {
+            if i == 0 {
+                x.try_add(&x)
+            } else {
+                x.try_add(&foreign)
+            }
+        })
         .unwrap();
     assert_eq!(results[0].as_ref().map(|v| v.decrypt(client_key)), Ok(18u8));
     assert!(matches!(results[1], Err(gpufhe::Error::KeyMismatch { .. })));

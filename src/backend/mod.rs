@@ -16,9 +16,7 @@ pub mod cpu;
 #[cfg(feature = "gpu")]
 #[allow(unsafe_code)]
 pub mod cuda;
-mod table;
-
-pub use table::Table;
+pub use crate::shortint::Table;
 
 use crate::error::{Error, Result};
 use crate::shortint::{Ciphertext, ShortintParameters};

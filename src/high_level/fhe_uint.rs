@@ -129,7 +129,7 @@ macro_rules! fhe_uint_types {
             }
         }
 
-        super::ops::clear_left_operators!($id, $clear);
+        super::operators::clear_left_operators!($id, $clear);
     )*};
 }
 

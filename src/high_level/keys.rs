@@ -1,8 +1,8 @@
-//! Keys, their tags, and the thread's server key.
+//! Keys and the thread's server key.
 
 use super::config::{block_count, Config};
+pub use super::key_tag::KeyTag;
 use super::storage::{Input, Storage};
-use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
 use crate::integer::{self, Circuit, Radix};
 use crate::scheduler::{
@@ -14,48 +14,6 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-
-/// The random 64-bit identifier of a client key. Its server keys and every value
-/// encrypted under it carry it, so that values of different keys are never mixed:
-/// combining them, or decrypting with another client key, is an
-/// [`Error::KeyMismatch`]. A tag is public (it is not derived from the secret key).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct KeyTag(u64);
-
-impl KeyTag {
-    /// A fresh random tag from the operating system.
-    fn random() -> Result<Self> {
-        let seed = Seed::from_os()?;
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(&seed.0[..8]);
-        Ok(Self(u64::from_le_bytes(bytes)))
-    }
-
-    /// The tag as a number.
-    pub fn value(self) -> u64 {
-        self.0
-    }
-
-    /// `Err(KeyMismatch)` naming `what` unless `got` is this tag.
-    pub(crate) fn check(self, what: &'static str, got: KeyTag) -> Result<()> {
-        if self == got {
-            Ok(())
-        } else {
-            Err(Error::KeyMismatch {
-                what,
-                expected: self.0,
-                got: got.0,
-            })
-        }
-    }
-}
-
-impl std::fmt::Display for KeyTag {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:#018x}", self.0)
-    }
-}
 
 /// The secret key: encrypts and decrypts. Cloning shares it; its secret material is
 /// zeroized when the last clone is dropped. Serializing it writes the secret keys:

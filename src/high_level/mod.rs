@@ -88,9 +88,10 @@ mod casts;
 mod config;
 mod fhe_bool;
 mod fhe_uint;
+mod key_tag;
 mod keys;
 mod operations;
-pub(crate) mod ops;
+pub(crate) mod operators;
 mod storage;
 pub(crate) mod traits;
 

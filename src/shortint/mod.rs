@@ -16,10 +16,12 @@ mod client_key;
 mod lookup_table;
 mod parameters;
 mod server_key;
+mod table;
 
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use parameters::*;
 pub(crate) use server_key::SplitBootstraps;
-pub use server_key::{CompressedServerKey, ServerKey, PBS_BATCH};
+pub use server_key::{CompressedServerKey, ServerKey, KS_BATCH, PBS_BATCH};
+pub use table::Table;

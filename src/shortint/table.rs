@@ -1,9 +1,10 @@
-//! Lookup tables in backend-independent form: the output of one or several functions
-//! for every block value. A backend turns a [`Table`] into whatever its bootstrap
-//! needs (an accumulator polynomial on the CPU, a table the GPU kernel expands).
+//! Lookup tables of a block in backend-independent form: the output of one or several
+//! functions for every block value. A backend turns a [`Table`] into whatever its
+//! bootstrap needs (an accumulator polynomial on the CPU, a table the GPU kernel
+//! expands).
 
+use super::ShortintParameters;
 use crate::error::{Error, Result};
-use crate::shortint::ShortintParameters;
 
 /// The outputs of `k` functions of a block (`k` a power of two), evaluated by one
 /// bootstrap.

@@ -73,7 +73,7 @@ encrypted_operator!(Shr, shr, ShrAssign, shr_assign, try_shr, ShiftAmount);
 /// `clear - x` is [`FheUint::try_sub_from`].
 macro_rules! clear_left_operators {
     ($id:ty, $clear:ty) => {
-        $crate::high_level::ops::clear_left_operators!(@commutative $id, $clear,
+        $crate::high_level::operators::clear_left_operators!(@commutative $id, $clear,
             Add add, Mul mul, BitAnd bitand, BitOr bitor, BitXor bitxor);
 
         impl std::ops::Sub<&$crate::high_level::FheUint<$id>> for $clear {

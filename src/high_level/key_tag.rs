@@ -1,0 +1,47 @@
+//! [`KeyTag`]: which client key a server key or a value belongs to.
+
+use crate::core_crypto::Seed;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The random 64-bit identifier of a client key. Its server keys and every value
+/// encrypted under it carry it, so that values of different keys are never mixed:
+/// combining them, or decrypting with another client key, is an
+/// [`Error::KeyMismatch`]. A tag is public (it is not derived from the secret key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct KeyTag(u64);
+
+impl KeyTag {
+    /// A fresh random tag from the operating system.
+    pub(crate) fn random() -> Result<Self> {
+        let seed = Seed::from_os()?;
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&seed.0[..8]);
+        Ok(Self(u64::from_le_bytes(bytes)))
+    }
+
+    /// The tag as a number.
+    pub fn value(self) -> u64 {
+        self.0
+    }
+
+    /// `Err(KeyMismatch)` naming `what` unless `got` is this tag.
+    pub(crate) fn check(self, what: &'static str, got: KeyTag) -> Result<()> {
+        if self == got {
+            Ok(())
+        } else {
+            Err(Error::KeyMismatch {
+                what,
+                expected: self.0,
+                got: got.0,
+            })
+        }
+    }
+}
+
+impl std::fmt::Display for KeyTag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#018x}", self.0)
+    }
+}
