@@ -6,8 +6,8 @@ use super::storage::{Input, Storage};
 use crate::error::{Error, Result};
 use crate::integer::{self, Circuit, Radix};
 use crate::scheduler::{
-    get_number_of_gpus, no_gpu_error, Blocks, Calibration, CircuitInput, CostModel, GpuIndex,
-    GpuSelection, Scheduler, SchedulerConfig, WorkerInfo,
+    get_number_of_gpus, no_gpu_error, Blocks, Calibration, CircuitInput, CostModel, ExpansionCache,
+    GpuIndex, GpuSelection, Scheduler, SchedulerConfig, WorkerInfo,
 };
 use crate::shortint;
 use serde::{Deserialize, Serialize};
@@ -175,6 +175,11 @@ pub struct CompressedServerKey {
     tag: KeyTag,
     config: Config,
     key: shortint::CompressedServerKey,
+    /// The keys expanded from their seeds, once, for every GPU this key (or a
+    /// clone) is decompressed to; not written.
+    #[serde(skip)]
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    expanded: ExpansionCache,
 }
 
 /// The fields of a [`CompressedServerKey`] as read, before they are checked.
@@ -194,6 +199,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             tag: parts.tag,
             config: parts.config,
             key: parts.key,
+            expanded: ExpansionCache::default(),
         })
     }
 }
@@ -217,6 +223,7 @@ impl CompressedServerKey {
             tag: client_key.tag(),
             config: *client_key.config(),
             key: shortint::CompressedServerKey::new(client_key.shortint_key())?,
+            expanded: ExpansionCache::default(),
         })
     }
 
@@ -311,7 +318,7 @@ impl CompressedServerKey {
         gpus.check(get_number_of_gpus())?;
         #[cfg(feature = "gpu")]
         {
-            let scheduler = Scheduler::gpus(&self.key, gpus.gpus(), config)?;
+            let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
             Ok(ServerKey::from_scheduler(self.tag, self.config, scheduler))
         }
         #[cfg(not(feature = "gpu"))]

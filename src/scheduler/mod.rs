@@ -101,6 +101,48 @@ impl WorkerCounts {
     }
 }
 
+/// The keys of a compressed server key expanded from their seeds (standard domain),
+/// made once and shared by every GPU the key is decompressed to, also when that is
+/// one call per GPU as in the multi-GPU guide. Clones share it; it lives (about
+/// 120 MB on the default parameters) as long as they do.
+#[derive(Clone, Default)]
+pub(crate) struct ExpansionCache(
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))] Arc<OnceLock<Arc<ExpandedKeys>>>,
+);
+
+/// A server key's keyswitching and bootstrap keys, expanded from their seeds.
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+pub(crate) struct ExpandedKeys {
+    pub(crate) bootstrap: crate::core_crypto::LweBootstrapKey,
+    pub(crate) keyswitch: crate::core_crypto::LweKeyswitchKey,
+}
+
+impl ExpansionCache {
+    /// The expanded keys of `key` (whose cache this is), expanded on first use.
+    #[cfg(feature = "gpu")]
+    fn get(&self, key: &shortint::CompressedServerKey) -> Arc<ExpandedKeys> {
+        self.0
+            .get_or_init(|| {
+                Arc::new(ExpandedKeys {
+                    bootstrap: key.bootstrap_key().decompress(),
+                    keyswitch: key.keyswitch_key().decompress(),
+                })
+            })
+            .clone()
+    }
+}
+
+impl std::fmt::Debug for ExpansionCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = if self.0.get().is_some() {
+            "expanded"
+        } else {
+            "empty"
+        };
+        write!(f, "ExpansionCache({state})")
+    }
+}
+
 /// The block-level key on the host: given, or expanded from its seeds when first
 /// needed (a GPU key needs it only for the CPU worker and serialization).
 #[derive(Debug)]
@@ -160,6 +202,7 @@ impl Scheduler {
     #[cfg(feature = "gpu")]
     pub(crate) fn gpus(
         key: &shortint::CompressedServerKey,
+        cache: &ExpansionCache,
         gpus: &[GpuIndex],
         config: &SchedulerConfig,
     ) -> Result<Self> {
@@ -167,14 +210,14 @@ impl Scheduler {
         let counts = WorkerCounts::from_config(config, gpus.len());
         let parameters = *key.parameters();
         let model = initial_model(&parameters, &counts, gpus, config)?;
-        let bootstrap = key.bootstrap_key().decompress();
-        let keyswitch = key.keyswitch_key().decompress();
+        let expanded = cache.get(key);
+        let (bootstrap, keyswitch) = (&expanded.bootstrap, &expanded.keyswitch);
         let workers = gpus
             .iter()
             .map(|gpu| {
                 let device = CudaDevice::shared(gpu.get() as usize)?.with_new_stream()?;
                 let mut backend =
-                    CudaBackend::from_expanded(&device, &parameters, &bootstrap, &keyswitch)?;
+                    CudaBackend::from_expanded(&device, &parameters, bootstrap, keyswitch)?;
                 if let Some(max) = counts.max_batch_size {
                     backend = backend.with_max_batch_size(max);
                 }
