@@ -3,7 +3,8 @@
 //! circuits, calibration files (round trip, corruption, other parameters), and
 //! calibration on a CPU key and (on the fake driver or a GPU) on a GPU key.
 
-use gpufhe::core_crypto::*;
+mod params;
+
 use gpufhe::integer::{BinaryOp, CircuitStats, CmpOp};
 use gpufhe::scheduler::{
     plan, split_even, Calibration, CalibrationOptions, CostModel, CpuSpeed, GpuSpeed, Operation,
@@ -20,23 +21,7 @@ const GPU1: GpuIndex = GpuIndex::new(1);
 
 /// **Insecure** small parameters (2 + 2 bits per block), for fast keys.
 fn insecure_parameters() -> ShortintParameters {
-    ShortintParameters {
-        lwe_dimension: LweDimension(256),
-        glwe_dimension: GlweDimension(1),
-        polynomial_size: PolynomialSize(512),
-        lwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
-        glwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
-        pbs_base_log: DecompositionBaseLog(23),
-        pbs_level: DecompositionLevelCount(1),
-        ks_base_log: DecompositionBaseLog(4),
-        ks_level: DecompositionLevelCount(4),
-        message_modulus: 4,
-        carry_modulus: 4,
-        max_noise_level: 5,
-        log2_p_fail: -37.0,
-        modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
-        security_bits: 0,
-    }
+    params::small_parameters()
 }
 
 /// A client key and its compressed server key on the insecure parameters.

@@ -9,38 +9,10 @@ use gpufhe::shortint::{
     Ciphertext, ClientKey, CompressedServerKey, ManyLookupTable, ServerKey, ShortintParameters,
 };
 
-/// **Insecure** parameters for fast tests: 2 message bits, 2 carry bits (the
-/// encoding of the defaults) on small dimensions.
-pub fn insecure_parameters(
-    lwe_dimension: usize,
-    glwe_dimension: usize,
-    polynomial_size: usize,
-    pbs_base_log: usize,
-    pbs_level: usize,
-) -> ShortintParameters {
-    ShortintParameters {
-        lwe_dimension: LweDimension(lwe_dimension),
-        glwe_dimension: GlweDimension(glwe_dimension),
-        polynomial_size: PolynomialSize(polynomial_size),
-        lwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
-        glwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
-        pbs_base_log: DecompositionBaseLog(pbs_base_log),
-        pbs_level: DecompositionLevelCount(pbs_level),
-        ks_base_log: DecompositionBaseLog(4),
-        ks_level: DecompositionLevelCount(4),
-        message_modulus: 4,
-        carry_modulus: 4,
-        max_noise_level: 5,
-        log2_p_fail: -37.0,
-        modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
-        security_bits: 0,
-    }
-}
-
-/// The insecure set most GPU tests use: n = 256, k = 1, N = 512, PBS 2^23 x 1.
-pub fn small_parameters() -> ShortintParameters {
-    insecure_parameters(256, 1, 512, 23, 1)
-}
+#[path = "../params/mod.rs"]
+mod params;
+#[allow(unused_imports)]
+pub use params::{insecure_parameters, small_parameters};
 
 /// A client key and one server key on the CPU (also in the standard domain, which
 /// the GPU and the kernel emulation convert themselves).
