@@ -173,10 +173,13 @@ pub(crate) struct GpuWorkers {
 
 #[cfg(feature = "gpu")]
 impl GpuWorkers {
-    /// `workers` stream-bound workers sharing `key` (itself on its own stream).
+    /// `workers` stream-bound workers sharing `key`: the first on the key's own
+    /// stream (where the key was set up, so it needs no wait for the setup), the
+    /// others on new streams, so that the key has exactly `workers` streams on its
+    /// GPU.
     pub(crate) fn new(key: CudaBackend, workers: usize) -> Result<Self> {
-        let idle = (0..workers.max(1))
-            .map(|_| key.on_new_stream())
+        let idle = std::iter::once(Ok(key.clone()))
+            .chain((1..workers.max(1)).map(|_| key.on_new_stream()))
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
             workers: idle.len(),
@@ -187,7 +190,8 @@ impl GpuWorkers {
         })
     }
 
-    /// The key on this GPU (bound to a stream of its own, used for setup only).
+    /// The key on this GPU, on the first worker's stream (calibration queues work on
+    /// it; everything else only reads its device, counters and parallelism).
     pub(crate) fn key(&self) -> &CudaBackend {
         &self.key
     }
