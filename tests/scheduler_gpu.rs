@@ -497,7 +497,6 @@ fn batches_are_split_over_every_gpu_in_input_order() {
 /// to the CPU worker whenever there is one (the default: `GPUFHE_CPU_THREADS` is the
 /// cores minus the GPUs, at least 1).
 #[test]
-#[ignore = "crate bug: run_batch plans with the probe circuit before it has outputs (empty stats), so the CPU worker takes every batch"]
 fn batches_with_a_cpu_worker_follow_the_cost_model() {
     let test = "batches_with_a_cpu_worker_follow_the_cost_model";
     run_children(test, &[2]);

@@ -265,11 +265,16 @@ impl ServerKey {
         // The first item alone tells the cost and size of one.
         let probe = Recording::new(&params, scheduler.batch_parallelism(items.len())?);
         let (first, probe) = recorded(self, probe, || f(&items[0]))?;
-        let input_bytes =
-            |device: Device| probe.inputs().iter().map(|b| b.bytes_to_move(device)).sum();
-        let plan = scheduler.plan_batch(items.len(), probe.circuit(), &input_bytes)?;
         let mut results = Vec::with_capacity(items.len());
         results.push(first);
+        // Its cost counts the bootstraps that reach what `f` returned.
+        let mut one = probe.circuit().clone();
+        for wires in pending_wires(&mut results, &probe) {
+            one.add_output(&wires);
+        }
+        let input_bytes =
+            |device: Device| probe.inputs().iter().map(|b| b.bytes_to_move(device)).sum();
+        let plan = scheduler.plan_batch(items.len(), &one, &input_bytes)?;
         let mut chunks = Vec::with_capacity(plan.len());
         let mut probe = Some(probe);
         for (target, range) in &plan {
