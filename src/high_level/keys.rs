@@ -106,7 +106,7 @@ impl ClientKey {
         }
         Ok(Storage::Encrypted {
             tag: self.inner.tag,
-            blocks: Blocks::Cpu(blocks),
+            blocks: Blocks::cpu(blocks),
         })
     }
 

@@ -77,7 +77,7 @@ impl<'de> Deserialize<'de> for Storage {
             StorageRepr::Trivial(v) => Self::Trivial(v),
             StorageRepr::Encrypted { tag, blocks } => Self::Encrypted {
                 tag,
-                blocks: Blocks::Cpu(blocks.into_owned()),
+                blocks: Blocks::cpu(blocks.into_owned()),
             },
         })
     }

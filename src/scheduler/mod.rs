@@ -393,7 +393,7 @@ impl Scheduler {
                 let results = cpu.run(|backend| {
                     integer::execute_observed(backend, circuit, &refs, layer_done)
                 })?;
-                Ok(results.into_iter().map(Blocks::Cpu).collect())
+                Ok(results.into_iter().map(Blocks::cpu).collect())
             }
             #[cfg(feature = "gpu")]
             Target::Gpu(position) => {

@@ -10,12 +10,14 @@ use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::error::Result;
 use crate::shortint::Ciphertext;
 use std::borrow::Cow;
+use std::sync::Arc;
 
 /// The blocks of one value, where they live.
 #[derive(Debug, Clone)]
 pub(crate) enum Blocks {
-    /// In host memory.
-    Cpu(Vec<Ciphertext>),
+    /// In host memory (shared: values are never written in place, so copies of a
+    /// value, and the inputs a batch records, cost nothing).
+    Cpu(Arc<Vec<Ciphertext>>),
     /// In the memory of one GPU.
     #[cfg(feature = "gpu")]
     Cuda(CudaBlocks),
@@ -56,10 +58,15 @@ pub(crate) fn gpu_index(ordinal: usize) -> GpuIndex {
 }
 
 impl Blocks {
+    /// Blocks in host memory.
+    pub(crate) fn cpu(blocks: Vec<Ciphertext>) -> Self {
+        Self::Cpu(Arc::new(blocks))
+    }
+
     /// The blocks in host memory (copied back if they live elsewhere).
     pub(crate) fn to_cpu(&self) -> Result<Cow<'_, [Ciphertext]>> {
         match self {
-            Self::Cpu(v) => Ok(Cow::Borrowed(v)),
+            Self::Cpu(v) => Ok(Cow::Borrowed(v.as_slice())),
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
             Self::Pending { .. } => Err(pending_elsewhere()),
@@ -71,7 +78,7 @@ impl Blocks {
     #[allow(clippy::owned_cow)] // the CPU backend's block lists are `Vec`s
     pub(crate) fn on_cpu(&self) -> Result<Cow<'_, Vec<Ciphertext>>> {
         match self {
-            Self::Cpu(v) => Ok(Cow::Borrowed(v)),
+            Self::Cpu(v) => Ok(Cow::Borrowed(v.as_ref())),
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
             Self::Pending { .. } => Err(pending_elsewhere()),
@@ -120,7 +127,7 @@ impl Blocks {
             return Ok(self.clone());
         }
         match device {
-            Device::Cpu => Ok(Self::Cpu(self.to_cpu()?.into_owned())),
+            Device::Cpu => Ok(Self::cpu(self.to_cpu()?.into_owned())),
             Device::CudaGpu(gpu) => {
                 #[cfg(feature = "gpu")]
                 {
