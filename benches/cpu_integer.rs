@@ -3,6 +3,9 @@
 //! `cpu/fheuint64/{add,sub,mul,eq,lt,bitand,shl,scalar_add}`, `cpu/fheuint8/add`,
 //! and `cpu/fheuint64/add_batch/32` (32 independent additions as one circuit).
 //!
+//! Batches of additions written three ways (the guide's `par_iter`, `batch_add`,
+//! `run_batch`) are in `cpu_batch`.
+//!
 //! `shl` shifts by an encrypted amount (what `&a << &b` does). The bootstrap count of
 //! each operation is printed once before it is measured.
 

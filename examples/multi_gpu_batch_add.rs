@@ -3,11 +3,19 @@
 //! GPU; the batch is cut into one chunk per GPU with `par_chunks`, and every rayon
 //! worker calls `set_server_key(sks_vec[i].clone())` for its chunk's GPU, which
 //! gives that thread its own CUDA stream there. A second variant bounds the streams
-//! to 4 per GPU (4 workers per GPU, each adding its share in sequence). Every sum is
-//! checked by decryption; additions per second are printed.
+//! to 4 per GPU (4 workers per GPU, each adding its share in sequence). A third does
+//! the same batch in one line with the batch API: one key on every GPU
+//! (`decompress_to_gpu`) and `run_batch(&pairs, |(a, b)| a + b)`, which splits the
+//! batch over the GPUs' streams (and the CPU) by the key's cost model and runs each
+//! share as one circuit. Every sum of every variant is checked by decryption;
+//! additions per second are printed for each.
 //!
 //! Without a GPU the example says so and runs the same code on the CPU, with one
 //! CPU key in place of the GPU keys and a small batch.
+//!
+//! Progress bars (on stderr) follow each variant: additions done for the first two,
+//! bootstraps done for the batch (`run_batch_with_progress`). They hide themselves
+//! when stderr is not a terminal; the results are printed on stdout.
 //!
 //! ```text
 //! cargo run --release --example multi_gpu_batch_add            # 100 per GPU, or 4 on the CPU
@@ -20,9 +28,12 @@ use gpufhe::{
     get_number_of_gpus, set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint64,
     GpuIndex, ServerKey,
 };
+use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Once;
+use std::time::{Duration, Instant};
 
 /// The environment variable that sets the batch size (the argument wins).
 const BATCH_SIZE_VARIABLE: &str = "GPUFHE_EXAMPLE_BATCH_SIZE";
@@ -59,6 +70,23 @@ fn batch_size(default: usize) -> Result<usize, String> {
              additions, e.g. `cargo run --release --example multi_gpu_batch_add -- 200`"
         )),
     }
+}
+
+/// A progress bar on stderr of `len` `unit`s for `what` (hidden when stderr is not
+/// a terminal); it draws from the first `tick` on.
+fn progress_bar(what: &str, len: u64, unit: &str) -> ProgressBar {
+    let style = ProgressStyle::with_template(&format!(
+        "{{prefix}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {unit} (eta {{eta}})"
+    ))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(len)
+        .with_style(style)
+        .with_prefix(what.to_string())
+}
+
+/// Starts drawing `bar` every quarter of a second.
+fn tick(bar: &ProgressBar) {
+    bar.enable_steady_tick(Duration::from_millis(250));
 }
 
 /// Checks every sum by decryption; returns how many are wrong.
@@ -105,9 +133,10 @@ fn run() -> Result<(), String> {
         .iter()
         .map(|&v| FheUint64::encrypt(v, &client_key))
         .collect::<Vec<_>>();
-    let report = |what: &str, seconds: f64| {
+    let report = |what: &str, seconds: f64, bootstraps: u64| {
         println!(
-            "{what}: {batch_size} FheUint64 additions in {seconds:.3} s, {:.1} additions/s",
+            "{what}: {batch_size} FheUint64 additions in {seconds:.3} s, {:.1} additions/s \
+             ({bootstraps} bootstraps)",
             batch_size as f64 / seconds
         );
     };
@@ -116,6 +145,10 @@ fn run() -> Result<(), String> {
     // One chunk per GPU; every addition of a chunk on its own rayon task, each
     // setting its GPU's key (and so using its thread's stream on that GPU).
     let chunk_size = batch_size.div_ceil(num_keys);
+    let bootstraps = |keys: &[ServerKey]| keys.iter().map(ServerKey::pbs_count).sum::<u64>();
+    let bar = progress_bar("one task per addition", batch_size as u64, "additions");
+    tick(&bar);
+    let before = bootstraps(&sks_vec);
     let start = Instant::now();
     let sums: Vec<Vec<FheUint64>> = left_inputs
         .par_chunks(chunk_size)
@@ -127,17 +160,29 @@ fn run() -> Result<(), String> {
                 .zip(right_inputs_on_gpu_i.par_iter())
                 .map(|(left_input, right_input)| {
                     set_server_key(sks_vec[i].clone());
-                    left_input + right_input
+                    let sum = left_input + right_input;
+                    bar.inc(1);
+                    sum
                 })
                 .collect()
         })
         .collect();
-    report("one task per addition", start.elapsed().as_secs_f64());
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    report(
+        "one task per addition",
+        seconds,
+        bootstraps(&sks_vec) - before,
+    );
     let sums: Vec<FheUint64> = sums.into_iter().flatten().collect();
     wrong += count_wrong(&sums, &clear_left, &clear_right, &client_key);
 
     // At most NUM_STREAMS_PER_GPU workers (streams) per GPU, each adding its share
     // of the GPU's chunk one after the other.
+    let what = format!("{NUM_STREAMS_PER_GPU} streams per device");
+    let bar = progress_bar(&what, batch_size as u64, "additions");
+    tick(&bar);
+    let before = bootstraps(&sks_vec);
     let start = Instant::now();
     let sums: Vec<Vec<Vec<FheUint64>>> = left_inputs
         .par_chunks(chunk_size)
@@ -153,33 +198,86 @@ fn run() -> Result<(), String> {
                     left_inputs_chunk
                         .iter()
                         .zip(right_inputs_chunk)
-                        .map(|(left_input, right_input)| left_input + right_input)
+                        .map(|(left_input, right_input)| {
+                            let sum = left_input + right_input;
+                            bar.inc(1);
+                            sum
+                        })
                         .collect()
                 })
                 .collect()
         })
         .collect();
-    report(
-        &format!("{NUM_STREAMS_PER_GPU} streams per device"),
-        start.elapsed().as_secs_f64(),
-    );
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    report(&what, seconds, bootstraps(&sks_vec) - before);
     let sums: Vec<FheUint64> = sums.into_iter().flatten().flatten().collect();
     wrong += count_wrong(&sums, &clear_left, &clear_right, &client_key);
-
     for (i, key) in sks_vec.iter().enumerate() {
         let place = key
             .gpus()
             .first()
             .map_or("CPU".to_string(), |g| g.to_string());
-        println!("key {i} ({place}): {} bootstraps", key.pbs_count());
+        println!(
+            "  key {i} ({place}): {} bootstraps in the two variants above",
+            key.pbs_count()
+        );
+    }
+
+    // The batch API: one key on every GPU and one call. The scheduler splits the
+    // batch over the key's workers by its cost model, each share one circuit (one
+    // bootstrap launch per layer). On the CPU, the CPU key does the same.
+    let batch_key = if num_gpus == 0 {
+        sks_vec[0].clone()
+    } else {
+        compressed_server_key
+            .decompress_to_gpu()
+            .map_err(|e| format!("decompressing the server key to every GPU: {e}"))?
+    };
+    let pairs: Vec<(&FheUint64, &FheUint64)> = left_inputs.iter().zip(&right_inputs).collect();
+    // Its length (the batch's bootstraps) is known from the first report on.
+    let bar = progress_bar("run_batch", 0, "bootstraps");
+    let started = Once::new();
+    let done = AtomicU64::new(0);
+    let before = batch_key.pbs_count();
+    let start = Instant::now();
+    let sums = batch_key
+        .run_batch_with_progress(
+            &pairs,
+            |&(left_input, right_input)| left_input + right_input,
+            |p| {
+                // Callbacks come from several threads: show the furthest point.
+                let furthest = done
+                    .fetch_max(p.bootstraps_done, Ordering::Relaxed)
+                    .max(p.bootstraps_done);
+                bar.set_length(p.bootstraps);
+                bar.set_position(furthest);
+                started.call_once(|| tick(&bar));
+            },
+        )
+        .map_err(|e| format!("the batch of additions: {e}"))?;
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    report("run_batch", seconds, batch_key.pbs_count() - before);
+    wrong += count_wrong(&sums, &clear_left, &clear_right, &client_key);
+
+    if num_gpus > 0 {
+        let stats = batch_key.stats();
+        println!(
+            "  batch key (on {} GPU(s)): {} circuits, {} bootstrap layers, {} bootstrap launches",
+            batch_key.gpus().len(),
+            stats.circuits,
+            stats.bootstrap_layers,
+            stats.bootstrap_launches
+        );
     }
     if wrong > 0 {
         return Err(format!(
             "{wrong} of {} sums decrypt wrongly",
-            2 * batch_size
+            3 * batch_size
         ));
     }
-    println!("all {} sums decrypt correctly", 2 * batch_size);
+    println!("all {} sums decrypt correctly", 3 * batch_size);
     Ok(())
 }
 

@@ -1,10 +1,12 @@
 //! Should this workload go to the GPU? An offload calculator whose inputs are
 //! measured, not guessed: it generates keys (default parameters), decompresses the
 //! server key to every GPU (or says there is none), calibrates the CPU and each GPU
-//! (KS+PBS times at a few batch sizes, host-GPU copies), then prints what a few
-//! workloads cost on the CPU and on the GPUs and how the scheduler would split them,
-//! and draws the predicted time of a batch against its size (log-log) as an SVG
-//! chart.
+//! (KS+PBS times at a few batch sizes, host-GPU copies) and installs the calibration
+//! in the key (`ServerKey::use_calibration`), then prints what a few workloads cost
+//! on the CPU and on the GPUs and how the scheduler would split them, read from the
+//! key's own cost model (`ServerKey::cost_model`, the one its dispatcher splits
+//! batches with), and draws the predicted time of a batch against its size
+//! (log-log) as an SVG chart.
 //!
 //! Without a GPU the advice is for the CPU only, followed by what one H100 SXM
 //! would do: every GPU figure that was not measured on a GPU says "modelled".
@@ -393,13 +395,18 @@ fn run() -> Result<(), String> {
             c
         }
     };
-    let model = calibration
-        .cost_model_for(&key)
+    // The key's own scheduler splits its batches with this calibration from now on;
+    // the advice below is read from the same model the dispatcher uses.
+    key.use_calibration(&calibration)
         .map_err(|e| e.to_string())?;
+    let model = key.cost_model();
     println!("\n{calibration}");
 
     let chart_model = if gpus == 0 {
-        println!("CPU-only advice for this machine (CPU measured):\n");
+        println!(
+            "No GPU was found: CPU-only advice for this machine (the key's cost model, CPU \
+             measured):\n"
+        );
         print_table(&model, &params)?;
         let threads = model.cpu.as_ref().map_or(1, |c| c.threads);
         let mut what_if = model.clone();
@@ -411,7 +418,10 @@ fn run() -> Result<(), String> {
         print_table(&what_if, &params)?;
         what_if
     } else {
-        println!("Advice for this machine (every figure measured):\n");
+        println!(
+            "Advice for this machine (the key's cost model, as its dispatcher splits batches; \
+             every figure measured):\n"
+        );
         print_table(&model, &params)?;
         model
     };

@@ -3,18 +3,39 @@
 //! same rayon pool, in one run.
 //!
 //! - `compare/fheuint64/add_par_iter/<n>/{gpufhe,tfhe}`: the multi-GPU guide's
-//!   pattern on the CPU: `par_iter` over the pairs, every task calling
-//!   `set_server_key(key.clone())` and then `left + right`.
+//!   pattern on the CPU, the same code on both crates: `par_iter` over the pairs,
+//!   every task calling `set_server_key(key.clone())` and then `left + right`.
 //! - `compare/fheuint64/batch_add/<n>/gpufhe`: the same additions through gpufhe's
-//!   batch API (one call), next to the same tfhe `par_iter` for the ratio.
+//!   typed batch, `FheUint64::batch_add(&lhs, &rhs)` (one call).
+//! - `compare/fheuint64/run_batch/<n>/gpufhe`: the same additions through gpufhe's
+//!   general batch, `key.run_batch(&pairs, |(a, b)| a + b)` (one call).
 //! - `compare/fheuint64/add/{gpufhe,tfhe}`: one addition alone, for reference.
 //!
-//!     cd compare && RAYON_NUM_THREADS=2 cargo bench --bench batch
+//! The ratios to read (throughput, additions per second):
 //!
-//! Throughput is reported in additions per second. Every sum is decrypted and
-//! checked once before timing.
+//! - guide pattern, gpufhe vs tfhe (the same program on both):
+//!   `add_par_iter/<n>/gpufhe` over `add_par_iter/<n>/tfhe`.
+//! - batch API, gpufhe vs tfhe's `par_iter` (tfhe has no batch API, so its
+//!   `par_iter` is what a tfhe user writes for this): `batch_add/<n>/gpufhe` and
+//!   `run_batch/<n>/gpufhe` over `add_par_iter/<n>/tfhe`.
+//! - what the batch API gains inside gpufhe: `batch_add/<n>/gpufhe` and
+//!   `run_batch/<n>/gpufhe` over `add_par_iter/<n>/gpufhe`.
+//!
+//!     cd compare && RAYON_NUM_THREADS=2 cargo bench --bench batch
+//!     cd compare && cargo bench --bench batch -- '/8/'    # only n = 8
+//!
+//! `RAYON_NUM_THREADS` sets the rayon pool both crates' `par_iter` runs on (and
+//! tfhe's own threads); gpufhe's CPU worker has its own threads,
+//! `GPUFHE_CPU_THREADS` (default: the hardware threads). Set both to the same
+//! number for a like-for-like run.
+//!
+//! Throughput is reported in additions per second. Every sum of every variant is
+//! decrypted and checked once before timing (only for the ids a filter selects).
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{
+    criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput,
+};
 use gpufhe::prelude::*;
 use rayon::prelude::*;
 use std::hint::black_box;
@@ -27,10 +48,35 @@ fn values(n: usize, seed: u64) -> Vec<u64> {
     let mut s = seed;
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             s ^ (s >> 29)
         })
         .collect()
+}
+
+/// Benchmarks `run` as `name/parameter`. Its sums are decrypted with `decrypt` and checked
+/// against `want` on the first call (the warm-up, before any timing), so that a
+/// filtered run checks only what it measures.
+fn bench_checked<R>(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    parameter: String,
+    want: &[u64],
+    run: impl Fn() -> Vec<R>,
+    decrypt: impl Fn(&R) -> u64,
+) {
+    let what = format!("{name}/{parameter}");
+    let mut checked = false;
+    g.bench_function(BenchmarkId::new(name, parameter), |bench| {
+        if !checked {
+            let got: Vec<u64> = run().iter().map(&decrypt).collect();
+            assert_eq!(got, want, "{what}: wrong sums");
+            checked = true;
+        }
+        bench.iter(|| black_box(run()))
+    });
 }
 
 fn bench(c: &mut Criterion) {
@@ -55,11 +101,27 @@ fn bench(c: &mut Criterion) {
 
     for n in SIZES {
         let (left, right) = (values(n, 3), values(n, 4));
-        let want: Vec<u64> = left.iter().zip(&right).map(|(x, y)| x.wrapping_add(*y)).collect();
-        let gl: Vec<_> = left.iter().map(|&v| gpufhe::FheUint64::encrypt(v, &gck)).collect();
-        let gr: Vec<_> = right.iter().map(|&v| gpufhe::FheUint64::encrypt(v, &gck)).collect();
-        let tl: Vec<_> = left.iter().map(|&v| tfhe::FheUint64::encrypt(v, &tck)).collect();
-        let tr: Vec<_> = right.iter().map(|&v| tfhe::FheUint64::encrypt(v, &tck)).collect();
+        let want: Vec<u64> = left
+            .iter()
+            .zip(&right)
+            .map(|(x, y)| x.wrapping_add(*y))
+            .collect();
+        let gl: Vec<_> = left
+            .iter()
+            .map(|&v| gpufhe::FheUint64::encrypt(v, &gck))
+            .collect();
+        let gr: Vec<_> = right
+            .iter()
+            .map(|&v| gpufhe::FheUint64::encrypt(v, &gck))
+            .collect();
+        let tl: Vec<_> = left
+            .iter()
+            .map(|&v| tfhe::FheUint64::encrypt(v, &tck))
+            .collect();
+        let tr: Vec<_> = right
+            .iter()
+            .map(|&v| tfhe::FheUint64::encrypt(v, &tck))
+            .collect();
 
         let gpufhe_par_iter = || -> Vec<gpufhe::FheUint64> {
             gl.par_iter()
@@ -81,25 +143,48 @@ fn bench(c: &mut Criterion) {
         };
         let gpufhe_batch =
             || gpufhe::FheUint64::batch_add(&gl, &gr).expect("the batch of additions");
-
-        // Correctness of every variant before timing.
-        let got: Vec<u64> = gpufhe_par_iter().iter().map(|x| x.decrypt(&gck)).collect();
-        assert_eq!(got, want, "gpufhe par_iter");
-        let got: Vec<u64> = gpufhe_batch().iter().map(|x| x.decrypt(&gck)).collect();
-        assert_eq!(got, want, "gpufhe batch_add");
-        let got: Vec<u64> = tfhe_par_iter().iter().map(|x| x.decrypt(&tck)).collect();
-        assert_eq!(got, want, "tfhe par_iter");
+        let pairs: Vec<(&gpufhe::FheUint64, &gpufhe::FheUint64)> = gl.iter().zip(&gr).collect();
+        let gpufhe_run_batch = || {
+            gsk.run_batch(&pairs, |&(x, y)| x + y)
+                .expect("the batch of additions")
+        };
 
         g.throughput(Throughput::Elements(n as u64));
-        g.bench_function(BenchmarkId::new("add_par_iter", format!("{n}/gpufhe")), |bench| {
-            bench.iter(|| black_box(gpufhe_par_iter()))
-        });
-        g.bench_function(BenchmarkId::new("add_par_iter", format!("{n}/tfhe")), |bench| {
-            bench.iter(|| black_box(tfhe_par_iter()))
-        });
-        g.bench_function(BenchmarkId::new("batch_add", format!("{n}/gpufhe")), |bench| {
-            bench.iter(|| black_box(gpufhe_batch()))
-        });
+        let gpufhe_sum = |x: &gpufhe::FheUint64| -> u64 { x.decrypt(&gck) };
+        let tfhe_sum = |x: &tfhe::FheUint64| -> u64 { x.decrypt(&tck) };
+        let id = |lib: &str| format!("{n}/{lib}");
+        bench_checked(
+            &mut g,
+            "add_par_iter",
+            id("gpufhe"),
+            &want,
+            gpufhe_par_iter,
+            gpufhe_sum,
+        );
+        bench_checked(
+            &mut g,
+            "add_par_iter",
+            id("tfhe"),
+            &want,
+            tfhe_par_iter,
+            tfhe_sum,
+        );
+        bench_checked(
+            &mut g,
+            "batch_add",
+            id("gpufhe"),
+            &want,
+            gpufhe_batch,
+            gpufhe_sum,
+        );
+        bench_checked(
+            &mut g,
+            "run_batch",
+            id("gpufhe"),
+            &want,
+            gpufhe_run_batch,
+            gpufhe_sum,
+        );
     }
     g.finish();
 }
