@@ -1,7 +1,7 @@
 //! The CPU backend: steps run on the rayon pool, bootstraps in batches that share
 //! each read of the key.
 
-use super::{check_step, Backend, BlockInfo, Step};
+use super::{check_step, Backend, BlockInfo, Step, Table, TableCache};
 use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     mul_lwe_ciphertext_by_scalar_assign, LweCiphertextOwned,
@@ -23,6 +23,8 @@ pub struct CpuBackend {
     /// scheduler's CPU worker; a lone bootstrap is split over threads only while at
     /// most one runs.
     running: Option<Arc<AtomicUsize>>,
+    /// The accumulators of the tables steps have used.
+    tables: Arc<TableCache<Table, ManyLookupTable>>,
 }
 
 impl CpuBackend {
@@ -37,6 +39,7 @@ impl CpuBackend {
             key,
             pbs: Arc::new(AtomicU64::new(0)),
             running: None,
+            tables: Arc::new(TableCache::new()),
         }
     }
 
@@ -120,24 +123,30 @@ impl Backend for CpuBackend {
         } else {
             SplitBootstraps::Never
         };
-        let tables: Vec<ManyLookupTable> = step
+        let tables: Vec<Arc<ManyLookupTable>> = step
             .tables
             .iter()
-            .map(|t| ManyLookupTable::from_table(params, t))
+            .map(|&t| {
+                self.tables
+                    .get_or_make(t, || ManyLookupTable::from_table(params, t))
+            })
             .collect::<Result<_>>()?;
+        // Linear results that are bootstrapped move into the batch; the others stay.
         let mut bootstrap_inputs = Vec::new();
         let mut bootstrap_tables = Vec::new();
-        for ((expr, acc), bounds) in step.exprs.iter().zip(&linear).zip(&info.linear) {
-            if let Some(t) = expr.table {
-                bootstrap_inputs.push(Ciphertext::from_parts(
-                    acc.clone(),
-                    bounds.degree,
-                    bounds.noise_level,
-                    params,
-                ));
-                bootstrap_tables.push(&tables[t]);
+        let mut kept = Vec::new();
+        for ((expr, acc), bounds) in step.exprs.iter().zip(linear).zip(&info.linear) {
+            match expr.table {
+                Some(t) => {
+                    let input =
+                        Ciphertext::from_parts(acc, bounds.degree, bounds.noise_level, params);
+                    bootstrap_inputs.push(input);
+                    bootstrap_tables.push(&*tables[t]);
+                }
+                None => kept.push(acc),
             }
         }
+        let mut kept = kept.into_iter();
         let mut bootstrapped = self
             .key
             .apply_many_lookup_table_batch_with(&bootstrap_inputs, &bootstrap_tables, split)?
@@ -145,15 +154,14 @@ impl Backend for CpuBackend {
         self.pbs
             .fetch_add(bootstrap_inputs.len() as u64, Ordering::Relaxed);
         let mut out = Vec::with_capacity(info.outputs.len());
-        for (expr, acc) in step.exprs.iter().zip(linear) {
+        let missing = || Error::InvalidParameter("internal: missing step output".into());
+        for expr in &step.exprs {
             match expr.table {
-                Some(_) => out.extend(bootstrapped.next().ok_or_else(|| {
-                    Error::InvalidParameter("internal: missing bootstrap output".into())
-                })?),
+                Some(_) => out.extend(bootstrapped.next().ok_or_else(missing)?),
                 None => {
                     let bounds = info.outputs[out.len()];
                     out.push(Ciphertext::from_parts(
-                        acc,
+                        kept.next().ok_or_else(missing)?,
                         bounds.degree,
                         bounds.noise_level,
                         params,

@@ -20,6 +20,9 @@ pub use crate::shortint::Table;
 
 use crate::error::{Error, Result};
 use crate::shortint::{Ciphertext, ShortintParameters};
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex};
 
 /// One term of a linear combination: `scalar * input[block]`. Negative factors
 /// subtract; the expression's constant must then keep the result non-negative.
@@ -233,4 +236,85 @@ fn check_linear(
         degree,
         noise_level: noise,
     })
+}
+
+/// What a backend makes of lookup tables (accumulators on the CPU, table lists in
+/// GPU memory), kept so that the tables of a step are not rebuilt and uploaded again
+/// every time a circuit uses them. Bounded: past [`TableCache::CAPACITY`] entries it
+/// starts afresh.
+pub(crate) struct TableCache<K, V> {
+    entries: Mutex<HashMap<K, Arc<V>>>,
+}
+
+impl<K: Hash + Eq + Clone, V> TableCache<K, V> {
+    /// Most entries kept.
+    pub(crate) const CAPACITY: usize = 1024;
+
+    /// An empty cache.
+    pub(crate) fn new() -> Self {
+        Self {
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The value of `key`, made by `make` if it is not cached (an error is not).
+    pub(crate) fn get_or_make(&self, key: &K, make: impl FnOnce() -> Result<V>) -> Result<Arc<V>> {
+        if let Some(found) = self.lock().get(key) {
+            return Ok(found.clone());
+        }
+        // Made outside the lock: making may take a while (an upload).
+        let made = Arc::new(make()?);
+        let mut entries = self.lock();
+        if entries.len() >= Self::CAPACITY {
+            entries.clear();
+        }
+        Ok(entries.entry(key.clone()).or_insert(made).clone())
+    }
+
+    /// The number of entries.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<K, Arc<V>>> {
+        // Entries are only inserted whole: a poisoned lock is still consistent.
+        self.entries.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl<K, V> std::fmt::Debug for TableCache<K, V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let len = self.entries.lock().map_or(0, |e| e.len());
+        write!(f, "TableCache({len} entries)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_are_made_once_and_the_cache_stays_bounded() {
+        let cache: TableCache<usize, usize> = TableCache::new();
+        let mut made = 0;
+        for round in 0..3 {
+            for k in 0..10 {
+                let v = cache
+                    .get_or_make(&k, || {
+                        made += 1;
+                        Ok(k * 2)
+                    })
+                    .unwrap();
+                assert_eq!(*v, k * 2, "round {round}");
+            }
+        }
+        assert_eq!(made, 10);
+        assert!(cache.get_or_make(&99, || Err(Error::NoServerKey)).is_err());
+        assert_eq!(cache.len(), 10, "a failure is not cached");
+        for k in 0..2 * TableCache::<usize, usize>::CAPACITY {
+            cache.get_or_make(&k, || Ok(k)).unwrap();
+        }
+        assert!(cache.len() <= TableCache::<usize, usize>::CAPACITY);
+    }
 }

@@ -417,8 +417,9 @@ impl ServerKey {
     ///
     /// With fewer bootstraps than cores (and `split` allowing it), each one is split
     /// over `k + 1` threads of the pool (and its keyswitch over every thread);
-    /// otherwise the batch is cut into groups of up to [`PBS_BATCH`] that each read
-    /// the key once, spread over the rayon pool. Both ways give bit-identical results.
+    /// otherwise the batch is cut into groups spread over the rayon pool, each
+    /// keyswitched together and bootstrapped in sub-groups of up to [`PBS_BATCH`]
+    /// that read the keys once. Both ways give bit-identical results.
     fn keyswitch_and_blind_rotate(
         &self,
         cts: &[Ciphertext],
@@ -461,28 +462,26 @@ impl ServerKey {
         for ct in cts {
             self.check_block(ct)?;
         }
-        // Keyswitches in groups that read the key once (one group per thread at
-        // most), then bootstraps in groups that share the bootstrap key's reads.
-        let ks_group = KS_BATCH.min(cts.len().div_ceil(threads.max(1))).max(1);
+        // Groups of up to KS_BATCH blocks, at least one per thread, each on one
+        // thread: its keyswitches read the keyswitching key once, then its bootstraps
+        // run in sub-groups of PBS_BATCH that share the bootstrap key's reads.
+        let group = KS_BATCH.min(cts.len().div_ceil(threads.max(1))).max(1);
         let inputs: Vec<&LweCiphertextOwned> = cts.iter().map(|ct| &ct.ct).collect();
-        let small: Vec<LweCiphertextOwned> = inputs
-            .par_chunks(ks_group)
-            .map(|group| keyswitch_lwe_ciphertext_batch(&self.keyswitch_key, group))
-            .collect::<Result<Vec<_>>>()?
-            .into_iter()
-            .flatten()
-            .collect();
-        let group = PBS_BATCH.min(cts.len().div_ceil(threads.max(1))).max(1);
-        let rotated: Vec<Vec<GlweCiphertextOwned>> = small
+        let rotated: Vec<Vec<GlweCiphertextOwned>> = inputs
             .par_chunks(group)
             .zip(accs.par_chunks(group))
             .map(|(inputs, accs)| {
-                batch_blind_rotate_lwe_ciphertext(
-                    inputs,
-                    accs,
-                    &self.bootstrap_key,
-                    p.modulus_switch,
-                )
+                let small = keyswitch_lwe_ciphertext_batch(&self.keyswitch_key, inputs)?;
+                let mut rotated = Vec::with_capacity(small.len());
+                for (small, accs) in small.chunks(PBS_BATCH).zip(accs.chunks(PBS_BATCH)) {
+                    rotated.extend(batch_blind_rotate_lwe_ciphertext(
+                        small,
+                        accs,
+                        &self.bootstrap_key,
+                        p.modulus_switch,
+                    )?);
+                }
+                Ok(rotated)
             })
             .collect::<Result<_>>()?;
         Ok(rotated.into_iter().flatten().collect())

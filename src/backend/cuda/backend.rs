@@ -9,7 +9,7 @@ use super::{
     cuda_programmable_bootstrap_lwe_ciphertext_list, CudaDevice, CudaFourierBootstrapKey,
     CudaKeyswitchKey, CudaLookupTableList, CudaLweCiphertextList,
 };
-use crate::backend::{check_step, Backend, BlockExpr, BlockInfo, Step, Term};
+use crate::backend::{check_step, Backend, BlockExpr, BlockInfo, Step, Table, TableCache, Term};
 use crate::core_crypto::{
     LweBootstrapKey, LweCiphertextCount, LweCiphertextList, LweCiphertextOwned, LweKeyswitchKey,
 };
@@ -165,6 +165,8 @@ pub struct CudaBackend {
     pbs: Arc<AtomicU64>,
     launches: Arc<AtomicU64>,
     max_batch: usize,
+    /// The table lists steps have used, in this GPU's memory (read by every stream).
+    tables: Arc<TableCache<Vec<Table>, CudaLookupTableList>>,
 }
 
 impl CudaBackend {
@@ -215,6 +217,7 @@ impl CudaBackend {
             pbs: Arc::new(AtomicU64::new(0)),
             launches: Arc::new(AtomicU64::new(0)),
             max_batch: MAX_CHUNK,
+            tables: Arc::new(TableCache::new()),
         })
     }
 
@@ -485,11 +488,14 @@ impl Backend for CudaBackend {
         check_eq("number of outputs of the step", outputs, next)?;
         let bootstraps = step.bootstrap_count();
         let luts = if bootstraps > 0 {
-            Some(CudaLookupTableList::from_tables(
-                device,
-                &self.parameters,
-                &step.tables,
-            )?)
+            let key: Vec<Table> = step.tables.iter().map(|&t| t.clone()).collect();
+            Some(self.tables.get_or_make(&key, || {
+                let list =
+                    CudaLookupTableList::from_tables(device, &self.parameters, &step.tables)?;
+                // Other streams read it: the copy must be done before any uses it.
+                device.synchronize()?;
+                Ok(list)
+            })?)
         } else {
             None
         };
