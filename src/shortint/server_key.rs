@@ -8,11 +8,12 @@ use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     batch_blind_rotate_lwe_ciphertext, blind_rotate_assign_multithreaded,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
-    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, keyswitch_lwe_ciphertext_batch,
-    keyswitch_lwe_ciphertext_multithreaded, modulus_switch_lwe_ciphertext,
-    mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape,
-    EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
-    LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_multithreaded,
+    modulus_switch_lwe_ciphertext, mul_lwe_ciphertext_by_scalar_assign,
+    programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape, EncryptionRandomGenerator,
+    FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape, LweCiphertextOwned,
+    LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -471,7 +472,7 @@ impl ServerKey {
             .par_chunks(group)
             .zip(accs.par_chunks(group))
             .map(|(inputs, accs)| {
-                let small = keyswitch_lwe_ciphertext_batch(&self.keyswitch_key, inputs)?;
+                let small = keyswitch_lwe_ciphertext_batch_rounded(&self.keyswitch_key, inputs)?;
                 let mut rotated = Vec::with_capacity(small.len());
                 for (small, accs) in small.chunks(PBS_BATCH).zip(accs.chunks(PBS_BATCH)) {
                     rotated.extend(batch_blind_rotate_lwe_ciphertext(

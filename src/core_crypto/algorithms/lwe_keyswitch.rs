@@ -42,7 +42,11 @@ pub fn generate_lwe_keyswitch_key(
         data.extend_from_slice(mask);
         data.push(body);
     });
-    Ok(LweKeyswitchKey { data, shape })
+    Ok(LweKeyswitchKey {
+        data,
+        shape,
+        rounded: Default::default(),
+    })
 }
 
 /// Generates a keyswitching key as a seed and its bodies. The masks are drawn from
@@ -85,6 +89,7 @@ impl SeededLweKeyswitchKey {
         LweKeyswitchKey {
             data,
             shape: self.shape,
+            rounded: Default::default(),
         }
     }
 }
@@ -236,7 +241,7 @@ where
     Ok(())
 }
 
-fn check_keyswitch_shapes<C: AsRef<[u64]>, D: AsRef<[u64]>>(
+pub(super) fn check_keyswitch_shapes<C: AsRef<[u64]>, D: AsRef<[u64]>>(
     ksk: &LweKeyswitchKey,
     input: &LweCiphertext<C>,
     output: &LweCiphertext<D>,
@@ -287,9 +292,7 @@ fn keyswitch_kernel(ksk: &LweKeyswitchKey, input: &[u64], out: &mut [u64], first
         decomposer.decompose_into(a, &mut digits);
         for (&d, row) in digits[..level].iter().zip(rows.chunks_exact(size)) {
             if d != 0 {
-                for (o, r) in out.iter_mut().zip(&row[columns.clone()]) {
-                    *o = o.wrapping_sub(r.wrapping_mul(d));
-                }
+                sub_digit_multiple(out, &row[columns.clone()], d);
             }
         }
     }
@@ -321,11 +324,35 @@ fn keyswitch_batch_kernel<C: AsRef<[u64]>>(
             for (output, d) in outputs.iter_mut().zip(digits.chunks_exact(64)) {
                 let d = d[j];
                 if d != 0 {
-                    for (o, r) in output.as_mut_slice().iter_mut().zip(row) {
-                        *o = o.wrapping_sub(r.wrapping_mul(d));
-                    }
+                    sub_digit_multiple(output.as_mut_slice(), row, d);
                 }
             }
+        }
+    }
+}
+
+/// `out -= d * row` modulo 2^64, for a decomposition digit `d` (a signed value
+/// stored as `u64`). A digit is small, so the product goes through the 32-bit halves
+/// of `row` (`d * r = d * r_lo + (d * r_hi) << 32`): 32-bit multiplies vectorize on
+/// AVX2, which has no 64-bit one. Same result as the plain product.
+#[inline(always)]
+fn sub_digit_multiple(out: &mut [u64], row: &[u64], d: u64) {
+    let magnitude = (d as i64).unsigned_abs();
+    if magnitude >> 32 != 0 {
+        for (o, r) in out.iter_mut().zip(row) {
+            *o = o.wrapping_sub(r.wrapping_mul(d));
+        }
+        return;
+    }
+    let m = magnitude as u32 as u64;
+    let times = |r: u64| (r as u32 as u64 * m).wrapping_add(((r >> 32) as u32 as u64 * m) << 32);
+    if (d as i64) < 0 {
+        for (o, r) in out.iter_mut().zip(row) {
+            *o = o.wrapping_add(times(*r));
+        }
+    } else {
+        for (o, r) in out.iter_mut().zip(row) {
+            *o = o.wrapping_sub(times(*r));
         }
     }
 }
@@ -337,6 +364,39 @@ mod tests {
         allocate_and_encrypt_new_lwe_ciphertext, LweCiphertextOwned, LweDimension,
         SecretRandomGenerator,
     };
+
+    #[test]
+    fn digit_multiples_match_the_plain_product() {
+        let row: Vec<u64> = (0..37u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(i as u32))
+            .chain([
+                0,
+                1,
+                u64::MAX,
+                1 << 63,
+                u32::MAX as u64,
+                (u32::MAX as u64) << 32,
+            ])
+            .collect();
+        for d in [
+            1u64,
+            7,
+            8,
+            u64::MAX,
+            (-8i64) as u64,
+            1 << 31,
+            1 << 32,
+            0x1234_5678_9abc,
+        ] {
+            let mut fast: Vec<u64> = row.iter().map(|x| x ^ 0x5555).collect();
+            let mut plain = fast.clone();
+            sub_digit_multiple(&mut fast, &row, d);
+            for (o, r) in plain.iter_mut().zip(&row) {
+                *o = o.wrapping_sub(r.wrapping_mul(d));
+            }
+            assert_eq!(fast, plain, "digit {d:#x}");
+        }
+    }
 
     #[test]
     fn multithreaded_keyswitch_is_bit_identical() {

@@ -9,6 +9,7 @@ use crate::core_crypto::entities::{
 use crate::core_crypto::random::Seed;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
+use std::sync::{Arc, OnceLock};
 
 /// The shape shared by the plain and the seeded keyswitching keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -49,6 +50,43 @@ impl KeyswitchKeyShape {
 pub struct LweKeyswitchKey {
     pub(crate) data: Vec<u64>,
     pub(crate) shape: KeyswitchKeyShape,
+    #[serde(skip)]
+    pub(crate) rounded: RoundedRows,
+}
+
+/// The coefficients of a keyswitching key rounded to their 32 high bits, built on
+/// first use by [`crate::core_crypto::keyswitch_lwe_ciphertext_batch_rounded`] and
+/// shared by the key's clones. Derived from the key's data, which never changes after
+/// construction, so it takes no part in equality.
+#[derive(Clone, Default)]
+pub(crate) struct RoundedRows(Arc<OnceLock<Box<[u32]>>>);
+
+impl RoundedRows {
+    /// `round(x / 2^32) mod 2^32` for every coefficient of `data`, built once.
+    pub(crate) fn get_or_build(&self, data: &[u64]) -> &[u32] {
+        self.0
+            .get_or_init(|| data.iter().map(|&x| round_to_high_half(x)).collect())
+    }
+}
+
+/// `round(x / 2^32) mod 2^32`: the 32 high bits of `x`, rounded to nearest.
+#[inline(always)]
+pub(crate) fn round_to_high_half(x: u64) -> u32 {
+    (x.wrapping_add(1 << 31) >> 32) as u32
+}
+
+impl PartialEq for RoundedRows {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for RoundedRows {}
+
+impl std::fmt::Debug for RoundedRows {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "RoundedRows {{ built: {} }}", self.0.get().is_some())
+    }
 }
 
 impl LweKeyswitchKey {
@@ -114,6 +152,7 @@ impl TryFrom<KeyParts<u64, KeyswitchKeyShape>> for LweKeyswitchKey {
         Ok(Self {
             data: parts.data,
             shape,
+            rounded: RoundedRows::default(),
         })
     }
 }
