@@ -9,7 +9,7 @@ use crate::core_crypto::{
     batch_blind_rotate_lwe_ciphertext, blind_rotate_assign_multithreaded,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
     generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
-    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_multithreaded,
+    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_rounded_multithreaded,
     modulus_switch_lwe_ciphertext, mul_lwe_ciphertext_by_scalar_assign,
     programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape, EncryptionRandomGenerator,
     FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape, LweCiphertextOwned,
@@ -380,8 +380,11 @@ impl ServerKey {
 
     /// Evaluates `luts[j]` on `cts[j]` for every `j`: keyswitches in parallel on the
     /// rayon pool, then bootstraps in parallel in groups of [`PBS_BATCH`], each group
-    /// reading the bootstrap key once. Results are bit-identical to calling
-    /// [`ServerKey::apply_lookup_table`] on each block.
+    /// reading the bootstrap key once. The keyswitches use the key rounded to 32 bits
+    /// ([`keyswitch_lwe_ciphertext_batch_rounded`], which explains why that is safe),
+    /// so results decrypt like those of [`ServerKey::apply_lookup_table`] on each
+    /// block (whose exact keyswitch is the reference the GPU is compared with) without
+    /// being the same bits; they do not depend on the number of threads.
     pub fn apply_lookup_table_batch(
         &self,
         cts: &[Ciphertext],
@@ -420,7 +423,8 @@ impl ServerKey {
     /// over `k + 1` threads of the pool (and its keyswitch over every thread);
     /// otherwise the batch is cut into groups spread over the rayon pool, each
     /// keyswitched together and bootstrapped in sub-groups of up to [`PBS_BATCH`]
-    /// that read the keys once. Both ways give bit-identical results.
+    /// that read the keys once. Both ways keyswitch with the key rounded to 32 bits
+    /// and give bit-identical results.
     fn keyswitch_and_blind_rotate(
         &self,
         cts: &[Ciphertext],
@@ -440,7 +444,7 @@ impl ServerKey {
                 .map(|(ct, acc)| {
                     self.check_block(ct)?;
                     let mut small = LweCiphertextOwned::new_zero(p.lwe_dimension.to_lwe_size());
-                    keyswitch_lwe_ciphertext_multithreaded(
+                    keyswitch_lwe_ciphertext_rounded_multithreaded(
                         &self.keyswitch_key,
                         &ct.ct,
                         &mut small,

@@ -66,54 +66,111 @@ pub fn keyswitch_lwe_ciphertext_batch_rounded<C: AsRef<[u64]>>(
     for (input, output) in inputs.iter().zip(&outputs) {
         check_keyswitch_shapes(ksk, input, output)?;
     }
-    let rows = ksk.rounded.get_or_build(&ksk.data);
-    struct Batch<'a, C> {
-        ksk: &'a LweKeyswitchKey,
-        rows: &'a [u32],
-        inputs: &'a [&'a LweCiphertext<C>],
-        outputs: &'a mut [LweCiphertextOwned],
-    }
-    impl<C: AsRef<[u64]>> pulp::WithSimd for Batch<'_, C> {
-        type Output = ();
-        #[inline(always)]
-        fn with_simd<S: pulp::Simd>(self, _simd: S) {
-            rounded_batch_kernel(self.ksk, self.rows, self.inputs, self.outputs)
-        }
-    }
-    pulp::Arch::new().dispatch(Batch {
-        ksk,
-        rows,
-        inputs,
-        outputs: &mut outputs,
-    });
+    let inputs: Vec<&[u64]> = inputs.iter().map(|ct| ct.as_slice()).collect();
+    let mut outs: Vec<&mut [u64]> = outputs.iter_mut().map(|ct| ct.as_mut_slice()).collect();
+    keyswitch_columns(ksk, &inputs, &mut outs, 0);
     Ok(outputs)
 }
 
-/// For each key row, every ciphertext's digit times it, on 32-bit words; then each
-/// output is widened back to 64 bits.
+/// [`keyswitch_lwe_ciphertext_batch_rounded`] of one ciphertext on every thread of
+/// the rayon pool: each thread computes a contiguous range of output coefficients and
+/// so reads only its columns of the rounded key. Bit-identical to the group form
+/// (the result of a bootstrap does not depend on how many threads computed it).
+pub fn keyswitch_lwe_ciphertext_rounded_multithreaded<C, D>(
+    ksk: &LweKeyswitchKey,
+    input: &LweCiphertext<C>,
+    output: &mut LweCiphertext<D>,
+) -> Result<()>
+where
+    C: AsRef<[u64]> + Sync,
+    D: AsRef<[u64]> + AsMut<[u64]>,
+{
+    use rayon::prelude::*;
+    check_keyswitch_shapes(ksk, input, output)?;
+    ksk.rounded.get_or_build(&ksk.data);
+    let out = output.as_mut_slice();
+    let chunk = out
+        .len()
+        .div_ceil(rayon::current_num_threads().max(1))
+        .max(64);
+    out.par_chunks_mut(chunk)
+        .enumerate()
+        .for_each(|(k, columns)| {
+            keyswitch_columns(ksk, &[input.as_slice()], &mut [columns], k * chunk)
+        });
+    Ok(())
+}
+
+/// Computes the output coefficients `first_column..first_column + outputs[0].len()`
+/// of the rounded keyswitch of each input, in the best SIMD level of the machine.
+fn keyswitch_columns(
+    ksk: &LweKeyswitchKey,
+    inputs: &[&[u64]],
+    outputs: &mut [&mut [u64]],
+    first_column: usize,
+) {
+    struct Columns<'a, 'b> {
+        ksk: &'a LweKeyswitchKey,
+        rows: &'a [u32],
+        inputs: &'a [&'a [u64]],
+        outputs: &'a mut [&'b mut [u64]],
+        first_column: usize,
+    }
+    impl pulp::WithSimd for Columns<'_, '_> {
+        type Output = ();
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, _simd: S) {
+            rounded_kernel(
+                self.ksk,
+                self.rows,
+                self.inputs,
+                self.outputs,
+                self.first_column,
+            )
+        }
+    }
+    pulp::Arch::new().dispatch(Columns {
+        ksk,
+        rows: ksk.rounded.get_or_build(&ksk.data),
+        inputs,
+        outputs,
+        first_column,
+    });
+}
+
+/// For each key row, every ciphertext's digit times the row's columns, on 32-bit
+/// words; then each output is widened back to 64 bits.
 #[inline(always)]
-fn rounded_batch_kernel<C: AsRef<[u64]>>(
+fn rounded_kernel(
     ksk: &LweKeyswitchKey,
     rows32: &[u32],
-    inputs: &[&LweCiphertext<C>],
-    outputs: &mut [LweCiphertextOwned],
+    inputs: &[&[u64]],
+    outputs: &mut [&mut [u64]],
+    first_column: usize,
 ) {
     let shape = ksk.shape;
     let size = shape.output_lwe_dimension.to_lwe_size().0;
     let level = shape.level.0;
     let decomposer = SignedDecomposer::new(shape.base_log, shape.level);
-    let mut acc = vec![0u32; size * inputs.len()];
-    for (input, out) in inputs.iter().zip(acc.chunks_exact_mut(size)) {
-        let input = input.as_slice();
-        out[size - 1] = round_to_high_half(input[input.len() - 1]);
+    let width = outputs.first().map_or(0, |o| o.len());
+    if width == 0 {
+        return;
+    }
+    let columns = first_column..first_column + width;
+    let mut acc = vec![0u32; width * inputs.len()];
+    if let Some(body) = (size - 1).checked_sub(first_column).filter(|&b| b < width) {
+        for (input, out) in inputs.iter().zip(acc.chunks_exact_mut(width)) {
+            out[body] = round_to_high_half(input[input.len() - 1]);
+        }
     }
     let mut digits = vec![0u64; 64 * inputs.len()];
     for (i, rows) in rows32.chunks_exact(level * size).enumerate() {
         for (input, d) in inputs.iter().zip(digits.chunks_exact_mut(64)) {
-            decomposer.decompose_into(input.as_slice()[i], d);
+            decomposer.decompose_into(input[i], d);
         }
         for (j, row) in rows.chunks_exact(size).enumerate() {
-            for (out, d) in acc.chunks_exact_mut(size).zip(digits.chunks_exact(64)) {
+            let row = &row[columns.clone()];
+            for (out, d) in acc.chunks_exact_mut(width).zip(digits.chunks_exact(64)) {
                 // A digit is a small signed value: its low 32 bits are its value
                 // modulo 2^32.
                 let d = d[j] as u32;
@@ -125,8 +182,8 @@ fn rounded_batch_kernel<C: AsRef<[u64]>>(
             }
         }
     }
-    for (output, out) in outputs.iter_mut().zip(acc.chunks_exact(size)) {
-        for (o, &x) in output.as_mut_slice().iter_mut().zip(out) {
+    for (output, out) in outputs.iter_mut().zip(acc.chunks_exact(width)) {
+        for (o, &x) in output.iter_mut().zip(out) {
             *o = u64::from(x) << 32;
         }
     }
@@ -173,6 +230,17 @@ mod tests {
         let refs: Vec<&LweCiphertextOwned> = cts.iter().collect();
         let exact = keyswitch_lwe_ciphertext_batch(&ksk, &refs).unwrap();
         let rounded = keyswitch_lwe_ciphertext_batch_rounded(&ksk, &refs).unwrap();
+        // One ciphertext split over threads gives the same bits as the group form.
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        for (ct, grouped) in cts.iter().zip(&rounded).take(4) {
+            let mut split = LweCiphertextOwned::new_zero(ksk.output_lwe_size());
+            pool.install(|| keyswitch_lwe_ciphertext_rounded_multithreaded(&ksk, ct, &mut split))
+                .unwrap();
+            assert_eq!(&split, grouped);
+        }
         let weight = small.as_slice().iter().filter(|&&s| s == 1).count() as f64;
         let decomposer = SignedDecomposer::new(base_log, level);
         let rounding_variance = 2f64.powi(62) / 3.0;
