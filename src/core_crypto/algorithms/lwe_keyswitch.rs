@@ -180,13 +180,7 @@ pub fn keyswitch_lwe_ciphertext_batch<C: AsRef<[u64]>>(
     ksk: &LweKeyswitchKey,
     inputs: &[&LweCiphertext<C>],
 ) -> Result<Vec<LweCiphertextOwned>> {
-    let mut outputs: Vec<LweCiphertextOwned> = inputs
-        .iter()
-        .map(|_| LweCiphertextOwned::new_zero(ksk.output_lwe_size()))
-        .collect();
-    for (input, output) in inputs.iter().zip(&outputs) {
-        check_keyswitch_shapes(ksk, input, output)?;
-    }
+    let mut outputs = zero_outputs(ksk, inputs)?;
     struct Batch<'a, C> {
         ksk: &'a LweKeyswitchKey,
         inputs: &'a [&'a LweCiphertext<C>],
@@ -221,24 +215,44 @@ where
     C: AsRef<[u64]> + Sync,
     D: AsRef<[u64]> + AsMut<[u64]>,
 {
-    use rayon::prelude::*;
     check_keyswitch_shapes(ksk, input, output)?;
-    let out = output.as_mut_slice();
+    for_each_column_range(output.as_mut_slice(), |first_column, columns| {
+        pulp::Arch::new().dispatch(Keyswitch {
+            ksk,
+            input: input.as_slice(),
+            output: columns,
+            first_column,
+        })
+    });
+    Ok(())
+}
+
+/// Cuts the output coefficients into one contiguous range per thread of the rayon
+/// pool (at least 64 each) and calls `f(first_column, range)` on each, in parallel.
+pub(super) fn for_each_column_range(out: &mut [u64], f: impl Fn(usize, &mut [u64]) + Sync) {
+    use rayon::prelude::*;
     let chunk = out
         .len()
         .div_ceil(rayon::current_num_threads().max(1))
         .max(64);
     out.par_chunks_mut(chunk)
         .enumerate()
-        .for_each(|(k, columns)| {
-            pulp::Arch::new().dispatch(Keyswitch {
-                ksk,
-                input: input.as_slice(),
-                output: columns,
-                first_column: k * chunk,
-            })
-        });
-    Ok(())
+        .for_each(|(k, columns)| f(k * chunk, columns));
+}
+
+/// A zero output per input, once every input's shape is checked against the key.
+pub(super) fn zero_outputs<C: AsRef<[u64]>>(
+    ksk: &LweKeyswitchKey,
+    inputs: &[&LweCiphertext<C>],
+) -> Result<Vec<LweCiphertextOwned>> {
+    let outputs: Vec<LweCiphertextOwned> = inputs
+        .iter()
+        .map(|_| LweCiphertextOwned::new_zero(ksk.output_lwe_size()))
+        .collect();
+    for (input, output) in inputs.iter().zip(&outputs) {
+        check_keyswitch_shapes(ksk, input, output)?;
+    }
+    Ok(outputs)
 }
 
 pub(super) fn check_keyswitch_shapes<C: AsRef<[u64]>, D: AsRef<[u64]>>(

@@ -27,7 +27,7 @@
 //! keyswitch stays the reference the GPU kernels are compared with.
 
 use super::decomposition::SignedDecomposer;
-use super::lwe_keyswitch::check_keyswitch_shapes;
+use super::lwe_keyswitch::{check_keyswitch_shapes, for_each_column_range, zero_outputs};
 use crate::core_crypto::entities::{
     round_to_high_half, LweCiphertext, LweCiphertextOwned, LweKeyswitchKey,
 };
@@ -59,13 +59,7 @@ pub fn keyswitch_lwe_ciphertext_batch_rounded<C: AsRef<[u64]>>(
     ksk: &LweKeyswitchKey,
     inputs: &[&LweCiphertext<C>],
 ) -> Result<Vec<LweCiphertextOwned>> {
-    let mut outputs: Vec<LweCiphertextOwned> = inputs
-        .iter()
-        .map(|_| LweCiphertextOwned::new_zero(ksk.output_lwe_size()))
-        .collect();
-    for (input, output) in inputs.iter().zip(&outputs) {
-        check_keyswitch_shapes(ksk, input, output)?;
-    }
+    let mut outputs = zero_outputs(ksk, inputs)?;
     let inputs: Vec<&[u64]> = inputs.iter().map(|ct| ct.as_slice()).collect();
     let mut outs: Vec<&mut [u64]> = outputs.iter_mut().map(|ct| ct.as_mut_slice()).collect();
     keyswitch_columns(ksk, &inputs, &mut outs, 0);
@@ -85,19 +79,11 @@ where
     C: AsRef<[u64]> + Sync,
     D: AsRef<[u64]> + AsMut<[u64]>,
 {
-    use rayon::prelude::*;
     check_keyswitch_shapes(ksk, input, output)?;
     ksk.rounded.get_or_build(&ksk.data);
-    let out = output.as_mut_slice();
-    let chunk = out
-        .len()
-        .div_ceil(rayon::current_num_threads().max(1))
-        .max(64);
-    out.par_chunks_mut(chunk)
-        .enumerate()
-        .for_each(|(k, columns)| {
-            keyswitch_columns(ksk, &[input.as_slice()], &mut [columns], k * chunk)
-        });
+    for_each_column_range(output.as_mut_slice(), |first_column, columns| {
+        keyswitch_columns(ksk, &[input.as_slice()], &mut [columns], first_column)
+    });
     Ok(())
 }
 
@@ -198,6 +184,32 @@ mod tests {
         LweSecretKey, NoiseDistribution, SecretRandomGenerator, Seed,
     };
 
+    /// The big key of dimension `n` drawn from `seed`.
+    fn big_key(n: usize, seed: u8) -> LweSecretKey {
+        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([seed; 32]));
+        LweSecretKey::generate_binary(LweDimension(n), &mut secret)
+    }
+
+    /// The small key and a keyswitching key to it from [`big_key`]`(big, seed)`.
+    fn keys(
+        big: usize,
+        small: usize,
+        base_log: DecompositionBaseLog,
+        level: DecompositionLevelCount,
+        log2_bound: u32,
+        seed: u8,
+    ) -> (LweSecretKey, LweKeyswitchKey) {
+        let big = big_key(big, seed);
+        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([seed + 1; 32]));
+        let small = LweSecretKey::generate_binary(LweDimension(small), &mut secret);
+        let mut rng =
+            EncryptionRandomGenerator::from_seeds_insecure(Seed([seed; 32]), Seed([seed + 2; 32]));
+        let noise = NoiseDistribution::TUniform { log2_bound };
+        let ksk =
+            generate_lwe_keyswitch_key(&big, &small, base_log, level, noise, &mut rng).unwrap();
+        (small, ksk)
+    }
+
     /// On the default parameters' keyswitch (2048 -> 918, 4 levels of 2^4,
     /// TUniform(45)), the phase difference between the rounded and the exact
     /// keyswitch of uniformly random ciphertexts has the variance of the module's
@@ -205,14 +217,8 @@ mod tests {
     /// spread of 256 samples.
     #[test]
     fn added_noise_has_the_modelled_variance() {
-        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([3; 32]));
-        let big = LweSecretKey::generate_binary(LweDimension(2048), &mut secret);
-        let small = LweSecretKey::generate_binary(LweDimension(918), &mut secret);
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([4; 32]), Seed([7; 32]));
         let (base_log, level) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-        let noise = NoiseDistribution::TUniform { log2_bound: 45 };
-        let ksk =
-            generate_lwe_keyswitch_key(&big, &small, base_log, level, noise, &mut rng).unwrap();
+        let (small, ksk) = keys(2048, 918, base_log, level, 45, 3);
         let mut state = 11u64;
         let cts: Vec<LweCiphertextOwned> = (0..256)
             .map(|_| {
@@ -272,14 +278,11 @@ mod tests {
 
     #[test]
     fn outputs_decrypt_like_the_exact_keyswitch_and_shapes_are_checked() {
-        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([5; 32]));
-        let big = LweSecretKey::generate_binary(LweDimension(128), &mut secret);
-        let small = LweSecretKey::generate_binary(LweDimension(40), &mut secret);
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([6; 32]), Seed([8; 32]));
-        let noise = NoiseDistribution::TUniform { log2_bound: 30 };
         let (base_log, level) = (DecompositionBaseLog(3), DecompositionLevelCount(5));
-        let ksk =
-            generate_lwe_keyswitch_key(&big, &small, base_log, level, noise, &mut rng).unwrap();
+        let (small, ksk) = keys(128, 40, base_log, level, 30, 5);
+        let noise = NoiseDistribution::TUniform { log2_bound: 30 };
+        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([9; 32]), Seed([8; 32]));
+        let big = big_key(128, 5);
         let cts: Vec<LweCiphertextOwned> = (0..16u64)
             .map(|m| {
                 crate::core_crypto::allocate_and_encrypt_new_lwe_ciphertext(
