@@ -163,6 +163,23 @@ impl ShortintParameters {
             .to_equivalent_lwe_dimension(self.polynomial_size)
     }
 
+    /// Whether the CPU may keyswitch with the key rounded to 32 bits
+    /// ([`crate::core_crypto::keyswitch_lwe_ciphertext_batch_rounded`]): true when the
+    /// rounding adds, per unit of squared digit, at most 2^-10 of the variance the
+    /// keyswitching key's own noise adds (`(n/2 + 1) * 2^62 / 3` against the LWE noise
+    /// variance), so the failure probability does not move measurably. True of the
+    /// defaults (a margin of about 2^9), false of small-noise test parameters, which
+    /// then keyswitch exactly.
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// assert!(DEFAULT_PARAMETERS.keyswitch_rounding_is_negligible());
+    /// ```
+    pub fn keyswitch_rounding_is_negligible(&self) -> bool {
+        let rounding = (self.lwe_dimension.0 as f64 / 2.0 + 1.0) * 2f64.powi(62) / 3.0;
+        rounding <= self.lwe_noise_distribution.variance() / 1024.0
+    }
+
     /// The shape of the bootstrap key.
     pub fn bootstrap_key_shape(&self) -> BootstrapKeyShape {
         BootstrapKeyShape {

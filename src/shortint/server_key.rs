@@ -8,12 +8,12 @@ use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     batch_blind_rotate_lwe_ciphertext, blind_rotate_assign_multithreaded,
     extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
-    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
-    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_rounded_multithreaded,
-    modulus_switch_lwe_ciphertext, mul_lwe_ciphertext_by_scalar_assign,
-    programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape, EncryptionRandomGenerator,
-    FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape, LweCiphertextOwned,
-    LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, keyswitch_lwe_ciphertext_batch,
+    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_multithreaded,
+    keyswitch_lwe_ciphertext_rounded_multithreaded, modulus_switch_lwe_ciphertext,
+    mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape,
+    EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
+    LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -380,7 +380,9 @@ impl ServerKey {
 
     /// Evaluates `luts[j]` on `cts[j]` for every `j`: keyswitches in parallel on the
     /// rayon pool, then bootstraps in parallel in groups of [`PBS_BATCH`], each group
-    /// reading the bootstrap key once. The keyswitches use the key rounded to 32 bits
+    /// reading the bootstrap key once. Where the parameters allow it
+    /// ([`ShortintParameters::keyswitch_rounding_is_negligible`], true of the defaults)
+    /// the keyswitches use the key rounded to 32 bits
     /// ([`keyswitch_lwe_ciphertext_batch_rounded`], which explains why that is safe),
     /// so results decrypt like those of [`ServerKey::apply_lookup_table`] on each
     /// block (whose exact keyswitch is the reference the GPU is compared with) without
@@ -423,8 +425,8 @@ impl ServerKey {
     /// over `k + 1` threads of the pool (and its keyswitch over every thread);
     /// otherwise the batch is cut into groups spread over the rayon pool, each
     /// keyswitched together and bootstrapped in sub-groups of up to [`PBS_BATCH`]
-    /// that read the keys once. Both ways keyswitch with the key rounded to 32 bits
-    /// and give bit-identical results.
+    /// that read the keys once. Both ways keyswitch alike (with the key rounded to 32
+    /// bits where the parameters allow it) and give bit-identical results.
     fn keyswitch_and_blind_rotate(
         &self,
         cts: &[Ciphertext],
@@ -434,6 +436,7 @@ impl ServerKey {
         let p = &self.parameters;
         let threads = rayon::current_num_threads();
         let glwe_size = p.glwe_dimension.0 + 1;
+        let (ksk, rounded) = (&self.keyswitch_key, p.keyswitch_rounding_is_negligible());
         if split == SplitBootstraps::WhenThreadsAllow
             && threads > 1
             && cts.len() * glwe_size <= threads
@@ -444,11 +447,11 @@ impl ServerKey {
                 .map(|(ct, acc)| {
                     self.check_block(ct)?;
                     let mut small = LweCiphertextOwned::new_zero(p.lwe_dimension.to_lwe_size());
-                    keyswitch_lwe_ciphertext_rounded_multithreaded(
-                        &self.keyswitch_key,
-                        &ct.ct,
-                        &mut small,
-                    )?;
+                    if rounded {
+                        keyswitch_lwe_ciphertext_rounded_multithreaded(ksk, &ct.ct, &mut small)?;
+                    } else {
+                        keyswitch_lwe_ciphertext_multithreaded(ksk, &ct.ct, &mut small)?;
+                    }
                     let switched = modulus_switch_lwe_ciphertext(
                         &small,
                         p.polynomial_size.log2() + 1,
@@ -476,7 +479,11 @@ impl ServerKey {
             .par_chunks(group)
             .zip(accs.par_chunks(group))
             .map(|(inputs, accs)| {
-                let small = keyswitch_lwe_ciphertext_batch_rounded(&self.keyswitch_key, inputs)?;
+                let small = if rounded {
+                    keyswitch_lwe_ciphertext_batch_rounded(ksk, inputs)?
+                } else {
+                    keyswitch_lwe_ciphertext_batch(ksk, inputs)?
+                };
                 let mut rotated = Vec::with_capacity(small.len());
                 for (small, accs) in small.chunks(PBS_BATCH).zip(accs.chunks(PBS_BATCH)) {
                     rotated.extend(batch_blind_rotate_lwe_ciphertext(
@@ -607,6 +614,14 @@ mod tests {
     #[test]
     fn lookup_tables_on_insecure_test_parameters() {
         check_all_values(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+    }
+
+    #[test]
+    fn keyswitch_rounding_only_where_its_noise_is_negligible() {
+        assert!(crate::shortint::DEFAULT_PARAMETERS.keyswitch_rounding_is_negligible());
+        // Small test noise: the CPU keyswitches exactly, so batches give the same bits
+        // as `apply_lookup_table` (the tests below).
+        assert!(!PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2.keyswitch_rounding_is_negligible());
     }
 
     #[test]
