@@ -7,11 +7,13 @@
 //! process with its own settings. Without a driver the tests print
 //! `SKIPPED (no CUDA device)`, unless `GPUFHE_REQUIRE_GPU=1`.
 
+mod fake_child;
+
+use fake_child::run_passing_child;
 use gpufhe::backend::cuda::{CudaDevice, CudaLweCiphertextList};
 use gpufhe::core_crypto::{LweCiphertextCount, LweSize};
 use gpufhe::scheduler::{probe_gpus, Devices, GpuProbe};
 use gpufhe::{get_number_of_gpus, Error, GpuIndex};
-use std::process::Command;
 
 /// Set in a child process to the name of the test it runs.
 const CHILD: &str = "GPUFHE_TEST_AUTO_SELECT_CHILD";
@@ -65,28 +67,7 @@ fn parent_on_fake_driver(test: &str) -> bool {
 /// Runs `test` again in a child process on the fake driver with `devices` fake GPUs
 /// and `settings`; returns its stderr after checking that the test ran and passed.
 fn run_child(test: &str, devices: u32, settings: &[(&str, &str)]) -> String {
-    let mut command = Command::new(std::env::current_exe().expect("test executable"));
-    command
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(CHILD, test)
-        .env("GPUFHE_FAKE_CUDA_DEVICES", devices.to_string());
-    for variable in [
-        "GPUFHE_FAKE_CUDA_USED_MIB",
-        "GPUFHE_FAKE_CUDA_EXCLUSIVE",
-        "GPUFHE_FAKE_CUDA_PROHIBITED",
-        "GPUFHE_FAKE_CUDA_MEMORY_MIB",
-    ] {
-        command.env_remove(variable);
-    }
-    command.envs(settings.iter().copied());
-    let output = command.output().expect("the test executable runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "child {test} with {settings:?} failed:\n{stdout}\n{stderr}"
-    );
-    stderr
+    run_passing_child(test, CHILD, devices, &[], &[], settings).1
 }
 
 fn is_child(test: &str) -> bool {

@@ -17,9 +17,11 @@
 
 mod common;
 mod cuda_support;
+mod fake_child;
 
 use common::Rng;
 use cuda_support::small_parameters;
+use fake_child::run_passing_child;
 use gpufhe::backend::cuda::{gpu_for_tests, CudaDevice};
 use gpufhe::prelude::*;
 use gpufhe::scheduler::{
@@ -31,7 +33,6 @@ use gpufhe::{
     get_number_of_gpus, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
     ConfigBuilder, Device, Error, FheUint8, GpuIndex, ServerKey,
 };
-use std::process::Command;
 use std::sync::Mutex;
 
 /// Set in a child process to the name of the test it runs.
@@ -72,32 +73,16 @@ fn parent_with_gpu(test: &str) -> bool {
 /// real driver) and the variables of `settings`, the scheduler's and the fake's
 /// other variables removed; checks that the test ran and passed.
 fn run_child(test: &str, devices: u32, settings: &[(&str, &str)]) {
-    let mut command = Command::new(std::env::current_exe().expect("test executable"));
-    command
-        .args([test, "--exact", "--include-ignored", "--nocapture"])
-        .arg("--test-threads=1")
-        .env(CHILD, test)
-        .env("GPUFHE_FAKE_CUDA_DEVICES", devices.to_string());
-    for variable in [
-        "GPUFHE_FAKE_CUDA_USED_MIB",
-        "GPUFHE_FAKE_CUDA_EXCLUSIVE",
-        "GPUFHE_FAKE_CUDA_PROHIBITED",
-        "GPUFHE_FAKE_CUDA_MEMORY_MIB",
-        INVALID,
-    ]
-    .into_iter()
-    .chain(SCHEDULER_VARIABLES)
-    {
-        command.env_remove(variable);
-    }
-    command.envs(settings.iter().copied());
+    let mut removed = SCHEDULER_VARIABLES.to_vec();
+    removed.push(INVALID);
     let started = std::time::Instant::now();
-    let output = command.output().expect("the test executable runs");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "child {test} with {devices} GPU(s) and {settings:?} failed:\n{stdout}\n{stderr}"
+    run_passing_child(
+        test,
+        CHILD,
+        devices,
+        &["--include-ignored"],
+        &removed,
+        settings,
     );
     println!(
         "{test}: child with {devices} GPU(s) and {settings:?} passed in {:.1?}",
