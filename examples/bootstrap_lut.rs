@@ -22,7 +22,7 @@ fn main() -> Result<(), gpufhe::Error> {
     let compressed = CompressedServerKey::new(&client_key)?;
     println!("key generation (compressed):  {:>9.1} ms", ms(t));
     let t = Instant::now();
-    let server_key = compressed.decompress();
+    let server_key = compressed.decompress()?;
     println!("decompression + Fourier BSK:  {:>9.1} ms", ms(t));
 
     // A non-linear function of the whole block: x -> x^2 + 1 mod 16.

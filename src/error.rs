@@ -53,6 +53,10 @@ pub enum Error {
     /// (magic, format version, type name), or a size above the limit.
     #[error("serialization: {0}")]
     Serialization(String),
+    /// The host cannot provide the memory an operation needs (checked before
+    /// allocating, so the process does not abort).
+    #[error("out of host memory: {0}")]
+    OutOfMemory(String),
     /// A GPU has too little free memory for what was asked of it, even once its
     /// pending frees are done. Steps that run out split their work and retry before
     /// this reaches the caller.

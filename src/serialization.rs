@@ -71,7 +71,17 @@ const CODEC: Configuration<LittleEndian, Fixint, NoLimit> =
 pub trait SafeSerialization: Serialize + DeserializeOwned {
     /// The name written in the header, e.g. `"FheUint8"`.
     const TYPE_NAME: &'static str;
+    /// The size limit of [`safe_deserialize_default`]: a generous bound on a value
+    /// of this type under any parameters a server would use (1 MiB for a
+    /// configuration, 64 MiB for a value, 2 GiB for a key; a key of the default
+    /// parameters takes about 120 MiB, an `FheUint128` about 1 MiB).
+    const DEFAULT_SIZE_LIMIT: u64;
 }
+
+/// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of keys.
+const KEY_SIZE_LIMIT: u64 = 2 << 30;
+/// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of encrypted values.
+const VALUE_SIZE_LIMIT: u64 = 64 << 20;
 
 /// What a deserialized value must belong to: a configuration, and optionally the
 /// client key (by its tag) when it is given through a key.
@@ -145,26 +155,32 @@ pub trait Conformant {
 
 impl SafeSerialization for Config {
     const TYPE_NAME: &'static str = "Config";
+    const DEFAULT_SIZE_LIMIT: u64 = 1 << 20;
 }
 
 impl SafeSerialization for ClientKey {
     const TYPE_NAME: &'static str = "ClientKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
 }
 
 impl SafeSerialization for CompressedServerKey {
     const TYPE_NAME: &'static str = "CompressedServerKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
 }
 
 impl SafeSerialization for ServerKey {
     const TYPE_NAME: &'static str = "ServerKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
 }
 
 impl SafeSerialization for FheBool {
     const TYPE_NAME: &'static str = "FheBool";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
 }
 
 impl<Id: FheUintId> SafeSerialization for FheUint<Id> {
     const TYPE_NAME: &'static str = Id::NAME;
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
 }
 
 impl Conformant for Config {
@@ -309,6 +325,68 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
             Error::Serialization(format!("cannot read a {}: {e}", T::TYPE_NAME))
         }
     })
+}
+
+thread_local! {
+    /// How many [`with_insecure_parameters_allowed`] scopes the thread is in.
+    static INSECURE_ALLOWED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `read` with parameter sets below the security floor accepted by
+/// deserialization on the calling thread (by [`safe_deserialize`] and by plain serde
+/// alike); outside such a scope, a deserialized [`crate::shortint::ShortintParameters`]
+/// (inside a [`Config`] or a key) that fails
+/// [`check_security`](crate::shortint::ShortintParameters::check_security) is an
+/// `Err`. The explicitly named path for test parameters and experiments, like
+/// [`crate::ConfigBuilder::with_insecure_custom_parameters`] for building them.
+///
+/// ```
+/// use gpufhe::serialization::{safe_deserialize, safe_serialize, with_insecure_parameters_allowed};
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// use gpufhe::{Config, ConfigBuilder};
+/// let mut weak = DEFAULT_PARAMETERS;
+/// weak.lwe_dimension.0 = 512;
+/// let config = ConfigBuilder::default().with_insecure_custom_parameters(weak)?.build();
+/// let mut bytes = Vec::new();
+/// safe_serialize(&config, &mut bytes, 1 << 20)?;
+/// assert!(safe_deserialize::<Config>(bytes.as_slice(), 1 << 20).is_err());
+/// let read: Config = with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), 1 << 20))?;
+/// assert_eq!(read, config);
+/// # Ok::<(), gpufhe::Error>(())
+/// ```
+pub fn with_insecure_parameters_allowed<R>(read: impl FnOnce() -> R) -> R {
+    struct Scope;
+    impl Drop for Scope {
+        fn drop(&mut self) {
+            INSECURE_ALLOWED.with(|c| c.set(c.get() - 1));
+        }
+    }
+    INSECURE_ALLOWED.with(|c| c.set(c.get() + 1));
+    let _scope = Scope;
+    read()
+}
+
+/// Whether the calling thread is inside [`with_insecure_parameters_allowed`].
+pub(crate) fn insecure_parameters_allowed() -> bool {
+    INSECURE_ALLOWED.with(|c| c.get() > 0)
+}
+
+/// [`safe_deserialize`] with the type's default size limit
+/// ([`SafeSerialization::DEFAULT_SIZE_LIMIT`]).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::serialization::{safe_deserialize_default, safe_serialize};
+/// use gpufhe::{ClientKey, ConfigBuilder, FheUint8};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let mut bytes = Vec::new();
+/// safe_serialize(&FheUint8::encrypt(7u8, &client_key), &mut bytes, 1 << 20)?;
+/// let x: FheUint8 = safe_deserialize_default(bytes.as_slice())?;
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 7);
+/// # Ok::<(), gpufhe::Error>(())
+/// ```
+pub fn safe_deserialize_default<T: SafeSerialization>(reader: impl Read) -> Result<T> {
+    safe_deserialize(reader, T::DEFAULT_SIZE_LIMIT)
 }
 
 /// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see

@@ -24,7 +24,7 @@ fn backends(gpu: &CudaDevice) -> Backends {
     let ck = ClientKey::new(small_parameters()).expect("client key");
     let compressed = CompressedServerKey::new(&ck).expect("server key");
     Backends {
-        cpu: CpuBackend::new(compressed.decompress()),
+        cpu: CpuBackend::new(compressed.decompress().unwrap()),
         cuda: CudaBackend::new(gpu, &compressed).expect("GPU backend"),
         ck,
     }

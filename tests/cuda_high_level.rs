@@ -34,7 +34,7 @@ fn gpu_keys() -> Option<&'static Keys> {
     static KEYS: OnceLock<Keys> = OnceLock::new();
     Some(KEYS.get_or_init(|| {
         let config = ConfigBuilder::default()
-            .with_custom_parameters(small_parameters())
+            .with_insecure_custom_parameters(small_parameters())
             .expect("parameters");
         let client = ClientKey::generate(config);
         let compressed = CompressedServerKey::new(&client);

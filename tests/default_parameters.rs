@@ -131,7 +131,7 @@ fn compressed_keys_expand_to_bit_identical_keys_and_outputs() {
     // Compressed: seeds + bodies, expanded.
     let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([9; 32]), noise_seed);
     let compressed = CompressedServerKey::with_seeds(&ck, ks_seed, bs_seed, &mut rng).unwrap();
-    let expanded = compressed.decompress();
+    let expanded = compressed.decompress().unwrap();
 
     // Uncompressed: the same mask seeds and the same noise stream.
     let mut rng = EncryptionRandomGenerator::from_seeds_insecure(ks_seed, noise_seed);

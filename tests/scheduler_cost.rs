@@ -29,7 +29,7 @@ fn insecure_keys() -> &'static (ClientKey, CompressedServerKey) {
     static KEYS: OnceLock<(ClientKey, CompressedServerKey)> = OnceLock::new();
     KEYS.get_or_init(|| {
         let config = ConfigBuilder::default()
-            .with_custom_parameters(insecure_parameters())
+            .with_insecure_custom_parameters(insecure_parameters())
             .expect("parameters");
         let client = ClientKey::generate(config);
         let compressed = CompressedServerKey::new(&client);

@@ -126,7 +126,7 @@ fn visible_gpus() -> u32 {
 /// A client key on insecure small parameters and its compressed server key.
 fn small_keys() -> (ClientKey, CompressedServerKey) {
     let config = ConfigBuilder::default()
-        .with_custom_parameters(small_parameters())
+        .with_insecure_custom_parameters(small_parameters())
         .expect("parameters");
     let client = ClientKey::generate(config);
     let compressed = CompressedServerKey::new(&client);

@@ -182,7 +182,7 @@ fn conformance_to_a_key_or_config() {
     let mut params = DEFAULT_PARAMETERS;
     params.polynomial_size = gpufhe::core_crypto::PolynomialSize(1024);
     let other_config = ConfigBuilder::default()
-        .with_custom_parameters(params)
+        .with_insecure_custom_parameters(params)
         .unwrap()
         .build();
     assert!(

@@ -89,7 +89,7 @@ impl Backend for CpuBackend {
         let infos: Vec<BlockInfo> = pool.iter().map(|c| block_info(c)).collect();
         let info = check_step(params, step, &infos)?;
         for c in &pool {
-            c.check_moduli(params.message_modulus, params.carry_modulus)?;
+            c.check_parameters(params)?;
         }
         // Linear parts, in parallel (cheap next to a bootstrap).
         let size = params.big_lwe_dimension().to_lwe_size();

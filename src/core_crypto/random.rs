@@ -155,8 +155,35 @@ impl EncryptionRandomGenerator {
         }
     }
 
-    /// One noise sample, as an integer modulo 2^64.
-    pub fn noise(&mut self, dist: NoiseDistribution) -> u64 {
+    /// One noise sample, as an integer modulo 2^64; `Err` for an invalid
+    /// distribution (a TUniform bound above 2^61, a Gaussian deviation that is not
+    /// finite or not in `[0, 0.25)`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, NoiseDistribution};
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let e = rng.noise(NoiseDistribution::TUniform { log2_bound: 3 }).unwrap() as i64;
+    /// assert!((-8..=8).contains(&e));
+    /// assert!(rng.noise(NoiseDistribution::TUniform { log2_bound: 63 }).is_err());
+    /// ```
+    pub fn noise(&mut self, dist: NoiseDistribution) -> Result<u64> {
+        dist.validate()?;
+        Ok(self.sample(dist))
+    }
+
+    /// Adds one noise sample to each element of `out`; `Err` (and `out` unchanged)
+    /// for an invalid distribution (see [`EncryptionRandomGenerator::noise`]).
+    pub fn add_noise(&mut self, out: &mut [u64], dist: NoiseDistribution) -> Result<()> {
+        dist.validate()?;
+        for x in out {
+            *x = x.wrapping_add(self.sample(dist));
+        }
+        Ok(())
+    }
+
+    /// One sample of a distribution the caller has validated
+    /// ([`NoiseDistribution::validate`]).
+    pub(crate) fn sample(&mut self, dist: NoiseDistribution) -> u64 {
         match dist {
             NoiseDistribution::TUniform { log2_bound } => {
                 let r = self.noise.next_u64() >> (62 - log2_bound);
@@ -169,13 +196,6 @@ impl EncryptionRandomGenerator {
                 let g = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
                 (g * std_dev * 2f64.powi(64)).round() as i64 as u64
             }
-        }
-    }
-
-    /// Adds one noise sample to each element of `out`.
-    pub fn add_noise(&mut self, out: &mut [u64], dist: NoiseDistribution) {
-        for x in out {
-            *x = x.wrapping_add(self.noise(dist));
         }
     }
 }
@@ -191,7 +211,7 @@ mod tests {
         let mut counts = [0usize; 5];
         let trials = 80_000;
         for _ in 0..trials {
-            let v = g.noise(dist) as i64;
+            let v = g.noise(dist).unwrap() as i64;
             assert!((-2..=2).contains(&v), "{v} outside [-2, 2]");
             counts[(v + 2) as usize] += 1;
         }
@@ -211,7 +231,7 @@ mod tests {
         };
         let n = 20_000;
         let var = (0..n)
-            .map(|_| (g.noise(dist) as i64 as f64).powi(2))
+            .map(|_| (g.noise(dist).unwrap() as i64 as f64).powi(2))
             .sum::<f64>()
             / n as f64;
         let ratio = var / dist.variance();
@@ -223,7 +243,8 @@ mod tests {
         let mut a = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([6; 32]));
         let mut b = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([7; 32]));
         let (mut ma, mut mb) = ([0u64; 8], [0u64; 8]);
-        a.noise(NoiseDistribution::TUniform { log2_bound: 3 });
+        a.noise(NoiseDistribution::TUniform { log2_bound: 3 })
+            .unwrap();
         a.fill_mask(&mut ma);
         b.fill_mask(&mut mb);
         assert_eq!(ma, mb);

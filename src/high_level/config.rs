@@ -93,8 +93,29 @@ impl ConfigBuilder {
     /// blocks) and at least as many carry values as message values (two blocks can be
     /// packed into one for a bivariate lookup table).
     ///
-    /// The security of custom parameters is the caller's responsibility.
+    /// They must also be secure: both noise distributions on the 128-bit curve of
+    /// the lattice estimator and a claim of at least 128 bits
+    /// ([`ShortintParameters::check_security`]); insecure sets (for tests and
+    /// experiments) go through [`ConfigBuilder::with_insecure_custom_parameters`].
     pub fn with_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
+        parameters.check_security()?;
+        self.with_insecure_custom_parameters(parameters)
+    }
+
+    /// [`ConfigBuilder::with_custom_parameters`] without the security check: for
+    /// tests (the `*_INSECURE_TEST_*` sets) and experiments. Keys of such a
+    /// configuration can only be read back inside
+    /// [`crate::serialization::with_insecure_parameters_allowed`].
+    ///
+    /// ```
+    /// use gpufhe::ConfigBuilder;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let mut weak = DEFAULT_PARAMETERS;
+    /// weak.lwe_dimension.0 = 512; // the default noise on a smaller key: insecure
+    /// assert!(ConfigBuilder::default().with_custom_parameters(weak).is_err());
+    /// assert!(ConfigBuilder::default().with_insecure_custom_parameters(weak).is_ok());
+    /// ```
+    pub fn with_insecure_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
         check_integer_parameters(&parameters)?;
         Ok(Self { parameters })
     }

@@ -232,12 +232,31 @@ impl CompressedServerKey {
     /// [`SchedulerConfig`]). An invalid environment value cannot be returned from
     /// here: it is reported on stderr and the default is used instead; use
     /// [`CompressedServerKey::decompress_with`] to get it as an `Err`.
+    ///
+    /// # Panics
+    ///
+    /// If the host cannot reserve the memory the key needs (about 172 MiB on the
+    /// default parameters); [`CompressedServerKey::try_decompress`] returns that as
+    /// an `Err`.
+    #[track_caller]
     pub fn decompress(&self) -> ServerKey {
+        match self.try_decompress() {
+            Ok(key) => key,
+            Err(e) => panic!("CompressedServerKey::decompress failed: {e}"),
+        }
+    }
+
+    /// [`CompressedServerKey::decompress`], with `Err(OutOfMemory)` instead of a
+    /// panic when the host cannot reserve the memory the key needs (checked before
+    /// anything is allocated: a key read from untrusted bytes may claim parameters
+    /// whose key is large).
+    pub fn try_decompress(&self) -> Result<ServerKey> {
         let config = SchedulerConfig::from_env().unwrap_or_else(|e| {
             eprintln!("gpufhe: {e}; using the default scheduler configuration");
             SchedulerConfig::default()
         });
-        ServerKey::from_parts(self.tag, self.config, self.key.decompress(), &config)
+        let key = self.key.decompress()?;
+        Ok(ServerKey::from_parts(self.tag, self.config, key, &config))
     }
 
     /// A server key built as `config` says: on the GPUs of its devices
@@ -259,7 +278,7 @@ impl CompressedServerKey {
     pub fn decompress_with(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let gpus = config.resolve_devices(get_number_of_gpus())?;
         if gpus.is_empty() {
-            let key = self.key.decompress();
+            let key = self.key.decompress()?;
             return Ok(ServerKey::from_parts(self.tag, self.config, key, config));
         }
         self.decompress_on(&GpuSelection::from(gpus), config)
@@ -556,15 +575,18 @@ impl ServerKey {
     }
 
     /// `inputs` as the scheduler takes them, or `Err(KeyMismatch)` if one belongs
-    /// to another key.
+    /// to another key, `Err` if its blocks are not of this key's parameters (a tag is
+    /// public: a value of other parameters may carry this key's).
     fn circuit_inputs<'a>(&self, inputs: &[Input<'a>]) -> Result<Vec<CircuitInput<'a>>> {
         let tag = self.inner.tag;
+        let parameters = self.config().parameters();
         inputs
             .iter()
             .map(|input| {
                 if let Some(got) = input.storage.tag() {
                     tag.check("an operand (it was encrypted under another key)", got)?;
                 }
+                input.storage.conforms_to(parameters, input.bits)?;
                 Ok(input.circuit_input())
             })
             .collect()

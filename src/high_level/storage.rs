@@ -170,19 +170,21 @@ impl Storage {
     }
 
     /// `Err` unless the blocks (if any) belong to `parameters`: moduli, LWE size and
-    /// number of blocks.
+    /// number of blocks. Cheap (nothing is copied from a GPU): every operation checks
+    /// its operands with it before any work, since a value's key tag is public and a
+    /// value of other parameters may carry it.
     pub(crate) fn conforms_to(&self, parameters: &ShortintParameters, bits: u32) -> Result<()> {
         let blocks = match self {
             Self::Trivial(_) => return Ok(()),
-            Self::Encrypted { blocks, .. } => blocks.to_cpu()?,
+            Self::Encrypted { blocks, .. } => blocks,
         };
-        check_eq(
-            "number of blocks for these parameters",
-            block_count(parameters, bits),
-            blocks.len(),
-        )?;
-        blocks
-            .iter()
-            .try_for_each(|b| b.check_parameters(parameters))
+        if let Some(len) = blocks.len() {
+            check_eq(
+                "number of blocks for these parameters",
+                block_count(parameters, bits),
+                len,
+            )?;
+        }
+        blocks.check_parameters(parameters)
     }
 }

@@ -118,6 +118,7 @@ impl TryFrom<CalibrationParts> for Calibration {
 
 impl SafeSerialization for Calibration {
     const TYPE_NAME: &'static str = "Calibration";
+    const DEFAULT_SIZE_LIMIT: u64 = 1 << 20;
 }
 
 impl Calibration {

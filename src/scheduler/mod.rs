@@ -120,15 +120,21 @@ pub(crate) struct ExpandedKeys {
 impl ExpansionCache {
     /// The expanded keys of `key` (whose cache this is), expanded on first use.
     #[cfg(feature = "gpu")]
-    fn get(&self, key: &shortint::CompressedServerKey) -> Arc<ExpandedKeys> {
-        self.0
+    /// `Err(OutOfMemory)` if the host cannot reserve what expanding needs.
+    fn get(&self, key: &shortint::CompressedServerKey) -> Result<Arc<ExpandedKeys>> {
+        if self.0.get().is_none() {
+            key.parameters()
+                .check_server_key_memory("expanding a server key for the GPU")?;
+        }
+        Ok(self
+            .0
             .get_or_init(|| {
                 Arc::new(ExpandedKeys {
                     bootstrap: key.bootstrap_key().decompress(),
                     keyswitch: key.keyswitch_key().decompress(),
                 })
             })
-            .clone()
+            .clone())
     }
 }
 
@@ -162,7 +168,7 @@ impl HostKey {
             Self::Compressed {
                 compressed,
                 expanded,
-            } => expanded.get_or_init(|| Arc::new(compressed.decompress())),
+            } => expanded.get_or_init(|| Arc::new(compressed.expand())),
         }
     }
 }
@@ -210,7 +216,7 @@ impl Scheduler {
         let counts = WorkerCounts::from_config(config, gpus.len());
         let parameters = *key.parameters();
         let model = initial_model(&parameters, &counts, gpus, config)?;
-        let expanded = cache.get(key);
+        let expanded = cache.get(key)?;
         let (bootstrap, keyswitch) = (&expanded.bootstrap, &expanded.keyswitch);
         let workers = gpus
             .iter()

@@ -8,7 +8,7 @@ use super::GpuIndex;
 #[cfg(feature = "gpu")]
 use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::error::Result;
-use crate::shortint::Ciphertext;
+use crate::shortint::{Ciphertext, ShortintParameters};
 use std::borrow::Cow;
 use std::sync::Arc;
 
@@ -82,6 +82,28 @@ impl Blocks {
             #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
             Self::Pending { .. } => Err(pending_elsewhere()),
+        }
+    }
+
+    /// The number of blocks (`None` for pending blocks, counted by their recording).
+    pub(crate) fn len(&self) -> Option<usize> {
+        match self {
+            Self::Cpu(v) => Some(v.len()),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => Some(b.len()),
+            Self::Pending { .. } => None,
+        }
+    }
+
+    /// `Err` unless every block has the moduli and LWE size of `parameters` (pending
+    /// blocks are outputs of a circuit under the recording's key). Cheap: nothing is
+    /// copied from a GPU.
+    pub(crate) fn check_parameters(&self, parameters: &ShortintParameters) -> Result<()> {
+        match self {
+            Self::Cpu(v) => v.iter().try_for_each(|b| b.check_parameters(parameters)),
+            #[cfg(feature = "gpu")]
+            Self::Cuda(b) => b.check_parameters(parameters),
+            Self::Pending { .. } => Ok(()),
         }
     }
 

@@ -15,6 +15,7 @@ mod ciphertext;
 mod client_key;
 mod lookup_table;
 mod parameters;
+mod safety;
 mod server_key;
 mod table;
 
@@ -22,6 +23,10 @@ pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use parameters::*;
+pub use safety::{
+    minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,
+    MAX_LWE_DIMENSION, MAX_SERVER_KEY_BYTES,
+};
 pub(crate) use server_key::SplitBootstraps;
 pub use server_key::{CompressedServerKey, ServerKey, KS_BATCH, PBS_BATCH};
 pub use table::Table;

@@ -13,7 +13,12 @@ use crate::error::{Error, Result};
 /// Blocks live under the big key (the GLWE key read as an LWE key of dimension
 /// `k * N`); a lookup-table evaluation keyswitches to the small key (dimension `n`),
 /// switches the modulus to `2N` and bootstraps back to the big key.
+///
+/// Deserialization validates the set ([`ShortintParameters::validate`]) and requires
+/// it to be secure ([`ShortintParameters::check_security`]) unless it is read inside
+/// [`crate::serialization::with_insecure_parameters_allowed`].
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "ParameterFields")]
 pub struct ShortintParameters {
     /// `n`, the dimension of the small LWE key.
     pub lwe_dimension: LweDimension,
@@ -46,6 +51,55 @@ pub struct ShortintParameters {
     pub modulus_switch: ModulusSwitchType,
     /// Estimated security in bits against the best known attacks.
     pub security_bits: u32,
+}
+
+/// The fields of a [`ShortintParameters`] as read, before they are checked.
+#[derive(serde::Deserialize)]
+struct ParameterFields {
+    lwe_dimension: LweDimension,
+    glwe_dimension: GlweDimension,
+    polynomial_size: PolynomialSize,
+    lwe_noise_distribution: NoiseDistribution,
+    glwe_noise_distribution: NoiseDistribution,
+    pbs_base_log: DecompositionBaseLog,
+    pbs_level: DecompositionLevelCount,
+    ks_base_log: DecompositionBaseLog,
+    ks_level: DecompositionLevelCount,
+    message_modulus: u64,
+    carry_modulus: u64,
+    max_noise_level: u64,
+    log2_p_fail: f64,
+    modulus_switch: ModulusSwitchType,
+    security_bits: u32,
+}
+
+impl TryFrom<ParameterFields> for ShortintParameters {
+    type Error = Error;
+
+    fn try_from(f: ParameterFields) -> Result<Self> {
+        let parameters = Self {
+            lwe_dimension: f.lwe_dimension,
+            glwe_dimension: f.glwe_dimension,
+            polynomial_size: f.polynomial_size,
+            lwe_noise_distribution: f.lwe_noise_distribution,
+            glwe_noise_distribution: f.glwe_noise_distribution,
+            pbs_base_log: f.pbs_base_log,
+            pbs_level: f.pbs_level,
+            ks_base_log: f.ks_base_log,
+            ks_level: f.ks_level,
+            message_modulus: f.message_modulus,
+            carry_modulus: f.carry_modulus,
+            max_noise_level: f.max_noise_level,
+            log2_p_fail: f.log2_p_fail,
+            modulus_switch: f.modulus_switch,
+            security_bits: f.security_bits,
+        };
+        parameters.validate()?;
+        if !crate::serialization::insecure_parameters_allowed() {
+            parameters.check_security()?;
+        }
+        Ok(parameters)
+    }
 }
 
 /// The default parameters: 2 message bits, 2 carry bits and a padding bit per block,
@@ -100,7 +154,10 @@ pub const PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2: ShortintParameters = ShortintPa
 
 impl ShortintParameters {
     /// `Err` if the set is inconsistent (moduli not powers of two, too many values
-    /// for the polynomial size, invalid decompositions or noise).
+    /// for the polynomial size, invalid decompositions or noise) or asks too much of
+    /// the machine (dimensions or key size above the bounds of
+    /// [`MAX_LWE_DIMENSION`](super::MAX_LWE_DIMENSION) and the constants beside it).
+    /// It does not check security: see [`ShortintParameters::check_security`].
     pub fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidParameter(msg));
         let total = self.message_modulus.saturating_mul(self.carry_modulus);
@@ -123,6 +180,13 @@ impl ShortintParameters {
             return bad("the max noise level must be at least 1".into());
         }
         crate::core_crypto::check_polynomial_size(self.polynomial_size)?;
+        if !self.log2_p_fail.is_finite() || self.log2_p_fail > 0.0 {
+            return bad(format!(
+                "log2 of the failure probability ({}) must be finite and at most 0",
+                self.log2_p_fail
+            ));
+        }
+        self.check_bounds()?;
         crate::core_crypto::check_decomposition(self.pbs_base_log, self.pbs_level)?;
         crate::core_crypto::check_decomposition(self.ks_base_log, self.ks_level)?;
         self.lwe_noise_distribution.validate()?;

@@ -136,6 +136,7 @@ impl CompressedServerKey {
         rng: &mut EncryptionRandomGenerator,
     ) -> Result<Self> {
         let p = client_key.parameters;
+        p.check_server_key_memory("generating a server key")?;
         let keyswitch_key = generate_seeded_lwe_keyswitch_key(
             &client_key.big_lwe_secret_key,
             &client_key.small_lwe_secret_key,
@@ -162,8 +163,17 @@ impl CompressedServerKey {
     }
 
     /// Expands the seeds into the server key (and converts the bootstrap key to the
-    /// Fourier domain).
-    pub fn decompress(&self) -> ServerKey {
+    /// Fourier domain); `Err(OutOfMemory)` if the host cannot reserve the memory
+    /// that needs ([`ShortintParameters::server_key_peak_bytes`]).
+    pub fn decompress(&self) -> Result<ServerKey> {
+        self.parameters
+            .check_server_key_memory("decompressing a server key")?;
+        Ok(self.expand())
+    }
+
+    /// [`CompressedServerKey::decompress`] without the memory check, for callers
+    /// that made it already.
+    pub(crate) fn expand(&self) -> ServerKey {
         ServerKey {
             keyswitch_key: self.keyswitch_key.decompress(),
             bootstrap_key: FourierLweBootstrapKey::from_standard(&self.bootstrap_key.decompress()),
@@ -199,7 +209,7 @@ impl ServerKey {
     /// assert_eq!(ck.decrypt_message_and_carry(&out).unwrap(), 9);
     /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
-        Ok(CompressedServerKey::new(client_key)?.decompress())
+        CompressedServerKey::new(client_key)?.decompress()
     }
 
     /// The parameter set.

@@ -27,7 +27,7 @@ impl HostKeys {
         let ck = ClientKey::new(params).expect("client key");
         let compressed = CompressedServerKey::new(&ck).expect("server key");
         Self {
-            cpu: compressed.decompress(),
+            cpu: compressed.decompress().unwrap(),
             standard_bsk: compressed.bootstrap_key().decompress(),
             ck,
         }

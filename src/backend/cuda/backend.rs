@@ -93,6 +93,25 @@ impl CudaBlocks {
         })
     }
 
+    /// `Err` unless the blocks have the moduli and LWE size of `parameters`.
+    pub fn check_parameters(&self, parameters: &ShortintParameters) -> Result<()> {
+        check_eq(
+            "message modulus of a block",
+            parameters.message_modulus as usize,
+            self.message_modulus as usize,
+        )?;
+        check_eq(
+            "carry modulus of a block",
+            parameters.carry_modulus as usize,
+            self.carry_modulus as usize,
+        )?;
+        check_eq(
+            "LWE size of a block",
+            parameters.big_lwe_dimension().to_lwe_size().0,
+            self.list.lwe_size().0,
+        )
+    }
+
     /// Copies the blocks back to the CPU (on the stream that allocated them).
     pub fn to_cpu(&self) -> Result<Vec<Ciphertext>> {
         let host = self
@@ -185,6 +204,8 @@ impl CudaBackend {
     /// assert_eq!(ck.decrypt(&backend.download(&blocks).unwrap()[0]).unwrap(), 3);
     /// ```
     pub fn new(device: &CudaDevice, key: &CompressedServerKey) -> Result<Self> {
+        key.parameters()
+            .check_server_key_memory("expanding a server key for the GPU")?;
         Self::from_expanded(
             device,
             key.parameters(),

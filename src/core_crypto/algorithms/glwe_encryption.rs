@@ -56,7 +56,9 @@ pub(crate) fn encrypt_glwe_into_mask(
     let n = key.polynomial_size().0;
     rng.fill_mask(mask);
     body.copy_from_slice(plaintext);
-    rng.add_noise(body, noise);
+    for x in body.iter_mut() {
+        *x = x.wrapping_add(rng.sample(noise)); // `noise` validated by the callers
+    }
     for (c, a) in mask.chunks_exact(n).enumerate() {
         polynomial_wrapping_add_mul_binary_assign(body, a, key.polynomial(c));
     }

@@ -46,7 +46,7 @@ pub(crate) fn encrypt_lwe_into_mask(
     rng: &mut EncryptionRandomGenerator,
 ) -> u64 {
     rng.fill_mask(mask);
-    let e = rng.noise(noise);
+    let e = rng.sample(noise); // `noise` validated by the callers
     dot_product(mask, key)
         .wrapping_add(plaintext)
         .wrapping_add(e)
