@@ -80,14 +80,51 @@ impl NoiseDistribution {
     }
 }
 
-/// A CSPRNG for secret material (secret keys), seeded by the operating system.
-pub struct SecretRandomGenerator(ChaCha20Rng);
+/// A ChaCha20 generator whose state (key, counter and buffered output) is
+/// overwritten when it is dropped: the state of a generator of secrets or noise
+/// reveals everything it drew and will draw.
+pub(crate) struct ZeroizingRng(ChaCha20Rng);
+
+impl ZeroizingRng {
+    fn from_seed(seed: [u8; 32]) -> Self {
+        Self(ChaCha20Rng::from_seed(seed))
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+}
+
+impl Zeroize for ZeroizingRng {
+    /// Overwrites the whole state with that of the all-zero seed.
+    fn zeroize(&mut self) {
+        let blank = ChaCha20Rng::from_seed([0; 32]);
+        // SAFETY: `self.0` is a valid, aligned, exclusively borrowed `ChaCha20Rng`
+        // (plain data, no destructor); a volatile write of a valid value cannot be
+        // elided by the optimiser, unlike an assignment just before a drop.
+        #[allow(unsafe_code)]
+        unsafe {
+            std::ptr::write_volatile(&mut self.0, blank);
+        }
+        std::sync::atomic::compiler_fence(std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Drop for ZeroizingRng {
+    fn drop(&mut self) {
+        self.zeroize();
+    }
+}
+
+/// A CSPRNG for secret material (secret keys), seeded by the operating system. Its
+/// state is zeroized on drop.
+pub struct SecretRandomGenerator(ZeroizingRng);
 
 impl SecretRandomGenerator {
     /// A generator seeded from the operating system.
     pub fn from_os() -> Result<Self> {
         let mut seed = Seed::from_os()?;
-        let rng = ChaCha20Rng::from_seed(seed.0);
+        let rng = ZeroizingRng::from_seed(seed.0);
         seed.0.zeroize();
         Ok(Self(rng))
     }
@@ -95,7 +132,7 @@ impl SecretRandomGenerator {
     /// A reproducible generator. Only for tests and reproducible experiments: anyone
     /// who knows `seed` knows every key drawn from it.
     pub fn from_seed_insecure(seed: Seed) -> Self {
-        Self(ChaCha20Rng::from_seed(seed.0))
+        Self(ZeroizingRng::from_seed(seed.0))
     }
 
     /// Fills `out` with uniform bits (0 or 1).
@@ -109,10 +146,11 @@ impl SecretRandomGenerator {
     }
 }
 
-/// The pair of generators used by every encryption: public masks and secret noise.
+/// The pair of generators used by every encryption: public masks and secret noise
+/// (whose state is zeroized on drop).
 pub struct EncryptionRandomGenerator {
     mask: ChaCha20Rng,
-    noise: ChaCha20Rng,
+    noise: ZeroizingRng,
 }
 
 impl EncryptionRandomGenerator {
@@ -133,7 +171,7 @@ impl EncryptionRandomGenerator {
     pub fn from_seeds_insecure(mask_seed: Seed, noise_seed: Seed) -> Self {
         Self {
             mask: ChaCha20Rng::from_seed(mask_seed.0),
-            noise: ChaCha20Rng::from_seed(noise_seed.0),
+            noise: ZeroizingRng::from_seed(noise_seed.0),
         }
     }
 
@@ -236,6 +274,17 @@ mod tests {
             / n as f64;
         let ratio = var / dist.variance();
         assert!((0.95..1.05).contains(&ratio), "variance ratio {ratio}");
+    }
+
+    #[test]
+    fn zeroizing_overwrites_the_whole_generator_state() {
+        let mut used = ZeroizingRng::from_seed([9; 32]);
+        used.next_u64(); // leaves buffered output in the state
+        used.zeroize();
+        let mut blank = ZeroizingRng::from_seed([0; 32]);
+        for _ in 0..100 {
+            assert_eq!(used.next_u64(), blank.next_u64());
+        }
     }
 
     #[test]

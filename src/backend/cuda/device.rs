@@ -24,19 +24,104 @@ fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
     Ok(Kernel::new(load_function(module, name)?))
 }
 
-/// `Err(NoCudaDevice)` unless the CUDA driver library can be loaded. cudarc panics
-/// on its first call without a driver, so this runs before any of them.
+/// Every driver function the crate calls (through cudarc), which loads each on
+/// first use and panics if the library lacks it. The fake driver
+/// (`cuda/emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
+/// outside the list is added.
+const DRIVER_SYMBOLS: [&str; 50] = [
+    "cuCtxGetCurrent",
+    "cuCtxGetDevice",
+    "cuCtxPopCurrent_v2",
+    "cuCtxPushCurrent_v2",
+    "cuCtxSetCurrent",
+    "cuCtxSynchronize",
+    "cuDeviceGet",
+    "cuDeviceGetAttribute",
+    "cuDeviceGetCount",
+    "cuDeviceGetName",
+    "cuDeviceGetUuid_v2",
+    "cuDevicePrimaryCtxRelease_v2",
+    "cuDevicePrimaryCtxRetain",
+    "cuDeviceTotalMem_v2",
+    "cuDriverGetVersion",
+    "cuEventCreate",
+    "cuEventDestroy_v2",
+    "cuEventElapsedTime_v2",
+    "cuEventQuery",
+    "cuEventRecord",
+    "cuEventSynchronize",
+    "cuFuncGetAttribute",
+    "cuFuncSetAttribute",
+    "cuGetErrorName",
+    "cuGetErrorString",
+    "cuInit",
+    "cuLaunchKernel",
+    "cuLaunchKernelEx",
+    "cuMemAllocAsync",
+    "cuMemAlloc_v2",
+    "cuMemFreeAsync",
+    "cuMemFree_v2",
+    "cuMemGetInfo_v2",
+    "cuMemcpyDtoDAsync_v2",
+    "cuMemcpyDtoD_v2",
+    "cuMemcpyDtoHAsync_v2",
+    "cuMemcpyDtoH_v2",
+    "cuMemcpyHtoDAsync_v2",
+    "cuMemcpyHtoD_v2",
+    "cuMemsetD8Async",
+    "cuMemsetD8_v2",
+    "cuModuleGetFunction",
+    "cuModuleLoadData",
+    "cuModuleUnload",
+    "cuOccupancyMaxActiveClusters",
+    "cuStreamCreate",
+    "cuStreamDestroy_v2",
+    "cuStreamQuery",
+    "cuStreamSynchronize",
+    "cuStreamWaitEvent",
+];
+
+/// `Err(NoCudaDevice)` unless the CUDA driver library can be loaded and has every
+/// function of [`DRIVER_SYMBOLS`]. cudarc panics on its first call without a driver,
+/// and on the first call of a function the driver lacks (a stub or an old or foreign
+/// `libcuda`), so this runs before any of them; the answer is kept for the process.
 fn check_driver() -> Result<()> {
-    // SAFETY: `is_culib_present` only tries to open the driver library with
-    // libloading and drops it; it has no precondition.
-    let present = unsafe { cudarc::driver::sys::is_culib_present() };
-    if present {
-        Ok(())
-    } else {
-        Err(Error::NoCudaDevice(
-            "the CUDA driver library (libcuda) cannot be loaded".into(),
-        ))
+    static CHECKED: std::sync::OnceLock<Result<()>> = std::sync::OnceLock::new();
+    CHECKED.get_or_init(check_driver_library).clone()
+}
+
+/// [`check_driver`], uncached: opens the library cudarc will open (the first of its
+/// candidate names that loads) and looks up every symbol.
+fn check_driver_library() -> Result<()> {
+    let candidates = ["cuda", "nvcuda"]
+        .iter()
+        .flat_map(|name| cudarc::get_lib_name_candidates(name));
+    for candidate in candidates {
+        // SAFETY: opening the driver library runs its initialisers, as cudarc's own
+        // loading of the same library does; nothing else is assumed of it.
+        let Ok(library) = (unsafe { libloading::Library::new(&candidate) }) else {
+            continue;
+        };
+        let missing: Vec<&str> = DRIVER_SYMBOLS
+            .iter()
+            .copied()
+            // SAFETY: the symbol is only looked up, never called or dereferenced.
+            .filter(|name| unsafe { library.get::<*const ()>(name.as_bytes()) }.is_err())
+            .collect();
+        return if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::NoCudaDevice(format!(
+                "the CUDA driver library {candidate} lacks {} of the functions gpufhe \
+                 needs ({}): it is a stub or not an NVIDIA driver of release 525 or newer",
+                missing.len(),
+                missing.join(", ")
+            )))
+        };
     }
+    Err(Error::NoCudaDevice(
+        "the CUDA driver library (libcuda) cannot be loaded".into(),
+    ))
 }
 
 /// The number of visible CUDA devices; `Err` when there is no driver.

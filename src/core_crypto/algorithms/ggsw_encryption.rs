@@ -5,6 +5,7 @@ use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount}
 use crate::core_crypto::entities::{GgswCiphertext, GlweSecretKey};
 use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::{check_eq, Result};
+use zeroize::Zeroize;
 
 /// Encrypts the integer `message` (a key bit, for a bootstrap key) into `output`.
 ///
@@ -92,4 +93,5 @@ pub(crate) fn encrypt_ggsw_rows(
             emit(&mask, &body);
         }
     }
+    plaintext.zeroize(); // a multiple of the secret key
 }

@@ -4,6 +4,7 @@ use super::polynomial::polynomial_wrapping_add_mul_binary_assign;
 use crate::core_crypto::entities::{GlweCiphertext, GlweSecretKey};
 use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::{check_eq, Result};
+use zeroize::Zeroize;
 
 /// Encrypts the encoded polynomial `plaintext` (`N` coefficients) into `output`.
 ///
@@ -88,6 +89,7 @@ pub fn decrypt_glwe_ciphertext<C: AsRef<[u64]>>(
     for ((o, b), s) in output.iter_mut().zip(ct.body()).zip(&sum) {
         *o = b.wrapping_sub(*s);
     }
+    sum.zeroize(); // derived from the secret key
     Ok(())
 }
 
