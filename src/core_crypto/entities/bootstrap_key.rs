@@ -4,7 +4,7 @@ use crate::core_crypto::commons::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
 };
 use crate::core_crypto::entities::{
-    check_container_len, check_decomposition, check_polynomial_size, check_positive,
+    check_container_len, check_decomposition, check_dimensions, check_polynomial_size,
     ggsw_ciphertext_size, KeyParts, SeededKeyParts,
 };
 use crate::core_crypto::random::Seed;
@@ -48,10 +48,10 @@ impl BootstrapKeyShape {
             .to_equivalent_lwe_dimension(self.polynomial_size)
     }
 
-    /// `Err` unless the dimensions are positive, `N` is a valid polynomial size and
+    /// `Err` unless the dimensions are in `[1, 2^17]`, `N` is a valid polynomial size and
     /// the decomposition is valid.
     pub(crate) fn validate(&self) -> Result<()> {
-        check_positive(
+        check_dimensions(
             "bootstrap key",
             &[self.input_lwe_dimension.0, self.glwe_dimension.0],
         )?;

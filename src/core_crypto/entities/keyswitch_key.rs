@@ -4,7 +4,7 @@ use crate::core_crypto::commons::{
     DecompositionBaseLog, DecompositionLevelCount, LweDimension, LweSize,
 };
 use crate::core_crypto::entities::{
-    check_container_len, check_decomposition, check_positive, KeyParts, SeededKeyParts,
+    check_container_len, check_decomposition, check_dimensions, KeyParts, SeededKeyParts,
 };
 use crate::core_crypto::random::Seed;
 use crate::error::{Error, Result};
@@ -30,9 +30,9 @@ impl KeyswitchKeyShape {
         self.input_lwe_dimension.0 * self.level.0
     }
 
-    /// `Err` unless the dimensions are positive and the decomposition is valid.
+    /// `Err` unless the dimensions are in `[1, 2^17]` and the decomposition is valid.
     pub(crate) fn validate(&self) -> Result<()> {
-        check_positive(
+        check_dimensions(
             "keyswitching key",
             &[self.input_lwe_dimension.0, self.output_lwe_dimension.0],
         )?;

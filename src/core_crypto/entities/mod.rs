@@ -44,13 +44,19 @@ pub(crate) fn check_container_len(what: &'static str, factors: &[usize], got: us
     crate::error::check_eq(what, expected, got)
 }
 
-/// `Err` unless every dimension is positive.
-pub(crate) fn check_positive(what: &str, dims: &[usize]) -> Result<()> {
-    if dims.iter().all(|&d| d > 0) {
+/// The largest dimension (LWE dimension, GLWE dimension, polynomial size) a key's
+/// shape may have: with every dimension at most 2^17 and at most 64 levels, the
+/// sizes computed from a shape fit in a `u64` before they are checked against the
+/// data actually read.
+pub const MAX_SHAPE_DIMENSION: usize = 1 << 17;
+
+/// `Err` unless every dimension is in `[1, MAX_SHAPE_DIMENSION]`.
+pub(crate) fn check_dimensions(what: &str, dims: &[usize]) -> Result<()> {
+    if dims.iter().all(|&d| (1..=MAX_SHAPE_DIMENSION).contains(&d)) {
         Ok(())
     } else {
         Err(Error::InvalidParameter(format!(
-            "the dimensions of the {what} must be positive, got {dims:?}"
+            "the dimensions of the {what} must be in [1, {MAX_SHAPE_DIMENSION}], got {dims:?}"
         )))
     }
 }
