@@ -317,18 +317,20 @@ using gpufhe::BskConversionParams;
 using gpufhe::NegacyclicFft;
 using gpufhe::PbsParams;
 
-// One instantiation per polynomial size: N, values per thread, and the register cap of
-// the single-block kernel. The cap keeps k = 1 (2 T threads) launchable in one block
-// (2 T x cap <= 65536 registers): at N <= 2048 it is the hardware's 255, so the
-// default parameters' bootstrap keeps its values in registers (a cap of 128 spilled
-// 228 B there, loaded again every CMux; scripts/kernel-report.sh fails on a spill);
-// larger N keep 128 (which spills; the cluster kernel serves them on sm_90).
-#define BOOTSTRAP_KERNELS(N, R, REGS)                                                              \
+// One instantiation per polynomial size: N, values per thread, and the most threads a
+// single-block bootstrap may have, which caps its registers at 65536 / THREADS (255
+// at most). THREADS = 2 T keeps k = 1 launchable in one block: at N <= 2048 that is
+// 256 threads and 255 registers, so the default parameters' bootstrap keeps its values
+// in registers (a cap of 128 spilled 228 B there, loaded again every CMux;
+// scripts/kernel-report.sh fails on a spill); larger N keep 512 threads (128
+// registers, which spill; the cluster kernel serves them on sm_90).
+#define BOOTSTRAP_KERNELS(N, R, THREADS)                                                     \
   extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
       bsk_to_fourier_##N##_u64(BskConversionParams p) {                                      \
     gpufhe::bsk_to_fourier<NegacyclicFft<N / 2, R>>(p);                                      \
   }                                                                                          \
-  extern "C" __global__ void __maxnreg__(REGS) programmable_bootstrap_##N##_u64(PbsParams p) { \
+  extern "C" __global__ void __launch_bounds__(THREADS)                                      \
+      programmable_bootstrap_##N##_u64(PbsParams p) {                                        \
     GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
     using Fft = NegacyclicFft<N / 2, R>;                                                     \
     gpufhe::programmable_bootstrap<Fft>(                                                     \
@@ -350,9 +352,9 @@ using gpufhe::PbsParams;
 #define CLUSTER_BODY(N, R) (void)p;
 #endif
 
-BOOTSTRAP_KERNELS(256, 4, 255)
-BOOTSTRAP_KERNELS(512, 8, 255)
-BOOTSTRAP_KERNELS(1024, 8, 255)
-BOOTSTRAP_KERNELS(2048, 8, 255)
-BOOTSTRAP_KERNELS(4096, 8, 128)
-BOOTSTRAP_KERNELS(8192, 8, 128)
+BOOTSTRAP_KERNELS(256, 4, 256)
+BOOTSTRAP_KERNELS(512, 8, 256)
+BOOTSTRAP_KERNELS(1024, 8, 256)
+BOOTSTRAP_KERNELS(2048, 8, 256)
+BOOTSTRAP_KERNELS(4096, 8, 512)
+BOOTSTRAP_KERNELS(8192, 8, 512)

@@ -4,7 +4,7 @@ and a modelled throughput and latency on an H100 SXM and an A100 SXM.
 
 No GPU is used. Every GPU figure printed is *modelled* from the compiled code and
 the assumptions in GPUS / MODEL below (see docs/kernel-report.md). Run it through
-scripts/kernel-report.sh, which finds nvcc and cuobjdump. Exits 1 when the
+scripts/kernel-report.sh, which finds the compiler and nvdisasm. Exits 1 when the
 bootstrap kernels of the default parameters spill (ptxas spill bytes, or local
 loads/stores in the CMux loop), 2 when the report itself cannot be made.
 """
@@ -80,14 +80,37 @@ def check_source(path, lines):
 
 # ---------------------------------------------------------------- compile + ptxas
 
-def compile_cubin(nvcc, src, arch, outdir):
+def compile_cubin(tools, src, arch, outdir):
+    """A cubin of `src` for sm_`arch` and ptxas's resource report: nvcc, or NVRTC's
+    PTX assembled by ptxas (the CUDA 12 wheels' way, scripts/nvrtc-compile.py)."""
     cubin = outdir / f"{src.stem}.sm_{arch}.cubin"
-    cmd = [nvcc, "-cubin", "-O3", "-std=c++17", f"-arch=sm_{arch}", "-Xptxas", "-v",
-           "-o", str(cubin), str(src)]
+    if tools.nvcc:
+        cmd = [tools.nvcc, "-cubin", "-O3", "-std=c++17", f"-arch=sm_{arch}", "-Xptxas", "-v",
+               "-o", str(cubin), str(src)]
+    else:
+        ptx = outdir / f"{src.stem}.compute_{arch}.ptx"
+        res = subprocess.run([sys.executable, str(ROOT / "scripts/nvrtc-compile.py"), "--nvrtc",
+                              tools.nvrtc, "--arch", f"compute_{arch}", "-o", str(ptx), str(src)]
+                             + [f"-I{i}" for i in tools.include], capture_output=True, text=True)
+        if res.returncode != 0:
+            fail(f"NVRTC failed on {src.name} for compute_{arch}:\n{res.stderr}")
+        ptx.write_bytes(ptx.read_bytes().rstrip(b"\0"))
+        cmd = [tools.ptxas, f"-arch=sm_{arch}", "-O3", "-v", "-o", str(cubin), str(ptx)]
     res = subprocess.run(cmd, capture_output=True, text=True)
     if res.returncode != 0:
-        fail(f"nvcc failed on {src.name} for sm_{arch}:\n{res.stderr}")
+        fail(f"compiling {src.name} for sm_{arch} failed:\n{res.stderr}")
     return cubin, parse_ptxas(res.stdout + res.stderr)
+
+
+def compiler_version(tools):
+    def last_line(cmd):
+        out = subprocess.run(cmd, capture_output=True, text=True).stdout.strip()
+        return out.splitlines()[-1] if out else "?"
+    if tools.nvcc:
+        return "nvcc " + last_line([tools.nvcc, "--version"])
+    nvrtc = last_line([sys.executable, str(ROOT / "scripts/nvrtc-compile.py"), "--nvrtc",
+                       tools.nvrtc, "--version"])
+    return f"NVRTC {nvrtc} + ptxas " + last_line([tools.ptxas, "--version"])
 
 
 def parse_ptxas(text):
@@ -169,19 +192,37 @@ def occupancy(gpu, regs, smem_total, threads):
 
 # ---------------------------------------------------------------- SASS
 
-def sass(cuobjdump, cubin, function):
-    res = subprocess.run([cuobjdump, "-sass", "-fun", function, str(cubin)],
-                         capture_output=True, text=True)
+def sass(nvdisasm, cubin, function):
+    """(address, instruction) of `function` in `cubin`, branch targets as addresses.
+    nvdisasm, not cuobjdump: cuobjdump 13.x finds no device code in CUDA 12 sm_90
+    cubins, which nvdisasm 13.x reads."""
+    res = subprocess.run([nvdisasm, "-c", str(cubin)], capture_output=True, text=True)
     if res.returncode != 0:
-        fail(f"cuobjdump failed on {function}: {res.stderr}")
-    ins = []
+        fail(f"nvdisasm failed on {cubin.name}: {res.stderr}")
+    ins, labels, inside, pending = [], {}, False, []
     for line in res.stdout.splitlines():
+        if line.startswith("//----") and ".text." in line:
+            inside = line.split(".text.", 1)[1].split()[0] == function
+            continue
+        if not inside:
+            continue
+        m = re.match(r"(\.L_x_\d+):", line)
+        if m:
+            pending.append(m.group(1))
+            continue
         m = re.match(r"\s*/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;", line)
         if m:
-            ins.append((int(m.group(1), 16), m.group(2).strip()))
+            addr = int(m.group(1), 16)
+            for label in pending:
+                labels[label] = addr
+            pending = []
+            ins.append((addr, m.group(2).strip()))
     if not ins:
         fail(f"no SASS for {function} in {cubin.name}")
-    return ins
+    for label in pending:  # a label after the last instruction
+        labels[label] = ins[-1][0] + 16
+    resolve = lambda m: hex(labels[m.group(1)])  # noqa: E731
+    return [(a, re.sub(r"`\((\.L_x_\d+)\)", resolve, t)) for a, t in ins]
 
 
 def opcode(text):
@@ -359,10 +400,15 @@ def model(gpu, counts, shape, p, occ_blocks, twiddles):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--nvcc", required=True)
-    ap.add_argument("--cuobjdump", required=True)
+    ap.add_argument("--nvcc", help="nvcc; else --nvrtc, --ptxas and --include")
+    ap.add_argument("--nvrtc", help="libnvrtc.so (CUDA 12 wheels)")
+    ap.add_argument("--ptxas")
+    ap.add_argument("--include", action="append", default=[])
+    ap.add_argument("--nvdisasm", required=True)
     ap.add_argument("--archs", default="80,90")
     args = ap.parse_args()
+    if not args.nvcc and not (args.nvrtc and args.ptxas):
+        ap.error("give --nvcc, or --nvrtc and --ptxas")
     check_source(*DEFAULT_SOURCE)
     for path, lines in LAUNCH_SOURCE.items():
         check_source(path, lines)
@@ -379,13 +425,11 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for arch in archs:
             for src in sources:
-                jobs[(arch, src.name)] = pool.submit(compile_cubin, args.nvcc, src, arch, tmp)
+                jobs[(arch, src.name)] = pool.submit(compile_cubin, args, src, arch, tmp)
     results = {key: job.result() for key, job in jobs.items()}
 
-    nvcc_version = subprocess.run([args.nvcc, "--version"], capture_output=True,
-                                  text=True).stdout.strip().splitlines()[-1]
     print("=== gpufhe kernel report (static; every GPU figure is MODELLED, no GPU ran) ===")
-    print(f"compiler: {nvcc_version}")
+    print(f"compiler: {compiler_version(args)}")
     print(f"default parameters: n = {p['n']}, k = {p['k']}, N = {p['N']}, "
           f"level = {p['level']} (CMuxes per PBS = n = {p['n']})")
     spills = []
@@ -419,7 +463,7 @@ def main():
              "decomposition levels": p["level"]}
     twiddles = twiddle_lines_per_fft(M, R)
     local_in_loop = []
-    print(f"\n--- CMux loop SASS, per thread per CMux (cuobjdump -sass; inner loops weighted: "
+    print(f"\n--- CMux loop SASS, per thread per CMux (nvdisasm; inner loops weighted: "
           f"rows = {rows}, levels = {p['level']}) ---")
     print(f"twiddle loads per FFT from the source's index formula: {twiddles[1]} distinct per "
           f"warp, {twiddles[0]} L1 lines per warp (vs {4 * twiddles[1]} if coalesced)")
@@ -430,7 +474,7 @@ def main():
                    f"programmable_bootstrap_cluster_{p['N']}_u64"):
             if "cluster" in fn and arch < 90:
                 continue
-            loop = cmux_loop(sass(args.cuobjdump, cubin, fn), trips)
+            loop = cmux_loop(sass(args.nvdisasm, cubin, fn), trips)
             analyses[(arch, fn)] = loop
             c = loop["counts"]
             lo, hi = loop["range"]

@@ -4,11 +4,13 @@
 # bootstrap's CMux loop by class, and modelled PBS/s and latency on an H100 SXM and an
 # A100 SXM. No GPU needed. Fails (exit 1) if the default parameters' bootstrap spills.
 #
-#   scripts/kernel-report.sh                 # nvcc and cuobjdump of scripts/install-nvcc.sh
-#   NVCC=... CUOBJDUMP=... scripts/kernel-report.sh --archs 90
+#   scripts/kernel-report.sh                 # the compiler and nvdisasm of scripts/install-nvcc.sh
+#   NVCC=... NVDISASM=... scripts/kernel-report.sh --archs 90
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# nvcc as build.rs finds it: NVCC, CUDA_HOME/CUDA_PATH, PATH, then the pip install.
+# The compiler as build.rs finds it: NVCC, CUDA_HOME/CUDA_PATH, PATH, a pip nvcc, then
+# the pip CUDA 12 NVRTC with its ptxas.
+compiler=()
 nvcc="${NVCC:-}"
 if [ -z "$nvcc" ]; then
   for c in "${CUDA_HOME:-}/bin/nvcc" "${CUDA_PATH:-}/bin/nvcc" "$(command -v nvcc || true)" \
@@ -16,16 +18,21 @@ if [ -z "$nvcc" ]; then
     if [ -n "$c" ] && [ -x "$c" ]; then nvcc="$c"; break; fi
   done
 fi
-cuobjdump="${CUOBJDUMP:-}"
-if [ -z "$cuobjdump" ]; then
-  for c in "$root/.cuda/tools/nvidia/cu13/bin/cuobjdump" "$(command -v cuobjdump || true)"; do
-    if [ -n "$c" ] && [ -x "$c" ]; then cuobjdump="$c"; break; fi
+pip="$root/.cuda/nvidia"
+if [ -n "$nvcc" ]; then
+  compiler=(--nvcc "$nvcc")
+elif [ -f "$pip/cuda_nvrtc/lib/libnvrtc.so.12" ] && [ -x "$pip/cuda_nvcc/bin/ptxas" ]; then
+  compiler=(--nvrtc "$pip/cuda_nvrtc/lib/libnvrtc.so.12" --ptxas "$pip/cuda_nvcc/bin/ptxas"
+    --include "$pip/cuda_runtime/include")
+fi
+nvdisasm="${NVDISASM:-}"
+if [ -z "$nvdisasm" ]; then
+  for c in "$root/.cuda/tools/nvidia/cu13/bin/nvdisasm" "$(command -v nvdisasm || true)"; do
+    if [ -n "$c" ] && [ -x "$c" ]; then nvdisasm="$c"; break; fi
   done
 fi
-if [ -z "$nvcc" ] || [ -z "$cuobjdump" ]; then
-  echo "kernel-report: nvcc or cuobjdump not found; run scripts/install-nvcc.sh" >&2
+if [ ${#compiler[@]} -eq 0 ] || [ -z "$nvdisasm" ]; then
+  echo "kernel-report: no CUDA compiler or no nvdisasm; run scripts/install-nvcc.sh" >&2
   exit 2
 fi
-# cuobjdump runs nvdisasm from its own directory or PATH.
-export PATH="$(dirname "$cuobjdump"):$PATH"
-exec python3 "$root/scripts/kernel-report.py" --nvcc "$nvcc" --cuobjdump "$cuobjdump" "$@"
+exec python3 "$root/scripts/kernel-report.py" "${compiler[@]}" --nvdisasm "$nvdisasm" "$@"

@@ -132,9 +132,8 @@ LaunchResult negate(const Geometry &g, void **params, const DeviceMemoryCheck &c
   return run_grid(g, [&] { neg_lwe_assign_u64(data, len); });
 }
 
-// The single-block bootstrap's __maxnreg__ (cuda/programmable_bootstrap.cu) leaves
-// 65536 / cap registers' worth of threads per block: 256 at a cap of 255 (N <= 2048),
-// 512 at 128 (N >= 4096).
+// The single-block bootstrap's __launch_bounds__ (cuda/programmable_bootstrap.cu):
+// 256 threads at N <= 2048, 512 above.
 #define BOOTSTRAP_ENTRIES(N, T, SINGLE_BLOCK_THREADS)                                   \
   {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>},                                 \
       {"programmable_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, bootstrap<N, false>}, \
