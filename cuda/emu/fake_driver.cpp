@@ -35,10 +35,8 @@
 //   kernel's attribute and the cluster shape.
 // - Streams run everything synchronously, in call order, under one lock (the
 //   emulation is single-threaded); events are complete once recorded.
-// - GPUFHE_FAKE_CUDA_DRIVER_VERSION (default 13000, CUDA 13.0): what
-//   cuDriverGetVersion reports; cuModuleLoadData refuses an image that a driver of
-//   that version could not load on the device (fake_image.cpp: cubin architecture
-//   and ELF ABI, PTX ISA version), with NO_BINARY_FOR_GPU or UNSUPPORTED_PTX_VERSION.
+// - GPUFHE_FAKE_CUDA_DRIVER_VERSION (default 13000): cuDriverGetVersion's answer;
+//   cuModuleLoadData refuses images that driver could not load (fake_image.cpp).
 // - GPUFHE_FAKE_CUDA_ORDER=forward|reverse|shuffled picks the order in which the
 //   emulation runs threads between barriers; GPUFHE_FAKE_CUDA_LOG=1 logs every
 //   failing call to stderr.
@@ -99,7 +97,6 @@ struct Driver {
   bool initialized = false;
   int devices = 1;
   int compute_capability = 90;
-  int driver_version = 13000;  // cuDriverGetVersion: 1000 x major + 10 x minor
   size_t memory = size_t{80} << 30;
   bool log = false;
   std::vector<size_t> used;        // bytes used by other processes, per device
@@ -388,7 +385,6 @@ CUresult cuInit(unsigned int Flags) {
   if (d.initialized) return CUDA_SUCCESS;
   d.devices = (int)env_number("GPUFHE_FAKE_CUDA_DEVICES", 1);
   d.compute_capability = (int)env_number("GPUFHE_FAKE_CUDA_CC", 90);
-  d.driver_version = (int)env_number("GPUFHE_FAKE_CUDA_DRIVER_VERSION", 13000);
   d.memory = (size_t)env_number("GPUFHE_FAKE_CUDA_MEMORY_MIB", 80 * 1024) << 20;
   CHECK(d.devices >= 0 && d.devices <= 64, CUDA_ERROR_INVALID_VALUE, "bad device count");
   if (std::string why; !configure_devices(d, why)) {
@@ -406,7 +402,6 @@ CUresult cuInit(unsigned int Flags) {
 
 CUresult cuDriverGetVersion(int *driverVersion) {
   if (driverVersion == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  // Before cuInit as well, as the real one: from the environment directly.
   *driverVersion = (int)env_number("GPUFHE_FAKE_CUDA_DRIVER_VERSION", 13000);
   return CUDA_SUCCESS;
 }
@@ -740,16 +735,12 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
   // Only read to decide whether a real driver could load it: every kernel comes from
   // the emulation's table.
-  const fake::ImageCheck image_check =
-      fake::check_image(image, d.driver_version, d.compute_capability);
-  if (!image_check.loadable) {
-    if (d.log)
-      std::fprintf(stderr, "fake libcuda: cuModuleLoadData: driver %d cannot load this image on "
-                   "compute capability %d (it needs driver %d)\n", d.driver_version,
-                   d.compute_capability, image_check.needed_driver);
-    return image_check.ptx_too_new ? CUDA_ERROR_UNSUPPORTED_PTX_VERSION
-                                   : CUDA_ERROR_NO_BINARY_FOR_GPU;
-  }
+  int version = 0;
+  cuDriverGetVersion(&version);
+  const fake::ImageCheck fit = fake::check_image(image, version, d.compute_capability);
+  CHECK(fit.loadable || fit.ptx_too_new, CUDA_ERROR_NO_BINARY_FOR_GPU,
+        "no machine code for the device that this driver version loads, nor PTX");
+  CHECK(fit.loadable, CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "PTX too new for this driver version");
   *module = new CUmod_st{current_context};
   d.modules.insert(*module);
   return CUDA_SUCCESS;

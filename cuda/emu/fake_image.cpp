@@ -36,23 +36,14 @@ bool sass_runs_on(int arch, int cc) { return arch / 10 == cc / 10 && arch % 10 <
 
 struct Verdict {
   bool loadable = false;
-  int needed = 0;           // the oldest driver that would load something, 0 if none
   bool ptx_too_new = false;
   void cubin(int arch, int abi, int cc, int driver) {
-    if (!sass_runs_on(arch, cc)) return;
-    const int need = cubin_driver(abi);
-    if (need <= driver) loadable = true;
-    else if (needed == 0 || need < needed) needed = need;
+    if (sass_runs_on(arch, cc) && cubin_driver(abi) <= driver) loadable = true;
   }
   void ptx(int major, int minor, int arch, int cc, int driver) {
     if (arch > cc) return;
-    const int need = ptx_driver(major, minor);
-    if (need <= driver) {
-      loadable = true;
-    } else {
-      ptx_too_new = true;
-      if (needed == 0 || need < needed) needed = need;
-    }
+    if (ptx_driver(major, minor) <= driver) loadable = true;
+    else ptx_too_new = true;
   }
 };
 
@@ -103,11 +94,7 @@ ImageCheck check_image(const void *image, int driver, int cc) {
   } else {
     ptx_text(static_cast<const char *>(image), cc, driver, v);
   }
-  ImageCheck r;
-  r.loadable = v.loadable;
-  r.needed_driver = v.needed;
-  r.ptx_too_new = v.ptx_too_new;
-  return r;
+  return ImageCheck{v.loadable, v.ptx_too_new};
 }
 
 }  // namespace fake

@@ -5,8 +5,7 @@
 namespace fake {
 
 struct ImageCheck {
-  bool loadable = false;   // some cubin runs on the device, or some PTX can be JIT-compiled
-  int needed_driver = 0;   // else the oldest driver version that would load it (0: none)
+  bool loadable = false;     // some cubin runs on the device, or some PTX can be JIT-compiled
   bool ptx_too_new = false;  // PTX for the device exists, but this driver cannot JIT it
 };
 
