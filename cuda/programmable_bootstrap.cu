@@ -23,6 +23,10 @@
 // The Fourier key layout is (GGSW i, row r, column c, then for each polynomial value v
 // of thread t at slot v T + t): exactly what the MAC loop reads, written by the
 // conversion kernel with the same FFT, so the two always agree.
+//
+// The loops over rows and levels, whose trip counts are known only at run time, are
+// kept rolled (`#pragma unroll 1`): scripts/kernel-report.py finds them in the SASS as
+// one loop each and weights their bodies by the trip counts.
 
 #include <cooperative_groups.h>
 
@@ -182,15 +186,21 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
 
   const uint32_t rows = (k + 1) * l;
   const size_t ggsw_size = (size_t)rows * (k + 1) * M;
-  // The bytes of one column of a GGSW (what group g reads in one iteration), and the
-  // 128-byte lines of it each thread asks L2 for one iteration ahead.
-  const size_t column_bytes = (size_t)rows * M * sizeof(double2);
+  // The bytes of one polynomial of the Fourier key: each thread asks L2 for its
+  // 128-byte lines of column g of the next GGSW, one iteration ahead (a column is
+  // `rows` such polynomials, (k + 1) M values apart).
+  constexpr int POLY_BYTES = M * (int)sizeof(double2);
+  const size_t row_stride = (size_t)(k + 1) * POLY_BYTES;
   for (uint32_t i = 0; i < n; ++i) {
     if (i + 1 < n) {
-      const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size);
-      for (size_t line = (size_t)t * 128; line < column_bytes; line += (size_t)T * 128) {
-        const size_t r = line / (M * sizeof(double2)), offset = line % (M * sizeof(double2));
-        prefetch_l2(next + ((r * (k + 1) + g) * M) * sizeof(double2) + offset);
+      const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size + g * M);
+#pragma unroll 1
+      for (uint32_t r = 0; r < rows; ++r) {
+#pragma unroll
+        for (int v = 0; v < (POLY_BYTES + T * 128 - 1) / (T * 128); ++v) {
+          const int line = (v * T + t) * 128;
+          if (line < POLY_BYTES) prefetch_l2(next + r * row_stride + line);
+        }
       }
     }
     const uint32_t a = mask[i];
@@ -205,6 +215,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
     }
     __syncthreads();
 
+#pragma unroll 1
     for (uint32_t j = 0; j < l; ++j) {
       double2 x[R];
 #pragma unroll
@@ -232,6 +243,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
     double2 x[R];
 #pragma unroll
     for (int v = 0; v < R; ++v) x[v] = make_double2(0.0, 0.0);
+#pragma unroll 1
     for (uint32_t r = 0; r < rows; ++r) {
       const double2 *in_row = topo.row(r);
       const double2 *key = column + (size_t)r * (k + 1) * M;
@@ -305,13 +317,20 @@ using gpufhe::BskConversionParams;
 using gpufhe::NegacyclicFft;
 using gpufhe::PbsParams;
 
-// One instantiation per polynomial size: N, values per thread.
-#define BOOTSTRAP_KERNELS(N, R)                                                              \
+// One instantiation per polynomial size: N, values per thread, and the most threads a
+// single-block bootstrap may have, which caps its registers at 65536 / THREADS (255
+// at most). THREADS = 2 T keeps k = 1 launchable in one block: at N <= 2048 that is
+// 256 threads and 255 registers, so the default parameters' bootstrap keeps its values
+// in registers (a cap of 128 spilled 228 B there, loaded again every CMux;
+// scripts/kernel-report.sh fails on a spill); larger N keep 512 threads (128
+// registers, which spill; the cluster kernel serves them on sm_90).
+#define BOOTSTRAP_KERNELS(N, R, THREADS)                                                     \
   extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
       bsk_to_fourier_##N##_u64(BskConversionParams p) {                                      \
     gpufhe::bsk_to_fourier<NegacyclicFft<N / 2, R>>(p);                                      \
   }                                                                                          \
-  extern "C" __global__ void __maxnreg__(128) programmable_bootstrap_##N##_u64(PbsParams p) { \
+  extern "C" __global__ void __launch_bounds__(THREADS)                                      \
+      programmable_bootstrap_##N##_u64(PbsParams p) {                                        \
     GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
     using Fft = NegacyclicFft<N / 2, R>;                                                     \
     gpufhe::programmable_bootstrap<Fft>(                                                     \
@@ -333,9 +352,9 @@ using gpufhe::PbsParams;
 #define CLUSTER_BODY(N, R) (void)p;
 #endif
 
-BOOTSTRAP_KERNELS(256, 4)
-BOOTSTRAP_KERNELS(512, 8)
-BOOTSTRAP_KERNELS(1024, 8)
-BOOTSTRAP_KERNELS(2048, 8)
-BOOTSTRAP_KERNELS(4096, 8)
-BOOTSTRAP_KERNELS(8192, 8)
+BOOTSTRAP_KERNELS(256, 4, 256)
+BOOTSTRAP_KERNELS(512, 8, 256)
+BOOTSTRAP_KERNELS(1024, 8, 256)
+BOOTSTRAP_KERNELS(2048, 8, 256)
+BOOTSTRAP_KERNELS(4096, 8, 512)
+BOOTSTRAP_KERNELS(8192, 8, 512)

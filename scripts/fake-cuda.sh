@@ -21,7 +21,8 @@ out="$target/fake-cuda"
 cxx="${CXX:-g++}"
 
 include=""
-for dir in "${CUDA_HOME:-}/include" "${CUDA_PATH:-}/include" "$root/.cuda/nvidia/cu13/include"; do
+for dir in "${CUDA_HOME:-}/include" "${CUDA_PATH:-}/include" "$root/.cuda/nvidia/cuda_runtime/include" \
+  "$root/.cuda/nvidia/cu13/include"; do
   if [ -f "$dir/cuda.h" ]; then include="$dir"; break; fi
 done
 if [ -z "$include" ]; then
@@ -46,6 +47,7 @@ for cu in "$root"/cuda/*.cu; do
   build "$cu" "$out/$(basename "$cu").o" -x c++ -include "$emu/cuda_emu.h"
 done
 build "$emu/fake_kernels.cpp" "$out/fake_kernels.o"
+build "$emu/fake_image.cpp" "$out/fake_image.o"
 build "$emu/fake_driver.cpp" "$out/fake_driver.o" -I "$include"
 "$cxx" -shared -o "$out/libcuda.so.tmp" "${objects[@]}"
 mv "$out/libcuda.so.tmp" "$out/libcuda.so"

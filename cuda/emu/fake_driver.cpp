@@ -35,6 +35,8 @@
 //   kernel's attribute and the cluster shape.
 // - Streams run everything synchronously, in call order, under one lock (the
 //   emulation is single-threaded); events are complete once recorded.
+// - GPUFHE_FAKE_CUDA_DRIVER_VERSION (default 13000): cuDriverGetVersion's answer;
+//   cuModuleLoadData refuses images that driver could not load (fake_image.cpp).
 // - GPUFHE_FAKE_CUDA_ORDER=forward|reverse|shuffled picks the order in which the
 //   emulation runs threads between barriers; GPUFHE_FAKE_CUDA_LOG=1 logs every
 //   failing call to stderr.
@@ -54,6 +56,7 @@
 #include <string>
 #include <vector>
 
+#include "fake_image.h"
 #include "fake_kernels.h"
 
 struct CUctx_st {
@@ -399,7 +402,7 @@ CUresult cuInit(unsigned int Flags) {
 
 CUresult cuDriverGetVersion(int *driverVersion) {
   if (driverVersion == nullptr) return CUDA_ERROR_INVALID_VALUE;
-  *driverVersion = 13000;
+  *driverVersion = (int)env_number("GPUFHE_FAKE_CUDA_DRIVER_VERSION", 13000);
   return CUDA_SUCCESS;
 }
 
@@ -730,7 +733,14 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   ENTER();
   CHECK(module != nullptr && image != nullptr, CUDA_ERROR_INVALID_VALUE, "null argument");
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
-  // The image (a fatbin) is not read: every kernel comes from the emulation's table.
+  // Only read to decide whether a real driver could load it: every kernel comes from
+  // the emulation's table.
+  int version = 0;
+  cuDriverGetVersion(&version);
+  const fake::ImageCheck fit = fake::check_image(image, version, d.compute_capability);
+  CHECK(fit.loadable || fit.ptx_too_new, CUDA_ERROR_NO_BINARY_FOR_GPU,
+        "no machine code for the device that this driver version loads, nor PTX");
+  CHECK(fit.loadable, CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "PTX too new for this driver version");
   *module = new CUmod_st{current_context};
   d.modules.insert(*module);
   return CUDA_SUCCESS;

@@ -132,17 +132,17 @@ LaunchResult negate(const Geometry &g, void **params, const DeviceMemoryCheck &c
   return run_grid(g, [&] { neg_lwe_assign_u64(data, len); });
 }
 
-// __maxnreg__(128) leaves 65536 / 128 registers' worth of threads per block.
-constexpr unsigned MAXNREG_128_THREADS = 512;
-
-#define BOOTSTRAP_ENTRIES(N, T)                                                        \
+// The single-block bootstrap's __launch_bounds__ (cuda/programmable_bootstrap.cu):
+// 256 threads at N <= 2048, 512 above.
+#define BOOTSTRAP_ENTRIES(N, T, SINGLE_BLOCK_THREADS)                                   \
   {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>},                                 \
-      {"programmable_bootstrap_" #N "_u64", MAXNREG_128_THREADS, bootstrap<N, false>}, \
+      {"programmable_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, bootstrap<N, false>}, \
       {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>},
 
 const KernelEntry KERNELS[] = {
-    BOOTSTRAP_ENTRIES(256, 32) BOOTSTRAP_ENTRIES(512, 32) BOOTSTRAP_ENTRIES(1024, 64)
-        BOOTSTRAP_ENTRIES(2048, 128) BOOTSTRAP_ENTRIES(4096, 256) BOOTSTRAP_ENTRIES(8192, 512)
+    BOOTSTRAP_ENTRIES(256, 32, 256) BOOTSTRAP_ENTRIES(512, 32, 256)
+        BOOTSTRAP_ENTRIES(1024, 64, 256) BOOTSTRAP_ENTRIES(2048, 128, 256)
+            BOOTSTRAP_ENTRIES(4096, 256, 512) BOOTSTRAP_ENTRIES(8192, 512, 512)
     {"keyswitch_u64", 128, keyswitch<false>},
     {"keyswitch_reduce_u64", 1024, keyswitch<true>},
     {"linear_combination_lwe_u64", 1024, linear_combination},

@@ -1,5 +1,8 @@
 //! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
 
+use super::kernel_image::{
+    describe_images, driver_requirement, kernels_cuda_version, select_image, KernelImage,
+};
 use super::launch::max_active_clusters;
 use super::{cuda_err, kernels};
 use crate::error::{check_eq, Error, Result};
@@ -8,10 +11,47 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, LaunchCo
 use cudarc::nvrtc::Ptx;
 use std::sync::{Arc, Mutex};
 
-fn load_module(context: &Arc<CudaContext>, fatbin: &[u8]) -> Result<Arc<CudaModule>> {
+fn load_module(
+    context: &Arc<CudaContext>,
+    images: &[KernelImage],
+    (major, minor): (u32, u32),
+) -> Result<Arc<CudaModule>> {
+    use cudarc::driver::sys::CUresult;
+    let Some(image) = select_image(images, 10 * major + minor) else {
+        return Err(Error::Cuda {
+            context: "loading a kernel module",
+            message: format!(
+                "the kernels hold {}, none of which runs on compute capability {major}.{minor}",
+                describe_images(images)
+            ),
+        });
+    };
     context
-        .load_module(Ptx::from_binary(fatbin.to_vec()))
-        .map_err(cuda_err("loading a kernel module"))
+        .load_module(Ptx::from_binary(image.bytes.to_vec()))
+        .map_err(|e| match e.0 {
+            // No machine code for this GPU that the driver accepts, and PTX it cannot
+            // compile: say which driver the kernels need.
+            CUresult::CUDA_ERROR_NO_BINARY_FOR_GPU
+            | CUresult::CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+            | CUresult::CUDA_ERROR_INVALID_PTX
+            | CUresult::CUDA_ERROR_INVALID_IMAGE => Error::Cuda {
+                context: "loading a kernel module",
+                message: format!(
+                    "{e}; {}",
+                    driver_requirement(kernels_cuda_version(), driver_version())
+                ),
+            },
+            _ => cuda_err("loading a kernel module")(e),
+        })
+}
+
+/// `cuDriverGetVersion`, `None` if it fails.
+fn driver_version() -> Option<i32> {
+    let mut version = 0;
+    // SAFETY: the driver library is loaded (a context exists when modules load);
+    // the call writes one int through a valid pointer.
+    let status = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
+    (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS).then_some(version)
 }
 
 fn load_function(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
@@ -389,14 +429,14 @@ impl CudaDevice {
                 "device {ordinal} requested, but only {count} device(s) are visible"
             )));
         }
-        let fatbins = [
+        let modules = [
             kernels::LWE_LINEAR_ALGEBRA,
             kernels::PROGRAMMABLE_BOOTSTRAP,
             kernels::KEYSWITCH,
             kernels::LINEAR_COMBINATION,
         ];
-        let [Some(lwe_fatbin), Some(bootstrap_fatbin), Some(keyswitch_fatbin), Some(linear_fatbin)] =
-            fatbins
+        let [Some(lwe_images), Some(bootstrap_images), Some(keyswitch_images), Some(linear_images)] =
+            modules
         else {
             return Err(Error::KernelsNotBuilt);
         };
@@ -405,13 +445,14 @@ impl CudaDevice {
             .new_stream()
             .map_err(cuda_err("creating a stream"))?;
         let attributes = DeviceAttributes::read(&context)?;
-        let module = load_module(&context, lwe_fatbin)?;
+        let cc = attributes.compute_capability;
+        let module = load_module(&context, lwe_images, cc)?;
         let lwe = LweKernels {
             add_assign: load_function(&module, "add_lwe_assign_u64")?,
             sub_assign: load_function(&module, "sub_lwe_assign_u64")?,
             neg_assign: load_function(&module, "neg_lwe_assign_u64")?,
         };
-        let module = load_module(&context, bootstrap_fatbin)?;
+        let module = load_module(&context, bootstrap_images, cc)?;
         let bootstrap = BOOTSTRAP_SIZES
             .iter()
             .map(|&(n, threads)| {
@@ -427,8 +468,8 @@ impl CudaDevice {
                 })
             })
             .collect::<Result<_>>()?;
-        let keyswitch_module = load_module(&context, keyswitch_fatbin)?;
-        let linear_module = load_module(&context, linear_fatbin)?;
+        let keyswitch_module = load_module(&context, keyswitch_images, cc)?;
+        let linear_module = load_module(&context, linear_images, cc)?;
         let step = StepKernels {
             keyswitch: load_kernel(&keyswitch_module, "keyswitch_u64")?,
             keyswitch_reduce: load_kernel(&keyswitch_module, "keyswitch_reduce_u64")?,

@@ -1,14 +1,15 @@
 //! The CUDA backend: devices, embedded kernels and device-resident ciphertexts.
 //!
-//! Kernels are compiled by `build.rs` from `cuda/*.cu` into fatbins embedded in the
-//! crate; they are loaded once per device with cudarc, which opens the CUDA driver
-//! at run time (nothing CUDA is needed to build or link). Every entry point returns
+//! Kernels are compiled by `build.rs` from `cuda/*.cu` into images embedded in the
+//! crate (an nvcc fatbin, or NVRTC's cubins and PTX: `kernel_image.rs`); they are
+//! loaded once per device with cudarc, which opens the CUDA driver at run time (nothing CUDA is needed to build or link). Every entry point returns
 //! `Result`: no driver, no device, kernels not built and driver failures are
 //! [`Error`]s, never panics.
 
 mod backend;
 mod device;
 mod fourier_bootstrap_key;
+mod kernel_image;
 mod keyswitch;
 mod launch;
 mod linear_combination;
@@ -19,6 +20,7 @@ pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
 pub(crate) use device::probe_gpus;
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
+pub use kernel_image::kernels_cuda_version;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
 pub use linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use lwe_linear_algebra::*;
@@ -31,6 +33,8 @@ pub use programmable_bootstrap::{
 use crate::error::Error;
 
 mod kernels {
+    #[allow(unused_imports)]
+    use super::kernel_image::{ImageKind, KernelImage};
     include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
 }
 
