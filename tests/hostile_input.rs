@@ -393,3 +393,37 @@ fn debug_output_holds_no_secret_material() {
         );
     }
 }
+
+#[cfg(feature = "gpu")]
+#[test]
+fn the_driver_functions_checked_are_those_the_fake_driver_implements() {
+    // The fake driver implements exactly the functions the crate calls (its GPU
+    // tests fail otherwise); the list checked before any call must be the same set,
+    // or a real driver lacking one of the others would still panic.
+    if !std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1") {
+        println!("SKIPPED (not on the fake driver)");
+        return;
+    }
+    let library = std::env::var("LD_LIBRARY_PATH")
+        .unwrap()
+        .split(':')
+        .map(|dir| std::path::Path::new(dir).join("libcuda.so"))
+        .find(|path| path.exists())
+        .expect("the fake driver on LD_LIBRARY_PATH");
+    let output = std::process::Command::new("nm")
+        .args(["-D", "--defined-only"])
+        .arg(&library)
+        .output()
+        .expect("nm (binutils) is needed for this test");
+    let exported: std::collections::BTreeSet<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_whitespace().nth(2))
+        .filter(|name| name.starts_with("cu"))
+        .map(str::to_string)
+        .collect();
+    let checked: std::collections::BTreeSet<String> = gpufhe::backend::cuda::DRIVER_SYMBOLS
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    assert_eq!(exported, checked);
+}

@@ -68,7 +68,8 @@ fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
 /// first use and panics if the library lacks it. The fake driver
 /// (`cuda/emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
 /// outside the list is added.
-const DRIVER_SYMBOLS: [&str; 50] = [
+#[doc(hidden)]
+pub const DRIVER_SYMBOLS: [&str; 50] = [
     "cuCtxGetCurrent",
     "cuCtxGetDevice",
     "cuCtxPopCurrent_v2",
@@ -79,14 +80,14 @@ const DRIVER_SYMBOLS: [&str; 50] = [
     "cuDeviceGetAttribute",
     "cuDeviceGetCount",
     "cuDeviceGetName",
-    "cuDeviceGetUuid_v2",
+    "cuDeviceGetUuid",
     "cuDevicePrimaryCtxRelease_v2",
     "cuDevicePrimaryCtxRetain",
     "cuDeviceTotalMem_v2",
     "cuDriverGetVersion",
     "cuEventCreate",
     "cuEventDestroy_v2",
-    "cuEventElapsedTime_v2",
+    "cuEventElapsedTime",
     "cuEventQuery",
     "cuEventRecord",
     "cuEventSynchronize",

@@ -18,7 +18,7 @@ mod programmable_bootstrap;
 
 pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
 pub(crate) use device::probe_gpus;
-pub use device::{cuda_device_count, gpu_for_tests, CudaDevice};
+pub use device::{cuda_device_count, gpu_for_tests, CudaDevice, DRIVER_SYMBOLS};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
 pub use kernel_image::kernels_cuda_version;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
