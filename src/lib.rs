@@ -25,6 +25,8 @@
 #![deny(unsafe_code)]
 
 pub mod backend;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod core_crypto;
 mod error;
 pub mod high_level;
