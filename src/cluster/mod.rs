@@ -543,7 +543,7 @@ impl ClusterServerKey<'_> {
         &self,
         items: &[T],
         f: &impl Fn(&T) -> R,
-    ) -> (Result<Vec<(u64, f64)>>, Vec<Vec<u8>>) {
+    ) -> (Result<Planned>, Vec<Vec<u8>>) {
         let cluster = self.cluster;
         let mut shares = Vec::new();
         let bytes = cluster.is_root().then(|| {
@@ -582,11 +582,7 @@ impl ClusterServerKey<'_> {
     }
 
     /// The split of `items` over the processes by their calibrations (rank 0).
-    fn plan<T, R: BatchOutput>(
-        &self,
-        items: &[T],
-        f: &impl Fn(&T) -> R,
-    ) -> Result<Vec<(u64, f64)>> {
+    fn plan<T, R: BatchOutput>(&self, items: &[T], f: &impl Fn(&T) -> R) -> Result<Planned> {
         let models: Vec<CostModel> = self.processes.iter().map(ProcessInfo::cost_model).collect();
         let Some(first) = items.first() else {
             return Ok(vec![(0, 0.0); models.len()]);
@@ -604,7 +600,7 @@ impl ClusterServerKey<'_> {
     /// 0, whose share stays where it is.
     fn exchange_shares<T: ClusterValue>(
         &self,
-        plan: &Result<Vec<(u64, f64)>>,
+        plan: &Result<Planned>,
         shares: Vec<Vec<u8>>,
         count: usize,
         key: &ConformanceParams,
@@ -628,6 +624,9 @@ impl ClusterServerKey<'_> {
         read_values(&bytes?, count, key, "rank 0").map(Some)
     }
 }
+
+/// A batch's plan: operations and predicted seconds per rank.
+type Planned = Vec<(u64, f64)>;
 
 /// The host named when a process's own report could not be read.
 const UNKNOWN_HOST: &str = "unknown host";

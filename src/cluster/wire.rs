@@ -290,7 +290,10 @@ mod tests {
         let back: Vec<(FheUint8, FheUint8)> = read_values(&bytes, 3, &key, "rank 4").unwrap();
         let sums: Vec<u8> = back
             .iter()
-            .map(|(a, b)| a.decrypt(&client_key) + b.decrypt(&client_key))
+            .map(|(a, b)| {
+                let (a, b): (u8, u8) = (a.decrypt(&client_key), b.decrypt(&client_key));
+                a + b
+            })
             .collect();
         assert_eq!(sums, [0, 3, 6]);
 
