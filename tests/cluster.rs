@@ -108,36 +108,62 @@ fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String
     })
 }
 
+/// Runs a job as [`mpirun`] does; fails the test unless it succeeded and printed
+/// every line of `expected`.
+fn successful_job(role: &str, groups: &[(usize, &[(&str, &str)])], expected: &[String]) {
+    let (ok, output) = mpirun(role, groups);
+    assert!(ok, "the job failed:\n{output}");
+    for line in expected {
+        assert!(output.contains(line.as_str()), "no {line:?} in:\n{output}");
+    }
+}
+
+/// What rank 0 of the `add` role prints once every sum of a job of `processes`
+/// is checked, and what each rank prints at the end.
+fn added(processes: usize) -> Vec<String> {
+    let checked = format!("rank 0: {ADDITIONS} sums checked over {processes} process(es)");
+    let done = (0..processes).map(|rank| format!("rank {rank}: done"));
+    std::iter::once(checked).chain(done).collect()
+}
+
+/// What every rank of a job of `processes` prints when its error names `failed`.
+fn named(processes: usize, failed: usize) -> Vec<String> {
+    (0..processes)
+        .map(|rank| format!("rank {rank}: error names rank {failed}"))
+        .collect()
+}
+
 #[test]
 fn three_processes_add_and_every_sum_is_checked() {
-    let (ok, output) = mpirun("add", &[(3, &[])]);
-    assert!(ok, "the job failed:\n{output}");
-    assert!(
-        output.contains(&format!(
-            "rank 0: {ADDITIONS} sums checked over 3 processes"
-        )),
-        "{output}"
-    );
-    for rank in 0..3 {
-        assert!(
-            output.contains(&format!("rank {rank}: done")),
-            "rank {rank} did not finish:\n{output}"
-        );
-    }
+    successful_job("add", &[(3, &[])], &added(3));
+}
+
+#[test]
+fn one_process_is_a_job_too() {
+    successful_job("add", &[(1, &[])], &added(1));
 }
 
 #[test]
 fn a_process_that_cannot_load_the_key_is_named_everywhere() {
-    // Rank 2 asks for a GPU this machine does not have.
-    let (ok, output) = mpirun("bad-key", &[(2, &[]), (1, &[("GPUFHE_DEVICES", "7")])]);
-    assert!(ok, "the job failed:\n{output}");
-    for rank in 0..3 {
-        assert!(
-            output.contains(&format!("rank {rank}: error names rank 2")),
-            "{output}"
-        );
+    // Rank 2 asks for GPUs this machine does not have.
+    let mut expected = named(3, 2);
+    expected.push("loading the server key".into());
+    successful_job(
+        "bad-key",
+        &[(2, &[]), (1, &[("GPUFHE_DEVICES", "7")])],
+        &expected,
+    );
+}
+
+/// Files removed when the test ends, passed or failed.
+struct Remove<const N: usize>([std::path::PathBuf; N]);
+
+impl<const N: usize> Drop for Remove<N> {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let _ = std::fs::remove_file(path);
+        }
     }
-    assert!(output.contains("loading the server key"), "{output}");
 }
 
 #[test]
@@ -145,6 +171,7 @@ fn a_corrupted_key_file_is_refused_and_named() {
     let dir = std::env::temp_dir();
     let good = dir.join(format!("gpufhe-cluster-key-{}.bin", std::process::id()));
     let bad = dir.join(format!("gpufhe-cluster-bad-{}.bin", std::process::id()));
+    let _remove = Remove([good.clone(), bad.clone()]);
     let key = CompressedServerKey::new(&ClientKey::generate(config()));
     let mut bytes = Vec::new();
     safe_serialize(&key, &mut bytes, 1 << 32).expect("serialize the key");
@@ -153,22 +180,13 @@ fn a_corrupted_key_file_is_refused_and_named() {
     bytes.truncate(middle);
     std::fs::write(&bad, &bytes).expect("write the truncated key");
     let (good_path, bad_path) = (good.display().to_string(), bad.display().to_string());
-    let (ok, output) = mpirun(
-        "bad-file",
-        &[
-            (1, &[(KEY_FILE, good_path.as_str())]),
-            (1, &[(KEY_FILE, bad_path.as_str())]),
-        ],
-    );
-    let _ = (std::fs::remove_file(&good), std::fs::remove_file(&bad));
-    assert!(ok, "the job failed:\n{output}");
-    for rank in 0..2 {
-        assert!(
-            output.contains(&format!("rank {rank}: error names rank 1")),
-            "{output}"
-        );
-    }
-    assert!(output.contains(&bad_path), "{output}");
+    let mut expected = named(2, 1);
+    expected.push(bad_path.clone());
+    let groups: [(usize, &[(&str, &str)]); 2] = [
+        (1, &[(KEY_FILE, good_path.as_str())]),
+        (1, &[(KEY_FILE, bad_path.as_str())]),
+    ];
+    successful_job("bad-file", &groups, &expected);
 }
 
 #[test]
@@ -180,18 +198,6 @@ fn a_process_that_dies_ends_the_job_and_mpirun_names_it() {
     assert!(
         output.contains(",1],1]") && output.contains("Exit code:    3"),
         "mpirun does not name rank 1:\n{output}"
-    );
-}
-
-#[test]
-fn one_process_is_a_job_too() {
-    let (ok, output) = mpirun("add", &[(1, &[])]);
-    assert!(ok, "the job failed:\n{output}");
-    assert!(
-        output.contains(&format!(
-            "rank 0: {ADDITIONS} sums checked over 1 processes"
-        )),
-        "{output}"
     );
 }
 
@@ -300,7 +306,7 @@ fn add(cluster: &Cluster, key: &ClusterServerKey<'_>, client_key: Option<&Client
         .collect();
     assert_eq!(got, [(44, false), (14, true)]);
     println!(
-        "rank 0: {ADDITIONS} sums checked over {} processes",
+        "rank 0: {ADDITIONS} sums checked over {} process(es)",
         cluster.size()
     );
     println!("rank {rank}: done");

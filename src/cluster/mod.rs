@@ -455,10 +455,31 @@ impl ClusterServerKey<'_> {
         let started = Instant::now();
         let results = received.and_then(|mine| match mine {
             Some(mine) => self.key.run_batch(&mine, &f),
-            None => self.key.run_batch(&items[..planned(0)], &f),
+            None => {
+                let own = items.get(..planned(0)).ok_or_else(|| {
+                    Error::InvalidParameter("the plan gives rank 0 more items than it has".into())
+                })?;
+                self.key.run_batch(own, &f)
+            }
         });
         let seconds = started.elapsed().as_secs_f64();
+        self.gather_results(results, seconds, &plan, items.len(), &key)
+    }
 
+    /// Sends this process's `results` (and the `seconds` they took) to rank 0,
+    /// which reads every process's, checks there is one per item of the plan, and
+    /// tells every process the verdict. On rank 0, every result in item order and
+    /// every process's timing; elsewhere, its own timing.
+    fn gather_results<R: ClusterValue>(
+        &self,
+        results: Result<Vec<R>>,
+        seconds: f64,
+        plan: &Result<Planned>,
+        items: usize,
+        key: &ConformanceParams,
+    ) -> Result<ClusterBatch<R>> {
+        let cluster = self.cluster;
+        let planned = |rank: usize| plan.as_ref().map_or(0, |p| p[rank].0 as usize);
         let report = Report {
             host: cluster.host.clone(),
             outcome: results
@@ -484,16 +505,12 @@ impl ClusterServerKey<'_> {
             |rank: usize| MESSAGE_SIZE_LIMIT.saturating_add(values_limit::<R>(planned(rank)));
         let gathered = cluster.gather(message, limit);
 
-        let predicted = |rank: usize| {
-            let seconds = plan.as_ref().map_or(0.0, |p| p[rank].1);
-            Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX)
-        };
         let timing = |rank: usize, host: String, seconds: f64| ProcessTiming {
             rank,
             host,
             operations: planned(rank),
-            predicted: predicted(rank),
-            compute: Duration::try_from_secs_f64(seconds).unwrap_or(Duration::MAX),
+            predicted: duration(plan.as_ref().map_or(0.0, |p| p[rank].1)),
+            compute: duration(seconds),
         };
         let mut failures = Vec::new();
         let mut all = Vec::new();
@@ -511,7 +528,7 @@ impl ClusterServerKey<'_> {
             Err(_) => {}
         }
         for (rank, bytes) in gathered.into_iter().skip(1) {
-            match read_results::<R>(rank, bytes, planned(rank), &key) {
+            match read_results::<R>(rank, bytes, planned(rank), key) {
                 Ok((host, seconds, values)) => {
                     processes.push(timing(rank, host, seconds));
                     all.extend(values);
@@ -519,11 +536,11 @@ impl ClusterServerKey<'_> {
                 Err(failure) => failures.push(failure),
             }
         }
-        if cluster.is_root() && failures.is_empty() && all.len() != items.len() {
+        if cluster.is_root() && failures.is_empty() && all.len() != items {
             failures.push(Failure {
                 rank: 0,
                 host: cluster.host.clone(),
-                message: format!("gathered {} results for {} items", all.len(), items.len()),
+                message: format!("gathered {} results for {items} items", all.len()),
             });
         }
         cluster.conclude("running the batch", failures)?;
@@ -627,6 +644,12 @@ impl ClusterServerKey<'_> {
 
 /// A batch's plan: operations and predicted seconds per rank.
 type Planned = Vec<(u64, f64)>;
+
+/// `seconds` (finite and non-negative, as checked where they are read) as a
+/// `Duration`, saturating.
+fn duration(seconds: f64) -> Duration {
+    Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX)
+}
 
 /// The host named when a process's own report could not be read.
 const UNKNOWN_HOST: &str = "unknown host";
