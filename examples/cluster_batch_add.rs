@@ -12,7 +12,7 @@
 //! cargo build --release --features cluster --example cluster_batch_add
 //! mpirun -np 3 --oversubscribe target/release/examples/cluster_batch_add        # 100 per GPU, or 2 per CPU process
 //! mpirun -np 3 --oversubscribe target/release/examples/cluster_batch_add 12     # 12 additions in all
-//! mpirun -np 16 --hostfile hosts target/release/examples/cluster_batch_add      # several servers
+//! mpirun -np 4 --hostfile hosts --map-by node --bind-to none target/release/examples/cluster_batch_add
 //! ```
 //!
 //! As root, Open MPI also wants `--allow-run-as-root`. `docs/cluster.md` tells how
