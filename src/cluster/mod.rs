@@ -111,7 +111,8 @@ impl fmt::Debug for Cluster {
     }
 }
 
-/// Where the processes get the compressed server key from.
+/// Where the processes get the compressed server key from. Every process must
+/// pass the same variant (MPI matches the calls of all processes).
 #[derive(Debug, Clone, Copy)]
 pub enum KeySource<'a> {
     /// Rank 0's key, broadcast to every process: `Some` on rank 0, `None` (ignored)
@@ -220,13 +221,14 @@ pub struct ClusterServerKey<'c> {
 
 impl Cluster {
     /// Initializes MPI and joins the job (a process started without `mpirun` is a
-    /// job of one). `Err` if MPI was already initialized in this process.
+    /// job of one). `Err` if MPI was already initialized in this process, or
+    /// finalized by dropping an earlier `Cluster`.
     pub fn init() -> Result<Self> {
         let (universe, _) =
             mpi::initialize_with_threading(mpi::Threading::Funneled).ok_or_else(|| {
                 Error::InvalidParameter(
-                    "MPI is already initialized in this process: create one Cluster per \
-                     process"
+                    "MPI was already initialized (or finalized) in this process: create \
+                     one Cluster per process"
                         .into(),
                 )
             })?;
