@@ -73,6 +73,19 @@ pub enum Error {
         /// What the variable accepts, and its default.
         expected: String,
     },
+    /// A process of a cluster job ([`crate::cluster`], feature `cluster`) failed, or
+    /// sent bytes that could not be read: every process of the job ends the phase
+    /// with this error, which names the first failed process (and the others).
+    #[cfg(feature = "cluster")]
+    #[error("cluster: rank {rank} ({host}): {message}")]
+    Cluster {
+        /// The failed process's rank in the job.
+        rank: usize,
+        /// Its host (MPI's processor name).
+        host: String,
+        /// What failed there, and in which phase.
+        message: String,
+    },
     /// A CUDA driver call failed.
     #[error("CUDA error during {context}: {message}")]
     Cuda {

@@ -8,7 +8,9 @@
 //! few bits that encrypted integers are made of, [`integer`] the radix integers built
 //! from blocks, and [`backend`] the steps they run as, on the CPU or the GPU.
 //! [`high_level`] is the API most users want: keys, [`FheUint8`] ... [`FheUint128`]
-//! and [`FheBool`] with ordinary operators, re-exported here.
+//! and [`FheBool`] with ordinary operators, re-exported here. With the `cluster`
+//! feature, `cluster` spreads batches over the processes of an MPI job (several GPU
+//! servers).
 //!
 //! ```
 //! use gpufhe::prelude::*;
@@ -25,6 +27,8 @@
 #![deny(unsafe_code)]
 
 pub mod backend;
+#[cfg(feature = "cluster")]
+pub mod cluster;
 pub mod core_crypto;
 mod error;
 pub mod high_level;

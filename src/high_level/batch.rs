@@ -8,7 +8,7 @@ use super::fhe_uint::{FheUint, FheUintId};
 use super::keys::{KeyTag, ServerKey, SERVER_KEY};
 use super::storage::Storage;
 use crate::error::{Error, Result};
-use crate::integer::{Circuit, Radix, Wire};
+use crate::integer::{Circuit, CircuitStats, Radix, Wire};
 use crate::scheduler::{BatchProgress, Blocks, Chunk, CircuitInput, Device, Recording};
 use std::cell::RefCell;
 
@@ -247,6 +247,48 @@ impl ServerKey {
         self.run_batch_observed(items, f, Some(&progress))
     }
 
+    /// Records `f` on `item` alone, in a circuit built for `parallelism` bootstraps
+    /// at once: `f`'s result (placeholders), the recording, and the circuit of one
+    /// operation whose outputs are what `f` returned (so that its cost counts the
+    /// bootstraps that reach them).
+    fn probe<T, R: BatchOutput>(
+        &self,
+        item: &T,
+        f: &impl Fn(&T) -> R,
+        parallelism: usize,
+    ) -> Result<(R, Recording, Circuit)> {
+        let params = *self.scheduler().parameters();
+        let (mut first, probe) = recorded(self, Recording::new(&params, parallelism), || f(item))?;
+        let mut one = probe.circuit().clone();
+        for wires in pending_wires(std::slice::from_mut(&mut first), &probe) {
+            one.add_output(&wires);
+        }
+        Ok((first, probe, one))
+    }
+
+    /// The circuit statistics of one operation `f(item)` of a batch of `count`
+    /// (recorded as [`ServerKey::run_batch`] records its first item, never run) and
+    /// the bytes of its encrypted inputs: what a batch spread over processes is
+    /// split by. `Err` inside another batch.
+    #[cfg_attr(not(feature = "cluster"), allow(dead_code))]
+    pub(crate) fn operation_cost<T, R: BatchOutput>(
+        &self,
+        item: &T,
+        f: &impl Fn(&T) -> R,
+        count: usize,
+    ) -> Result<(CircuitStats, usize)> {
+        if recording() {
+            return Err(Error::InvalidParameter(
+                "a batch cannot be spread over processes from inside another batch".into(),
+            ));
+        }
+        let parallelism = self.scheduler().batch_parallelism(count)?;
+        let (_, _, one) = self.probe(item, f, parallelism)?;
+        let lwe_bytes = one.parameters().big_lwe_dimension().to_lwe_size().0 * 8;
+        let blocks: usize = one.inputs().iter().map(Vec::len).sum();
+        Ok((one.stats(), blocks * lwe_bytes))
+    }
+
     fn run_batch_observed<T, R: BatchOutput>(
         &self,
         items: &[T],
@@ -263,15 +305,10 @@ impl ServerKey {
         let scheduler = self.scheduler();
         let params = *scheduler.parameters();
         // The first item alone tells the cost and size of one.
-        let probe = Recording::new(&params, scheduler.batch_parallelism(items.len())?);
-        let (first, probe) = recorded(self, probe, || f(&items[0]))?;
+        let parallelism = scheduler.batch_parallelism(items.len())?;
+        let (first, probe, one) = self.probe(&items[0], &f, parallelism)?;
         let mut results = Vec::with_capacity(items.len());
         results.push(first);
-        // Its cost counts the bootstraps that reach what `f` returned.
-        let mut one = probe.circuit().clone();
-        for wires in pending_wires(&mut results, &probe) {
-            one.add_output(&wires);
-        }
         let input_bytes =
             |device: Device| probe.inputs().iter().map(|b| b.bytes_to_move(device)).sum();
         let plan = scheduler.plan_batch(items.len(), &one, &input_bytes)?;

@@ -6,7 +6,7 @@
 //! learn its cost and size ([`Scheduler::plan_batch`]), records each chunk of the
 //! plan, then runs them all ([`Scheduler::run_chunks`]).
 
-use super::{plan, split_even, Blocks, Device, Scheduler, Worker};
+use super::{plan, share_seconds, split_even, Blocks, Device, Scheduler, Worker};
 use crate::error::{Error, Result};
 use crate::integer::Circuit;
 use std::ops::Range;
@@ -193,12 +193,8 @@ impl Scheduler {
         let costs: Vec<Box<dyn Fn(usize) -> f64 + '_>> = workers
             .iter()
             .map(|&(worker, device)| {
-                let (model, stats, per_op) = (&model, &stats, input_bytes(device));
-                Box::new(move |ops: usize| {
-                    model
-                        .predict(worker, stats, ops, per_op.saturating_mul(ops), 0)
-                        .map_or(f64::INFINITY, |p| p.total().as_secs_f64())
-                }) as Box<dyn Fn(usize) -> f64>
+                Box::new(share_seconds(&model, worker, &stats, input_bytes(device)))
+                    as Box<dyn Fn(usize) -> f64>
             })
             .collect();
         let cost_refs: Vec<&dyn Fn(usize) -> f64> = costs.iter().map(|c| c.as_ref()).collect();

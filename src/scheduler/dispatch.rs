@@ -98,6 +98,23 @@ pub fn plan(count: usize, costs: &[&dyn Fn(usize) -> f64]) -> Vec<usize> {
     shares
 }
 
+/// Seconds `model` predicts for a share of `ops` operations of statistics `per_op`
+/// on `worker`, with `bytes_per_op` bytes of inputs copied onto it per operation:
+/// the cost function [`plan`] takes for that worker (infinite where the model
+/// cannot predict).
+pub(crate) fn share_seconds<'m>(
+    model: &'m CostModel,
+    worker: Worker,
+    per_op: &'m CircuitStats,
+    bytes_per_op: usize,
+) -> impl Fn(usize) -> f64 + 'm {
+    move |ops: usize| {
+        model
+            .predict(worker, per_op, ops, bytes_per_op.saturating_mul(ops), 0)
+            .map_or(f64::INFINITY, |p| p.total().as_secs_f64())
+    }
+}
+
 /// `count` spread over slots of capacity `room` as evenly as the capacities allow
 /// (the first slots get one more); less than `count` only if the room runs out.
 fn spread(mut count: usize, room: &[usize]) -> Vec<usize> {

@@ -49,6 +49,7 @@ pub use devices::{
     get_number_of_gpus, probe_gpus, select_usable, Device, Devices, GpuIndex, GpuProbe,
     GpuSelection,
 };
+pub(crate) use dispatch::share_seconds;
 pub(crate) use record::Recording;
 pub(crate) use residency::{Blocks, CircuitInput};
 
