@@ -29,7 +29,7 @@ const ADDITIONS: u64 = 12;
 
 fn config() -> Config {
     ConfigBuilder::default()
-        .with_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+        .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
         .expect("test parameters")
         .build()
 }
@@ -207,6 +207,13 @@ fn a_process_that_dies_ends_the_job_and_mpirun_names_it() {
 #[test]
 #[ignore = "a process of the MPI jobs the other tests start (they run it with --ignored)"]
 fn process() {
+    // The test parameters are insecure: every process reads them (the key, the
+    // calibrations) inside the named scope.
+    gpufhe::serialization::with_insecure_parameters_allowed(run_process);
+}
+
+/// [`process`], inside the scope that admits the insecure test parameters.
+fn run_process() {
     let role = std::env::var(ROLE).expect("run by the other tests, with a role");
     let cluster = Cluster::init().expect("MPI starts");
     let rank = cluster.rank();

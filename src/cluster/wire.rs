@@ -208,18 +208,22 @@ pub(crate) struct Verdict {
 
 impl SafeSerialization for Report<Speed> {
     const TYPE_NAME: &'static str = "ClusterKeyReport";
+    const DEFAULT_SIZE_LIMIT: u64 = MESSAGE_SIZE_LIMIT;
 }
 
 impl SafeSerialization for Report<ShareDone> {
     const TYPE_NAME: &'static str = "ClusterShareReport";
+    const DEFAULT_SIZE_LIMIT: u64 = MESSAGE_SIZE_LIMIT;
 }
 
 impl SafeSerialization for Plan {
     const TYPE_NAME: &'static str = "ClusterPlan";
+    const DEFAULT_SIZE_LIMIT: u64 = MESSAGE_SIZE_LIMIT;
 }
 
 impl SafeSerialization for Verdict {
     const TYPE_NAME: &'static str = "ClusterVerdict";
+    const DEFAULT_SIZE_LIMIT: u64 = MESSAGE_SIZE_LIMIT;
 }
 
 /// `message` as bytes (within [`MESSAGE_SIZE_LIMIT`]).
@@ -267,7 +271,7 @@ mod tests {
 
     fn keys() -> (ClientKey, ConformanceParams) {
         let config = ConfigBuilder::default()
-            .with_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
             .unwrap()
             .build();
         let client_key = ClientKey::generate(config);
