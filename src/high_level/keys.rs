@@ -434,7 +434,7 @@ impl ServerKey {
     /// Generates the server key of `client_key`; `Err` if the operating system's
     /// random source fails.
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
-        Ok(CompressedServerKey::try_new(client_key)?.try_decompress()?)
+        CompressedServerKey::try_new(client_key)?.try_decompress()
     }
 
     /// A key computing on the CPU with the settings of `scheduler`.
