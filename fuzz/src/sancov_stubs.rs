@@ -3,27 +3,25 @@
 //! (`--cfg fuzzing`, see `rustc-sancov.sh`): libFuzzer provides them to the fuzz
 //! targets; these binaries do not link it, and ignore coverage.
 
-#[no_mangle]
-extern "C" fn __sanitizer_cov_8bit_counters_init(_: *mut u8, _: *mut u8) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_pcs_init(_: *const usize, _: *const usize) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_cmp1(_: u8, _: u8) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_cmp2(_: u16, _: u16) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_cmp4(_: u32, _: u32) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_cmp8(_: u64, _: u64) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_const_cmp1(_: u8, _: u8) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_const_cmp2(_: u16, _: u16) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_const_cmp4(_: u32, _: u32) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_const_cmp8(_: u64, _: u64) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_switch(_: u64, _: *const u64) {}
-#[no_mangle]
-extern "C" fn __sanitizer_cov_trace_pc_indir(_: usize) {}
+/// No-op callbacks, each `name(argument types)`.
+macro_rules! ignore {
+    ($($name:ident($($arg:ty),*);)*) => {$(
+        #[no_mangle]
+        extern "C" fn $name($(_: $arg),*) {}
+    )*};
+}
+
+ignore! {
+    __sanitizer_cov_8bit_counters_init(*mut u8, *mut u8);
+    __sanitizer_cov_pcs_init(*const usize, *const usize);
+    __sanitizer_cov_trace_pc_indir(usize);
+    __sanitizer_cov_trace_switch(u64, *const u64);
+    __sanitizer_cov_trace_cmp1(u8, u8);
+    __sanitizer_cov_trace_cmp2(u16, u16);
+    __sanitizer_cov_trace_cmp4(u32, u32);
+    __sanitizer_cov_trace_cmp8(u64, u64);
+    __sanitizer_cov_trace_const_cmp1(u8, u8);
+    __sanitizer_cov_trace_const_cmp2(u16, u16);
+    __sanitizer_cov_trace_const_cmp4(u32, u32);
+    __sanitizer_cov_trace_const_cmp8(u64, u64);
+}

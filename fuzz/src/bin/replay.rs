@@ -1,7 +1,7 @@
 //! The stable replay runner: every target over its corpus (`corpus/<target>/`, and
 //! `corpus-large/<target>/` if `seed --large` made it), its saved findings
-//! (`crashes/<target>/`) and deterministic mutations of each entry
-//! ([`gpufhe_fuzz::mutate`]), built with any toolchain.
+//! (`crashes/<target>/`, as they are) and deterministic mutations of each corpus
+//! entry ([`gpufhe_fuzz::mutate`]), built with any toolchain.
 //!
 //! ```text
 //! cargo run --release --bin replay -- [--fields N] [--random N] [--memory-limit-mb N]
@@ -14,7 +14,7 @@
 //! finding is reported with its panic location and saved under the artifacts
 //! folder; the exit status is 1 if there was any.
 
-use gpufhe_fuzz::mutate::{fingerprint, plan, Budget};
+use gpufhe_fuzz::mutate::{fingerprint, plan, Budget, Mutation};
 use gpufhe_fuzz::{run_target, TARGETS};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -68,6 +68,20 @@ fn parse_options(args: &[String]) -> Options {
     o
 }
 
+/// The inputs made of `file`: a saved finding as it is, a corpus entry and its
+/// mutations.
+fn plan_of(file: &Path, bytes: &[u8], budget: Budget) -> Vec<Mutation> {
+    let saved = file
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::file_name);
+    if saved.is_some_and(|dir| dir == "crashes") {
+        vec![Mutation::Original]
+    } else {
+        plan(bytes, budget)
+    }
+}
+
 /// The inputs of `target`: its corpus and its saved findings, in name order.
 fn entries(target: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -84,7 +98,7 @@ fn entries(target: &str) -> Vec<PathBuf> {
 /// The input at (`file`, `mutation`), with the mutation's description.
 fn input(files: &[PathBuf], budget: Budget, file: usize, mutation: usize) -> (String, Vec<u8>) {
     let bytes = std::fs::read(&files[file]).expect("a readable corpus file");
-    let m = plan(&bytes, budget)[mutation];
+    let m = plan_of(&files[file], &bytes, budget)[mutation];
     (format!("{} {m:?}", files[file].display()), m.apply(&bytes))
 }
 
@@ -110,7 +124,11 @@ fn worker(target: &str, budget: Budget, start: (usize, usize)) {
     for (f, file) in files.iter().enumerate().skip(start.0) {
         let bytes = std::fs::read(file).expect("a readable corpus file");
         let first = if f == start.0 { start.1 } else { 0 };
-        for (m, mutation) in plan(&bytes, budget).into_iter().enumerate().skip(first) {
+        for (m, mutation) in plan_of(file, &bytes, budget)
+            .into_iter()
+            .enumerate()
+            .skip(first)
+        {
             let data = mutation.apply(&bytes);
             writeln!(out, "RUN {f} {m}")
                 .and_then(|()| out.flush())
@@ -215,9 +233,8 @@ fn run(o: &Options, target: &str, findings: &mut Findings) -> usize {
         if done && status.success() {
             return count;
         }
-        let Some((f, m)) = last else {
-            panic!("the {target} worker ended before its first input: {status}");
-        };
+        // A worker that ended before saying so was at its first input.
+        let (f, m) = last.unwrap_or(start);
         let what = if timed_out {
             format!("no result in {} s (a hang)", o.timeout.as_secs())
         } else if let Some(signal) = status.signal() {
