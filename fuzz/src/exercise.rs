@@ -1,0 +1,116 @@
+//! What a target does with a value it could read: a cheap first use, with the
+//! fixture keys. A value that was accepted must not panic on first use; one that
+//! conforms to the fixture client key must also compute (an `Err` there is an
+//! accepted value that fails later, a finding too). Decryption may fail cleanly:
+//! ciphertext coefficients are not authenticated, so a changed one may decrypt to
+//! a value outside its type.
+
+use gpufhe::prelude::*;
+use gpufhe::serialization::{safe_deserialize, Conformant, SafeSerialization};
+use gpufhe::{
+    set_server_key, ClientKey, CompressedServerKey, Config, FheBool, FheUint, FheUint8, ServerKey,
+};
+
+use crate::keys::{cpu_scheduler, Keys};
+use crate::{forge_tag, LIMIT};
+
+/// A type the targets read: deserialized, checked for conformance, then used.
+pub trait Exercise: SafeSerialization + Conformant {
+    /// Uses the value once; `conformant` says whether it conforms to `keys.client`.
+    /// Panics on a finding.
+    fn exercise(&self, keys: &Keys, conformant: bool);
+}
+
+/// `Ok` is required of a conformant value; any result is fine otherwise.
+fn require<T>(conformant: bool, what: &str, result: gpufhe::Result<T>) -> Option<T> {
+    match result {
+        Ok(v) => Some(v),
+        Err(e) if conformant => panic!("a conformant value was accepted, then {what}: {e}"),
+        Err(_) => None,
+    }
+}
+
+impl Exercise for Config {
+    fn exercise(&self, _keys: &Keys, conformant: bool) {
+        if !conformant {
+            // (The fixture key is of the conformant configuration.)
+            generate_and_use(*self);
+        }
+    }
+}
+
+/// Generates a client key for `config` (an `Err` is fine: the configuration may
+/// ask for more than the machine has), then encrypts and decrypts with it.
+pub fn generate_and_use(config: Config) {
+    if let Ok(client) = ClientKey::try_generate(config) {
+        if let Ok(x) = FheBool::try_encrypt(true, &client) {
+            let _ = x.try_decrypt(&client);
+        }
+    }
+}
+
+impl Exercise for ClientKey {
+    fn exercise(&self, _keys: &Keys, conformant: bool) {
+        // A key decrypts what it encrypts, whatever its secret coefficients.
+        let x = require(
+            conformant,
+            "encrypting",
+            FheUint8::try_encrypt(0xa5u8, self),
+        );
+        if let Some(x) = x {
+            let back: Option<u8> = require(conformant, "decrypting", x.try_decrypt(self));
+            if conformant {
+                assert_eq!(back, Some(0xa5), "a conformant client key decrypts wrongly");
+            }
+        }
+    }
+}
+
+/// Computes with `key` on the fixture's ciphertext carrying `key`'s tag (a forged
+/// tag: tags are public).
+fn exercise_server_key(key: &ServerKey, keys: &Keys, conformant: bool) {
+    let forged = forge_tag(&keys.uint8_bytes, key.tag().value());
+    let x: FheUint8 = safe_deserialize(forged.as_slice(), LIMIT)
+        .expect("a valid ciphertext with another tag reads");
+    set_server_key(key.clone());
+    let _ = require(conformant, "computing", x.try_bitand(&x));
+    set_server_key(keys.server.clone());
+}
+
+impl Exercise for CompressedServerKey {
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        let key = require(
+            conformant,
+            "decompressing",
+            self.decompress_with(&cpu_scheduler()),
+        );
+        if let Some(key) = key {
+            exercise_server_key(&key, keys, conformant);
+        }
+    }
+}
+
+impl Exercise for ServerKey {
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        exercise_server_key(self, keys, conformant);
+    }
+}
+
+impl Exercise for FheBool {
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        set_server_key(keys.server.clone());
+        let _ = require(conformant, "computing", self.try_and(self));
+        let _ = self.try_decrypt(&keys.client);
+    }
+}
+
+impl<Id: gpufhe::high_level::FheUintId> Exercise for FheUint<Id>
+where
+    FheUint<Id>: FheTryDecrypt<Id::Clear>,
+{
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        set_server_key(keys.server.clone());
+        let _ = require(conformant, "computing", self.try_bitand(self));
+        let _ = FheTryDecrypt::<Id::Clear>::try_decrypt(self, &keys.client);
+    }
+}

@@ -1,0 +1,221 @@
+//! Fuzz targets of gpufhe: what hostile bytes can reach.
+//!
+//! Three targets, each a function of the input bytes that panics on a finding (a
+//! panic or an abort inside gpufhe, or a value accepted and then failing on first
+//! use):
+//!
+//! - [`safe_deserialize`]: the input is what `safe_serialize` writes; the type is
+//!   the one its header names (every public `SafeSerialization` type: `Config`,
+//!   `ClientKey`, `CompressedServerKey`, `ServerKey`, `FheBool`, `FheUint8` to
+//!   `FheUint128`), so a crash file reproduces as
+//!   `safe_deserialize::<ThatType>(file)`. An unknown name is read as a `Config`.
+//!   It is read plainly and conformant to the fixture key, then used
+//!   ([`exercise`]).
+//! - [`serde_bincode`]: the plain serde path, `bincode::serde::decode_from_slice` with the
+//!   crate's codec; the first byte picks the type ([`Kind::ALL`], modulo their
+//!   number), the rest is the payload.
+//! - [`config_builder`]: arbitrary parameters ([`params`]) through
+//!   `ConfigBuilder::with_custom_parameters`, then key generation.
+//!
+//! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
+//! (`src/bin/replay.rs`) call these same functions.
+
+pub mod exercise;
+pub mod keys;
+pub mod mutate;
+pub mod params;
+
+use exercise::Exercise;
+use gpufhe::serialization::{
+    safe_deserialize, safe_deserialize_conformant, safe_serialize, ConformanceParams,
+    SERIALIZATION_MAGIC,
+};
+use gpufhe::{
+    ClientKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint128, FheUint16,
+    FheUint32, FheUint64, FheUint8, ServerKey,
+};
+
+/// The size limit of every `safe_deserialize`: larger than any input the fuzzers
+/// make, so that what a value may allocate is bounded by the input, not by it.
+pub const LIMIT: u64 = 1 << 30;
+
+/// The payload codec of `gpufhe::serialization`: bincode 2, fixed-width little
+/// endian integers.
+pub const CODEC: bincode::config::Configuration<
+    bincode::config::LittleEndian,
+    bincode::config::Fixint,
+    bincode::config::NoLimit,
+> = bincode::config::standard().with_fixed_int_encoding();
+
+/// The targets, by name (the folders of `corpus/` and `crashes/`).
+pub const TARGETS: [&str; 3] = ["safe_deserialize", "serde_bincode", "config_builder"];
+
+/// Runs target `name` on `data`; `None` for an unknown name.
+pub fn run_target(name: &str, data: &[u8]) -> Option<()> {
+    match name {
+        "safe_deserialize" => safe_deserialize_target(data),
+        "serde_bincode" => serde_bincode(data),
+        "config_builder" => config_builder(data),
+        _ => return None,
+    }
+    Some(())
+}
+
+/// Every public type with `SafeSerialization`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// [`Config`]
+    Config,
+    /// [`ClientKey`]
+    ClientKey,
+    /// [`CompressedServerKey`]
+    CompressedServerKey,
+    /// [`ServerKey`]
+    ServerKey,
+    /// [`FheBool`]
+    FheBool,
+    /// [`FheUint8`]
+    FheUint8,
+    /// [`FheUint16`]
+    FheUint16,
+    /// [`FheUint32`]
+    FheUint32,
+    /// [`FheUint64`]
+    FheUint64,
+    /// [`FheUint128`]
+    FheUint128,
+}
+
+/// Something done with one type, chosen at run time by [`Kind::visit`].
+pub trait Visit {
+    /// Does it with `T`.
+    fn visit<T: Exercise>(self);
+}
+
+impl Kind {
+    /// Every kind; the `serde_bincode` target's first byte indexes it.
+    pub const ALL: [Kind; 10] = [
+        Kind::Config,
+        Kind::ClientKey,
+        Kind::CompressedServerKey,
+        Kind::ServerKey,
+        Kind::FheBool,
+        Kind::FheUint8,
+        Kind::FheUint16,
+        Kind::FheUint32,
+        Kind::FheUint64,
+        Kind::FheUint128,
+    ];
+
+    /// Calls `v.visit::<T>()` with this kind's type.
+    pub fn visit(self, v: impl Visit) {
+        match self {
+            Kind::Config => v.visit::<Config>(),
+            Kind::ClientKey => v.visit::<ClientKey>(),
+            Kind::CompressedServerKey => v.visit::<CompressedServerKey>(),
+            Kind::ServerKey => v.visit::<ServerKey>(),
+            Kind::FheBool => v.visit::<FheBool>(),
+            Kind::FheUint8 => v.visit::<FheUint8>(),
+            Kind::FheUint16 => v.visit::<FheUint16>(),
+            Kind::FheUint32 => v.visit::<FheUint32>(),
+            Kind::FheUint64 => v.visit::<FheUint64>(),
+            Kind::FheUint128 => v.visit::<FheUint128>(),
+        }
+    }
+
+    /// The kind whose type name is `name`.
+    pub fn from_name(name: &[u8]) -> Option<Kind> {
+        struct Name<'a>(&'a [u8], &'a mut bool);
+        impl Visit for Name<'_> {
+            fn visit<T: Exercise>(self) {
+                *self.1 = self.0 == T::TYPE_NAME.as_bytes();
+            }
+        }
+        Kind::ALL.into_iter().find(|kind| {
+            let mut found = false;
+            kind.visit(Name(name, &mut found));
+            found
+        })
+    }
+}
+
+/// The length of the header `safe_serialize` writes before the payload, read from
+/// `bytes` (`None` if they are too short to say).
+pub fn header_len(bytes: &[u8]) -> Option<usize> {
+    let at = SERIALIZATION_MAGIC.len() + 4;
+    bytes.get(at).map(|&len| at + 1 + len as usize)
+}
+
+/// The type name in the header of `bytes`, if it has one.
+pub fn header_name(bytes: &[u8]) -> Option<&[u8]> {
+    let start = SERIALIZATION_MAGIC.len() + 5;
+    bytes.get(start..header_len(bytes)?)
+}
+
+/// `bytes` of a serialized encrypted value with the tag `tag` instead of its own:
+/// the payload is the variant (`u32`) then the tag (`u64`).
+pub fn forge_tag(bytes: &[u8], tag: u64) -> Vec<u8> {
+    let mut out = bytes.to_vec();
+    let at = header_len(bytes).expect("a header") + 4;
+    out[at..at + 8].copy_from_slice(&tag.to_le_bytes());
+    out
+}
+
+/// The `safe_deserialize` target.
+pub fn safe_deserialize_target(data: &[u8]) {
+    struct Read<'a>(&'a [u8]);
+    impl Visit for Read<'_> {
+        fn visit<T: Exercise>(self) {
+            let keys = keys::keys();
+            let plain = safe_deserialize::<T>(self.0, LIMIT);
+            let conformant = safe_deserialize_conformant::<T>(self.0, LIMIT, &keys.client).is_ok();
+            let _ = safe_deserialize_conformant::<T>(self.0, LIMIT, keys.client.config());
+            match plain {
+                Ok(value) => value.exercise(keys, conformant),
+                Err(e) => assert!(!conformant, "conformant, yet safe_deserialize fails: {e}"),
+            }
+        }
+    }
+    let kind = header_name(data)
+        .and_then(Kind::from_name)
+        .unwrap_or(Kind::Config);
+    kind.visit(Read(data));
+}
+
+/// The `serde_bincode` target.
+pub fn serde_bincode(data: &[u8]) {
+    struct Decode<'a>(&'a [u8]);
+    impl Visit for Decode<'_> {
+        fn visit<T: Exercise>(self) {
+            if let Ok((value, _)) = bincode::serde::decode_from_slice::<T, _>(self.0, CODEC) {
+                let keys = keys::keys();
+                let conformant = value
+                    .conforms_to(&ConformanceParams::from(&keys.client))
+                    .is_ok();
+                value.exercise(keys, conformant);
+            }
+        }
+    }
+    if let Some((&first, payload)) = data.split_first() {
+        Kind::ALL[first as usize % Kind::ALL.len()].visit(Decode(payload));
+    }
+}
+
+/// The `config_builder` target.
+pub fn config_builder(data: &[u8]) {
+    let parameters = params::parameters_from_bytes(data);
+    let Ok(builder) = ConfigBuilder::default().with_custom_parameters(parameters) else {
+        return;
+    };
+    let config = builder.build();
+    // What the builder accepts, deserialization accepts, bit for bit (NaN too).
+    let mut bytes = Vec::new();
+    safe_serialize(&config, &mut bytes, LIMIT).expect("a configuration serializes");
+    let back: Config = safe_deserialize(bytes.as_slice(), LIMIT)
+        .unwrap_or_else(|e| panic!("a built configuration does not read back: {e}"));
+    let mut again = Vec::new();
+    safe_serialize(&back, &mut again, LIMIT).expect("a configuration serializes");
+    assert!(bytes == again, "a built configuration reads back changed");
+    // Keys can be generated for it, or it is an `Err`.
+    exercise::generate_and_use(config);
+}
