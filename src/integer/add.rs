@@ -565,7 +565,7 @@ mod tests {
                 }
                 for (kind, k) in [
                     (Kind::ScalarAdd, 1),
-                    (Kind::ScalarAdd, max - 4),
+                    (Kind::ScalarAdd, max.wrapping_sub(4)),
                     (Kind::ScalarAdd, 1 << 70),
                     (Kind::ScalarSub, 4),
                     (Kind::ScalarSub, max),
