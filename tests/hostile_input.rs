@@ -157,6 +157,17 @@ fn absurd_parameters_are_errors_everywhere_they_enter() {
             .is_err());
         assert!(ConfigBuilder::default().with_custom_parameters(p).is_err());
     }
+    // A TUniform bound of u32::MAX (found by the config_builder fuzzer: the noise
+    // variance overflowed while the security was checked).
+    let mut noisy = DEFAULT_PARAMETERS;
+    noisy.lwe_noise_distribution = gpufhe::core_crypto::NoiseDistribution::TUniform {
+        log2_bound: u32::MAX,
+    };
+    assert!(ConfigBuilder::default()
+        .with_custom_parameters(noisy)
+        .is_err());
+    assert!(noisy.validate().is_err());
+    let _ = noisy.check_security(); // an answer, not a panic
     for (field, value) in [
         (1, 1u64 << 14),
         (1, u64::MAX),

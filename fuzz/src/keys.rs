@@ -5,7 +5,7 @@
 
 use gpufhe::prelude::FheEncrypt;
 use gpufhe::scheduler::SchedulerConfig;
-use gpufhe::serialization::{safe_deserialize, safe_serialize};
+use gpufhe::serialization::{safe_deserialize, safe_serialize, with_insecure_parameters_allowed};
 use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
 use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, FheUint8, ServerKey};
 use std::path::PathBuf;
@@ -46,7 +46,11 @@ fn load_client_key() -> ClientKey {
     let path = client_key_path();
     let read = std::fs::read(&path)
         .map_err(|e| e.to_string())
-        .and_then(|bytes| safe_deserialize(bytes.as_slice(), LIMIT).map_err(|e| e.to_string()));
+        .and_then(|bytes| {
+            // The test parameters are insecure: read through the named path.
+            with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), LIMIT))
+                .map_err(|e| e.to_string())
+        });
     match read {
         Ok(key) => key,
         Err(e) => {
@@ -63,7 +67,7 @@ fn load_client_key() -> ClientKey {
 /// A fresh client key on the insecure test parameters.
 pub fn generate_client_key() -> ClientKey {
     let config = ConfigBuilder::default()
-        .with_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+        .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
         .expect("the test parameters are valid")
         .build();
     ClientKey::try_generate(config).expect("key generation")

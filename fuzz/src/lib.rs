@@ -15,7 +15,7 @@
 //!   crate's codec; the first byte picks the type ([`Kind::ALL`], modulo their
 //!   number), the rest is the payload.
 //! - [`config_builder`]: arbitrary parameters ([`params`]) through
-//!   `ConfigBuilder::with_custom_parameters`, then key generation.
+//!   `ConfigBuilder::with_custom_parameters` and `with_insecure_custom_parameters`, then key generation.
 //!
 //! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
 //! (`src/bin/replay.rs`) call these same functions.
@@ -27,8 +27,8 @@ pub mod params;
 
 use exercise::Exercise;
 use gpufhe::serialization::{
-    safe_deserialize, safe_deserialize_conformant, safe_serialize, ConformanceParams,
-    SERIALIZATION_MAGIC,
+    safe_deserialize, safe_deserialize_conformant, safe_serialize,
+    with_insecure_parameters_allowed, ConformanceParams, SERIALIZATION_MAGIC,
 };
 use gpufhe::{
     ClientKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint128, FheUint16,
@@ -161,19 +161,31 @@ pub fn forge_tag(bytes: &[u8], tag: u64) -> Vec<u8> {
     out
 }
 
+/// Runs `read` as a user would (insecure parameters refused), then again inside
+/// [`with_insecure_parameters_allowed`], so that the structural validation behind
+/// the security floor is fuzzed too (the fixture keys are of insecure test
+/// parameters).
+fn both_ways(read: impl Fn()) {
+    read();
+    with_insecure_parameters_allowed(read);
+}
+
 /// The `safe_deserialize` target.
 pub fn safe_deserialize_target(data: &[u8]) {
     struct Read<'a>(&'a [u8]);
     impl Visit for Read<'_> {
         fn visit<T: Exercise>(self) {
-            let keys = keys::keys();
-            let plain = safe_deserialize::<T>(self.0, LIMIT);
-            let conformant = safe_deserialize_conformant::<T>(self.0, LIMIT, &keys.client).is_ok();
-            let _ = safe_deserialize_conformant::<T>(self.0, LIMIT, keys.client.config());
-            match plain {
-                Ok(value) => value.exercise(keys, conformant),
-                Err(e) => assert!(!conformant, "conformant, yet safe_deserialize fails: {e}"),
-            }
+            both_ways(|| {
+                let keys = keys::keys();
+                let plain = safe_deserialize::<T>(self.0, LIMIT);
+                let conformant =
+                    safe_deserialize_conformant::<T>(self.0, LIMIT, &keys.client).is_ok();
+                let _ = safe_deserialize_conformant::<T>(self.0, LIMIT, keys.client.config());
+                match plain {
+                    Ok(value) => value.exercise(keys, conformant),
+                    Err(e) => assert!(!conformant, "conformant, yet safe_deserialize fails: {e}"),
+                }
+            });
         }
     }
     let kind = header_name(data)
@@ -187,13 +199,15 @@ pub fn serde_bincode(data: &[u8]) {
     struct Decode<'a>(&'a [u8]);
     impl Visit for Decode<'_> {
         fn visit<T: Exercise>(self) {
-            if let Ok((value, _)) = bincode::serde::decode_from_slice::<T, _>(self.0, CODEC) {
-                let keys = keys::keys();
-                let conformant = value
-                    .conforms_to(&ConformanceParams::from(&keys.client))
-                    .is_ok();
-                value.exercise(keys, conformant);
-            }
+            both_ways(|| {
+                if let Ok((value, _)) = bincode::serde::decode_from_slice::<T, _>(self.0, CODEC) {
+                    let keys = keys::keys();
+                    let conformant = value
+                        .conforms_to(&ConformanceParams::from(&keys.client))
+                        .is_ok();
+                    value.exercise(keys, conformant);
+                }
+            });
         }
     }
     if let Some((&first, payload)) = data.split_first() {
@@ -201,14 +215,22 @@ pub fn serde_bincode(data: &[u8]) {
     }
 }
 
-/// The `config_builder` target.
+/// The `config_builder` target: the parameters through the secure builder, then
+/// through the insecure one (read back inside the named scope).
 pub fn config_builder(data: &[u8]) {
     let parameters = params::parameters_from_bytes(data);
-    let Ok(builder) = ConfigBuilder::default().with_custom_parameters(parameters) else {
-        return;
-    };
-    let config = builder.build();
-    // What the builder accepts, deserialization accepts, bit for bit (NaN too).
+    let secure = ConfigBuilder::default().with_custom_parameters(parameters);
+    if let Ok(builder) = secure {
+        check_built(builder.build());
+    }
+    if let Ok(builder) = ConfigBuilder::default().with_insecure_custom_parameters(parameters) {
+        with_insecure_parameters_allowed(|| check_built(builder.build()));
+    }
+}
+
+/// What the builder accepts, deserialization accepts, bit for bit (NaN too), and
+/// keys can be generated for it (or it is an `Err`).
+fn check_built(config: Config) {
     let mut bytes = Vec::new();
     safe_serialize(&config, &mut bytes, LIMIT).expect("a configuration serializes");
     let back: Config = safe_deserialize(bytes.as_slice(), LIMIT)
@@ -216,6 +238,5 @@ pub fn config_builder(data: &[u8]) {
     let mut again = Vec::new();
     safe_serialize(&back, &mut again, LIMIT).expect("a configuration serializes");
     assert!(bytes == again, "a built configuration reads back changed");
-    // Keys can be generated for it, or it is an `Err`.
     exercise::generate_and_use(config);
 }

@@ -58,7 +58,9 @@ impl NoiseDistribution {
     /// ```
     pub fn variance(&self) -> f64 {
         match *self {
-            Self::TUniform { log2_bound } => (2f64.powi(2 * log2_bound as i32 + 1) + 1.0) / 6.0,
+            Self::TUniform { log2_bound } => {
+                ((2.0 * f64::from(log2_bound) + 1.0).exp2() + 1.0) / 6.0
+            }
             Self::Gaussian { std_dev } => (std_dev * 2f64.powi(64)).powi(2),
         }
     }

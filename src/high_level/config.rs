@@ -98,8 +98,9 @@ impl ConfigBuilder {
     /// ([`ShortintParameters::check_security`]); insecure sets (for tests and
     /// experiments) go through [`ConfigBuilder::with_insecure_custom_parameters`].
     pub fn with_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
+        let checked = self.with_insecure_custom_parameters(parameters)?;
         parameters.check_security()?;
-        self.with_insecure_custom_parameters(parameters)
+        Ok(checked)
     }
 
     /// [`ConfigBuilder::with_custom_parameters`] without the security check: for

@@ -40,7 +40,7 @@ const TINY: ShortintParameters = ShortintParameters {
 
 fn config(parameters: ShortintParameters) -> Config {
     ConfigBuilder::default()
-        .with_custom_parameters(parameters)
+        .with_insecure_custom_parameters(parameters)
         .expect("valid parameters")
         .build()
 }
