@@ -200,7 +200,7 @@ impl Calibration {
     /// let key = CompressedServerKey::new(&ck).unwrap();
     /// let gpu = CudaBackend::new(&CudaDevice::shared(0).unwrap(), &key).unwrap();
     /// let options = CalibrationOptions::default();
-    /// let calibration = Calibration::measure_backends(&key.decompress(), &[gpu], &options).unwrap();
+    /// let calibration = Calibration::measure_backends(&key.decompress().unwrap(), &[gpu], &options).unwrap();
     /// assert_eq!(calibration.gpus().len(), 1);
     /// ```
     #[cfg(feature = "gpu")]
