@@ -77,7 +77,7 @@ fn values_of_other_parameters_forging_the_key_tag_are_errors_before_any_work() {
     )
     .unwrap();
     assert!(forged_bool
-        .try_and(&FheBool::encrypt(true, client_key))
+        .try_and(FheBool::encrypt(true, client_key))
         .is_err());
     // The genuine value still computes.
     let sum: u8 = genuine.try_add(&genuine).unwrap().decrypt(client_key);
