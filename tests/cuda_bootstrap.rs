@@ -175,10 +175,13 @@ fn default_parameters_batch_decrypts_like_the_cpu_with_the_expected_noise() {
         keys.ck.small_lwe_secret_key().hamming_weight(),
         keys.ck.big_lwe_secret_key().hamming_weight(),
     );
-    // The CPU measures about 1.3 times the formula (tests/default_parameters.rs).
+    // The model's FFT term was measured on the CPU's FFT (the CPU matches the model
+    // within 10 %, tests/default_parameters.rs); the kernels' FFT is their own, so the
+    // window is wider: it allows the FFT term (a quarter of the variance) to be off by
+    // a factor up to 1.7 higher or lower, with 1024 samples' 4.4 % of sampling error.
     let ratio = variance(&errors) / predicted;
     assert!(
-        (0.8..=1.6).contains(&ratio),
+        (0.7..=1.2).contains(&ratio),
         "GPU bootstrap variance 2^{:.2}, formula 2^{:.2}",
         variance(&errors).log2(),
         predicted.log2()
