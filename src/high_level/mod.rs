@@ -35,7 +35,7 @@
 //!
 //! # Types and operations
 //!
-//! [`FheUint8`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
+//! [`FheUint2`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
 //! around like `wrapping_*` on the clear type. [`FheBool`] is what comparisons
 //! return. The operators `+ - * & | ^ ! << >>` and unary `-` (and their `*Assign`
 //! forms) take owned or borrowed encrypted operands or a clear value of the same
@@ -100,8 +100,10 @@ pub use batch::{BatchOutput, ValueSlot};
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
 pub use fhe_uint::{
-    FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
-    FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,
+    FheUint, FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
+    FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint2Id, FheUint32, FheUint32Id, FheUint4,
+    FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8, FheUint8Id, FheUintId,
+    Operand, ShiftAmount, UnsignedClear,
 };
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
