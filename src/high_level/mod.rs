@@ -84,10 +84,12 @@
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
 
 mod batch;
+mod bit_ops;
 mod casts;
 mod config;
 mod fhe_bool;
 mod fhe_uint;
+mod gpu_helpers;
 mod key_tag;
 mod keys;
 mod operations;
@@ -103,6 +105,7 @@ pub use fhe_uint::{
     FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
     FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,
 };
+pub use gpu_helpers::clear_gpu_thread_locals;
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
     ExecutionStats, KeyTag, ServerKey,
@@ -110,8 +113,8 @@ pub use keys::{
 pub use operations::{BinaryOp, ComparisonOp};
 pub use traits::{
     CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
-    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingSub,
-    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,
+    OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
@@ -119,7 +122,7 @@ pub mod prelude {
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
-        OverflowingAdd, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
+        OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
         RotateRightAssign,
     };
 }
