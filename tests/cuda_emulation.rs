@@ -78,7 +78,7 @@ fn harness() -> Option<&'static Path> {
         Some(binary)
     });
     if built.is_none() {
-        println!("SKIPPED (no C++ compiler)");
+        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
     }
     built.as_deref()
 }
