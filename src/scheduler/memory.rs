@@ -115,7 +115,11 @@ impl Scheduler {
         inputs: &[CircuitInput<'_>],
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<u64> {
-        let parallelism = if self.gpus.is_empty() {
+        #[cfg(feature = "gpu")]
+        let has_gpus = !self.gpus.is_empty();
+        #[cfg(not(feature = "gpu"))]
+        let has_gpus = false;
+        let parallelism = if !has_gpus {
             let gpu = GpuIndex::new(0);
             CostModel::modelled(&self.parameters, 0, &[gpu]).parallelism(Worker::Gpu(gpu))?
         } else {
