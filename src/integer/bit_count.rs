@@ -213,7 +213,7 @@ fn sum_values(c: &mut Circuit, values: Vec<Wire>, blocks: usize) -> Result<Radix
 /// block, none for 1-bit digits or known blocks), then the blocks in reverse order.
 ///
 /// ```
-/// use gpufhe::backend::cpu::CpuBackend;
+/// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, reverse_bits, run};
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
