@@ -39,10 +39,11 @@ pub mod shortint;
 
 pub use error::{Error, Result};
 pub use high_level::{
-    generate_keys, get_number_of_gpus, prelude, set_server_key, unset_server_key, BinaryOp,
-    ClientKey, ComparisonOp, CompressedServerKey, Config, ConfigBuilder, Device, FheBool, FheUint,
-    FheUint10, FheUint12, FheUint128, FheUint14, FheUint16, FheUint2, FheUint32, FheUint4,
-    FheUint6, FheUint64, FheUint8, GpuIndex, GpuSelection, KeyTag, ServerKey,
+    clear_gpu_thread_locals, generate_keys, get_number_of_gpus, prelude, set_server_key,
+    unset_server_key, BinaryOp, ClientKey, ComparisonOp, CompressedServerKey, Config,
+    ConfigBuilder, Device, FheBool, FheUint, FheUint10, FheUint12, FheUint128, FheUint14,
+    FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, GpuIndex,
+    GpuSelection, KeyTag, ServerKey,
 };
 
 /// The README's code examples, compiled and run as doc tests.

@@ -117,7 +117,7 @@ fn harness_of(build: Build) -> Option<&'static Path> {
         compile(build, "harness", &sources)
     });
     if built.is_none() {
-        println!("SKIPPED (no C++ compiler)");
+        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
     }
     built.as_deref()
 }

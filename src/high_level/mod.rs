@@ -84,10 +84,12 @@
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
 
 mod batch;
+mod bit_ops;
 mod casts;
 mod config;
 mod fhe_bool;
 mod fhe_uint;
+mod gpu_helpers;
 mod key_tag;
 mod keys;
 mod operations;
@@ -105,6 +107,7 @@ pub use fhe_uint::{
     FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8, FheUint8Id, FheUintId,
     Operand, ShiftAmount, UnsignedClear,
 };
+pub use gpu_helpers::clear_gpu_thread_locals;
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
     ExecutionStats, KeyTag, ServerKey,
@@ -112,8 +115,8 @@ pub use keys::{
 pub use operations::{BinaryOp, ComparisonOp};
 pub use traits::{
     CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
-    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingSub,
-    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,
+    OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
@@ -121,7 +124,7 @@ pub mod prelude {
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
-        OverflowingAdd, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
+        OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
         RotateRightAssign,
     };
 }

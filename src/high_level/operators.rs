@@ -3,12 +3,13 @@
 //! form and panics with the error's message if it fails (no server key on the
 //! thread, operands of different keys): see the `# Panics` sections of the traits.
 
+use super::bit_ops::Flag;
 use super::fhe_bool::{BoolOperand, FheBool};
 use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
 use super::operations::BinaryOp;
 use super::traits::{
-    expect_op, FheEq, FheMax, FheMin, FheOrd, OverflowingAdd, OverflowingSub, RotateLeft,
-    RotateLeftAssign, RotateRight, RotateRightAssign,
+    expect_op, FheEq, FheMax, FheMin, FheOrd, OverflowingAdd, OverflowingMul, OverflowingSub,
+    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
 use crate::error::Result;
 use crate::integer::CmpOp;
@@ -221,14 +222,21 @@ by_value_receivers!(
     OverflowingAdd,
     Operand,
     try_overflowing_add,
-    |x, rhs| x.overflowing(false, rhs),
+    |x, rhs| x.overflowing(BinaryOp::Add, rhs, Flag::Overflow),
+    (FheUint<Id>, FheBool)
+);
+by_value_receivers!(
+    OverflowingMul,
+    Operand,
+    try_overflowing_mul,
+    |x, rhs| x.overflowing(BinaryOp::Mul, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 by_value_receivers!(
     OverflowingSub,
     Operand,
     try_overflowing_sub,
-    |x, rhs| x.overflowing(true, rhs),
+    |x, rhs| x.overflowing(BinaryOp::Sub, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 
