@@ -474,7 +474,7 @@ fn sanitizers_catch_planted_out_of_bounds_accesses_and_races() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let source = [root.join("cuda/emu/planted_bugs.cpp")];
     let Some(address) = compile(Build::Address, "planted_bugs", &source) else {
-        println!("SKIPPED (no C++ compiler)");
+        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
         return;
     };
     let thread = compile(Build::Thread, "planted_bugs", &source).expect("compiler found");
