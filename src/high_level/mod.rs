@@ -37,12 +37,14 @@
 //!
 //! [`FheUint2`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
 //! around like `wrapping_*` on the clear type. [`FheBool`] is what comparisons
-//! return. The operators `+ - * & | ^ ! << >>` and unary `-` (and their `*Assign`
+//! return. The operators `+ - * / % & | ^ ! << >>` and unary `-` (and their `*Assign`
 //! forms) take owned or borrowed encrypted operands or a clear value of the same
 //! width (`u8` for `FheUint8`; shifts and rotations also take a `u32`); `clear - x`,
 //! `clear + x`, ... work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
 //! [`FheMax`], rotations, overflowing arithmetic, [`FheBool::select`], sums and
-//! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`].
+//! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`];
+//! [`FheUint::div_rem`] gives quotient and remainder in one circuit (an encrypted zero
+//! divisor gives `MAX` and the dividend, as in TFHE-rs; a clear zero is an `Err`).
 //!
 //! # Errors and panics
 //!
@@ -87,6 +89,7 @@ mod batch;
 mod bit_ops;
 mod casts;
 mod config;
+mod division;
 mod fhe_bool;
 mod fhe_uint;
 mod gpu_helpers;

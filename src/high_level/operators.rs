@@ -14,8 +14,8 @@ use super::traits::{
 use crate::error::Result;
 use crate::integer::CmpOp;
 use std::ops::{
-    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, MulAssign,
-    Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
+    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Div, DivAssign,
+    Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
 };
 
 /// `Op` and `OpAssign` for `FheUint` with any right operand that converts into
@@ -50,6 +50,8 @@ macro_rules! encrypted_operator {
 encrypted_operator!(Add, add, AddAssign, add_assign, try_add, Operand);
 encrypted_operator!(Sub, sub, SubAssign, sub_assign, try_sub, Operand);
 encrypted_operator!(Mul, mul, MulAssign, mul_assign, try_mul, Operand);
+encrypted_operator!(Div, div, DivAssign, div_assign, try_div, Operand);
+encrypted_operator!(Rem, rem, RemAssign, rem_assign, try_rem, Operand);
 encrypted_operator!(
     BitAnd,
     bitand,
