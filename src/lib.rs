@@ -43,7 +43,7 @@ pub use high_level::{
     unset_server_key, BinaryOp, ClientKey, ComparisonOp, CompressedServerKey, Config,
     ConfigBuilder, Device, FheBool, FheUint, FheUint10, FheUint12, FheUint128, FheUint14,
     FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, GpuIndex,
-    GpuSelection, KeyTag, ServerKey,
+    GpuSelection, KeyTag, Seed, ServerKey,
 };
 
 /// The README's code examples, compiled and run as doc tests.

@@ -56,17 +56,15 @@ fn guide_main() {
                     .par_chunks(stream_chunk_size)
                     .zip(right_inputs_gpu_i.par_chunks(stream_chunk_size))
                     .zip(amount_gpu_i.par_chunks(stream_chunk_size))
-                    .for_each(
-                        |((left_inputs_chunk, right_inputs_chunk), amount_chunk)| {
-                            set_server_key(sks_vec[i].clone());
-                            left_inputs_chunk
-                                .iter()
-                                .zip(right_inputs_chunk.iter().zip(amount_chunk.iter()))
-                                .for_each(|(left_input, (right_input, amount))| {
-                                    let _ = left_input + right_input;
-                                });
-                        },
-                    );
+                    .for_each(|((left_inputs_chunk, right_inputs_chunk), amount_chunk)| {
+                        set_server_key(sks_vec[i].clone());
+                        left_inputs_chunk
+                            .iter()
+                            .zip(right_inputs_chunk.iter().zip(amount_chunk.iter()))
+                            .for_each(|(left_input, (right_input, amount))| {
+                                let _ = left_input + right_input;
+                            });
+                    });
             },
         );
 }

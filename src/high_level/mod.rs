@@ -97,6 +97,7 @@ mod key_tag;
 mod keys;
 mod operations;
 pub(crate) mod operators;
+mod oprf;
 mod storage;
 pub(crate) mod traits;
 
@@ -116,6 +117,7 @@ pub use keys::{
     ExecutionStats, KeyTag, ServerKey,
 };
 pub use operations::{BinaryOp, ComparisonOp};
+pub use oprf::Seed;
 pub use traits::{
     CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
     FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,

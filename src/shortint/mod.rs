@@ -14,6 +14,7 @@
 mod ciphertext;
 mod client_key;
 mod lookup_table;
+mod oprf;
 mod parameters;
 mod safety;
 mod server_key;
@@ -22,6 +23,7 @@ mod table;
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
+pub use oprf::oprf_seed_blocks;
 pub use parameters::*;
 pub use safety::{
     minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,
