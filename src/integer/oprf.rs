@@ -84,7 +84,7 @@ mod tests {
         let mut inputs = Vec::new();
         for s in 0..samples {
             let blocks = oprf_seed_blocks(&params, s as u128, 2);
-            let wires = c.add_input(&vec![seed_block_info(&params); 2]).unwrap();
+            let wires = c.add_input(&[seed_block_info(&params); 2]).unwrap();
             let out = oblivious_random(&mut c, &wires, 4).unwrap();
             c.add_output(&out);
             inputs.push(blocks);
@@ -106,7 +106,7 @@ mod tests {
         // The same seed, the same value.
         let again = {
             let mut c = Circuit::new(params);
-            let w = c.add_input(&vec![seed_block_info(&params); 2]).unwrap();
+            let w = c.add_input(&[seed_block_info(&params); 2]).unwrap();
             let out = oblivious_random(&mut c, &w, 4).unwrap();
             c.add_output(&out);
             execute(backend, &c, &[&inputs[7]]).unwrap()
