@@ -4,29 +4,11 @@
 //! `/` and `%` (with TFHE-rs's results for an encrypted zero divisor). The default
 //! parameters run `FheUint8` and `FheUint16` in `division_default_parameters.rs`.
 
+mod insecure_keys;
+
 use gpufhe::prelude::*;
-use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-use gpufhe::{
-    generate_keys, set_server_key, ClientKey, ConfigBuilder, FheUint16, FheUint32, FheUint64,
-    FheUint8, ServerKey,
-};
-use std::sync::OnceLock;
-
-fn keys() -> &'static (ClientKey, ServerKey) {
-    static KEYS: OnceLock<(ClientKey, ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let config = ConfigBuilder::default()
-            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
-            .expect("test parameters");
-        generate_keys(config)
-    })
-}
-
-fn setup() -> &'static ClientKey {
-    let (client_key, server_key) = keys();
-    set_server_key(server_key.clone());
-    client_key
-}
+use gpufhe::{FheUint16, FheUint32, FheUint64, FheUint8};
+use insecure_keys::setup;
 
 /// `(n / d, n % d)`, with `(MAX, n)` for `d = 0`.
 fn expected<

@@ -320,25 +320,32 @@ impl Circuit {
 
     /// The cost of the blocks that lead to the outputs.
     pub fn stats(&self) -> CircuitStats {
+        let layers = self.live_layers();
+        CircuitStats {
+            bootstraps: layers.iter().map(Vec::len).sum(),
+            depth: layers.len(),
+            per_layer: layers.iter().map(Vec::len).collect(),
+        }
+    }
+
+    /// The bootstraps whose results reach an output, by layer (first layer first),
+    /// each layer in creation order.
+    pub(crate) fn live_layers(&self) -> Vec<Vec<usize>> {
         let live = self.live_bootstraps();
         let depth = live
             .iter()
             .map(|&b| self.bootstraps[b].depth as usize)
             .max()
             .unwrap_or(0);
-        let mut per_layer = vec![0; depth];
-        for &b in &live {
-            per_layer[self.bootstraps[b].depth as usize - 1] += 1;
+        let mut layers = vec![Vec::new(); depth];
+        for b in live {
+            layers[self.bootstraps[b].depth as usize - 1].push(b);
         }
-        CircuitStats {
-            bootstraps: live.len(),
-            depth,
-            per_layer,
-        }
+        layers
     }
 
     /// The bootstraps whose results reach an output, in creation order.
-    pub(crate) fn live_bootstraps(&self) -> Vec<usize> {
+    fn live_bootstraps(&self) -> Vec<usize> {
         let mut live = vec![false; self.bootstraps.len()];
         let mut stack: Vec<u32> = self.outputs.iter().flatten().map(|w| w.0).collect();
         let mut seen = vec![false; self.nodes.len()];

@@ -69,16 +69,8 @@ pub fn execute_observed<B: Backend>(
         ));
     }
     check_inputs(backend, circuit, inputs)?;
-    let live = circuit.live_bootstraps();
-    let depth = live
-        .iter()
-        .map(|&b| circuit.bootstrap(b).depth as usize)
-        .max()
-        .unwrap_or(0);
-    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); depth];
-    for &b in &live {
-        layers[circuit.bootstrap(b).depth as usize - 1].push(b);
-    }
+    let layers = circuit.live_layers();
+    let depth = layers.len();
 
     // Where each materialized block is in the concatenation of all parts so far:
     // the inputs, then one part per layer.
@@ -88,7 +80,7 @@ pub fn execute_observed<B: Backend>(
         offsets.push(total);
         total += backend.block_count(part);
     }
-    let mut bootstrap_start = vec![usize::MAX; live.last().map_or(0, |&b| b + 1)];
+    let mut bootstrap_start = vec![usize::MAX; layers.iter().flatten().max().map_or(0, |&b| b + 1)];
     let mut produced: Vec<B::Blocks> = Vec::with_capacity(depth);
     for layer in &layers {
         let mut tables: Vec<&Table> = Vec::new();

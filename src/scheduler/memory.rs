@@ -68,18 +68,16 @@ pub fn circuit_gpu_memory_bytes(circuit: &Circuit) -> u64 {
     let big = big_lwe_bytes(params) as u64;
     let table_bytes = params.polynomial_size.0 as u64 * 8;
     let inputs: u64 = circuit.inputs().iter().map(|i| i.len() as u64 * big).sum();
-    let live = circuit.live_bootstraps();
-    let depth = live
-        .iter()
-        .map(|&b| circuit.bootstrap(b).depth as usize)
-        .max()
-        .unwrap_or(0);
+    let layers = circuit.live_layers();
     let mut produced = 0u64;
-    let mut layer_scratch = vec![0u64; depth];
-    let mut layer_tables: Vec<Vec<usize>> = vec![Vec::new(); depth];
-    for &b in &live {
+    let mut layer_scratch = vec![0u64; layers.len()];
+    let mut layer_tables: Vec<Vec<usize>> = vec![Vec::new(); layers.len()];
+    for (layer, &b) in layers
+        .iter()
+        .enumerate()
+        .flat_map(|(l, bs)| bs.iter().map(move |b| (l, b)))
+    {
         let bootstrap = circuit.bootstrap(b);
-        let layer = bootstrap.depth as usize - 1;
         let outputs = circuit.table_by_id(bootstrap.table).function_count() as u64;
         produced += outputs * big;
         layer_scratch[layer] +=
