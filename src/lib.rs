@@ -44,6 +44,7 @@ pub use high_level::{
     FheUint128, FheUint16, FheUint32, FheUint64, FheUint8, GpuIndex, GpuSelection, KeyTag,
     ServerKey,
 };
+pub use high_level::{FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8};
 
 /// The README's code examples, compiled and run as doc tests.
 #[cfg(doctest)]

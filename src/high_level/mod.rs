@@ -87,11 +87,13 @@ mod batch;
 mod casts;
 mod config;
 mod fhe_bool;
+mod fhe_int;
 mod fhe_uint;
 mod key_tag;
 mod keys;
 mod operations;
 pub(crate) mod operators;
+mod signed_ops;
 mod storage;
 pub(crate) mod traits;
 
@@ -99,6 +101,10 @@ pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use batch::{BatchOutput, ValueSlot};
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
+pub use fhe_int::{
+    FheInt, FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64,
+    FheInt64Id, FheInt8, FheInt8Id, FheIntId, SignedClear, SignedOperand,
+};
 pub use fhe_uint::{
     FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
     FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,

@@ -75,27 +75,40 @@ pub(crate) fn single(mut outputs: Vec<Storage>) -> Result<Storage> {
 impl<Id: FheUintId> FheUint<Id> {
     /// `self op rhs` as one circuit.
     pub(crate) fn binary(&self, op: BinaryOp, rhs: OperandKind<'_, Id>) -> Result<Self> {
+        self.binary_with(rhs, |c, l, r| integer::binary(c, op, l, r))
+    }
+
+    /// `build(self, rhs)` as one circuit, `build` giving the blocks of the result.
+    pub(crate) fn binary_with(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<Radix>,
+    ) -> Result<Self> {
         let mut slots = Slots::new();
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let out = run(&slots.inputs, |c, w| {
-            Ok(vec![integer::binary(c, op, &w[lhs], rhs.wires(w))?])
+            Ok(vec![build(c, &w[lhs], rhs.wires(w))?])
         })?;
         Ok(Self::from_storage(single(out)?))
     }
 
     /// `self op rhs` as one circuit.
     pub(crate) fn compare(&self, op: CmpOp, rhs: OperandKind<'_, Id>) -> Result<FheBool> {
+        self.compare_with(rhs, |c, l, r| integer::comparison(c, op, l, r))
+    }
+
+    /// `build(self, rhs)` as one circuit, `build` giving a boolean block.
+    pub(crate) fn compare_with(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<Wire>,
+    ) -> Result<FheBool> {
         let mut slots = Slots::new();
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let out = run(&slots.inputs, |c, w| {
-            Ok(vec![vec![integer::comparison(
-                c,
-                op,
-                &w[lhs],
-                rhs.wires(w),
-            )?]])
+            Ok(vec![vec![build(c, &w[lhs], rhs.wires(w))?]])
         })?;
         Ok(FheBool::from_storage(single(out)?))
     }
@@ -125,7 +138,7 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// A one-operand circuit on `self`.
-    fn unary(&self, build: impl FnOnce(&mut Circuit, &[Wire]) -> Result<Radix>) -> Result<Self> {
+    pub(crate) fn unary(&self, build: impl FnOnce(&mut Circuit, &[Wire]) -> Result<Radix>) -> Result<Self> {
         let out = run(&[self.input()], |c, w| Ok(vec![build(c, &w[0])?]))?;
         Ok(Self::from_storage(single(out)?))
     }
@@ -241,6 +254,7 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
         Self::batch_with(lhs, rhs, |l, r| l.binary(op, r))
     }
 
@@ -271,19 +285,21 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
         Self::batch_with(lhs, rhs, |l, r| l.compare(op, r))
     }
 
     /// `op(lhs[i], rhs[i])` for every `i`, as a batch of the current thread's key
     /// ([`crate::ServerKey::run_batch`]).
-    fn batch_with<'r, R: Into<Operand<'r, Id>>, T: BatchOutput>(
-        lhs: &'r [Self],
-        rhs: impl IntoIterator<Item = R>,
+    pub(crate) fn batch_with<'r, T: BatchOutput>(
+        lhs: impl IntoIterator<Item = &'r Self>,
+        rhs: impl IntoIterator<Item = OperandKind<'r, Id>>,
         op: impl Fn(&Self, OperandKind<'_, Id>) -> Result<T>,
     ) -> Result<Vec<T>> {
-        let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
+        let lhs: Vec<&Self> = lhs.into_iter().collect();
+        let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().collect();
         check_batch_lengths(lhs.len(), rhs.len())?;
-        let pairs: Vec<(&Self, &OperandKind<'r, Id>)> = lhs.iter().zip(&rhs).collect();
+        let pairs: Vec<(&Self, &OperandKind<'r, Id>)> = lhs.into_iter().zip(&rhs).collect();
         current_server_key()?
             .run_batch(&pairs, |&(l, r)| op(l, r.borrowed()))?
             .into_iter()

@@ -204,11 +204,14 @@ pub(crate) enum Rhs<'a> {
 }
 
 /// Which order relation a comparison computes: `greater` for `>`/`>=` (else `<`/`<=`),
-/// `strict` for `>`/`<`.
+/// `strict` for `>`/`<`, `signed` for two's complement operands (the tables that read
+/// the most significant block flip its sign bit, which maps the signed order onto the
+/// unsigned one at no cost).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Relation {
     pub(crate) greater: bool,
     pub(crate) strict: bool,
+    pub(crate) signed: bool,
 }
 
 impl Relation {
@@ -535,9 +538,22 @@ impl OrderBuilder<'_> {
                 let m = c.message_modulus();
                 let clear = digits[..k].iter().rev().fold(0, |acc, &d| acc * m + d);
                 let size = m.pow(k as u32);
-                let first = self.rel.holds(0, clear);
-                (0..size).any(|u| self.rel.holds(u, clear) != first) as usize
+                let flip = self.sign_flip(size, k);
+                let holds = |u: u64| self.rel.holds(u ^ flip, clear ^ flip);
+                let first = holds(0);
+                (0..size).any(|u| holds(u) != first) as usize
             }
+        }
+    }
+
+    /// What to XOR into a unit of `size` values that ends at block `end`: its sign bit
+    /// when the comparison is signed and the unit holds the most significant block,
+    /// else 0.
+    fn sign_flip(&self, size: u64, end: usize) -> u64 {
+        if self.rel.signed && end == self.lhs.len() {
+            size / 2
+        } else {
+            0
         }
     }
 
@@ -556,16 +572,19 @@ impl OrderBuilder<'_> {
                 if a == b {
                     return c.constant(f(0, 0));
                 }
-                c.bivariate(a, b, f)
+                let flip = self.sign_flip(c.message_modulus(), start + 1);
+                c.bivariate(a, b, move |u, v| f(u ^ flip, v ^ flip))
             }
             Rhs::Clear(digits) => {
                 let range = start..start + len;
                 let unit = Unit::new(c, &self.lhs[range.clone()], &digits[range])?;
-                let first = f(0, unit.clear);
-                if (0..unit.size).all(|u| f(u, unit.clear) == first) {
+                let flip = self.sign_flip(unit.size, start + len);
+                let g = move |u: u64| f(u ^ flip, unit.clear ^ flip);
+                let first = g(0);
+                if (0..unit.size).all(|u| g(u) == first) {
                     return c.constant(first);
                 }
-                c.table(unit.wire, move |u| f(u, unit.clear))
+                c.table(unit.wire, g)
             }
         }
     }
@@ -630,6 +649,13 @@ impl OrderBuilder<'_> {
                 if x == y {
                     return Ok(carry);
                 }
+                if self.sign_flip(2, block + 1) != 0 {
+                    // A signed top block is not linear in its digits: its state from one
+                    // table (in the first layer), then `carry + state >= 2`.
+                    let state = self.leaf(c, block, 1, move |u, v| rel.state(u, v))?;
+                    let sum = c.linear(&[(carry, 1), (state, 1)], 0)?;
+                    return c.table(sum, |s| (s >= 2) as u64);
+                }
                 // 2 (win - lose) + carry + 2 (m - 1) >= 2 (m - 1) + 1.
                 let (win, lose) = if rel.greater { (x, y) } else { (y, x) };
                 let offset = 2 * (c.message_modulus() - 1);
@@ -637,9 +663,10 @@ impl OrderBuilder<'_> {
                 c.table(sum, move |s| (s > offset) as u64)
             }
             Rhs::Clear(digits) => {
-                let d = digits[block];
+                let flip = self.sign_flip(c.message_modulus(), block + 1);
+                let d = digits[block] ^ flip;
                 let sum = c.linear(&[(x, 2), (carry, 1)], 0)?;
-                c.table(sum, move |s| match rel.state(s / 2, d) {
+                c.table(sum, move |s| match rel.state((s / 2) ^ flip, d) {
                     2 => 1,
                     1 => s % 2,
                     _ => 0,
