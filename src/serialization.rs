@@ -44,10 +44,10 @@
 //! ```
 
 use crate::error::{Error, Result};
-use crate::high_level::{FheInt, FheIntId};
 use crate::high_level::{
     ClientKey, CompressedServerKey, Config, FheBool, FheUint, FheUintId, KeyTag, ServerKey,
 };
+use crate::high_level::{FheInt, FheIntId};
 use bincode::config::{Configuration, Fixint, LittleEndian, NoLimit};
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -310,10 +310,7 @@ impl<Id: FheIntId, T: SignedClear> FheDecrypt<T> for FheInt<Id> {
     /// The value, wrapped to `T` like an `as` cast (sign-extended to a wider `T`).
     #[track_caller]
     fn decrypt(&self, key: &ClientKey) -> T {
-        expect_op(
-            self.signed_value(key).map(T::from_i128_wrapping),
-            "decrypt",
-        )
+        expect_op(self.signed_value(key).map(T::from_i128_wrapping), "decrypt")
     }
 }
 

@@ -36,7 +36,10 @@
 //! # Types and operations
 //!
 //! [`FheUint8`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
-//! around like `wrapping_*` on the clear type. [`FheBool`] is what comparisons
+//! around like `wrapping_*` on the clear type. [`FheInt8`] ... [`FheInt128`]
+//! ([`FheInt<Id>`]) are their signed twins, two's complement on the same blocks:
+//! the same operators with `i8` ... `i128` clear operands, signed comparisons and
+//! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend. [`FheBool`] is what comparisons
 //! return. The operators `+ - * & | ^ ! << >>` and unary `-` (and their `*Assign`
 //! forms) take owned or borrowed encrypted operands or a clear value of the same
 //! width (`u8` for `FheUint8`; shifts and rotations also take a `u32`); `clear - x`,

@@ -138,7 +138,10 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// A one-operand circuit on `self`.
-    pub(crate) fn unary(&self, build: impl FnOnce(&mut Circuit, &[Wire]) -> Result<Radix>) -> Result<Self> {
+    pub(crate) fn unary(
+        &self,
+        build: impl FnOnce(&mut Circuit, &[Wire]) -> Result<Radix>,
+    ) -> Result<Self> {
         let out = run(&[self.input()], |c, w| Ok(vec![build(c, &w[0])?]))?;
         Ok(Self::from_storage(single(out)?))
     }

@@ -29,11 +29,7 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// `self op rhs` as one circuit, in the signed order.
-    pub(crate) fn compare(
-        &self,
-        op: CmpOp,
-        rhs: OperandKind<'_, Id::Unsigned>,
-    ) -> Result<FheBool> {
+    pub(crate) fn compare(&self, op: CmpOp, rhs: OperandKind<'_, Id::Unsigned>) -> Result<FheBool> {
         self.inner
             .compare_with(rhs, |c, l, r| integer::signed_comparison(c, op, l, r))
     }
@@ -188,7 +184,11 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 }
 
-std_operators!(FheInt<FheIntId>, SignedOperand<'r, Id>, ShiftAmount<'r, Id::Unsigned>);
+std_operators!(
+    FheInt<FheIntId>,
+    SignedOperand<'r, Id>,
+    ShiftAmount<'r, Id::Unsigned>
+);
 comparison_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
 rotations!(FheInt<FheIntId>, ShiftAmount<'r, Id::Unsigned>);
 

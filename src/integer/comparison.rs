@@ -259,7 +259,18 @@ pub(crate) fn order(c: &mut Circuit, lhs: &[Wire], rhs: Rhs<'_>, rel: Relation) 
     let flag_leaf_cost = (1..=leaf_width.min(lhs.len()))
         .map(|k| builder.flag_leaf_cost(c, k))
         .collect();
-    let planner = Planner::new(lhs.len(), leaf_width, group, flag_leaf_cost);
+    // A signed top block read raw by a ripple needs its own state table (see `ripple`).
+    let top_ripple_extra = match builder.rhs {
+        Rhs::Encrypted(_) => builder.sign_flip(2, lhs.len()) as usize,
+        Rhs::Clear(_) => 0,
+    };
+    let planner = Planner::build(
+        lhs.len(),
+        leaf_width,
+        group,
+        flag_leaf_cost,
+        top_ripple_extra,
+    );
     let plan = planner.best(c.parallelism());
     builder.flag(c, &plan)
 }
@@ -317,6 +328,8 @@ struct Planner {
     leaf_width: usize,
     group: usize,
     flag_leaf_cost: Vec<usize>,
+    /// Bootstraps a ripple over the most significant block costs beyond its table.
+    top_ripple_extra: usize,
     state: Vec<Vec<(usize, StateChoice)>>,
     split: Vec<Vec<Vec<(usize, usize)>>>,
     flag: Vec<Vec<(usize, FlagChoice)>>,
@@ -326,12 +339,24 @@ impl Planner {
     /// Depths beyond this are only explored by the pure ripple.
     const MAX_DEPTH: usize = 64;
 
+    #[cfg(test)]
     fn new(n: usize, leaf_width: usize, group: usize, flag_leaf_cost: Vec<usize>) -> Self {
+        Self::build(n, leaf_width, group, flag_leaf_cost, 0)
+    }
+
+    fn build(
+        n: usize,
+        leaf_width: usize,
+        group: usize,
+        flag_leaf_cost: Vec<usize>,
+        top_ripple_extra: usize,
+    ) -> Self {
         let mut p = Self {
             n,
             leaf_width,
             group,
             flag_leaf_cost,
+            top_ripple_extra,
             state: Vec::new(),
             split: Vec::new(),
             flag: Vec::new(),
@@ -351,6 +376,15 @@ impl Planner {
             p.add_depth(d);
         }
         p
+    }
+
+    /// The extra bootstraps of a ripple over block `block`.
+    fn ripple_extra(&self, block: usize) -> usize {
+        if block + 1 == self.n {
+            self.top_ripple_extra
+        } else {
+            0
+        }
     }
 
     fn leaf_cost(&self, k: usize) -> Option<usize> {
@@ -384,8 +418,9 @@ impl Planner {
                     best = (cost, FlagChoice::Leaf);
                 }
             }
-            if k >= 2 && prev_flag[k - 1].0 + 1 < best.0 {
-                best = (prev_flag[k - 1].0 + 1, FlagChoice::Ripple);
+            let ripple = prev_flag[k - 1].0 + 1 + self.ripple_extra(k - 1);
+            if k >= 2 && ripple < best.0 {
+                best = (ripple, FlagChoice::Ripple);
             }
             for below in 1..k {
                 if prev_flag[below].0 >= INF {
@@ -507,7 +542,13 @@ impl Planner {
         let depth = match plan {
             Plan::Leaf { len, .. } if is_flag && self.leaf_cost(*len) == Some(0) => return 0,
             Plan::Leaf { .. } => 1,
-            Plan::Ripple { below, .. } => self.visit(below, true, widths) + 1,
+            Plan::Ripple { below, block } => {
+                if self.ripple_extra(*block) > 0 {
+                    widths.resize(widths.len().max(1), 0);
+                    widths[0] += self.ripple_extra(*block);
+                }
+                self.visit(below, true, widths) + 1
+            }
             Plan::Combine { flag, parts } => {
                 let below = flag.as_ref().map_or(0, |f| self.visit(f, true, widths));
                 let top = parts.iter().map(|p| self.visit(p, false, widths)).max();

@@ -11,16 +11,20 @@
 //!   This costs no bootstrap, where flipping the sign bits first would cost one per
 //!   operand (and a layer); only a plan that would extend a flag by the top block
 //!   read raw (the ripple of one-thread backends) needs one more table there, in the
-//!   first layer. 64 bits: 45 bootstraps in 6 layers at parallelism 2 (unsigned: 45 /
-//!   6), 47 / 4 on a GPU (unsigned 46 / 4); against a clear value 22 / 4.
+//!   first layer, which the planner counts. 64-bit `<`: 46 bootstraps in 4 layers on
+//!   a GPU (as unsigned), 44 in 8 at parallelism 2 (unsigned 45 in 6, the same
+//!   estimated latency), 33 at parallelism 1 (unsigned 32).
 //! - **`>>`** copies the sign: a clear amount moves blocks and fills with the
 //!   *sign block* (`m - 1` or 0, one table of the top block), then shifts inside the
-//!   digits like the unsigned shift: `blocks + 1` bootstraps at most, in 2 layers. An
+//!   digits like the unsigned shift: `blocks + 1` bootstraps at most, in 2 layers
+//!   (64 bits by 7: 30). An
 //!   encrypted amount uses `x >> k = ((x ^ s) >>> k) ^ s` (`s` every bit a copy of
 //!   the sign, `>>>` logical): one bivariate table per block on each side of the
 //!   unsigned barrel shifter, `2 blocks` bootstraps and 2 layers more (64 bits: 388).
 //! - **`abs`**: `(x ^ s) + sign` (wrapping, so `abs(MIN) = MIN`): one table per block
-//!   and the sign bit in one layer, then an addition.
+//!   and the sign bit in one layer, then an addition (64 bits at parallelism 2: 65
+//!   bootstraps, 33 layers, the addition being a ripple there). Selecting between `x`
+//!   and `-x` would cost a negation and 2 bootstraps per block.
 //! - **Sign extension** (casts to a wider type): the sign block, copied.
 
 use super::comparison::{self, Relation, Rhs as OrderRhs};
