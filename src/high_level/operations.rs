@@ -13,6 +13,44 @@ use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
 pub use crate::integer::BinaryOp;
 pub use crate::integer::CmpOp as ComparisonOp;
 
+/// The `try_` forms of `- * & | ^ <<`, whose circuits are the same on unsigned and
+/// two's complement values, for a type with a `binary(op, operand)` method: right
+/// operands `$Operand`, shift amounts `$Shift`.
+macro_rules! try_binary_methods {
+    ($Operand:ty, $Shift:ty) => {
+        /// `self - rhs`, wrapping; `Err` on failure (see `try_add`).
+        pub fn try_sub<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::Sub, rhs.into().0)
+        }
+
+        /// `self * rhs`, wrapping; `Err` on failure.
+        pub fn try_mul<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::Mul, rhs.into().0)
+        }
+
+        /// `self & rhs`; `Err` on failure.
+        pub fn try_bitand<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::BitAnd, rhs.into().0)
+        }
+
+        /// `self | rhs`; `Err` on failure.
+        pub fn try_bitor<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::BitOr, rhs.into().0)
+        }
+
+        /// `self ^ rhs`; `Err` on failure.
+        pub fn try_bitxor<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::BitXor, rhs.into().0)
+        }
+
+        /// `self << amount` (the amount modulo the width); `Err` on failure.
+        pub fn try_shl<'r>(&self, amount: impl Into<$Shift>) -> Result<Self> {
+            self.binary(BinaryOp::Shl, amount.into().0)
+        }
+    };
+}
+pub(crate) use try_binary_methods;
+
 /// Where the operands of one operation sit among a circuit's inputs.
 struct Slots<'a> {
     inputs: Vec<Input<'a>>,
@@ -104,13 +142,8 @@ impl<Id: FheUintId> FheUint<Id> {
         rhs: OperandKind<'_, Id>,
         build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<Wire>,
     ) -> Result<FheBool> {
-        let mut slots = Slots::new();
-        let lhs = slots.push(self.input());
-        let rhs = slots.push_rhs(&rhs);
-        let out = run(&slots.inputs, |c, w| {
-            Ok(vec![vec![build(c, &w[lhs], rhs.wires(w))?]])
-        })?;
-        Ok(FheBool::from_storage(single(out)?))
+        let out = self.binary_with(rhs, |c, l, r| Ok(vec![build(c, l, r)?]))?;
+        Ok(FheBool::from_storage(out.storage))
     }
 
     /// `self +/- rhs` and its overflow flag, as one circuit.
@@ -162,41 +195,13 @@ impl<Id: FheUintId> FheUint<Id> {
         self.binary(BinaryOp::Add, rhs.into().0)
     }
 
-    /// `self - rhs`, wrapping; `Err` on failure (see [`FheUint::try_add`]).
-    pub fn try_sub<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Sub, rhs.into().0)
-    }
+    try_binary_methods!(Operand<'r, Id>, ShiftAmount<'r, Id>);
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is
     /// `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = clear.to_u128();
         self.unary(|c, x| integer::clear_sub(c, clear, x))
-    }
-
-    /// `self * rhs`, wrapping; `Err` on failure.
-    pub fn try_mul<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Mul, rhs.into().0)
-    }
-
-    /// `self & rhs`; `Err` on failure.
-    pub fn try_bitand<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitAnd, rhs.into().0)
-    }
-
-    /// `self | rhs`; `Err` on failure.
-    pub fn try_bitor<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitOr, rhs.into().0)
-    }
-
-    /// `self ^ rhs`; `Err` on failure.
-    pub fn try_bitxor<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitXor, rhs.into().0)
-    }
-
-    /// `self << amount` (the amount modulo the width); `Err` on failure.
-    pub fn try_shl<'r>(&self, amount: impl Into<ShiftAmount<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Shl, amount.into().0)
     }
 
     /// `self >> amount` (logical, the amount modulo the width); `Err` on failure.

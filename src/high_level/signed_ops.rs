@@ -7,7 +7,7 @@ use super::batch::{BatchOutput, ValueSlot};
 use super::fhe_bool::FheBool;
 use super::fhe_int::{clear_bits, FheInt, FheIntId, SignedOperand};
 use super::fhe_uint::{FheUint, OperandKind, ShiftAmount, UnsignedClear};
-use super::operations::{BinaryOp, ComparisonOp};
+use super::operations::{try_binary_methods, BinaryOp, ComparisonOp};
 use super::operators::{comparison_traits, rotations, std_operators};
 use super::traits::{
     expect_op, FheEq, FheMax, FheMin, FheOrd, IfThenElse, RotateLeft, RotateLeftAssign,
@@ -52,40 +52,12 @@ impl<Id: FheIntId> FheInt<Id> {
         self.binary(BinaryOp::Add, rhs.into().0)
     }
 
-    /// `self - rhs`, wrapping; `Err` on failure.
-    pub fn try_sub<'r>(&self, rhs: impl Into<SignedOperand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Sub, rhs.into().0)
-    }
+    try_binary_methods!(SignedOperand<'r, Id>, ShiftAmount<'r, Id::Unsigned>);
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = UnsignedClear::from_u128_wrapping(clear_bits::<Id>(clear));
         self.inner.try_sub_from(clear).map(Self::from_inner)
-    }
-
-    /// `self * rhs`, wrapping; `Err` on failure.
-    pub fn try_mul<'r>(&self, rhs: impl Into<SignedOperand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Mul, rhs.into().0)
-    }
-
-    /// `self & rhs`; `Err` on failure.
-    pub fn try_bitand<'r>(&self, rhs: impl Into<SignedOperand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitAnd, rhs.into().0)
-    }
-
-    /// `self | rhs`; `Err` on failure.
-    pub fn try_bitor<'r>(&self, rhs: impl Into<SignedOperand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitOr, rhs.into().0)
-    }
-
-    /// `self ^ rhs`; `Err` on failure.
-    pub fn try_bitxor<'r>(&self, rhs: impl Into<SignedOperand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitXor, rhs.into().0)
-    }
-
-    /// `self << amount` (the amount modulo the width); `Err` on failure.
-    pub fn try_shl<'r>(&self, amount: impl Into<ShiftAmount<'r, Id::Unsigned>>) -> Result<Self> {
-        self.binary(BinaryOp::Shl, amount.into().0)
     }
 
     /// `self >> amount`, arithmetic: the sign fills the vacated bits, like `>>` on
@@ -164,8 +136,7 @@ impl<Id: FheIntId> FheInt<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
-        let rhs = rhs.into_iter().map(|r| r.into().0);
-        let out = FheUint::batch_with(lhs.iter().map(|x| &x.inner), rhs, |l, r| {
+        let out = Self::batch_with(lhs, rhs, |l, r| {
             l.binary_with(r, |c, l, r| integer::signed_binary(c, op, l, r))
         })?;
         Ok(out.into_iter().map(Self::from_inner).collect())
@@ -177,10 +148,19 @@ impl<Id: FheIntId> FheInt<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
-        let rhs = rhs.into_iter().map(|r| r.into().0);
-        FheUint::batch_with(lhs.iter().map(|x| &x.inner), rhs, |l, r| {
+        Self::batch_with(lhs, rhs, |l, r| {
             l.compare_with(r, |c, l, r| integer::signed_comparison(c, op, l, r))
         })
+    }
+
+    /// `op(lhs[i], rhs[i])` on the unsigned views for every `i`, as one batch.
+    fn batch_with<'r, R: Into<SignedOperand<'r, Id>>, T: BatchOutput>(
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+        op: impl Fn(&FheUint<Id::Unsigned>, OperandKind<'_, Id::Unsigned>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
+        FheUint::batch_with(lhs.iter().map(|x| &x.inner), rhs, op)
     }
 }
 
