@@ -129,11 +129,14 @@ struct ClusterOfBlocks {
 };
 #endif
 
-// Modulus switch of the input (warp 0): the switched mask to shared memory and the
-// switched body, with the centered-mean correction sum(e_i) / 2 when asked.
+// Modulus switch of the input (warp 0): the switched mask to mask[0..n] in shared
+// memory and the switched body to mask[n], with the centered-mean correction
+// sum(e_i) / 2 when asked. (The body lives in the dynamic shared memory rather than a
+// static __shared__ variable: a cluster's blocks each need their own, which the CPU
+// emulation can only give through the dynamic shared memory.)
 template <int LOG_2N>
 __device__ __forceinline__ void modulus_switch(const uint64_t *input, uint32_t n, bool centered,
-                                               uint32_t *mask, uint64_t *body) {
+                                               uint32_t *mask) {
   if (threadIdx.x >= 32) return;
   unsigned __int128 error_sum = 0;
   for (uint32_t i = threadIdx.x; i < n; i += 32) {
@@ -153,7 +156,7 @@ __device__ __forceinline__ void modulus_switch(const uint64_t *input, uint32_t n
     uint64_t b = input[n];
     // The low 64 bits of the arithmetic shift of the signed sum.
     if (centered) b += (uint64_t)(error_sum >> 1);
-    *body = switch_modulus(b, LOG_2N) & ((1ull << LOG_2N) - 1);
+    mask[n] = (uint32_t)(switch_modulus(b, LOG_2N) & ((1ull << LOG_2N) - 1));
   }
 }
 
@@ -167,15 +170,13 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
   const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, l = p.level;
   const uint64_t *input = p.in + (size_t)ct * (n + 1);
   uint32_t *mask = topo.mask();
-  __shared__ uint64_t switched_body;
-
-  modulus_switch<LOG_2N>(input, n, p.centered != 0, mask, &switched_body);
+  modulus_switch<LOG_2N>(input, n, p.centered != 0, mask);
   __syncthreads();
 
   // ACC = X^{-body} * (0, ..., 0, LUT).
   const uint32_t lut = p.jobs[3 * ct];
   const uint64_t *table = p.luts + (size_t)lut * N;
-  const uint32_t body = (uint32_t)switched_body;
+  const uint32_t body = mask[n];
   uint64_t acc_lo[R], acc_hi[R];
 #pragma unroll
   for (int v = 0; v < R; ++v) {

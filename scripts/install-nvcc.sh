@@ -34,6 +34,8 @@ install() {
   rm -rf "$dir"
   python3 -m pip install --quiet --disable-pip-version-check --no-input --target "$dir" "$@"
   echo "$*" > "$dir/.gpufhe-pins"
+  # build.rs watches the stamp only once it exists: make cargo rerun it now.
+  touch "$root/build.rs"
   echo "installed $* into $dir"
 }
 install "$target" "${pins[@]}"

@@ -34,7 +34,7 @@ DEFAULT_SOURCE = ("src/shortint/parameters.rs", [
 LAUNCH_SOURCE = {
     "src/backend/cuda/programmable_bootstrap.rs": [
         "let staging = if level > 1 { n * 8 } else { 0 };",
-        "let mask = shape.input_lwe_dimension.0 * 4;",
+        "let mask = (shape.input_lwe_dimension.0 + 1) * 4;",
         "let single_shared = glwe_size * (level * rows + staging) + mask;",
         "let cluster_shared = level * rows + staging + mask;",
         "let single_threads = threads as usize * glwe_size;",
@@ -158,7 +158,7 @@ def launch_shapes(p, values_per_thread):
     m = N // 2
     rows = (m + m // 8) * 16
     staging = N * 8 if level > 1 else 0
-    mask = n * 4
+    mask = (n + 1) * 4
     return {
         f"programmable_bootstrap_{N}_u64":
             dict(threads=T * (k + 1), dyn=(k + 1) * (level * rows + staging) + mask,

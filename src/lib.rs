@@ -7,7 +7,7 @@
 //! GLWE, GGSW, keyswitch, programmable bootstrapping), [`shortint`] the blocks of a
 //! few bits that encrypted integers are made of, [`integer`] the radix integers built
 //! from blocks, and [`backend`] the steps they run as, on the CPU or the GPU.
-//! [`high_level`] is the API most users want: keys, [`FheUint8`] ... [`FheUint128`]
+//! [`high_level`] is the API most users want: keys, [`FheUint2`] ... [`FheUint128`]
 //! and [`FheBool`] with ordinary operators, re-exported here. With the `cluster`
 //! feature, `cluster` spreads batches over the processes of an MPI job (several GPU
 //! servers).
@@ -39,10 +39,11 @@ pub mod shortint;
 
 pub use error::{Error, Result};
 pub use high_level::{
-    generate_keys, get_number_of_gpus, prelude, set_server_key, unset_server_key, BinaryOp,
-    ClientKey, ComparisonOp, CompressedServerKey, Config, ConfigBuilder, Device, FheBool, FheUint,
-    FheUint128, FheUint16, FheUint32, FheUint64, FheUint8, GpuIndex, GpuSelection, KeyTag,
-    ServerKey,
+    clear_gpu_thread_locals, generate_keys, get_number_of_gpus, prelude, set_server_key,
+    unset_server_key, BinaryOp, ClientKey, ComparisonOp, CompressedServerKey, Config,
+    ConfigBuilder, Device, FheBool, FheUint, FheUint10, FheUint12, FheUint128, FheUint14,
+    FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, GpuIndex,
+    GpuSelection, KeyTag, ServerKey,
 };
 pub use high_level::{FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8};
 

@@ -37,7 +37,9 @@ fn parent_on_fake_driver(test: &str) -> Option<(u32, u32)> {
         );
         version
     } else {
-        println!("SKIPPED (needs the fake CUDA driver: scripts/fake-cuda.sh)");
+        gpufhe::backend::report_skipped(format_args!(
+            "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
+        ));
         None
     }
 }

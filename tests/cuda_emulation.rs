@@ -20,67 +20,111 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
-/// Builds the emulation harness once per test process; `None` without a compiler.
-fn harness() -> Option<&'static Path> {
-    static HARNESS: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let built = HARNESS.get_or_init(|| {
-        let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
-        Command::new(&cxx).arg("--version").output().ok()?;
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let out = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cuda-emulation");
-        std::fs::create_dir_all(&out).expect("scratch directory");
-        let mut objects = Vec::new();
-        let kernels = [
-            "programmable_bootstrap.cu",
-            "keyswitch.cu",
-            "linear_combination.cu",
-        ];
-        let sources = kernels
-            .iter()
-            .map(|s| root.join("cuda").join(s))
-            .chain([root.join("cuda/emu/harness.cpp")]);
-        for src in sources {
-            let name = src.file_name().expect("file name").to_string_lossy();
-            let object = out.join(format!("{name}.o"));
-            let mut cmd = Command::new(&cxx);
-            cmd.args([
-                "-std=c++20",
-                "-O2",
-                "-DGPUFHE_EMULATION",
-                "-D__CUDA_ARCH__=900",
-            ])
+/// How the emulation is compiled: plain, or under a sanitizer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Build {
+    Plain,
+    /// `-fsanitize=address`: out-of-bounds accesses to device buffers and shared
+    /// memory (each a heap block of its exact size) abort the run.
+    Address,
+    /// `-fsanitize=thread`: every emulated thread is a TSan fiber (see
+    /// `cuda/emu/cuda_emu.h`); two threads touching a word between barriers abort
+    /// the run.
+    Thread,
+}
+
+impl Build {
+    fn name(self) -> &'static str {
+        match self {
+            Build::Plain => "plain",
+            Build::Address => "address",
+            Build::Thread => "thread",
+        }
+    }
+
+    fn flags(self) -> &'static [&'static str] {
+        match self {
+            Build::Plain => &["-O2"],
+            Build::Address => &["-O1", "-g", "-fsanitize=address", "-fno-omit-frame-pointer"],
+            Build::Thread => &["-O1", "-g", "-fsanitize=thread"],
+        }
+    }
+}
+
+/// Compiles `sources` (the `.cu` files as C++ with the emulation header) into the
+/// program `name` of the build `build`; `None` without a C++ compiler.
+fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
+    Command::new(&cxx).arg("--version").output().ok()?;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("cuda-emulation")
+        .join(build.name());
+    std::fs::create_dir_all(&out).expect("scratch directory");
+    let mut objects = Vec::new();
+    for src in sources {
+        let file = src.file_name().expect("file name").to_string_lossy();
+        let object = out.join(format!("{file}.o"));
+        let mut cmd = Command::new(&cxx);
+        cmd.args(["-std=c++20", "-DGPUFHE_EMULATION", "-D__CUDA_ARCH__=900"])
+            .args(build.flags())
             .arg("-I")
             .arg(root.join("cuda/emu"))
             .arg("-I")
             .arg(root.join("cuda"));
-            if src.extension().is_some_and(|e| e == "cu") {
-                cmd.args(["-x", "c++", "-include"])
-                    .arg(root.join("cuda/emu/cuda_emu.h"));
-            }
-            let status = cmd.arg("-c").arg(&src).arg("-o").arg(&object).status();
-            assert!(
-                status.is_ok_and(|s| s.success()),
-                "{cxx} failed on {}",
-                src.display()
-            );
-            objects.push(object);
+        if src.extension().is_some_and(|e| e == "cu") || file == "planted_bugs.cpp" {
+            cmd.args(["-x", "c++", "-include"])
+                .arg(root.join("cuda/emu/cuda_emu.h"));
         }
-        let binary = out.join("harness");
-        let status = Command::new(&cxx)
-            .arg("-o")
-            .arg(&binary)
-            .args(&objects)
-            .status();
+        let status = cmd.arg("-c").arg(src).arg("-o").arg(&object).status();
         assert!(
             status.is_ok_and(|s| s.success()),
-            "linking the emulation failed"
+            "{cxx} failed on {} ({build:?})",
+            src.display()
         );
-        Some(binary)
+        objects.push(object);
+    }
+    let binary = out.join(name);
+    let status = Command::new(&cxx)
+        .args(build.flags())
+        .arg("-o")
+        .arg(&binary)
+        .args(&objects)
+        .status();
+    assert!(
+        status.is_ok_and(|s| s.success()),
+        "linking {name} ({build:?}) failed"
+    );
+    Some(binary)
+}
+
+/// The emulation harness of `build`, compiled once per test process; `None` (and
+/// `SKIPPED`) without a C++ compiler.
+fn harness_of(build: Build) -> Option<&'static Path> {
+    static HARNESSES: [OnceLock<Option<PathBuf>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let built = HARNESSES[build as usize].get_or_init(|| {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let sources: Vec<PathBuf> = [
+            "programmable_bootstrap.cu",
+            "keyswitch.cu",
+            "linear_combination.cu",
+        ]
+        .iter()
+        .map(|s| root.join("cuda").join(s))
+        .chain([root.join("cuda/emu/harness.cpp")])
+        .collect();
+        compile(build, "harness", &sources)
     });
     if built.is_none() {
-        println!("SKIPPED (no C++ compiler)");
+        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
     }
     built.as_deref()
+}
+
+/// The plain emulation harness.
+fn harness() -> Option<&'static Path> {
+    harness_of(Build::Plain)
 }
 
 /// A scratch directory of its own for one check (tests run in parallel), removed
@@ -120,9 +164,16 @@ fn write_meta(dir: &Path, v: &[usize]) {
     std::fs::write(dir.join("meta.txt"), text.join(" ")).expect("write");
 }
 
+/// Sanitizer settings of every run: the first report ends the run with a failure
+/// status; leaks are not looked for (the emulation keeps its fiber stacks).
+fn sanitizer_options(cmd: &mut Command) -> &mut Command {
+    cmd.env("ASAN_OPTIONS", "detect_leaks=0:halt_on_error=1")
+        .env("TSAN_OPTIONS", "halt_on_error=1:exitcode=66")
+}
+
 /// Runs `harness <command> <dir> <order>` and returns its `output.bin`.
 fn run(harness: &Path, command: &str, dir: &Path, order: &str) -> Vec<u64> {
-    let status = Command::new(harness)
+    let status = sanitizer_options(&mut Command::new(harness))
         .arg(command)
         .arg(dir)
         .arg(order)
@@ -139,6 +190,12 @@ fn run(harness: &Path, command: &str, dir: &Path, order: &str) -> Vec<u64> {
 #[test]
 fn emulated_linear_step_is_bit_identical_to_the_cpu_backend() {
     let Some(harness) = harness() else { return };
+    check_linear(harness);
+}
+
+/// 300 linear expressions of 37 blocks: the emulated kernel's output must be the CPU
+/// backend's, bit for bit.
+fn check_linear(harness: &Path) {
     let params = small_parameters();
     let ck = ClientKey::new(params).unwrap();
     let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
@@ -373,4 +430,85 @@ fn emulated_bootstrap_shapes_and_decompositions() {
 fn emulated_bootstrap_on_the_default_parameters() {
     let Some(harness) = harness() else { return };
     check_bootstrap(harness, DEFAULT_PARAMETERS, 1, &["forward"]);
+}
+
+/// The kernels under AddressSanitizer and ThreadSanitizer: every kernel (bootstrap
+/// single-block and cluster, at 1 and 2 decomposition levels; keyswitch with split key
+/// rows and the reduction; linear combinations) runs without a report, with the
+/// same results as the CPU.
+fn check_sanitized(build: Build) {
+    let Some(harness) = harness_of(build) else {
+        return;
+    };
+    check_linear(harness);
+    check_bootstrap(harness, small_parameters(), 3, &["forward"]);
+    check_bootstrap(
+        harness,
+        insecure_parameters(16, 1, 512, 12, 2),
+        2,
+        &["reverse"],
+    );
+    let keys = HostKeys::new(small_parameters());
+    let cts: Vec<LweCiphertextOwned> = (0..17)
+        .map(|i| keys.ck.encrypt_with_carry(i % 16).unwrap().as_lwe().clone())
+        .collect();
+    check_keyswitch(harness, &keys, &cts, 132);
+}
+
+#[test]
+fn kernels_are_clean_under_address_sanitizer() {
+    check_sanitized(Build::Address);
+}
+
+#[test]
+fn kernels_are_clean_under_thread_sanitizer() {
+    check_sanitized(Build::Thread);
+}
+
+/// `cuda/emu/planted_bugs.cpp` under each sanitizer: an out-of-bounds write to shared
+/// memory and an out-of-bounds read of a device buffer are reported by
+/// AddressSanitizer, a read of a neighbour's shared word without a barrier by
+/// ThreadSanitizer; the same exchange with the barrier passes both.
+#[test]
+fn sanitizers_catch_planted_out_of_bounds_accesses_and_races() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = [root.join("cuda/emu/planted_bugs.cpp")];
+    let Some(address) = compile(Build::Address, "planted_bugs", &source) else {
+        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
+        return;
+    };
+    let thread = compile(Build::Thread, "planted_bugs", &source).expect("compiler found");
+    let run = |program: &Path, bug: &str| {
+        let out = sanitizer_options(&mut Command::new(program))
+            .arg(bug)
+            .output()
+            .expect("run planted_bugs");
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let caught = [
+        (&address, "oob", "AddressSanitizer: heap-buffer-overflow"),
+        (&address, "global", "AddressSanitizer: heap-buffer-overflow"),
+        (&thread, "race", "ThreadSanitizer: data race"),
+    ];
+    for (program, bug, report) in caught {
+        let (ok, stderr) = run(program, bug);
+        assert!(
+            !ok && stderr.contains(report),
+            "{bug}: no {report:?}:\n{stderr}"
+        );
+        assert!(
+            stderr.contains("planted_bugs.cpp"),
+            "{bug}: the report names no line:\n{stderr}"
+        );
+    }
+    for program in [&address, &thread] {
+        let (ok, stderr) = run(program, "exchange");
+        assert!(
+            ok && !stderr.contains("Sanitizer: "),
+            "the correct exchange was reported:\n{stderr}"
+        );
+    }
 }

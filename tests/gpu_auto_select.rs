@@ -42,7 +42,7 @@ fn probes_or_skip() -> Option<Vec<GpuProbe>> {
             panic!("GPUFHE_REQUIRE_GPU=1 but no usable CUDA device: {e}")
         }
         Err(e) => {
-            println!("SKIPPED (no CUDA device): {e}");
+            gpufhe::backend::report_skipped(format_args!("(no CUDA device): {e}"));
             None
         }
     }
@@ -59,7 +59,9 @@ fn parent_on_fake_driver(test: &str) -> bool {
     }
     let fake = std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1");
     if !fake {
-        println!("SKIPPED (needs the fake CUDA driver: scripts/fake-cuda.sh)");
+        gpufhe::backend::report_skipped(format_args!(
+            "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
+        ));
     }
     fake
 }

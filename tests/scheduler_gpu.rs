@@ -421,7 +421,7 @@ fn batches_are_split_over_every_gpu_in_input_order() {
     }
     let visible = visible_gpus();
     if visible < 2 {
-        println!("SKIPPED (needs 2 GPUs, {visible} visible)");
+        gpufhe::backend::report_skipped(format_args!("(needs 2 GPUs, {visible} visible)"));
         return;
     }
     let (ck, compressed) = small_keys();
@@ -591,7 +591,9 @@ fn auto_selected_gpus_get_the_key() {
             ];
             run_child(test, 4, &settings);
         } else {
-            println!("SKIPPED (needs the fake CUDA driver's busy devices: scripts/fake-cuda.sh)");
+            gpufhe::backend::report_skipped(format_args!(
+                "(needs the fake CUDA driver's busy devices: scripts/fake-cuda.sh)"
+            ));
         }
     }
     if !is_child(test) {
@@ -694,7 +696,9 @@ fn invalid_settings_are_errors_that_name_the_variable() {
         if on_fake_driver() {
             run_child(test, 2, &valid);
         } else {
-            println!("SKIPPED (the valid settings need the fake CUDA driver)");
+            gpufhe::backend::report_skipped(format_args!(
+                "(the valid settings need the fake CUDA driver)"
+            ));
         }
     }
     if !is_child(test) {

@@ -6,7 +6,11 @@
 // (a value read in the same barrier interval as another thread writes it), and a
 // barrier that not all threads reach is reported as a deadlock. Dynamic shared
 // memory and device buffers are separate heap blocks, so AddressSanitizer sees
-// out-of-bounds accesses.
+// out-of-bounds accesses. Under ThreadSanitizer every emulated thread is a TSan
+// fiber, switched without synchronization; barriers and warp exchanges are the only
+// happens-before edges between them (released on arrival, acquired on leaving), so
+// two threads touching the same word between barriers are reported as a race. The
+// emulation's own bookkeeping is hidden from TSan.
 //
 // Included before each .cu file (g++ -x c++ -include cuda_emu.h -DGPUFHE_EMULATION).
 #pragma once
@@ -22,6 +26,20 @@
 #include <functional>
 #include <random>
 #include <vector>
+
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+extern "C" {
+// ThreadSanitizer's dynamic annotations (exported by its runtime).
+void AnnotateIgnoreReadsBegin(const char *file, int line);
+void AnnotateIgnoreReadsEnd(const char *file, int line);
+void AnnotateIgnoreWritesBegin(const char *file, int line);
+void AnnotateIgnoreWritesEnd(const char *file, int line);
+}
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
 
 #define __global__
 #define __device__
@@ -117,6 +135,36 @@ inline void start_context(Context &c, char *stack, size_t size, void (*entry)())
 }
 #endif
 
+// The emulation's bookkeeping (arrival counters, the current fiber) is shared by the
+// fibers without synchronization, by design: hidden from ThreadSanitizer.
+struct Untracked {
+#if defined(__SANITIZE_THREAD__)
+  Untracked() {
+    AnnotateIgnoreReadsBegin(__FILE__, __LINE__);
+    AnnotateIgnoreWritesBegin(__FILE__, __LINE__);
+  }
+  ~Untracked() {
+    AnnotateIgnoreWritesEnd(__FILE__, __LINE__);
+    AnnotateIgnoreReadsEnd(__FILE__, __LINE__);
+  }
+#endif
+};
+
+// Happens-before edges for ThreadSanitizer: every thread leaving a barrier acquires
+// what every thread arriving at it released. A barrier alternates between two sync
+// objects, so that a thread already arriving at the next barrier cannot publish its
+// later writes to one still leaving this one.
+inline void tsan_release([[maybe_unused]] const void *sync) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_release(const_cast<void *>(sync));
+#endif
+}
+inline void tsan_acquire([[maybe_unused]] const void *sync) {
+#if defined(__SANITIZE_THREAD__)
+  __tsan_acquire(const_cast<void *>(sync));
+#endif
+}
+
 enum class Order { Forward, Reverse, Shuffled };
 
 struct Fiber {
@@ -125,6 +173,12 @@ struct Fiber {
   unsigned block_in_unit = 0;
   bool done = false;
   bool waiting = false;
+  bool started = false;
+  // Barriers passed, per kind: selects the sync object of the next one.
+  unsigned block_barriers = 0, warp_barriers = 0, cluster_barriers = 0;
+#if defined(__SANITIZE_THREAD__)
+  void *tsan = nullptr;
+#endif
 };
 
 // The fibers launched together: one block, or the blocks of one cluster.
@@ -135,6 +189,10 @@ struct Unit {
   std::vector<unsigned> block_arrivals, warp_arrivals;
   unsigned cluster_arrivals = 0;
   std::vector<uint64_t> warp_exchange;  // per block, per warp, 32 lanes
+  // ThreadSanitizer sync objects (only their addresses matter): 2 per block, per warp
+  // and for the cluster, and one that each finished fiber releases.
+  std::vector<char> block_sync, warp_sync;
+  char cluster_sync[2] = {}, finished = 0;
 };
 
 struct State {
@@ -146,6 +204,9 @@ struct State {
   Order order = Order::Forward;
   std::mt19937_64 rng{12345};
   bool deadlock = false;
+#if defined(__SANITIZE_THREAD__)
+  void *scheduler_tsan = nullptr;
+#endif
 };
 
 inline State &state() {
@@ -153,7 +214,39 @@ inline State &state() {
   return s;
 }
 
-inline void yield() { switch_context(state().current->context, state().scheduler); }
+// Back to the scheduler, without a happens-before edge.
+inline void yield() {
+  Context *from, *to;
+  {
+    Untracked hidden;
+    from = &state().current->context;
+    to = &state().scheduler;
+  }
+#if defined(__SANITIZE_THREAD__)
+  void *scheduler;
+  {
+    Untracked hidden;
+    scheduler = state().scheduler_tsan;
+  }
+  __tsan_switch_to_fiber(scheduler, __tsan_switch_to_fiber_no_sync);
+#endif
+  switch_context(*from, *to);
+}
+
+// Arrives at a barrier whose sync objects are `sync[0..2]`, waits for the others
+// (`arrive` does the counting and releases everyone when the last arrives).
+template <class F>
+inline void barrier(char *sync, unsigned &passed, F arrive) {
+  char *object = sync + (passed++ & 1);
+  tsan_release(object);
+  {
+    Untracked hidden;
+    state().current->waiting = true;
+    arrive();
+  }
+  yield();
+  tsan_acquire(object);
+}
 
 // Marks every fiber matching `member` that waits as runnable again.
 template <class F>
@@ -165,39 +258,41 @@ inline void release(F member) {
 inline void syncthreads() {
   State &s = state();
   Unit &u = *s.unit;
-  const unsigned b = s.current->block_in_unit;
-  s.current->waiting = true;
-  if (++u.block_arrivals[b] == u.threads_per_block) {
-    u.block_arrivals[b] = 0;
-    release([&](const Fiber &f) { return f.block_in_unit == b; });
-  }
-  yield();
+  Fiber &me = *s.current;
+  const unsigned b = me.block_in_unit;
+  barrier(&u.block_sync[2 * b], me.block_barriers, [&] {
+    if (++u.block_arrivals[b] == u.threads_per_block) {
+      u.block_arrivals[b] = 0;
+      release([&](const Fiber &f) { return f.block_in_unit == b; });
+    }
+  });
 }
 
 inline void syncwarp() {
   State &s = state();
   Unit &u = *s.unit;
-  const unsigned b = s.current->block_in_unit;
-  const unsigned w = s.current->thread.x / 32;
+  Fiber &me = *s.current;
+  const unsigned b = me.block_in_unit;
+  const unsigned w = me.thread.x / 32;
   const unsigned warps = (u.threads_per_block + 31) / 32;
   const unsigned lanes = std::min(32u, u.threads_per_block - 32 * w);
-  s.current->waiting = true;
-  if (++u.warp_arrivals[b * warps + w] == lanes) {
-    u.warp_arrivals[b * warps + w] = 0;
-    release([&](const Fiber &f) { return f.block_in_unit == b && f.thread.x / 32 == w; });
-  }
-  yield();
+  barrier(&u.warp_sync[2 * (b * warps + w)], me.warp_barriers, [&] {
+    if (++u.warp_arrivals[b * warps + w] == lanes) {
+      u.warp_arrivals[b * warps + w] = 0;
+      release([&](const Fiber &f) { return f.block_in_unit == b && f.thread.x / 32 == w; });
+    }
+  });
 }
 
 inline void sync_cluster() {
   State &s = state();
   Unit &u = *s.unit;
-  s.current->waiting = true;
-  if (++u.cluster_arrivals == u.fibers.size()) {
-    u.cluster_arrivals = 0;
-    release([](const Fiber &) { return true; });
-  }
-  yield();
+  barrier(u.cluster_sync, s.current->cluster_barriers, [&] {
+    if (++u.cluster_arrivals == u.fibers.size()) {
+      u.cluster_arrivals = 0;
+      release([](const Fiber &) { return true; });
+    }
+  });
 }
 
 template <class T>
@@ -231,8 +326,12 @@ struct Kernel {
 // Every fiber starts here: runs the kernel, then hands back to the scheduler for good.
 inline void fiber_entry() {
   state().kernel->body();
-  state().current->done = true;
-  switch_context(state().current->context, state().scheduler);
+  tsan_release(&state().unit->finished);
+  {
+    Untracked hidden;
+    state().current->done = true;
+  }
+  yield();
   std::abort();  // a finished fiber is never resumed
 }
 
@@ -269,6 +368,8 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
         const unsigned warps = (threads + 31) / 32;
         u.warp_arrivals.assign(cluster * warps, 0);
         u.warp_exchange.assign(cluster * warps * 32, 0);
+        u.block_sync.assign(2 * cluster, 0);
+        u.warp_sync.assign(2 * cluster * warps, 0);
         u.fibers.resize(fibers);
         for (unsigned c = 0; c < cluster; ++c)
           for (unsigned t = 0; t < threads; ++t) {
@@ -277,9 +378,21 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
             f.thread = dim3{t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
             f.block_in_unit = c;
             auto &st = stacks[c * threads + t];
+#if defined(__SANITIZE_ADDRESS__)
+            // Frames of the previous launch's fibers left their redzones poisoned.
+            __asan_unpoison_memory_region(st.data(), st.size());
+#endif
             start_context(f.context, st.data(), st.size(), fiber_entry);
+#if defined(__SANITIZE_THREAD__)
+            f.tsan = __tsan_create_fiber(0);
+#endif
           }
         s.unit = &u;
+#if defined(__SANITIZE_THREAD__)
+        s.scheduler_tsan = __tsan_get_current_fiber();
+        // The scheduler's own reads and writes (of the bookkeeping) are not tracked.
+        Untracked hidden;
+#endif
         std::vector<size_t> order(fibers);
         for (size_t i = 0; i < fibers; ++i) order[i] = i;
         if (s.order == Order::Reverse) std::reverse(order.begin(), order.end());
@@ -292,6 +405,12 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
             all_done = false;
             if (f.waiting) continue;
             s.current = &f;
+#if defined(__SANITIZE_THREAD__)
+            // The first switch into a fiber synchronizes: it sees the launch's inputs
+            // (and earlier launches); no later switch does.
+            __tsan_switch_to_fiber(f.tsan, f.started ? __tsan_switch_to_fiber_no_sync : 0);
+#endif
+            f.started = true;
             switch_context(s.scheduler, f.context);
             progressed = true;
           }
@@ -303,6 +422,11 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
             return false;
           }
         }
+        // What the kernel wrote is seen by the host and the next launches.
+        tsan_acquire(&u.finished);
+#if defined(__SANITIZE_THREAD__)
+        for (auto &f : u.fibers) __tsan_destroy_fiber(f.tsan);
+#endif
         s.unit = nullptr;
       }
   return true;

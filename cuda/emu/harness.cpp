@@ -99,7 +99,7 @@ static void run_pbs(const std::string &dir) {
               level,          centered,      count};
   const size_t rows = padded_polynomial_bytes(N);
   const size_t staging = level > 1 ? (size_t)N * 8 : 0;
-  const size_t mask = (size_t)n * 4;
+  const size_t mask = ((size_t)n + 1) * 4;
   const size_t glwe_size = k + 1;
   bool ok;
   if (cluster) {

@@ -11,6 +11,7 @@ pub(crate) use entities::check_decomposition;
 pub(crate) use entities::check_polynomial_size;
 mod entities;
 pub mod fft;
+pub mod gpu;
 mod random;
 
 pub use algorithms::noise;

@@ -198,7 +198,10 @@ impl FheBool {
         })
     }
 
-    /// `if cond { then } else { otherwise }` for encrypted integers or booleans.
+    /// `if self { then } else { otherwise }` for encrypted integers or booleans,
+    /// called as `cond.select(&a, &b)` (TFHE-rs's form) or
+    /// `FheBool::select(&cond, &a, &b)`. [`FheBool::if_then_else`] and
+    /// [`FheBool::cmux`] are the same operation under TFHE-rs's other names.
     ///
     /// # Panics
     ///
@@ -212,23 +215,72 @@ impl FheBool {
     /// let cond = FheBool::encrypt(false, &client_key);
     /// let a = FheUint8::encrypt(10u8, &client_key);
     /// let b = FheUint8::encrypt(20u8, &client_key);
-    /// let picked: u8 = FheBool::select(&cond, &a, &b).decrypt(&client_key);
+    /// let picked: u8 = cond.select(&a, &b).decrypt(&client_key);
     /// assert_eq!(picked, 20);
+    /// let same: u8 = FheBool::select(&cond, &a, &b).decrypt(&client_key);
+    /// assert_eq!(same, 20);
+    /// let (t, f) = (FheBool::encrypt(true, &client_key), FheBool::encrypt(false, &client_key));
+    /// assert!(!cond.cmux(&t, &f).decrypt(&client_key));
+    /// assert!(cond.if_then_else(&f, &t).decrypt(&client_key));
     /// ```
     #[track_caller]
-    pub fn select<T>(cond: &FheBool, then: &T, otherwise: &T) -> T
+    pub fn select<T>(&self, then: &T, otherwise: &T) -> T
     where
         FheBool: IfThenElse<T>,
     {
-        cond.if_then_else(then, otherwise)
+        expect_op(self.try_select(then, otherwise), "select")
     }
 
-    /// `if cond { then } else { otherwise }`; `Err` on failure.
-    pub fn try_select<T>(cond: &FheBool, then: &T, otherwise: &T) -> Result<T>
+    /// `if self { then } else { otherwise }`; `Err` if there is no server key on
+    /// this thread or the operands belong to different keys.
+    pub fn try_select<T>(&self, then: &T, otherwise: &T) -> Result<T>
     where
         FheBool: IfThenElse<T>,
     {
-        cond.try_if_then_else(then, otherwise)
+        IfThenElse::try_if_then_else(self, then, otherwise)
+    }
+
+    /// [`FheBool::select`] under TFHE-rs's other name; works without importing the
+    /// [`IfThenElse`] trait.
+    ///
+    /// # Panics
+    ///
+    /// If [`FheBool::try_select`] fails.
+    #[track_caller]
+    pub fn if_then_else<T>(&self, then: &T, otherwise: &T) -> T
+    where
+        FheBool: IfThenElse<T>,
+    {
+        expect_op(self.try_select(then, otherwise), "if_then_else")
+    }
+
+    /// [`FheBool::try_select`] under the name of [`IfThenElse`].
+    pub fn try_if_then_else<T>(&self, then: &T, otherwise: &T) -> Result<T>
+    where
+        FheBool: IfThenElse<T>,
+    {
+        self.try_select(then, otherwise)
+    }
+
+    /// [`FheBool::select`] under TFHE-rs's name for the "controlled mux".
+    ///
+    /// # Panics
+    ///
+    /// If [`FheBool::try_select`] fails.
+    #[track_caller]
+    pub fn cmux<T>(&self, then: &T, otherwise: &T) -> T
+    where
+        FheBool: IfThenElse<T>,
+    {
+        expect_op(self.try_select(then, otherwise), "cmux")
+    }
+
+    /// [`FheBool::try_select`] under the name of [`FheBool::cmux`].
+    pub fn try_cmux<T>(&self, then: &T, otherwise: &T) -> Result<T>
+    where
+        FheBool: IfThenElse<T>,
+    {
+        self.try_select(then, otherwise)
     }
 
     /// The selection circuit, or a copy of the chosen value if the condition is

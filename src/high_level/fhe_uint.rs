@@ -56,9 +56,12 @@ pub trait FheUintId:
     type Clear: UnsignedClear;
 }
 
-/// An encrypted unsigned integer of `Id::BITS` bits (use the aliases [`FheUint8`] ...
+/// An encrypted unsigned integer of `Id::BITS` bits (use the aliases [`FheUint2`] ...
 /// [`FheUint128`]). Arithmetic wraps around modulo `2^BITS`, like `wrapping_*` on
-/// the clear type.
+/// the clear type. The widths below 8 bits use `u8` as their clear type and those
+/// from 10 to 14 bits `u16`: encryption keeps the low bits of a wider clear value
+/// (`try_encrypt` refuses it), clear operands wrap the same way, and comparisons
+/// with a clear value compare its whole value.
 ///
 /// A value carries the tag of the client key it was encrypted under (see
 /// [`KeyTag`]), or none if it is a trivial encryption. It is computed on with the
@@ -99,7 +102,7 @@ impl<Id: FheUintId> std::fmt::Debug for FheUint<Id> {
 }
 
 macro_rules! fhe_uint_types {
-    ($($name:ident, $id:ident, $clear:ty;)*) => {$(
+    ($($name:ident, $id:ident, $bits:expr, $clear:ty;)*) => {$(
         #[doc = concat!("The width of [`", stringify!($name), "`].")]
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
         pub struct $id;
@@ -107,13 +110,14 @@ macro_rules! fhe_uint_types {
         impl sealed::Sealed for $id {}
 
         impl FheUintId for $id {
-            const BITS: u32 = <$clear>::BITS;
+            const BITS: u32 = $bits;
             const NAME: &'static str = stringify!($name);
             type Clear = $clear;
         }
 
         #[doc = concat!(
-            "An encrypted `", stringify!($clear), "` (see [`FheUint`])."
+            "An encrypted ", stringify!($bits), "-bit unsigned integer, cleartext `",
+            stringify!($clear), "` (see [`FheUint`])."
         )]
         pub type $name = FheUint<$id>;
 
@@ -134,11 +138,17 @@ macro_rules! fhe_uint_types {
 }
 
 fhe_uint_types! {
-    FheUint8, FheUint8Id, u8;
-    FheUint16, FheUint16Id, u16;
-    FheUint32, FheUint32Id, u32;
-    FheUint64, FheUint64Id, u64;
-    FheUint128, FheUint128Id, u128;
+    FheUint2, FheUint2Id, 2, u8;
+    FheUint4, FheUint4Id, 4, u8;
+    FheUint6, FheUint6Id, 6, u8;
+    FheUint8, FheUint8Id, 8, u8;
+    FheUint10, FheUint10Id, 10, u16;
+    FheUint12, FheUint12Id, 12, u16;
+    FheUint14, FheUint14Id, 14, u16;
+    FheUint16, FheUint16Id, 16, u16;
+    FheUint32, FheUint32Id, 32, u32;
+    FheUint64, FheUint64Id, 64, u64;
+    FheUint128, FheUint128Id, 128, u128;
 }
 
 macro_rules! shift_by_u32 {
@@ -150,7 +160,18 @@ macro_rules! shift_by_u32 {
         }
     )*};
 }
-shift_by_u32!(FheUint8Id, FheUint16Id, FheUint64Id, FheUint128Id);
+shift_by_u32!(
+    FheUint2Id,
+    FheUint4Id,
+    FheUint6Id,
+    FheUint8Id,
+    FheUint10Id,
+    FheUint12Id,
+    FheUint14Id,
+    FheUint16Id,
+    FheUint64Id,
+    FheUint128Id
+);
 
 /// The right operand of an operation on [`FheUint<Id>`]: `&FheUint<Id>`,
 /// `FheUint<Id>` or the clear type of the same width (`u8` for [`FheUint8`], ...).

@@ -577,7 +577,7 @@ impl ServerKey {
     /// `inputs` as the scheduler takes them, or `Err(KeyMismatch)` if one belongs
     /// to another key, `Err` if its blocks are not of this key's parameters (a tag is
     /// public: a value of other parameters may carry this key's).
-    fn circuit_inputs<'a>(&self, inputs: &[Input<'a>]) -> Result<Vec<CircuitInput<'a>>> {
+    pub(crate) fn circuit_inputs<'a>(&self, inputs: &[Input<'a>]) -> Result<Vec<CircuitInput<'a>>> {
         let tag = self.inner.tag;
         let parameters = self.config().parameters();
         inputs

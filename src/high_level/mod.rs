@@ -35,15 +35,15 @@
 //!
 //! # Types and operations
 //!
-//! [`FheUint8`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
+//! [`FheUint2`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
 //! around like `wrapping_*` on the clear type. [`FheInt8`] ... [`FheInt128`]
 //! ([`FheInt<Id>`]) are their signed twins, two's complement on the same blocks:
 //! the same operators with `i8` ... `i128` clear operands, signed comparisons and
-//! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend. [`FheBool`] is what comparisons
-//! return. The operators `+ - * & | ^ ! << >>` and unary `-` (and their `*Assign`
-//! forms) take owned or borrowed encrypted operands or a clear value of the same
-//! width (`u8` for `FheUint8`; shifts and rotations also take a `u32`); `clear - x`,
-//! `clear + x`, ... work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
+//! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend.
+//! [`FheBool`] is what comparisons return. The operators `+ - * & | ^ ! << >>` and
+//! unary `-` (and their `*Assign` forms) take owned or borrowed encrypted operands
+//! or a clear value of the same width (`u8` for `FheUint8`; shifts and rotations
+//! also take a `u32`); `clear - x`, `clear + x`, ... work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
 //! [`FheMax`], rotations, overflowing arithmetic, [`FheBool::select`], sums and
 //! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`].
 //!
@@ -87,11 +87,13 @@
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
 
 mod batch;
+mod bit_ops;
 mod casts;
 mod config;
 mod fhe_bool;
 mod fhe_int;
 mod fhe_uint;
+mod gpu_helpers;
 mod key_tag;
 mod keys;
 mod operations;
@@ -109,9 +111,12 @@ pub use fhe_int::{
     FheInt64Id, FheInt8, FheInt8Id, FheIntId, SignedClear, SignedOperand,
 };
 pub use fhe_uint::{
-    FheUint, FheUint128, FheUint128Id, FheUint16, FheUint16Id, FheUint32, FheUint32Id, FheUint64,
-    FheUint64Id, FheUint8, FheUint8Id, FheUintId, Operand, ShiftAmount, UnsignedClear,
+    FheUint, FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
+    FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint2Id, FheUint32, FheUint32Id, FheUint4,
+    FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8, FheUint8Id, FheUintId,
+    Operand, ShiftAmount, UnsignedClear,
 };
+pub use gpu_helpers::clear_gpu_thread_locals;
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
     ExecutionStats, KeyTag, ServerKey,
@@ -119,8 +124,8 @@ pub use keys::{
 pub use operations::{BinaryOp, ComparisonOp};
 pub use traits::{
     CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
-    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingSub,
-    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,
+    OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
@@ -128,7 +133,7 @@ pub mod prelude {
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
-        OverflowingAdd, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
+        OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
         RotateRightAssign,
     };
 }

@@ -3,11 +3,12 @@
 //! or many times in one circuit by the batch functions.
 
 use super::batch::BatchOutput;
+use super::bit_ops::Flag;
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedClear};
 use super::keys::current_server_key;
 use super::storage::{Input, Storage};
-use crate::error::{check_eq, Result};
+use crate::error::{check_eq, Error, Result};
 use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
 
 pub use crate::integer::BinaryOp;
@@ -146,24 +147,38 @@ impl<Id: FheUintId> FheUint<Id> {
         Ok(FheBool::from_storage(out.storage))
     }
 
-    /// `self +/- rhs` and its overflow flag, as one circuit.
+    /// `self op rhs` for `op` among `+ - *`, with its overflow `flag` (or its
+    /// negation), as one circuit. `Err` for another `op`.
     pub(crate) fn overflowing(
         &self,
-        subtract: bool,
+        op: BinaryOp,
         rhs: OperandKind<'_, Id>,
+        flag: Flag,
     ) -> Result<(Self, FheBool)> {
         let mut slots = Slots::new();
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let mut out = run(&slots.inputs, |c, w| {
             let x = &w[lhs];
-            let (value, flag) = match (subtract, rhs.wires(w)) {
-                (false, Rhs::Wires(r)) => integer::overflowing_add(c, x, r)?,
-                (true, Rhs::Wires(r)) => integer::overflowing_sub(c, x, r)?,
-                (false, Rhs::Clear(k)) => integer::overflowing_scalar_add(c, x, k)?,
-                (true, Rhs::Clear(k)) => integer::overflowing_scalar_sub(c, x, k)?,
+            let (value, overflow) = match (op, rhs.wires(w)) {
+                (BinaryOp::Add, Rhs::Wires(r)) => integer::overflowing_add(c, x, r)?,
+                (BinaryOp::Sub, Rhs::Wires(r)) => integer::overflowing_sub(c, x, r)?,
+                (BinaryOp::Mul, Rhs::Wires(r)) => integer::overflowing_mul(c, x, r)?,
+                (BinaryOp::Add, Rhs::Clear(k)) => integer::overflowing_scalar_add(c, x, k)?,
+                (BinaryOp::Sub, Rhs::Clear(k)) => integer::overflowing_scalar_sub(c, x, k)?,
+                (BinaryOp::Mul, Rhs::Clear(k)) => integer::overflowing_scalar_mul(c, x, k)?,
+                _ => {
+                    return Err(Error::InvalidParameter(format!(
+                        "{op:?} has no overflowing form (only Add, Sub and Mul)"
+                    )))
+                }
             };
-            Ok(vec![value, vec![integer::to_boolean(c, flag)?]])
+            let overflow = integer::to_boolean(c, overflow)?;
+            let flag = match flag {
+                Flag::Overflow => overflow,
+                Flag::Valid => c.linear(&[(overflow, -1)], 1)?,
+            };
+            Ok(vec![value, vec![flag]])
         })?;
         check_eq("number of outputs of the circuit", 2, out.len())?;
         let flag = FheBool::from_storage(out.remove(1));

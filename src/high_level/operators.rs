@@ -3,12 +3,13 @@
 //! form and panics with the error's message if it fails (no server key on the
 //! thread, operands of different keys): see the `# Panics` sections of the traits.
 
+use super::bit_ops::Flag;
 use super::fhe_bool::{BoolOperand, FheBool};
 use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
 use super::operations::BinaryOp;
 use super::traits::{
-    expect_op, FheEq, FheMax, FheMin, FheOrd, OverflowingAdd, OverflowingSub, RotateLeft,
-    RotateLeftAssign, RotateRight, RotateRightAssign,
+    expect_op, FheEq, FheMax, FheMin, FheOrd, OverflowingAdd, OverflowingMul, OverflowingSub,
+    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
 use crate::error::Result;
 use crate::integer::CmpOp;
@@ -256,7 +257,15 @@ by_value_receivers!(
     OverflowingAdd,
     Operand<'r, Id>,
     try_overflowing_add,
-    |x, rhs| x.overflowing(false, rhs),
+    |x, rhs| x.overflowing(BinaryOp::Add, rhs, Flag::Overflow),
+    (FheUint<Id>, FheBool)
+);
+by_value_receivers!(
+    FheUint<FheUintId>,
+    OverflowingMul,
+    Operand<'r, Id>,
+    try_overflowing_mul,
+    |x, rhs| x.overflowing(BinaryOp::Mul, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 by_value_receivers!(
@@ -264,7 +273,7 @@ by_value_receivers!(
     OverflowingSub,
     Operand<'r, Id>,
     try_overflowing_sub,
-    |x, rhs| x.overflowing(true, rhs),
+    |x, rhs| x.overflowing(BinaryOp::Sub, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 

@@ -371,6 +371,43 @@ pub trait OverflowingSub<Rhs> {
     }
 }
 
+/// Multiplication that also reports whether it wrapped around (the exact product
+/// does not fit); about twice the bootstraps of a multiplication.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(20u8, &client_key);
+/// let b = FheUint8::encrypt(13u8, &client_key);
+/// let (product, overflowed) = (&a).overflowing_mul(&b);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&product, &client_key), 4); // 260 mod 256
+/// assert!(overflowed.decrypt(&client_key));
+/// let (product, overflowed) = a.overflowing_mul(12u8);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&product, &client_key), 240);
+/// assert!(!overflowed.decrypt(&client_key));
+/// ```
+pub trait OverflowingMul<Rhs> {
+    /// The result type.
+    type Output;
+    /// `self * rhs` (wrapping) and whether it overflowed; `Err` on failure.
+    fn try_overflowing_mul(self, rhs: Rhs) -> Result<(Self::Output, FheBool)>;
+
+    /// `self * rhs` (wrapping) and whether it overflowed.
+    ///
+    /// # Panics
+    ///
+    /// If [`OverflowingMul::try_overflowing_mul`] fails.
+    #[track_caller]
+    fn overflowing_mul(self, rhs: Rhs) -> (Self::Output, FheBool)
+    where
+        Self: Sized,
+    {
+        expect_op(self.try_overflowing_mul(rhs), "overflowing_mul")
+    }
+}
+
 /// Selection by an encrypted condition, implemented by [`FheBool`] for encrypted
 /// integers and booleans.
 ///

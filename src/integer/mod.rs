@@ -8,8 +8,10 @@
 //! message modulus) with noise level at most 1.
 
 mod add;
+mod bit_count;
 mod bitwise;
 mod carry;
+mod checked;
 mod circuit;
 mod comparison;
 mod execute;
@@ -25,7 +27,9 @@ pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
     overflowing_sub, scalar_add, scalar_sub, sub,
 };
+pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
+pub use checked::{overflowing_mul, overflowing_scalar_mul};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{eq, ne};
 pub use execute::{execute, execute_observed, run};

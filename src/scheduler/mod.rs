@@ -27,6 +27,7 @@ mod config;
 mod cost;
 mod devices;
 mod dispatch;
+mod memory;
 mod record;
 mod residency;
 mod worker;
@@ -37,6 +38,7 @@ pub use calibrate::measure_gpu;
 pub use calibrate::{measure_cpu, Calibration, CalibrationOptions};
 pub use cost::{format_seconds, CostModel, CpuSpeed, GpuSpeed, Prediction, Provenance, Worker};
 pub use dispatch::{plan, split_even, Advice, Operation, RightOperand, Workload};
+pub use memory::{circuit_gpu_memory_bytes, gpu_expression_bytes};
 
 pub(crate) use batch::{Chunk, Target};
 pub use config::{

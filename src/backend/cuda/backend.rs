@@ -346,14 +346,11 @@ impl CudaBackend {
 
     /// Device bytes one chunk of `exprs` needs besides the step's output.
     fn chunk_bytes(&self, expr: &BlockExpr) -> usize {
-        let big = self.parameters.big_lwe_dimension().to_lwe_size().0 * 8;
-        let small = self.parameters.lwe_dimension.to_lwe_size().0 * 8;
-        // Linear result, CSR offsets and constant, terms (address and scalar).
-        let linear = big + 16 + 16 * expr.terms.len();
-        match expr.table {
-            Some(_) => linear + small + 12,
-            None => linear,
-        }
+        crate::scheduler::gpu_expression_bytes(
+            &self.parameters,
+            expr.terms.len(),
+            expr.table.is_some(),
+        )
     }
 }
 

@@ -663,7 +663,7 @@ pub fn gpu_for_tests() -> Option<CudaDevice> {
             if std::env::var("GPUFHE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
                 panic!("GPUFHE_REQUIRE_GPU=1 but no usable CUDA device: {e}");
             }
-            println!("SKIPPED (no CUDA device): {e}");
+            crate::backend::report_skipped(format_args!("(no CUDA device): {e}"));
             None
         }
     }

@@ -242,7 +242,8 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let threads = kernels.threads_per_polynomial;
     let rows = padded_polynomial_bytes(n);
     let staging = if level > 1 { n * 8 } else { 0 };
-    let mask = shape.input_lwe_dimension.0 * 4;
+    // The switched mask and body, 32 bits each.
+    let mask = (shape.input_lwe_dimension.0 + 1) * 4;
     let single_shared = glwe_size * (level * rows + staging) + mask;
     let cluster_shared = level * rows + staging + mask;
     let attributes = *device.attributes();

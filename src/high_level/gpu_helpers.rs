@@ -1,0 +1,223 @@
+//! TFHE-rs's GPU helpers under their names: where a value lives
+//! ([`FheUint::gpu_indexes`]), releasing a thread's GPU state
+//! ([`clear_gpu_thread_locals`]) and asking how much GPU memory an operation needs
+//! before running it (`get_*_size_on_gpu`). All of them work without a GPU.
+
+use super::fhe_bool::FheBool;
+use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
+use super::keys::{current_server_key, SERVER_KEY};
+use super::operations::{BinaryOp, ComparisonOp};
+use super::storage::Input;
+use super::traits::expect_op;
+use crate::error::Result;
+use crate::integer::{self, Circuit, Radix, Rhs};
+use crate::scheduler::{Device, GpuIndex};
+
+/// Releases the calling thread's GPU state: its server key, if that key holds
+/// GPUs, is unset (as [`crate::unset_server_key`] does). CUDA streams belong to the
+/// key's pool, not to threads, so nothing else is held per thread; the key's streams
+/// and device memory are freed when its last clone is dropped. A CPU key stays set,
+/// and without a GPU this does nothing.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{clear_gpu_thread_locals, generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key); // a CPU key
+/// clear_gpu_thread_locals();
+/// let x = FheUint8::encrypt(3u8, &client_key);
+/// let y: u8 = (&x + &x).decrypt(&client_key); // the CPU key is still set
+/// assert_eq!(y, 6);
+/// ```
+pub fn clear_gpu_thread_locals() {
+    let key = SERVER_KEY.with(|k| {
+        let mut k = k.borrow_mut();
+        if k.as_ref().is_some_and(|key| !key.gpus().is_empty()) {
+            k.take()
+        } else {
+            None
+        }
+    });
+    // Dropped outside the borrow (a GPU key's drop waits for its device).
+    drop(key);
+}
+
+/// The GPUs of a value's device: none on the CPU, one on a GPU.
+fn gpus_of(device: Device) -> Vec<GpuIndex> {
+    match device {
+        Device::Cpu => Vec::new(),
+        Device::CudaGpu(gpu) => vec![gpu],
+    }
+}
+
+/// The device bytes the circuit `build` makes on `inputs` needs with the thread's
+/// server key (see [`crate::scheduler::circuit_gpu_memory_bytes`]).
+fn size_on_gpu(
+    inputs: &[Input<'_>],
+    build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+) -> Result<u64> {
+    let key = current_server_key()?;
+    let inputs = key.circuit_inputs(inputs)?;
+    key.scheduler().gpu_memory_bytes(&inputs, build)
+}
+
+impl<Id: FheUintId> FheUint<Id> {
+    /// The GPUs its blocks live on: empty on the CPU (after encryption, for a
+    /// trivial value), one after an operation with a GPU key (TFHE-rs's name; see
+    /// [`FheUint::current_device`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, ConfigBuilder, FheUint8};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let x = FheUint8::encrypt(7u8, &client_key);
+    /// assert!(x.gpu_indexes().is_empty());
+    /// ```
+    pub fn gpu_indexes(&self) -> Vec<GpuIndex> {
+        gpus_of(self.current_device())
+    }
+
+    /// The device bytes `self op rhs` needs on a GPU (inputs, every intermediate
+    /// block and the largest step's working memory; the key itself not counted),
+    /// for the circuit the thread's server key would build on its first GPU (on a
+    /// modelled H100 for a key without GPUs). Nothing runs; no GPU is needed. `Err`
+    /// if there is no server key on this thread or the operands belong to another
+    /// key. The `get_*_size_on_gpu` methods are its panicking forms.
+    pub fn try_get_size_on_gpu<'r>(
+        &self,
+        op: BinaryOp,
+        rhs: impl Into<Operand<'r, Id>>,
+    ) -> Result<u64> {
+        self.sized(rhs.into().0, |c, x, rhs| integer::binary(c, op, x, rhs))
+    }
+
+    /// The device bytes `self op rhs` needs on a GPU (see
+    /// [`FheUint::try_get_size_on_gpu`]); `Err` on failure.
+    pub fn try_get_comparison_size_on_gpu<'r>(
+        &self,
+        op: ComparisonOp,
+        rhs: impl Into<Operand<'r, Id>>,
+    ) -> Result<u64> {
+        self.sized(rhs.into().0, |c, x, rhs| {
+            Ok(vec![integer::comparison(c, op, x, rhs)?])
+        })
+    }
+
+    /// A size query on `self` and an encrypted or clear right operand.
+    fn sized(
+        &self,
+        rhs: super::fhe_uint::OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[crate::integer::Wire], Rhs) -> Result<Radix>,
+    ) -> Result<u64> {
+        use super::fhe_uint::OperandKind;
+        match &rhs {
+            OperandKind::Encrypted(r) => size_on_gpu(&[self.input(), r.input()], |c, w| {
+                Ok(vec![build(c, &w[0], Rhs::Wires(&w[1]))?])
+            }),
+            OperandKind::Clear(k) => size_on_gpu(&[self.input()], |c, w| {
+                Ok(vec![build(c, &w[0], Rhs::Clear(*k))?])
+            }),
+        }
+    }
+}
+
+/// `get_<name>_size_on_gpu(&self, rhs) -> u64` for binary operations and
+/// comparisons.
+macro_rules! size_queries {
+    ($($(#[$attr:meta])* $name:ident, $try:ident, $Rhs:ident, $op:expr;)*) => {
+        impl<Id: FheUintId> FheUint<Id> {$(
+            #[doc = concat!(
+                "The device bytes `", stringify!($op), "` of `self` and `rhs` needs on a GPU ",
+                "(see [`FheUint::try_get_size_on_gpu`])."
+            )]
+            ///
+            $(#[$attr])*
+            ///
+            /// # Panics
+            ///
+            /// If there is no server key on this thread or the operands belong to
+            /// another key.
+            #[track_caller]
+            pub fn $name<'r>(&self, rhs: impl Into<$Rhs<'r, Id>>) -> u64 {
+                expect_op(size_queries!(@query self, $try, rhs.into().0, $op), stringify!($name))
+            }
+        )*}
+    };
+    (@query $x:ident, binary, $rhs:expr, $op:expr) => {
+        $x.sized($rhs, |c, x, rhs| integer::binary(c, $op, x, rhs))
+    };
+    (@query $x:ident, compare, $rhs:expr, $op:expr) => {
+        $x.sized($rhs, |c, x, rhs| Ok(vec![integer::comparison(c, $op, x, rhs)?]))
+    };
+}
+
+size_queries! {
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint64};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key); // a CPU key is enough to ask
+    /// let a = FheUint64::encrypt(7u64, &client_key);
+    /// let b = FheUint64::encrypt(9u64, &client_key);
+    /// let add = a.get_add_size_on_gpu(&b);
+    /// let mul = a.get_mul_size_on_gpu(&b);
+    /// // At least both operands and the sum: 96 blocks of 2049 words.
+    /// assert!(add >= 96 * 2049 * 8);
+    /// assert!(mul > add);
+    /// assert!(a.get_add_size_on_gpu(5u64) < add); // a clear operand is not uploaded
+    /// ```
+    get_add_size_on_gpu, binary, Operand, BinaryOp::Add;
+    get_sub_size_on_gpu, binary, Operand, BinaryOp::Sub;
+    get_mul_size_on_gpu, binary, Operand, BinaryOp::Mul;
+    get_bitand_size_on_gpu, binary, Operand, BinaryOp::BitAnd;
+    get_bitor_size_on_gpu, binary, Operand, BinaryOp::BitOr;
+    get_bitxor_size_on_gpu, binary, Operand, BinaryOp::BitXor;
+    get_left_shift_size_on_gpu, binary, ShiftAmount, BinaryOp::Shl;
+    get_right_shift_size_on_gpu, binary, ShiftAmount, BinaryOp::Shr;
+    get_rotate_left_size_on_gpu, binary, ShiftAmount, BinaryOp::RotateLeft;
+    get_rotate_right_size_on_gpu, binary, ShiftAmount, BinaryOp::RotateRight;
+    get_min_size_on_gpu, binary, Operand, BinaryOp::Min;
+    get_max_size_on_gpu, binary, Operand, BinaryOp::Max;
+    get_eq_size_on_gpu, compare, Operand, ComparisonOp::Eq;
+    get_ne_size_on_gpu, compare, Operand, ComparisonOp::Ne;
+    get_lt_size_on_gpu, compare, Operand, ComparisonOp::Lt;
+    get_le_size_on_gpu, compare, Operand, ComparisonOp::Le;
+    get_gt_size_on_gpu, compare, Operand, ComparisonOp::Gt;
+    get_ge_size_on_gpu, compare, Operand, ComparisonOp::Ge;
+}
+
+impl FheBool {
+    /// The GPUs its block lives on (see [`FheUint::gpu_indexes`]).
+    pub fn gpu_indexes(&self) -> Vec<GpuIndex> {
+        gpus_of(self.current_device())
+    }
+
+    /// The device bytes `self.select(then, otherwise)` needs on a GPU (see
+    /// [`FheUint::try_get_size_on_gpu`]); `Err` on failure.
+    pub fn try_get_select_size_on_gpu<Id: FheUintId>(
+        &self,
+        then: &FheUint<Id>,
+        otherwise: &FheUint<Id>,
+    ) -> Result<u64> {
+        size_on_gpu(&[self.input(), then.input(), otherwise.input()], |c, w| {
+            Ok(vec![integer::select(c, w[0][0], &w[1], &w[2])?])
+        })
+    }
+
+    /// The device bytes `self.select(then, otherwise)` needs on a GPU.
+    ///
+    /// # Panics
+    ///
+    /// If [`FheBool::try_get_select_size_on_gpu`] fails.
+    #[track_caller]
+    pub fn get_select_size_on_gpu<Id: FheUintId>(
+        &self,
+        then: &FheUint<Id>,
+        otherwise: &FheUint<Id>,
+    ) -> u64 {
+        expect_op(
+            self.try_get_select_size_on_gpu(then, otherwise),
+            "get_select_size_on_gpu",
+        )
+    }
+}

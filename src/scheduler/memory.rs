@@ -1,0 +1,155 @@
+//! How much GPU memory a circuit needs, known before it runs and without a GPU.
+//!
+//! The CUDA backend runs a circuit as one step per bootstrap layer, then one step
+//! that gathers the outputs (see [`crate::integer::execute`]). Every layer's
+//! results stay on the device until the gather, so the peak is: the input blocks,
+//! plus every bootstrap output, plus the largest single step's working memory (each
+//! of its expressions' [`gpu_expression_bytes`] and its lookup tables' bodies), or
+//! the gathered outputs with the gather's working memory. The server key (already on
+//! the device) is not counted. The backend cuts a step that does not fit the free
+//! memory into chunks, so this is what the circuit needs to run in one piece.
+
+use super::{CircuitInput, CostModel, GpuIndex, Recording, Scheduler, Target, Worker};
+use crate::error::Result;
+use crate::integer::{Circuit, Radix, Wire};
+use crate::shortint::ShortintParameters;
+
+/// Device bytes of one big (post-bootstrap) LWE ciphertext.
+pub(crate) fn big_lwe_bytes(params: &ShortintParameters) -> usize {
+    params.big_lwe_dimension().to_lwe_size().0 * 8
+}
+
+/// Device bytes one expression of a step needs besides the step's output: its
+/// linear result (a big LWE ciphertext), its offsets, constant and `terms` terms,
+/// and with a table the keyswitched small ciphertext and its table index. The CUDA
+/// backend plans its chunks with it.
+///
+/// ```
+/// use gpufhe::scheduler::gpu_expression_bytes;
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// // A bootstrapped sum of two blocks: a 2049-word linear result, a 919-word
+/// // keyswitched block, bookkeeping.
+/// assert_eq!(gpu_expression_bytes(&DEFAULT_PARAMETERS, 2, true), 2049 * 8 + 16 + 32 + 919 * 8 + 12);
+/// ```
+pub fn gpu_expression_bytes(
+    params: &ShortintParameters,
+    terms: usize,
+    bootstrapped: bool,
+) -> usize {
+    let small = params.lwe_dimension.to_lwe_size().0 * 8;
+    let linear = big_lwe_bytes(params) + 16 + 16 * terms;
+    if bootstrapped {
+        linear + small + 12
+    } else {
+        linear
+    }
+}
+
+/// The device bytes `circuit` needs on a GPU to run in one piece (see the module
+/// docs), for inputs that are not on the GPU yet.
+///
+/// ```
+/// use gpufhe::integer::{add, Circuit};
+/// use gpufhe::backend::BlockInfo;
+/// use gpufhe::scheduler::circuit_gpu_memory_bytes;
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// let mut c = Circuit::new(DEFAULT_PARAMETERS).with_parallelism(4096);
+/// let fresh = BlockInfo { degree: 3, noise_level: 1 };
+/// let a = c.add_input(&[fresh; 32]).unwrap();
+/// let b = c.add_input(&[fresh; 32]).unwrap();
+/// let sum = add(&mut c, &a, &b).unwrap();
+/// c.add_output(&sum);
+/// let bytes = circuit_gpu_memory_bytes(&c);
+/// // At least the 64 input blocks and the 32 output blocks of 2049 words each.
+/// assert!(bytes > 96 * 2049 * 8 && bytes < 10_000_000, "{bytes}");
+/// ```
+pub fn circuit_gpu_memory_bytes(circuit: &Circuit) -> u64 {
+    let params = circuit.parameters();
+    let big = big_lwe_bytes(params) as u64;
+    let table_bytes = params.polynomial_size.0 as u64 * 8;
+    let inputs: u64 = circuit.inputs().iter().map(|i| i.len() as u64 * big).sum();
+    let live = circuit.live_bootstraps();
+    let depth = live
+        .iter()
+        .map(|&b| circuit.bootstrap(b).depth as usize)
+        .max()
+        .unwrap_or(0);
+    let mut produced = 0u64;
+    let mut layer_scratch = vec![0u64; depth];
+    let mut layer_tables: Vec<Vec<usize>> = vec![Vec::new(); depth];
+    for &b in &live {
+        let bootstrap = circuit.bootstrap(b);
+        let layer = bootstrap.depth as usize - 1;
+        let outputs = circuit.table_by_id(bootstrap.table).function_count() as u64;
+        produced += outputs * big;
+        layer_scratch[layer] +=
+            gpu_expression_bytes(params, bootstrap.input.terms.len(), true) as u64;
+        if !layer_tables[layer].contains(&bootstrap.table) {
+            layer_tables[layer].push(bootstrap.table);
+        }
+    }
+    let largest_step = layer_scratch
+        .iter()
+        .zip(&layer_tables)
+        .map(|(scratch, tables)| scratch + tables.len() as u64 * table_bytes)
+        .max()
+        .unwrap_or(0);
+    let gather: u64 = circuit
+        .outputs()
+        .iter()
+        .flatten()
+        .map(|&w| {
+            let terms = circuit.linear_form(w).terms.len();
+            big + gpu_expression_bytes(params, terms, false) as u64
+        })
+        .sum();
+    inputs + produced + largest_step.max(gather)
+}
+
+impl Scheduler {
+    /// The device bytes ([`circuit_gpu_memory_bytes`]) of the circuit `build` makes
+    /// on `inputs`, built as it would be for this key's first GPU (for a key without
+    /// GPUs, for a modelled H100). Nothing runs.
+    pub(crate) fn gpu_memory_bytes(
+        &self,
+        inputs: &[CircuitInput<'_>],
+        build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+    ) -> Result<u64> {
+        #[cfg(feature = "gpu")]
+        let has_gpus = !self.gpus.is_empty();
+        #[cfg(not(feature = "gpu"))]
+        let has_gpus = false;
+        let parallelism = if !has_gpus {
+            let gpu = GpuIndex::new(0);
+            CostModel::modelled(&self.parameters, 0, &[gpu]).parallelism(Worker::Gpu(gpu))?
+        } else {
+            self.parallelism(Target::Gpu(0), 1)?
+        };
+        let mut recording = Recording::new(&self.parameters, parallelism);
+        let outputs = recording.record(inputs, build)?;
+        let wires: Vec<&[Wire]> = outputs.iter().map(Vec::as_slice).collect();
+        let (circuit, _) = recording.finish(&wires);
+        Ok(circuit_gpu_memory_bytes(&circuit))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::integer::tests::circuit_with_inputs;
+
+    #[test]
+    fn memory_grows_with_the_work_and_counts_every_part() {
+        let (mut c, x) = circuit_with_inputs(4096, &[4, 4]);
+        let empty = circuit_gpu_memory_bytes(&c);
+        let big = big_lwe_bytes(c.parameters()) as u64;
+        assert_eq!(empty, 8 * big, "inputs only");
+        let sum = crate::integer::add(&mut c, &x[0], &x[1]).expect("add");
+        c.add_output(&sum);
+        let add = circuit_gpu_memory_bytes(&c);
+        let product = crate::integer::mul(&mut c, &x[0], &x[1]).expect("mul");
+        c.add_output(&product);
+        let both = circuit_gpu_memory_bytes(&c);
+        assert!(add > empty + 4 * big && both > add, "{empty} {add} {both}");
+    }
+}
