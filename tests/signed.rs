@@ -280,4 +280,6 @@ fn selection_batches_and_sums() {
     assert_eq!(clear, [false, false, false]);
     assert!(FheInt8::batch(BinaryOp::Add, &lhs, [1i8]).is_err());
     assert_eq!(dec8(&FheInt8::sum(&lhs).unwrap(), ck), -124);
+    assert_eq!(dec8(&lhs.iter().sum(), ck), -124);
+    assert_eq!(dec8(&lhs.into_iter().sum(), ck), -124);
 }

@@ -277,32 +277,42 @@ by_value_receivers!(
     (FheUint<Id>, FheBool)
 );
 
-impl<Id: FheUintId> std::iter::Sum for FheUint<Id> {
-    /// The wrapping sum as one circuit (see [`FheUint::sum`]).
-    ///
-    /// # Panics
-    ///
-    /// If the sum fails: no server key on this thread, or values of different keys.
-    #[track_caller]
-    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        let values: Vec<Self> = iter.collect();
-        let refs: Vec<&Self> = values.iter().collect();
-        expect_op(FheUint::sum_of(&refs), "sum")
-    }
-}
+/// `std::iter::Sum` of owned and borrowed `$T<Id>` through `$T::sum_of`.
+macro_rules! iter_sum {
+    ($T:ident<$IdT:ident>) => {
+        impl<Id: $IdT> std::iter::Sum for $T<Id> {
+            /// The wrapping sum as one circuit (see `sum`).
+            ///
+            /// # Panics
+            ///
+            /// If the sum fails: no server key on this thread, or values of different
+            /// keys.
+            #[track_caller]
+            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+                let values: Vec<Self> = iter.collect();
+                let refs: Vec<&Self> = values.iter().collect();
+                expect_op($T::sum_of(&refs), "sum")
+            }
+        }
 
-impl<'a, Id: FheUintId> std::iter::Sum<&'a FheUint<Id>> for FheUint<Id> {
-    /// The wrapping sum as one circuit (see [`FheUint::sum`]).
-    ///
-    /// # Panics
-    ///
-    /// If the sum fails: no server key on this thread, or values of different keys.
-    #[track_caller]
-    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
-        let refs: Vec<&Self> = iter.collect();
-        expect_op(FheUint::sum_of(&refs), "sum")
-    }
+        impl<'a, Id: $IdT> std::iter::Sum<&'a $T<Id>> for $T<Id> {
+            /// The wrapping sum as one circuit (see `sum`).
+            ///
+            /// # Panics
+            ///
+            /// If the sum fails: no server key on this thread, or values of different
+            /// keys.
+            #[track_caller]
+            fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+                let refs: Vec<&Self> = iter.collect();
+                expect_op($T::sum_of(&refs), "sum")
+            }
+        }
+    };
 }
+pub(crate) use iter_sum;
+
+iter_sum!(FheUint<FheUintId>);
 
 /// `Op` and `OpAssign` for `FheBool` with a borrowed or owned `FheBool` or a `bool`,
 /// and `bool op FheBool`.

@@ -8,7 +8,7 @@ use super::fhe_bool::FheBool;
 use super::fhe_int::{clear_bits, FheInt, FheIntId, SignedOperand};
 use super::fhe_uint::{FheUint, OperandKind, ShiftAmount, UnsignedClear};
 use super::operations::{try_binary_methods, BinaryOp, ComparisonOp};
-use super::operators::{comparison_traits, rotations, std_operators};
+use super::operators::{comparison_traits, iter_sum, rotations, std_operators};
 use super::traits::{
     expect_op, FheEq, FheMax, FheMin, FheOrd, IfThenElse, RotateLeft, RotateLeftAssign,
     RotateRight, RotateRightAssign,
@@ -113,6 +113,10 @@ impl<Id: FheIntId> FheInt<Id> {
     /// The wrapping sum of `values` as one circuit (a trivial zero for an empty slice).
     /// `Err` on failure.
     pub fn sum(values: &[Self]) -> Result<Self> {
+        Self::sum_of(&values.iter().collect::<Vec<_>>())
+    }
+
+    pub(crate) fn sum_of(values: &[&Self]) -> Result<Self> {
         let inner: Vec<&FheUint<Id::Unsigned>> = values.iter().map(|x| &x.inner).collect();
         FheUint::sum_of(&inner).map(Self::from_inner)
     }
@@ -171,6 +175,7 @@ std_operators!(
 );
 comparison_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
 rotations!(FheInt<FheIntId>, ShiftAmount<'r, Id::Unsigned>);
+iter_sum!(FheInt<FheIntId>);
 
 impl<Id: FheIntId> IfThenElse<FheInt<Id>> for FheBool {
     fn try_if_then_else(&self, then: &FheInt<Id>, otherwise: &FheInt<Id>) -> Result<FheInt<Id>> {
