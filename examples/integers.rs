@@ -1,14 +1,19 @@
 //! The high-level API end to end on the default (128-bit secure) parameters: keys,
 //! a compressed server key sent through bytes, encrypted 8- and 64-bit arithmetic,
-//! comparisons and selection, and a batch, printing timings and bootstrap counts.
+//! comparisons and selection, division, bit counts and a batch, printing timings and
+//! bootstrap counts (and, for the 64-bit division, the counts of its circuit without
+//! running it: a minute or more on two cores).
 //!
 //! Run with `cargo run --release --example integers`.
 
+use gpufhe::backend::BlockInfo;
+use gpufhe::integer::{div_rem, Circuit};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize_conformant, safe_serialize};
+use gpufhe::shortint::DEFAULT_PARAMETERS;
 use gpufhe::{
-    set_server_key, BinaryOp, ClientKey, CompressedServerKey, ConfigBuilder, FheBool, FheUint64,
-    FheUint8, ServerKey,
+    set_server_key, BinaryOp, ClientKey, CompressedServerKey, ConfigBuilder, FheBool, FheUint16,
+    FheUint64, FheUint8, ServerKey,
 };
 use std::time::Instant;
 
@@ -61,6 +66,21 @@ fn main() -> Result<(), gpufhe::Error> {
         Ok(())
     })?;
 
+    timed("FheUint8 a / b, a % b", &|| {
+        let (q, r) = a.try_div_rem(&b)?;
+        let (q, r): (u8, u8) = (q.try_decrypt(&client_key)?, r.try_decrypt(&client_key)?);
+        assert_eq!((q, r), (2, 0));
+        Ok(())
+    })?;
+    timed("FheUint16 c / d, c % d", &|| {
+        let c = FheUint16::try_encrypt(54321u16, &client_key)?;
+        let d = FheUint16::try_encrypt(123u16, &client_key)?;
+        let (q, r) = c.try_div_rem(&d)?;
+        let (q, r): (u16, u16) = (q.try_decrypt(&client_key)?, r.try_decrypt(&client_key)?);
+        assert_eq!((q, r), (54321 / 123, 54321 % 123));
+        Ok(())
+    })?;
+
     let x = FheUint64::try_encrypt(u64::MAX - 5, &client_key)?;
     let y = FheUint64::try_encrypt(1u64 << 40, &client_key)?;
     timed("FheUint64 x + y", &|| {
@@ -72,6 +92,35 @@ fn main() -> Result<(), gpufhe::Error> {
         assert!(!x.try_eq(&y)?.try_decrypt(&client_key)?);
         Ok(())
     })?;
+
+    timed("FheUint64 x.count_ones()", &|| {
+        let ones: u32 = x.try_count_ones()?.try_decrypt(&client_key)?;
+        assert_eq!(ones, (u64::MAX - 5).count_ones());
+        Ok(())
+    })?;
+    timed("FheUint64 y.leading_zeros()", &|| {
+        let zeros: u32 = y.try_leading_zeros()?.try_decrypt(&client_key)?;
+        assert_eq!(zeros, (1u64 << 40).leading_zeros());
+        Ok(())
+    })?;
+    // What a 64-bit division by an encrypted value costs, from its circuit alone.
+    for (device, parallelism) in [("CPU", 2), ("GPU", 4096)] {
+        let mut c = Circuit::new(DEFAULT_PARAMETERS).with_parallelism(parallelism);
+        let fresh = BlockInfo {
+            degree: 3,
+            noise_level: 1,
+        };
+        let n = c.add_input(&[fresh; 32])?;
+        let d = c.add_input(&[fresh; 32])?;
+        let (q, r) = div_rem(&mut c, &n, &d)?;
+        c.add_output(&q);
+        c.add_output(&r);
+        let stats = c.stats();
+        println!(
+            "FheUint64 x / y, x % y ({device} circuit, not run): {} bootstraps in {} layers",
+            stats.bootstraps, stats.depth
+        );
+    }
 
     // A batch of 16 additions: one circuit, as many sequential layers as one.
     let lhs: Vec<FheUint8> = (0..16u8)

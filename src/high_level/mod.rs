@@ -40,12 +40,15 @@
 //! ([`FheInt<Id>`]) are their signed twins, two's complement on the same blocks:
 //! the same operators with `i8` ... `i128` clear operands, signed comparisons and
 //! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend.
-//! [`FheBool`] is what comparisons return. The operators `+ - * & | ^ ! << >>` and
-//! unary `-` (and their `*Assign` forms) take owned or borrowed encrypted operands
-//! or a clear value of the same width (`u8` for `FheUint8`; shifts and rotations
-//! also take a `u32`); `clear - x`, `clear + x`, ... work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
+//! [`FheBool`] is what comparisons return. The operators `+ - * / % & | ^ ! << >>`
+//! (`/` and `%` on unsigned types) and unary `-` (and their `*Assign` forms) take
+//! owned or borrowed encrypted operands or a clear value of the same width (`u8` for
+//! `FheUint8`; shifts and rotations also take a `u32`); `clear - x`, `clear + x`, ...
+//! work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
 //! [`FheMax`], rotations, overflowing arithmetic, [`FheBool::select`], sums and
-//! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`].
+//! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`];
+//! [`FheUint::div_rem`] gives quotient and remainder in one circuit (an encrypted zero
+//! divisor gives `MAX` and the dividend, as in TFHE-rs; a clear zero is an `Err`).
 //!
 //! # Errors and panics
 //!
@@ -90,6 +93,7 @@ mod batch;
 mod bit_ops;
 mod casts;
 mod config;
+mod division;
 mod fhe_bool;
 mod fhe_int;
 mod fhe_uint;

@@ -185,6 +185,24 @@ impl<Id: FheUintId> FheUint<Id> {
         Ok((Self::from_storage(out.remove(0)), flag))
     }
 
+    /// `(self / rhs, self % rhs)` as one circuit ([`integer::div_rem`] or
+    /// [`integer::scalar_div_rem`]; a clear zero is an `Err`).
+    pub(crate) fn div_rem_parts(&self, rhs: OperandKind<'_, Id>) -> Result<(Self, Self)> {
+        let mut slots = Slots::new();
+        let lhs = slots.push(self.input());
+        let rhs = slots.push_rhs(&rhs);
+        let mut out = run(&slots.inputs, |c, w| {
+            let (q, r) = match rhs.wires(w) {
+                Rhs::Wires(d) => integer::div_rem(c, &w[lhs], d)?,
+                Rhs::Clear(d) => integer::scalar_div_rem(c, &w[lhs], d)?,
+            };
+            Ok(vec![q, r])
+        })?;
+        check_eq("number of outputs of the circuit", 2, out.len())?;
+        let remainder = Self::from_storage(out.remove(1));
+        Ok((Self::from_storage(out.remove(0)), remainder))
+    }
+
     /// A one-operand circuit on `self`.
     pub(crate) fn unary(
         &self,

@@ -14,8 +14,8 @@ use super::traits::{
 use crate::error::Result;
 use crate::integer::CmpOp;
 use std::ops::{
-    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, MulAssign,
-    Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
+    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Div, DivAssign,
+    Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
 };
 
 /// `Op` and `OpAssign` for `$T<Id>` (`FheUint` or `FheInt`) with any right operand
@@ -66,6 +66,24 @@ macro_rules! std_operators {
 pub(crate) use {encrypted_operator, std_operators};
 
 std_operators!(FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>);
+encrypted_operator!(
+    FheUint<FheUintId>,
+    Div,
+    div,
+    DivAssign,
+    div_assign,
+    try_div,
+    Operand<'r, Id>
+);
+encrypted_operator!(
+    FheUint<FheUintId>,
+    Rem,
+    rem,
+    RemAssign,
+    rem_assign,
+    try_rem,
+    Operand<'r, Id>
+);
 
 /// `clear op x` for one width: the commutative operators swap their operands,
 /// `clear - x` is [`FheUint::try_sub_from`].
