@@ -47,6 +47,7 @@ use crate::error::{Error, Result};
 use crate::high_level::{
     ClientKey, CompressedServerKey, Config, FheBool, FheUint, FheUintId, KeyTag, ServerKey,
 };
+use crate::high_level::{FheInt, FheIntId};
 use bincode::config::{Configuration, Fixint, LittleEndian, NoLimit};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -183,6 +184,11 @@ impl<Id: FheUintId> SafeSerialization for FheUint<Id> {
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
 }
 
+impl<Id: FheIntId> SafeSerialization for FheInt<Id> {
+    const TYPE_NAME: &'static str = Id::NAME;
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
 impl Conformant for Config {
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         if self == params.config() {
@@ -222,6 +228,12 @@ impl<Id: FheUintId> Conformant for FheUint<Id> {
         params.check_tag("the value", self.tag())?;
         self.storage
             .conforms_to(params.config().parameters(), Id::BITS)
+    }
+}
+
+impl<Id: FheIntId> Conformant for FheInt<Id> {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        self.as_unsigned().conforms_to(params)
     }
 }
 

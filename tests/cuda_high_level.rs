@@ -15,7 +15,7 @@ use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_serialize};
 use gpufhe::{
     get_number_of_gpus, set_server_key, unset_server_key, BinaryOp, ClientKey, CompressedServerKey,
-    ConfigBuilder, Device, FheBool, FheUint64, FheUint8, GpuIndex, ServerKey,
+    ConfigBuilder, Device, FheBool, FheInt128, FheInt64, FheUint64, FheUint8, GpuIndex, ServerKey,
 };
 use std::sync::OnceLock;
 
@@ -138,6 +138,54 @@ fn fheuint8_operations_match_the_clear_and_the_cpu_results() {
         let gpu = results_u8(&keys.client, &keys.gpu, GPU0, a, b);
         assert_eq!(gpu, clear_results(a as u128, b as u128, 8), "{a} op {b}");
         let cpu = results_u8(&keys.client, &keys.cpu, Device::Cpu, a, b);
+        assert_eq!(gpu, cpu, "{a} op {b}: GPU and CPU differ");
+    }
+}
+
+/// The signed operations (order, arithmetic `>>` by clear and encrypted amounts,
+/// `abs`, `min`, sign extension) of `a` and `b` on `key`, decrypted; every result
+/// must live on `device`.
+fn signed_results(ck: &ClientKey, key: &ServerKey, device: Device, a: i64, b: i64) -> Vec<i128> {
+    set_server_key(key.clone());
+    let (x, y) = (FheInt64::encrypt(a, ck), FheInt64::encrypt(b, ck));
+    let amount = FheUint64::encrypt(b as u64, ck);
+    let integers = [&x >> 5u32, &x >> &amount, x.abs(), x.min(&y)];
+    let mut out = Vec::new();
+    for v in &integers {
+        assert_eq!(v.current_device(), device);
+        out.push(FheDecrypt::<i64>::decrypt(v, ck) as i128);
+    }
+    let wide = FheInt128::cast_from(x.clone());
+    assert_eq!(wide.current_device(), device);
+    out.push(wide.decrypt(ck));
+    for v in [x.lt(&y), x.ge(b)] {
+        assert_eq!(v.current_device(), device);
+        out.push(v.decrypt(ck) as i128);
+    }
+    out
+}
+
+#[test]
+fn fheint64_operations_match_the_clear_and_the_cpu_results() {
+    let Some(keys) = gpu_keys() else { return };
+    for (a, b) in [
+        (i64::MIN, -1),
+        (-1, 63),
+        (-5_000_000_001, 70),
+        (i64::MAX, 0),
+    ] {
+        let expected = [
+            (a >> 5) as i128,
+            a.wrapping_shr(b as u32) as i128,
+            a.wrapping_abs() as i128,
+            a.min(b) as i128,
+            a as i128,
+            (a < b) as i128,
+            (a >= b) as i128,
+        ];
+        let gpu = signed_results(&keys.client, &keys.gpu, GPU0, a, b);
+        assert_eq!(gpu, expected, "{a} op {b}");
+        let cpu = signed_results(&keys.client, &keys.cpu, Device::Cpu, a, b);
         assert_eq!(gpu, cpu, "{a} op {b}: GPU and CPU differ");
     }
 }

@@ -36,11 +36,15 @@
 //! # Types and operations
 //!
 //! [`FheUint2`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
-//! around like `wrapping_*` on the clear type. [`FheBool`] is what comparisons
-//! return. The operators `+ - * / % & | ^ ! << >>` and unary `-` (and their `*Assign`
-//! forms) take owned or borrowed encrypted operands or a clear value of the same
-//! width (`u8` for `FheUint8`; shifts and rotations also take a `u32`); `clear - x`,
-//! `clear + x`, ... work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
+//! around like `wrapping_*` on the clear type. [`FheInt8`] ... [`FheInt128`]
+//! ([`FheInt<Id>`]) are their signed twins, two's complement on the same blocks:
+//! the same operators with `i8` ... `i128` clear operands, signed comparisons and
+//! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend.
+//! [`FheBool`] is what comparisons return. The operators `+ - * / % & | ^ ! << >>`
+//! (`/` and `%` on unsigned types) and unary `-` (and their `*Assign` forms) take
+//! owned or borrowed encrypted operands or a clear value of the same width (`u8` for
+//! `FheUint8`; shifts and rotations also take a `u32`); `clear - x`, `clear + x`, ...
+//! work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
 //! [`FheMax`], rotations, overflowing arithmetic, [`FheBool::select`], sums and
 //! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`];
 //! [`FheUint::div_rem`] gives quotient and remainder in one circuit (an encrypted zero
@@ -91,6 +95,7 @@ mod casts;
 mod config;
 mod division;
 mod fhe_bool;
+mod fhe_int;
 mod fhe_uint;
 mod gpu_helpers;
 mod key_tag;
@@ -98,6 +103,7 @@ mod keys;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
+mod signed_ops;
 mod storage;
 pub(crate) mod traits;
 
@@ -105,6 +111,10 @@ pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use batch::{BatchOutput, ValueSlot};
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
+pub use fhe_int::{
+    FheInt, FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64,
+    FheInt64Id, FheInt8, FheInt8Id, FheIntId, SignedClear, SignedOperand,
+};
 pub use fhe_uint::{
     FheUint, FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
     FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint2Id, FheUint32, FheUint32Id, FheUint4,

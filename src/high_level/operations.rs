@@ -14,6 +14,44 @@ use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
 pub use crate::integer::BinaryOp;
 pub use crate::integer::CmpOp as ComparisonOp;
 
+/// The `try_` forms of `- * & | ^ <<`, whose circuits are the same on unsigned and
+/// two's complement values, for a type with a `binary(op, operand)` method: right
+/// operands `$Operand`, shift amounts `$Shift`.
+macro_rules! try_binary_methods {
+    ($Operand:ty, $Shift:ty) => {
+        /// `self - rhs`, wrapping; `Err` on failure (see `try_add`).
+        pub fn try_sub<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::Sub, rhs.into().0)
+        }
+
+        /// `self * rhs`, wrapping; `Err` on failure.
+        pub fn try_mul<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::Mul, rhs.into().0)
+        }
+
+        /// `self & rhs`; `Err` on failure.
+        pub fn try_bitand<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::BitAnd, rhs.into().0)
+        }
+
+        /// `self | rhs`; `Err` on failure.
+        pub fn try_bitor<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::BitOr, rhs.into().0)
+        }
+
+        /// `self ^ rhs`; `Err` on failure.
+        pub fn try_bitxor<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
+            self.binary(BinaryOp::BitXor, rhs.into().0)
+        }
+
+        /// `self << amount` (the amount modulo the width); `Err` on failure.
+        pub fn try_shl<'r>(&self, amount: impl Into<$Shift>) -> Result<Self> {
+            self.binary(BinaryOp::Shl, amount.into().0)
+        }
+    };
+}
+pub(crate) use try_binary_methods;
+
 /// Where the operands of one operation sit among a circuit's inputs.
 struct Slots<'a> {
     inputs: Vec<Input<'a>>,
@@ -76,29 +114,37 @@ pub(crate) fn single(mut outputs: Vec<Storage>) -> Result<Storage> {
 impl<Id: FheUintId> FheUint<Id> {
     /// `self op rhs` as one circuit.
     pub(crate) fn binary(&self, op: BinaryOp, rhs: OperandKind<'_, Id>) -> Result<Self> {
+        self.binary_with(rhs, |c, l, r| integer::binary(c, op, l, r))
+    }
+
+    /// `build(self, rhs)` as one circuit, `build` giving the blocks of the result.
+    pub(crate) fn binary_with(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<Radix>,
+    ) -> Result<Self> {
         let mut slots = Slots::new();
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let out = run(&slots.inputs, |c, w| {
-            Ok(vec![integer::binary(c, op, &w[lhs], rhs.wires(w))?])
+            Ok(vec![build(c, &w[lhs], rhs.wires(w))?])
         })?;
         Ok(Self::from_storage(single(out)?))
     }
 
     /// `self op rhs` as one circuit.
     pub(crate) fn compare(&self, op: CmpOp, rhs: OperandKind<'_, Id>) -> Result<FheBool> {
-        let mut slots = Slots::new();
-        let lhs = slots.push(self.input());
-        let rhs = slots.push_rhs(&rhs);
-        let out = run(&slots.inputs, |c, w| {
-            Ok(vec![vec![integer::comparison(
-                c,
-                op,
-                &w[lhs],
-                rhs.wires(w),
-            )?]])
-        })?;
-        Ok(FheBool::from_storage(single(out)?))
+        self.compare_with(rhs, |c, l, r| integer::comparison(c, op, l, r))
+    }
+
+    /// `build(self, rhs)` as one circuit, `build` giving a boolean block.
+    pub(crate) fn compare_with(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<Wire>,
+    ) -> Result<FheBool> {
+        let out = self.binary_with(rhs, |c, l, r| Ok(vec![build(c, l, r)?]))?;
+        Ok(FheBool::from_storage(out.storage))
     }
 
     /// `self op rhs` for `op` among `+ - *`, with its overflow `flag` (or its
@@ -158,7 +204,10 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// A one-operand circuit on `self`.
-    fn unary(&self, build: impl FnOnce(&mut Circuit, &[Wire]) -> Result<Radix>) -> Result<Self> {
+    pub(crate) fn unary(
+        &self,
+        build: impl FnOnce(&mut Circuit, &[Wire]) -> Result<Radix>,
+    ) -> Result<Self> {
         let out = run(&[self.input()], |c, w| Ok(vec![build(c, &w[0])?]))?;
         Ok(Self::from_storage(single(out)?))
     }
@@ -179,41 +228,13 @@ impl<Id: FheUintId> FheUint<Id> {
         self.binary(BinaryOp::Add, rhs.into().0)
     }
 
-    /// `self - rhs`, wrapping; `Err` on failure (see [`FheUint::try_add`]).
-    pub fn try_sub<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Sub, rhs.into().0)
-    }
+    try_binary_methods!(Operand<'r, Id>, ShiftAmount<'r, Id>);
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is
     /// `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = clear.to_u128();
         self.unary(|c, x| integer::clear_sub(c, clear, x))
-    }
-
-    /// `self * rhs`, wrapping; `Err` on failure.
-    pub fn try_mul<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Mul, rhs.into().0)
-    }
-
-    /// `self & rhs`; `Err` on failure.
-    pub fn try_bitand<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitAnd, rhs.into().0)
-    }
-
-    /// `self | rhs`; `Err` on failure.
-    pub fn try_bitor<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitOr, rhs.into().0)
-    }
-
-    /// `self ^ rhs`; `Err` on failure.
-    pub fn try_bitxor<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::BitXor, rhs.into().0)
-    }
-
-    /// `self << amount` (the amount modulo the width); `Err` on failure.
-    pub fn try_shl<'r>(&self, amount: impl Into<ShiftAmount<'r, Id>>) -> Result<Self> {
-        self.binary(BinaryOp::Shl, amount.into().0)
     }
 
     /// `self >> amount` (logical, the amount modulo the width); `Err` on failure.
@@ -274,6 +295,7 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<Self>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
         Self::batch_with(lhs, rhs, |l, r| l.binary(op, r))
     }
 
@@ -304,19 +326,21 @@ impl<Id: FheUintId> FheUint<Id> {
         lhs: &'r [Self],
         rhs: impl IntoIterator<Item = R>,
     ) -> Result<Vec<FheBool>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
         Self::batch_with(lhs, rhs, |l, r| l.compare(op, r))
     }
 
     /// `op(lhs[i], rhs[i])` for every `i`, as a batch of the current thread's key
     /// ([`crate::ServerKey::run_batch`]).
-    fn batch_with<'r, R: Into<Operand<'r, Id>>, T: BatchOutput>(
-        lhs: &'r [Self],
-        rhs: impl IntoIterator<Item = R>,
+    pub(crate) fn batch_with<'r, T: BatchOutput>(
+        lhs: impl IntoIterator<Item = &'r Self>,
+        rhs: impl IntoIterator<Item = OperandKind<'r, Id>>,
         op: impl Fn(&Self, OperandKind<'_, Id>) -> Result<T>,
     ) -> Result<Vec<T>> {
-        let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().map(|r| r.into().0).collect();
+        let lhs: Vec<&Self> = lhs.into_iter().collect();
+        let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().collect();
         check_batch_lengths(lhs.len(), rhs.len())?;
-        let pairs: Vec<(&Self, &OperandKind<'r, Id>)> = lhs.iter().zip(&rhs).collect();
+        let pairs: Vec<(&Self, &OperandKind<'r, Id>)> = lhs.into_iter().zip(&rhs).collect();
         current_server_key()?
             .run_batch(&pairs, |&(l, r)| op(l, r.borrowed()))?
             .into_iter()

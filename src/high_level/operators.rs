@@ -18,27 +18,27 @@ use std::ops::{
     Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
 };
 
-/// `Op` and `OpAssign` for `FheUint` with any right operand that converts into
-/// `$Rhs` (borrowed or owned encrypted, or clear).
+/// `Op` and `OpAssign` for `$T<Id>` (`FheUint` or `FheInt`) with any right operand
+/// that converts into `$Rhs<Id>` (borrowed or owned encrypted, or clear).
 macro_rules! encrypted_operator {
-    ($Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $try:ident, $Rhs:ident) => {
-        impl<'r, Id: FheUintId, R: Into<$Rhs<'r, Id>>> $Op<R> for &FheUint<Id> {
-            type Output = FheUint<Id>;
+    ($T:ident<$IdT:ident>, $Op:ident, $op:ident, $OpAssign:ident, $op_assign:ident, $try:ident, $Rhs:ty) => {
+        impl<'r, Id: $IdT, R: Into<$Rhs>> $Op<R> for &$T<Id> {
+            type Output = $T<Id>;
             #[track_caller]
-            fn $op(self, rhs: R) -> FheUint<Id> {
+            fn $op(self, rhs: R) -> $T<Id> {
                 expect_op(self.$try(rhs), stringify!($op))
             }
         }
 
-        impl<'r, Id: FheUintId, R: Into<$Rhs<'r, Id>>> $Op<R> for FheUint<Id> {
-            type Output = FheUint<Id>;
+        impl<'r, Id: $IdT, R: Into<$Rhs>> $Op<R> for $T<Id> {
+            type Output = $T<Id>;
             #[track_caller]
-            fn $op(self, rhs: R) -> FheUint<Id> {
+            fn $op(self, rhs: R) -> $T<Id> {
                 (&self).$op(rhs)
             }
         }
 
-        impl<'r, Id: FheUintId, R: Into<$Rhs<'r, Id>>> $OpAssign<R> for FheUint<Id> {
+        impl<'r, Id: $IdT, R: Into<$Rhs>> $OpAssign<R> for $T<Id> {
             #[track_caller]
             fn $op_assign(&mut self, rhs: R) {
                 *self = (&*self).$op(rhs);
@@ -47,67 +47,83 @@ macro_rules! encrypted_operator {
     };
 }
 
-encrypted_operator!(Add, add, AddAssign, add_assign, try_add, Operand);
-encrypted_operator!(Sub, sub, SubAssign, sub_assign, try_sub, Operand);
-encrypted_operator!(Mul, mul, MulAssign, mul_assign, try_mul, Operand);
-encrypted_operator!(Div, div, DivAssign, div_assign, try_div, Operand);
-encrypted_operator!(Rem, rem, RemAssign, rem_assign, try_rem, Operand);
+/// Every std operator of `$T<Id>`: arithmetic and bitwise ones with right operands
+/// `$Operand`, shifts with `$Shift`, `-` and `!`.
+macro_rules! std_operators {
+    ($T:ident<$IdT:ident>, $Operand:ty, $Shift:ty) => {
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, Add, add, AddAssign, add_assign, try_add, $Operand);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, Sub, sub, SubAssign, sub_assign, try_sub, $Operand);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, Mul, mul, MulAssign, mul_assign, try_mul, $Operand);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, BitAnd, bitand, BitAndAssign, bitand_assign, try_bitand, $Operand);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, BitOr, bitor, BitOrAssign, bitor_assign, try_bitor, $Operand);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, BitXor, bitxor, BitXorAssign, bitxor_assign, try_bitxor, $Operand);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, Shl, shl, ShlAssign, shl_assign, try_shl, $Shift);
+        $crate::high_level::operators::encrypted_operator!($T<$IdT>, Shr, shr, ShrAssign, shr_assign, try_shr, $Shift);
+        $crate::high_level::operators::unary_operator!(Neg, neg, try_neg, $T<Id>, Id: $IdT);
+        $crate::high_level::operators::unary_operator!(Not, not, try_not, $T<Id>, Id: $IdT);
+    };
+}
+pub(crate) use {encrypted_operator, std_operators};
+
+std_operators!(FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>);
 encrypted_operator!(
-    BitAnd,
-    bitand,
-    BitAndAssign,
-    bitand_assign,
-    try_bitand,
-    Operand
+    FheUint<FheUintId>,
+    Div,
+    div,
+    DivAssign,
+    div_assign,
+    try_div,
+    Operand<'r, Id>
 );
-encrypted_operator!(BitOr, bitor, BitOrAssign, bitor_assign, try_bitor, Operand);
 encrypted_operator!(
-    BitXor,
-    bitxor,
-    BitXorAssign,
-    bitxor_assign,
-    try_bitxor,
-    Operand
+    FheUint<FheUintId>,
+    Rem,
+    rem,
+    RemAssign,
+    rem_assign,
+    try_rem,
+    Operand<'r, Id>
 );
-encrypted_operator!(Shl, shl, ShlAssign, shl_assign, try_shl, ShiftAmount);
-encrypted_operator!(Shr, shr, ShrAssign, shr_assign, try_shr, ShiftAmount);
 
 /// `clear op x` for one width: the commutative operators swap their operands,
 /// `clear - x` is [`FheUint::try_sub_from`].
 macro_rules! clear_left_operators {
     ($id:ty, $clear:ty) => {
-        $crate::high_level::operators::clear_left_operators!(@commutative $id, $clear,
+        $crate::high_level::operators::clear_left_operators!(@type FheUint, $id, $clear);
+    };
+    (@type $T:ident, $id:ty, $clear:ty) => {
+        $crate::high_level::operators::clear_left_operators!(@commutative $T, $id, $clear,
             Add add, Mul mul, BitAnd bitand, BitOr bitor, BitXor bitxor);
 
-        impl std::ops::Sub<&$crate::high_level::FheUint<$id>> for $clear {
-            type Output = $crate::high_level::FheUint<$id>;
+        impl std::ops::Sub<&$crate::high_level::$T<$id>> for $clear {
+            type Output = $crate::high_level::$T<$id>;
             #[track_caller]
-            fn sub(self, rhs: &$crate::high_level::FheUint<$id>) -> Self::Output {
+            fn sub(self, rhs: &$crate::high_level::$T<$id>) -> Self::Output {
                 $crate::high_level::traits::expect_op(rhs.try_sub_from(self), "sub")
             }
         }
 
-        impl std::ops::Sub<$crate::high_level::FheUint<$id>> for $clear {
-            type Output = $crate::high_level::FheUint<$id>;
+        impl std::ops::Sub<$crate::high_level::$T<$id>> for $clear {
+            type Output = $crate::high_level::$T<$id>;
             #[track_caller]
-            fn sub(self, rhs: $crate::high_level::FheUint<$id>) -> Self::Output {
+            fn sub(self, rhs: $crate::high_level::$T<$id>) -> Self::Output {
                 self - &rhs
             }
         }
     };
-    (@commutative $id:ty, $clear:ty, $($Op:ident $op:ident),*) => {$(
-        impl std::ops::$Op<&$crate::high_level::FheUint<$id>> for $clear {
-            type Output = $crate::high_level::FheUint<$id>;
+    (@commutative $T:ident, $id:ty, $clear:ty, $($Op:ident $op:ident),*) => {$(
+        impl std::ops::$Op<&$crate::high_level::$T<$id>> for $clear {
+            type Output = $crate::high_level::$T<$id>;
             #[track_caller]
-            fn $op(self, rhs: &$crate::high_level::FheUint<$id>) -> Self::Output {
+            fn $op(self, rhs: &$crate::high_level::$T<$id>) -> Self::Output {
                 std::ops::$Op::$op(rhs, self)
             }
         }
 
-        impl std::ops::$Op<$crate::high_level::FheUint<$id>> for $clear {
-            type Output = $crate::high_level::FheUint<$id>;
+        impl std::ops::$Op<$crate::high_level::$T<$id>> for $clear {
+            type Output = $crate::high_level::$T<$id>;
             #[track_caller]
-            fn $op(self, rhs: $crate::high_level::FheUint<$id>) -> Self::Output {
+            fn $op(self, rhs: $crate::high_level::$T<$id>) -> Self::Output {
                 std::ops::$Op::$op(&rhs, self)
             }
         }
@@ -117,8 +133,8 @@ pub(crate) use clear_left_operators;
 
 /// A unary operator on owned and borrowed values.
 macro_rules! unary_operator {
-    ($Op:ident, $op:ident, $try:ident, $T:ty $(, $Id:ident)?) => {
-        impl$(<$Id: FheUintId>)? $Op for &$T {
+    ($Op:ident, $op:ident, $try:ident, $T:ty $(, $Id:ident: $IdT:ident)?) => {
+        impl$(<$Id: $IdT>)? $Op for &$T {
             type Output = $T;
             #[track_caller]
             fn $op(self) -> $T {
@@ -126,7 +142,7 @@ macro_rules! unary_operator {
             }
         }
 
-        impl$(<$Id: FheUintId>)? $Op for $T {
+        impl$(<$Id: $IdT>)? $Op for $T {
             type Output = $T;
             #[track_caller]
             fn $op(self) -> $T {
@@ -136,59 +152,68 @@ macro_rules! unary_operator {
     };
 }
 
-unary_operator!(Neg, neg, try_neg, FheUint<Id>, Id);
-unary_operator!(Not, not, try_not, FheUint<Id>, Id);
+pub(crate) use unary_operator;
+
 unary_operator!(Not, not, try_not, FheBool);
 
-impl<'r, Id: FheUintId, R: Into<Operand<'r, Id>>> FheEq<R> for FheUint<Id> {
-    fn try_eq(&self, other: R) -> Result<FheBool> {
-        self.compare(CmpOp::Eq, other.into().0)
-    }
+/// [`FheEq`], [`FheOrd`], [`FheMin`] and [`FheMax`] for `$T<Id>`, through its
+/// `compare` and `binary` methods, with right operands `$Operand`.
+macro_rules! comparison_traits {
+    ($T:ident<$IdT:ident>, $Operand:ty) => {
+        impl<'r, Id: $IdT, R: Into<$Operand>> FheEq<R> for $T<Id> {
+            fn try_eq(&self, other: R) -> Result<FheBool> {
+                self.compare(CmpOp::Eq, other.into().0)
+            }
 
-    fn try_ne(&self, other: R) -> Result<FheBool> {
-        self.compare(CmpOp::Ne, other.into().0)
-    }
+            fn try_ne(&self, other: R) -> Result<FheBool> {
+                self.compare(CmpOp::Ne, other.into().0)
+            }
+        }
+
+        impl<'r, Id: $IdT, R: Into<$Operand>> FheOrd<R> for $T<Id> {
+            fn try_lt(&self, other: R) -> Result<FheBool> {
+                self.compare(CmpOp::Lt, other.into().0)
+            }
+
+            fn try_le(&self, other: R) -> Result<FheBool> {
+                self.compare(CmpOp::Le, other.into().0)
+            }
+
+            fn try_gt(&self, other: R) -> Result<FheBool> {
+                self.compare(CmpOp::Gt, other.into().0)
+            }
+
+            fn try_ge(&self, other: R) -> Result<FheBool> {
+                self.compare(CmpOp::Ge, other.into().0)
+            }
+        }
+
+        impl<'r, Id: $IdT, R: Into<$Operand>> FheMin<R> for $T<Id> {
+            type Output = $T<Id>;
+
+            fn try_min(&self, other: R) -> Result<$T<Id>> {
+                self.binary(BinaryOp::Min, other.into().0)
+            }
+        }
+
+        impl<'r, Id: $IdT, R: Into<$Operand>> FheMax<R> for $T<Id> {
+            type Output = $T<Id>;
+
+            fn try_max(&self, other: R) -> Result<$T<Id>> {
+                self.binary(BinaryOp::Max, other.into().0)
+            }
+        }
+    };
 }
+pub(crate) use comparison_traits;
 
-impl<'r, Id: FheUintId, R: Into<Operand<'r, Id>>> FheOrd<R> for FheUint<Id> {
-    fn try_lt(&self, other: R) -> Result<FheBool> {
-        self.compare(CmpOp::Lt, other.into().0)
-    }
+comparison_traits!(FheUint<FheUintId>, Operand<'r, Id>);
 
-    fn try_le(&self, other: R) -> Result<FheBool> {
-        self.compare(CmpOp::Le, other.into().0)
-    }
-
-    fn try_gt(&self, other: R) -> Result<FheBool> {
-        self.compare(CmpOp::Gt, other.into().0)
-    }
-
-    fn try_ge(&self, other: R) -> Result<FheBool> {
-        self.compare(CmpOp::Ge, other.into().0)
-    }
-}
-
-impl<'r, Id: FheUintId, R: Into<Operand<'r, Id>>> FheMin<R> for FheUint<Id> {
-    type Output = FheUint<Id>;
-
-    fn try_min(&self, other: R) -> Result<FheUint<Id>> {
-        self.binary(BinaryOp::Min, other.into().0)
-    }
-}
-
-impl<'r, Id: FheUintId, R: Into<Operand<'r, Id>>> FheMax<R> for FheUint<Id> {
-    type Output = FheUint<Id>;
-
-    fn try_max(&self, other: R) -> Result<FheUint<Id>> {
-        self.binary(BinaryOp::Max, other.into().0)
-    }
-}
-
-/// A trait taking `self` by value, for owned and borrowed receivers.
+/// A trait taking `self` by value, for owned and borrowed receivers of `$T<Id>`.
 macro_rules! by_value_receivers {
-    ($Trait:ident, $Rhs:ident, $try:ident, |$x:ident, $rhs:ident| $body:expr, $Out:ty) => {
-        impl<'r, Id: FheUintId, R: Into<$Rhs<'r, Id>>> $Trait<R> for &FheUint<Id> {
-            type Output = FheUint<Id>;
+    ($T:ident<$IdT:ident>, $Trait:ident, $Rhs:ty, $try:ident, |$x:ident, $rhs:ident| $body:expr, $Out:ty) => {
+        impl<'r, Id: $IdT, R: Into<$Rhs>> $Trait<R> for &$T<Id> {
+            type Output = $T<Id>;
 
             fn $try(self, rhs: R) -> Result<$Out> {
                 let ($x, $rhs) = (self, rhs.into().0);
@@ -196,8 +221,8 @@ macro_rules! by_value_receivers {
             }
         }
 
-        impl<'r, Id: FheUintId, R: Into<$Rhs<'r, Id>>> $Trait<R> for FheUint<Id> {
-            type Output = FheUint<Id>;
+        impl<'r, Id: $IdT, R: Into<$Rhs>> $Trait<R> for $T<Id> {
+            type Output = $T<Id>;
 
             fn $try(self, rhs: R) -> Result<$Out> {
                 (&self).$try(rhs)
@@ -206,82 +231,106 @@ macro_rules! by_value_receivers {
     };
 }
 
+/// [`RotateLeft`], [`RotateRight`] and their `*Assign` forms for `$T<Id>`, amounts
+/// `$Shift`.
+macro_rules! rotations {
+    ($T:ident<$IdT:ident>, $Shift:ty) => {
+        $crate::high_level::operators::by_value_receivers!(
+            $T<$IdT>,
+            RotateLeft,
+            $Shift,
+            try_rotate_left,
+            |x, amount| x.binary(BinaryOp::RotateLeft, amount),
+            $T<Id>
+        );
+        $crate::high_level::operators::by_value_receivers!(
+            $T<$IdT>,
+            RotateRight,
+            $Shift,
+            try_rotate_right,
+            |x, amount| x.binary(BinaryOp::RotateRight, amount),
+            $T<Id>
+        );
+
+        impl<'r, Id: $IdT, R: Into<$Shift>> RotateLeftAssign<R> for $T<Id> {
+            #[track_caller]
+            fn rotate_left_assign(&mut self, amount: R) {
+                *self = (&*self).rotate_left(amount);
+            }
+        }
+
+        impl<'r, Id: $IdT, R: Into<$Shift>> RotateRightAssign<R> for $T<Id> {
+            #[track_caller]
+            fn rotate_right_assign(&mut self, amount: R) {
+                *self = (&*self).rotate_right(amount);
+            }
+        }
+    };
+}
+pub(crate) use {by_value_receivers, rotations};
+
+rotations!(FheUint<FheUintId>, ShiftAmount<'r, Id>);
 by_value_receivers!(
-    RotateLeft,
-    ShiftAmount,
-    try_rotate_left,
-    |x, amount| x.binary(BinaryOp::RotateLeft, amount),
-    FheUint<Id>
-);
-by_value_receivers!(
-    RotateRight,
-    ShiftAmount,
-    try_rotate_right,
-    |x, amount| x.binary(BinaryOp::RotateRight, amount),
-    FheUint<Id>
-);
-by_value_receivers!(
+    FheUint<FheUintId>,
     OverflowingAdd,
-    Operand,
+    Operand<'r, Id>,
     try_overflowing_add,
     |x, rhs| x.overflowing(BinaryOp::Add, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 by_value_receivers!(
+    FheUint<FheUintId>,
     OverflowingMul,
-    Operand,
+    Operand<'r, Id>,
     try_overflowing_mul,
     |x, rhs| x.overflowing(BinaryOp::Mul, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 by_value_receivers!(
+    FheUint<FheUintId>,
     OverflowingSub,
-    Operand,
+    Operand<'r, Id>,
     try_overflowing_sub,
     |x, rhs| x.overflowing(BinaryOp::Sub, rhs, Flag::Overflow),
     (FheUint<Id>, FheBool)
 );
 
-impl<'r, Id: FheUintId, R: Into<ShiftAmount<'r, Id>>> RotateLeftAssign<R> for FheUint<Id> {
-    #[track_caller]
-    fn rotate_left_assign(&mut self, amount: R) {
-        *self = (&*self).rotate_left(amount);
-    }
-}
+/// `std::iter::Sum` of owned and borrowed `$T<Id>` through `$T::sum_of`.
+macro_rules! iter_sum {
+    ($T:ident<$IdT:ident>) => {
+        impl<Id: $IdT> std::iter::Sum for $T<Id> {
+            /// The wrapping sum as one circuit (see `sum`).
+            ///
+            /// # Panics
+            ///
+            /// If the sum fails: no server key on this thread, or values of different
+            /// keys.
+            #[track_caller]
+            fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+                let values: Vec<Self> = iter.collect();
+                let refs: Vec<&Self> = values.iter().collect();
+                expect_op($T::sum_of(&refs), "sum")
+            }
+        }
 
-impl<'r, Id: FheUintId, R: Into<ShiftAmount<'r, Id>>> RotateRightAssign<R> for FheUint<Id> {
-    #[track_caller]
-    fn rotate_right_assign(&mut self, amount: R) {
-        *self = (&*self).rotate_right(amount);
-    }
+        impl<'a, Id: $IdT> std::iter::Sum<&'a $T<Id>> for $T<Id> {
+            /// The wrapping sum as one circuit (see `sum`).
+            ///
+            /// # Panics
+            ///
+            /// If the sum fails: no server key on this thread, or values of different
+            /// keys.
+            #[track_caller]
+            fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
+                let refs: Vec<&Self> = iter.collect();
+                expect_op($T::sum_of(&refs), "sum")
+            }
+        }
+    };
 }
+pub(crate) use iter_sum;
 
-impl<Id: FheUintId> std::iter::Sum for FheUint<Id> {
-    /// The wrapping sum as one circuit (see [`FheUint::sum`]).
-    ///
-    /// # Panics
-    ///
-    /// If the sum fails: no server key on this thread, or values of different keys.
-    #[track_caller]
-    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        let values: Vec<Self> = iter.collect();
-        let refs: Vec<&Self> = values.iter().collect();
-        expect_op(FheUint::sum_of(&refs), "sum")
-    }
-}
-
-impl<'a, Id: FheUintId> std::iter::Sum<&'a FheUint<Id>> for FheUint<Id> {
-    /// The wrapping sum as one circuit (see [`FheUint::sum`]).
-    ///
-    /// # Panics
-    ///
-    /// If the sum fails: no server key on this thread, or values of different keys.
-    #[track_caller]
-    fn sum<I: Iterator<Item = &'a Self>>(iter: I) -> Self {
-        let refs: Vec<&Self> = iter.collect();
-        expect_op(FheUint::sum_of(&refs), "sum")
-    }
-}
+iter_sum!(FheUint<FheUintId>);
 
 /// `Op` and `OpAssign` for `FheBool` with a borrowed or owned `FheBool` or a `bool`,
 /// and `bool op FheBool`.

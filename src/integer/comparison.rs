@@ -204,11 +204,14 @@ pub(crate) enum Rhs<'a> {
 }
 
 /// Which order relation a comparison computes: `greater` for `>`/`>=` (else `<`/`<=`),
-/// `strict` for `>`/`<`.
+/// `strict` for `>`/`<`, `signed` for two's complement operands (the tables that read
+/// the most significant block flip its sign bit, which maps the signed order onto the
+/// unsigned one at no cost).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Relation {
     pub(crate) greater: bool,
     pub(crate) strict: bool,
+    pub(crate) signed: bool,
 }
 
 impl Relation {
@@ -256,7 +259,18 @@ pub(crate) fn order(c: &mut Circuit, lhs: &[Wire], rhs: Rhs<'_>, rel: Relation) 
     let flag_leaf_cost = (1..=leaf_width.min(lhs.len()))
         .map(|k| builder.flag_leaf_cost(c, k))
         .collect();
-    let planner = Planner::new(lhs.len(), leaf_width, group, flag_leaf_cost);
+    // A signed top block read raw by a ripple needs its own state table (see `ripple`).
+    let top_ripple_extra = match builder.rhs {
+        Rhs::Encrypted(_) => builder.sign_flip(2, lhs.len()) as usize,
+        Rhs::Clear(_) => 0,
+    };
+    let planner = Planner::build(
+        lhs.len(),
+        leaf_width,
+        group,
+        flag_leaf_cost,
+        top_ripple_extra,
+    );
     let plan = planner.best(c.parallelism());
     builder.flag(c, &plan)
 }
@@ -314,6 +328,8 @@ struct Planner {
     leaf_width: usize,
     group: usize,
     flag_leaf_cost: Vec<usize>,
+    /// Bootstraps a ripple over the most significant block costs beyond its table.
+    top_ripple_extra: usize,
     state: Vec<Vec<(usize, StateChoice)>>,
     split: Vec<Vec<Vec<(usize, usize)>>>,
     flag: Vec<Vec<(usize, FlagChoice)>>,
@@ -323,12 +339,24 @@ impl Planner {
     /// Depths beyond this are only explored by the pure ripple.
     const MAX_DEPTH: usize = 64;
 
+    #[cfg(test)]
     fn new(n: usize, leaf_width: usize, group: usize, flag_leaf_cost: Vec<usize>) -> Self {
+        Self::build(n, leaf_width, group, flag_leaf_cost, 0)
+    }
+
+    fn build(
+        n: usize,
+        leaf_width: usize,
+        group: usize,
+        flag_leaf_cost: Vec<usize>,
+        top_ripple_extra: usize,
+    ) -> Self {
         let mut p = Self {
             n,
             leaf_width,
             group,
             flag_leaf_cost,
+            top_ripple_extra,
             state: Vec::new(),
             split: Vec::new(),
             flag: Vec::new(),
@@ -348,6 +376,15 @@ impl Planner {
             p.add_depth(d);
         }
         p
+    }
+
+    /// The extra bootstraps of a ripple over block `block`.
+    fn ripple_extra(&self, block: usize) -> usize {
+        if block + 1 == self.n {
+            self.top_ripple_extra
+        } else {
+            0
+        }
     }
 
     fn leaf_cost(&self, k: usize) -> Option<usize> {
@@ -381,8 +418,9 @@ impl Planner {
                     best = (cost, FlagChoice::Leaf);
                 }
             }
-            if k >= 2 && prev_flag[k - 1].0 + 1 < best.0 {
-                best = (prev_flag[k - 1].0 + 1, FlagChoice::Ripple);
+            let ripple = prev_flag[k - 1].0 + 1 + self.ripple_extra(k - 1);
+            if k >= 2 && ripple < best.0 {
+                best = (ripple, FlagChoice::Ripple);
             }
             for below in 1..k {
                 if prev_flag[below].0 >= INF {
@@ -504,7 +542,13 @@ impl Planner {
         let depth = match plan {
             Plan::Leaf { len, .. } if is_flag && self.leaf_cost(*len) == Some(0) => return 0,
             Plan::Leaf { .. } => 1,
-            Plan::Ripple { below, .. } => self.visit(below, true, widths) + 1,
+            Plan::Ripple { below, block } => {
+                if self.ripple_extra(*block) > 0 {
+                    widths.resize(widths.len().max(1), 0);
+                    widths[0] += self.ripple_extra(*block);
+                }
+                self.visit(below, true, widths) + 1
+            }
             Plan::Combine { flag, parts } => {
                 let below = flag.as_ref().map_or(0, |f| self.visit(f, true, widths));
                 let top = parts.iter().map(|p| self.visit(p, false, widths)).max();
@@ -535,9 +579,22 @@ impl OrderBuilder<'_> {
                 let m = c.message_modulus();
                 let clear = digits[..k].iter().rev().fold(0, |acc, &d| acc * m + d);
                 let size = m.pow(k as u32);
-                let first = self.rel.holds(0, clear);
-                (0..size).any(|u| self.rel.holds(u, clear) != first) as usize
+                let flip = self.sign_flip(size, k);
+                let holds = |u: u64| self.rel.holds(u ^ flip, clear ^ flip);
+                let first = holds(0);
+                (0..size).any(|u| holds(u) != first) as usize
             }
+        }
+    }
+
+    /// What to XOR into a unit of `size` values that ends at block `end`: its sign bit
+    /// when the comparison is signed and the unit holds the most significant block,
+    /// else 0.
+    fn sign_flip(&self, size: u64, end: usize) -> u64 {
+        if self.rel.signed && end == self.lhs.len() {
+            size / 2
+        } else {
+            0
         }
     }
 
@@ -556,16 +613,19 @@ impl OrderBuilder<'_> {
                 if a == b {
                     return c.constant(f(0, 0));
                 }
-                c.bivariate(a, b, f)
+                let flip = self.sign_flip(c.message_modulus(), start + 1);
+                c.bivariate(a, b, move |u, v| f(u ^ flip, v ^ flip))
             }
             Rhs::Clear(digits) => {
                 let range = start..start + len;
                 let unit = Unit::new(c, &self.lhs[range.clone()], &digits[range])?;
-                let first = f(0, unit.clear);
-                if (0..unit.size).all(|u| f(u, unit.clear) == first) {
+                let flip = self.sign_flip(unit.size, start + len);
+                let g = move |u: u64| f(u ^ flip, unit.clear ^ flip);
+                let first = g(0);
+                if (0..unit.size).all(|u| g(u) == first) {
                     return c.constant(first);
                 }
-                c.table(unit.wire, move |u| f(u, unit.clear))
+                c.table(unit.wire, g)
             }
         }
     }
@@ -630,6 +690,13 @@ impl OrderBuilder<'_> {
                 if x == y {
                     return Ok(carry);
                 }
+                if self.sign_flip(2, block + 1) != 0 {
+                    // A signed top block is not linear in its digits: its state from one
+                    // table (in the first layer), then `carry + state >= 2`.
+                    let state = self.leaf(c, block, 1, move |u, v| rel.state(u, v))?;
+                    let sum = c.linear(&[(carry, 1), (state, 1)], 0)?;
+                    return c.table(sum, |s| (s >= 2) as u64);
+                }
                 // 2 (win - lose) + carry + 2 (m - 1) >= 2 (m - 1) + 1.
                 let (win, lose) = if rel.greater { (x, y) } else { (y, x) };
                 let offset = 2 * (c.message_modulus() - 1);
@@ -637,9 +704,10 @@ impl OrderBuilder<'_> {
                 c.table(sum, move |s| (s > offset) as u64)
             }
             Rhs::Clear(digits) => {
-                let d = digits[block];
+                let flip = self.sign_flip(c.message_modulus(), block + 1);
+                let d = digits[block] ^ flip;
                 let sum = c.linear(&[(x, 2), (carry, 1)], 0)?;
-                c.table(sum, move |s| match rel.state(s / 2, d) {
+                c.table(sum, move |s| match rel.state((s / 2) ^ flip, d) {
                     2 => 1,
                     1 => s % 2,
                     _ => 0,

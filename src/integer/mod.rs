@@ -22,6 +22,7 @@ mod oprf;
 mod ordering;
 mod select;
 mod shift;
+mod signed;
 mod sum;
 
 pub use add::{
@@ -41,6 +42,11 @@ pub use oprf::{oblivious_random, seed_block_info};
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
 pub use shift::{shift, shift_encrypted, ShiftOp};
+pub(crate) use signed::sign_extend_clear;
+pub use signed::{
+    abs, arithmetic_shr, arithmetic_shr_encrypted, sign_bit, sign_block, sign_extend,
+    signed_binary, signed_compare, signed_comparison, signed_scalar_compare,
+};
 
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, ClientKey};

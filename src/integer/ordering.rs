@@ -49,13 +49,15 @@ impl CmpOp {
         CmpOp::Ge,
     ];
 
-    /// The comparison on clear values.
+    /// The comparison on clear values (of any ordered type: `u128` for unsigned
+    /// integers, `i128` for signed ones).
     ///
     /// ```
     /// use gpufhe::integer::CmpOp;
-    /// assert!(CmpOp::Le.apply(3, 3) && !CmpOp::Gt.apply(2, 5));
+    /// assert!(CmpOp::Le.apply(3u128, 3) && !CmpOp::Gt.apply(2u128, 5));
+    /// assert!(CmpOp::Lt.apply(-1i128, 0));
     /// ```
-    pub fn apply(self, a: u128, b: u128) -> bool {
+    pub fn apply<T: Ord>(self, a: T, b: T) -> bool {
         match self {
             Self::Eq => a == b,
             Self::Ne => a != b,
@@ -67,7 +69,7 @@ impl CmpOp {
     }
 
     /// The order relation of `<`, `<=`, `>`, `>=` (`None` for `==`, `!=`).
-    fn relation(self) -> Option<Relation> {
+    pub(crate) fn relation(self) -> Option<Relation> {
         let (greater, strict) = match self {
             Self::Eq | Self::Ne => return None,
             Self::Lt => (false, true),
@@ -75,7 +77,11 @@ impl CmpOp {
             Self::Gt => (true, true),
             Self::Ge => (true, false),
         };
-        Some(Relation { greater, strict })
+        Some(Relation {
+            greater,
+            strict,
+            signed: false,
+        })
     }
 }
 
