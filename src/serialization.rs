@@ -104,7 +104,7 @@ impl ConformanceParams {
     }
 
     /// `Err` unless `tag` is the required one (if any).
-    fn check_tag(&self, what: &'static str, tag: Option<KeyTag>) -> Result<()> {
+    pub(crate) fn check_tag(&self, what: &'static str, tag: Option<KeyTag>) -> Result<()> {
         match (self.tag, tag) {
             (Some(expected), Some(got)) => expected.check(what, got),
             _ => Ok(()),
@@ -172,6 +172,16 @@ impl SafeSerialization for CompressedServerKey {
 impl SafeSerialization for ServerKey {
     const TYPE_NAME: &'static str = "ServerKey";
     const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+}
+
+impl SafeSerialization for crate::CompactPublicKey {
+    const TYPE_NAME: &'static str = "CompactPublicKey";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl SafeSerialization for crate::CompactCiphertextList {
+    const TYPE_NAME: &'static str = "CompactCiphertextList";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
 }
 
 impl SafeSerialization for FheBool {

@@ -104,6 +104,41 @@ impl Exercise for FheBool {
     }
 }
 
+impl Exercise for gpufhe::CompactPublicKey {
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        // Whatever its words, a public key encrypts something without a panic.
+        if let Ok(x) = FheUint8::try_encrypt(0x5au8, self) {
+            let _ = FheTryDecrypt::<u8>::try_decrypt(&x, &keys.client);
+        } else {
+            assert!(!conformant, "a conformant public key does not encrypt");
+        }
+    }
+}
+
+impl Exercise for gpufhe::CompactCiphertextList {
+    fn exercise(&self, keys: &Keys, _conformant: bool) {
+        if let Ok(values) = self.expand() {
+            set_server_key(keys.server.clone());
+            for i in 0..values.len() {
+                if let Ok(Some(x)) = values.get::<FheUint8>(i) {
+                    let _ = x.try_bitand(&x);
+                }
+            }
+        }
+    }
+}
+
+impl<Id: gpufhe::high_level::FheIntId> Exercise for gpufhe::FheInt<Id>
+where
+    gpufhe::FheInt<Id>: FheTryDecrypt<Id::Clear>,
+{
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        set_server_key(keys.server.clone());
+        let _ = require(conformant, "computing", self.try_bitand(self));
+        let _ = FheTryDecrypt::<Id::Clear>::try_decrypt(self, &keys.client);
+    }
+}
+
 impl<Id: gpufhe::high_level::FheUintId> Exercise for FheUint<Id>
 where
     FheUint<Id>: FheTryDecrypt<Id::Clear>,

@@ -6,8 +6,8 @@
 //!
 //! - [`safe_deserialize`]: the input is what `safe_serialize` writes; the type is
 //!   the one its header names (every public `SafeSerialization` type: `Config`,
-//!   `ClientKey`, `CompressedServerKey`, `ServerKey`, `FheBool`, `FheUint8` to
-//!   `FheUint128`), so a crash file reproduces as
+//!   `ClientKey`, `CompressedServerKey`, `ServerKey`, `FheBool`, every `FheUint` and
+//!   `FheInt` width, `CompactPublicKey`, `CompactCiphertextList`), so a crash file reproduces as
 //!   `safe_deserialize::<ThatType>(file)`. An unknown name is read as a `Config`.
 //!   It is read plainly and conformant to the fixture key, then used
 //!   ([`exercise`]).
@@ -31,8 +31,9 @@ use gpufhe::serialization::{
     with_insecure_parameters_allowed, ConformanceParams, SERIALIZATION_MAGIC,
 };
 use gpufhe::{
-    ClientKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint128, FheUint16,
-    FheUint32, FheUint64, FheUint8, ServerKey,
+    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedServerKey, Config, ConfigBuilder,
+    FheBool, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8, FheUint10, FheUint12, FheUint128,
+    FheUint14, FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, ServerKey,
 };
 
 /// The size limit of every `safe_deserialize`: larger than any input the fuzzers
@@ -84,6 +85,32 @@ pub enum Kind {
     FheUint64,
     /// [`FheUint128`]
     FheUint128,
+    /// [`FheUint2`]
+    FheUint2,
+    /// [`FheUint4`]
+    FheUint4,
+    /// [`FheUint6`]
+    FheUint6,
+    /// [`FheUint10`]
+    FheUint10,
+    /// [`FheUint12`]
+    FheUint12,
+    /// [`FheUint14`]
+    FheUint14,
+    /// [`FheInt8`]
+    FheInt8,
+    /// [`FheInt16`]
+    FheInt16,
+    /// [`FheInt32`]
+    FheInt32,
+    /// [`FheInt64`]
+    FheInt64,
+    /// [`FheInt128`]
+    FheInt128,
+    /// [`CompactPublicKey`]
+    CompactPublicKey,
+    /// [`CompactCiphertextList`]
+    CompactCiphertextList,
 }
 
 /// Something done with one type, chosen at run time by [`Kind::visit`].
@@ -93,8 +120,9 @@ pub trait Visit {
 }
 
 impl Kind {
-    /// Every kind; the `serde_bincode` target's first byte indexes it.
-    pub const ALL: [Kind; 10] = [
+    /// Every kind; the `serde_bincode` target's first byte indexes it (kinds added
+    /// later go at the end).
+    pub const ALL: [Kind; 23] = [
         Kind::Config,
         Kind::ClientKey,
         Kind::CompressedServerKey,
@@ -105,6 +133,19 @@ impl Kind {
         Kind::FheUint32,
         Kind::FheUint64,
         Kind::FheUint128,
+        Kind::FheUint2,
+        Kind::FheUint4,
+        Kind::FheUint6,
+        Kind::FheUint10,
+        Kind::FheUint12,
+        Kind::FheUint14,
+        Kind::FheInt8,
+        Kind::FheInt16,
+        Kind::FheInt32,
+        Kind::FheInt64,
+        Kind::FheInt128,
+        Kind::CompactPublicKey,
+        Kind::CompactCiphertextList,
     ];
 
     /// Calls `v.visit::<T>()` with this kind's type.
@@ -120,6 +161,19 @@ impl Kind {
             Kind::FheUint32 => v.visit::<FheUint32>(),
             Kind::FheUint64 => v.visit::<FheUint64>(),
             Kind::FheUint128 => v.visit::<FheUint128>(),
+            Kind::FheUint2 => v.visit::<FheUint2>(),
+            Kind::FheUint4 => v.visit::<FheUint4>(),
+            Kind::FheUint6 => v.visit::<FheUint6>(),
+            Kind::FheUint10 => v.visit::<FheUint10>(),
+            Kind::FheUint12 => v.visit::<FheUint12>(),
+            Kind::FheUint14 => v.visit::<FheUint14>(),
+            Kind::FheInt8 => v.visit::<FheInt8>(),
+            Kind::FheInt16 => v.visit::<FheInt16>(),
+            Kind::FheInt32 => v.visit::<FheInt32>(),
+            Kind::FheInt64 => v.visit::<FheInt64>(),
+            Kind::FheInt128 => v.visit::<FheInt128>(),
+            Kind::CompactPublicKey => v.visit::<CompactPublicKey>(),
+            Kind::CompactCiphertextList => v.visit::<CompactCiphertextList>(),
         }
     }
 

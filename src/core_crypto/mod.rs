@@ -15,6 +15,7 @@ pub mod gpu;
 mod random;
 
 pub use algorithms::noise;
+pub(crate) use algorithms::polynomial;
 pub use algorithms::*;
 pub use commons::*;
 pub use entities::*;

@@ -92,6 +92,7 @@
 mod batch;
 mod bit_ops;
 mod casts;
+mod compact;
 mod config;
 mod division;
 mod fhe_bool;
@@ -109,6 +110,10 @@ pub(crate) mod traits;
 
 pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use batch::{BatchOutput, ValueSlot};
+pub use compact::{
+    CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
+    CompactPublicKey, CompactPushable, DataKind, Expandable, ExpandedBlocks,
+};
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
 pub use fhe_int::{

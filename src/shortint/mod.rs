@@ -13,6 +13,7 @@
 
 mod ciphertext;
 mod client_key;
+mod compact;
 mod lookup_table;
 mod oprf;
 mod parameters;
@@ -22,6 +23,7 @@ mod table;
 
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
+pub use compact::{expand_compact_blocks, CompactPublicKey};
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use oprf::oprf_seed_blocks;
 pub use parameters::*;

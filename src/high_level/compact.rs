@@ -1,0 +1,503 @@
+//! Public-key encryption, as TFHE-rs users write it: a [`CompactPublicKey`] made from
+//! the client key, a [`CompactCiphertextList`] of many values of mixed types built
+//! with it (by anyone: no secret needed), sent to the server and expanded there
+//! into ordinary [`FheUint`], [`FheInt`] and [`FheBool`] values of the client key.
+//! Values encrypt block by block, `N` blocks per GLWE ciphertext (see
+//! [`crate::shortint::CompactPublicKey`] for the scheme and its noise).
+//!
+//! Sizes on the default parameters (`N = 2048`, 2-bit blocks): the public key is
+//! 32 KiB; a list takes 32 KiB per 2048 blocks, so 128 `FheUint64` (32 blocks each)
+//! fit in 64 KiB, about 16 bytes per block, where one `FheUint64` encrypted with the
+//! client key takes 512 KiB. (TFHE-rs's compact public key of its default
+//! parameters is of the same order, 2048 coefficients, and its compact lists also
+//! pack a block in a few bytes before expansion.)
+
+use super::config::block_count;
+use super::fhe_bool::FheBool;
+use super::fhe_int::{FheInt, FheIntId, SignedClear};
+use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId, UnsignedClear};
+use super::keys::{ClientKey, KeyTag};
+use super::storage::Storage;
+use super::traits::{expect_op, FheTryEncrypt};
+use crate::error::{check_eq, Error, Result};
+use crate::scheduler::Blocks;
+use crate::shortint;
+use serde::{Deserialize, Serialize};
+
+/// A public key that encrypts values for the client key it was made from (see the
+/// module docs).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "KeyFields")]
+pub struct CompactPublicKey {
+    tag: KeyTag,
+    key: shortint::CompactPublicKey,
+}
+
+#[derive(Deserialize)]
+struct KeyFields {
+    tag: KeyTag,
+    key: shortint::CompactPublicKey,
+}
+
+impl TryFrom<KeyFields> for CompactPublicKey {
+    type Error = Error;
+    fn try_from(fields: KeyFields) -> Result<Self> {
+        fields.key.validate()?;
+        Ok(Self {
+            tag: fields.tag,
+            key: fields.key,
+        })
+    }
+}
+
+impl CompactPublicKey {
+    /// The public key of `client_key`.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompactPublicKey::try_new`] fails.
+    #[track_caller]
+    pub fn new(client_key: &ClientKey) -> Self {
+        expect_op(Self::try_new(client_key), "CompactPublicKey::new")
+    }
+
+    /// The public key of `client_key`; `Err` if the system's random generator fails.
+    pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        Ok(Self {
+            tag: client_key.tag(),
+            key: shortint::CompactPublicKey::new(client_key.shortint_key())?,
+        })
+    }
+
+    /// The tag of the client key it encrypts for.
+    pub fn tag(&self) -> KeyTag {
+        self.tag
+    }
+}
+
+/// What a value of a [`CompactCiphertextList`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DataKind {
+    /// An `FheUint` of this many bits.
+    Unsigned(u32),
+    /// An `FheInt` of this many bits.
+    Signed(u32),
+    /// An `FheBool`.
+    Boolean,
+}
+
+impl DataKind {
+    fn bits(self) -> u32 {
+        match self {
+            Self::Unsigned(bits) | Self::Signed(bits) => bits,
+            Self::Boolean => 1,
+        }
+    }
+}
+
+/// Values of mixed types encrypted with a [`CompactPublicKey`], packed (see the
+/// module docs); [`CompactCiphertextList::expand`] turns them into values.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, ConfigBuilder};
+/// use gpufhe::{FheBool, FheInt16, FheUint32, FheUint8};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let public_key = CompactPublicKey::new(&client_key);
+/// // Anyone with the public key:
+/// let list = CompactCiphertextList::builder(&public_key)
+///     .push(1234u32)
+///     .push(-7i16)
+///     .push(true)
+///     .push(200u8)
+///     .build();
+/// // The server:
+/// let expander = list.expand().unwrap();
+/// let a: FheUint32 = expander.get(0).unwrap().unwrap();
+/// let b: FheInt16 = expander.get(1).unwrap().unwrap();
+/// let c: FheBool = expander.get(2).unwrap().unwrap();
+/// assert!(expander.get::<FheUint8>(4).unwrap().is_none());
+/// assert!(expander.get::<FheUint8>(0).is_err()); // the first value is an FheUint32
+/// // The client:
+/// let (a, b, c): (u32, i16, bool) =
+///     (a.decrypt(&client_key), b.decrypt(&client_key), c.decrypt(&client_key));
+/// assert_eq!((a, b, c), (1234, -7, true));
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "ListFields")]
+pub struct CompactCiphertextList {
+    tag: KeyTag,
+    parameters: shortint::ShortintParameters,
+    kinds: Vec<DataKind>,
+    lists: Vec<Vec<u64>>,
+}
+
+#[derive(Deserialize)]
+struct ListFields {
+    tag: KeyTag,
+    parameters: shortint::ShortintParameters,
+    kinds: Vec<DataKind>,
+    lists: Vec<Vec<u64>>,
+}
+
+impl TryFrom<ListFields> for CompactCiphertextList {
+    type Error = Error;
+    fn try_from(f: ListFields) -> Result<Self> {
+        let list = Self {
+            tag: f.tag,
+            parameters: f.parameters,
+            kinds: f.kinds,
+            lists: f.lists,
+        };
+        list.validate()?;
+        Ok(list)
+    }
+}
+
+impl CompactCiphertextList {
+    /// A builder of a list encrypted with `public_key`.
+    pub fn builder(public_key: &CompactPublicKey) -> CompactCiphertextListBuilder<'_> {
+        CompactCiphertextListBuilder {
+            key: public_key,
+            kinds: Vec::new(),
+            digits: Vec::new(),
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// The kind of value `index`, `None` past the end.
+    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
+        self.kinds.get(index).copied()
+    }
+
+    /// The blocks of every value.
+    fn block_counts(&self) -> Result<Vec<usize>> {
+        self.kinds
+            .iter()
+            .map(|kind| match kind.bits() {
+                0 | 257.. => Err(Error::InvalidParameter(format!(
+                    "a value of {} bits in a compact list",
+                    kind.bits()
+                ))),
+                bits => Ok(block_count(&self.parameters, bits)),
+            })
+            .collect()
+    }
+
+    /// `Err` unless the parameters are valid and the lists hold exactly the blocks
+    /// of the values (for deserialized lists).
+    pub fn validate(&self) -> Result<()> {
+        self.parameters.validate()?;
+        let blocks: usize = self.block_counts()?.iter().sum();
+        let n = self.parameters.polynomial_size.0;
+        check_eq(
+            "number of compact ciphertexts of the list",
+            blocks.div_ceil(n),
+            self.lists.len(),
+        )?;
+        let words = shortint::CompactPublicKey::glwe_words_of(&self.parameters);
+        for list in &self.lists {
+            check_eq("number of words of a compact ciphertext", words, list.len())?;
+        }
+        Ok(())
+    }
+
+    /// The values as blocks of the client key, ready to compute with (no server key
+    /// needed); `Err` if the list is malformed.
+    pub fn expand(&self) -> Result<CompactCiphertextListExpander> {
+        let counts = self.block_counts()?;
+        let total = counts.iter().sum();
+        let mut blocks =
+            shortint::expand_compact_blocks(&self.parameters, &self.lists, total)?.into_iter();
+        let values = self
+            .kinds
+            .iter()
+            .zip(counts)
+            .map(|(&kind, count)| {
+                let mut value: Vec<shortint::Ciphertext> = blocks.by_ref().take(count).collect();
+                if kind == DataKind::Boolean {
+                    // A boolean block holds 0 or 1: its public bound says so.
+                    value[0].degree = 1;
+                }
+                (kind, value)
+            })
+            .collect();
+        Ok(CompactCiphertextListExpander {
+            tag: self.tag,
+            values,
+        })
+    }
+}
+
+/// Collects values for a [`CompactCiphertextList`]; see there for an example.
+#[derive(Debug)]
+pub struct CompactCiphertextListBuilder<'a> {
+    key: &'a CompactPublicKey,
+    kinds: Vec<DataKind>,
+    digits: Vec<u64>,
+}
+
+/// A clear value that a [`CompactCiphertextListBuilder`] takes: `u8` ... `u128`,
+/// `i8` ... `i128` and `bool`.
+pub trait CompactPushable: Copy {
+    /// Its kind at its own width.
+    fn kind(self) -> DataKind;
+    /// Its bits in two's complement (`bits` at most 128).
+    fn bits_of(self) -> u128;
+}
+
+macro_rules! pushable {
+    ($kind:ident: $($t:ty),*) => {$(
+        impl CompactPushable for $t {
+            fn kind(self) -> DataKind {
+                DataKind::$kind(<$t>::BITS)
+            }
+            fn bits_of(self) -> u128 {
+                self as u128
+            }
+        }
+    )*};
+}
+pushable!(Unsigned: u8, u16, u32, u64, u128);
+pushable!(Signed: i8, i16, i32, i64, i128);
+
+impl CompactPushable for bool {
+    fn kind(self) -> DataKind {
+        DataKind::Boolean
+    }
+    fn bits_of(self) -> u128 {
+        self as u128
+    }
+}
+
+impl CompactCiphertextListBuilder<'_> {
+    /// Adds `value` as a value of its own type (`u32` as an `FheUint32`, ...).
+    pub fn push<T: CompactPushable>(&mut self, value: T) -> &mut Self {
+        let kind = value.kind();
+        self.push_kind(kind, value.bits_of())
+    }
+
+    /// Adds `value` as an integer of `num_bits` bits (an `FheUint4` from a `u8`, ...);
+    /// `Err` if the value does not fit, or `num_bits` is not a width of the crate's
+    /// types for a `bool`.
+    pub fn push_with_num_bits<T: CompactPushable>(
+        &mut self,
+        value: T,
+        num_bits: u32,
+    ) -> Result<&mut Self> {
+        let kind = match value.kind() {
+            DataKind::Unsigned(_) => DataKind::Unsigned(num_bits),
+            DataKind::Signed(_) => DataKind::Signed(num_bits),
+            DataKind::Boolean if num_bits == 1 => DataKind::Boolean,
+            DataKind::Boolean => {
+                return Err(Error::InvalidParameter(format!(
+                    "a boolean takes 1 bit, not {num_bits}"
+                )))
+            }
+        };
+        let bits = value.bits_of();
+        let fits = match kind {
+            DataKind::Signed(n) if n < 128 => {
+                let v = bits as i128;
+                (-(1i128 << (n - 1))..(1i128 << (n - 1))).contains(&v)
+            }
+            _ => wrap_to_bits(bits, num_bits) == bits,
+        };
+        if num_bits == 0 || num_bits > 128 || !fits {
+            return Err(Error::InvalidParameter(format!(
+                "{value_bits:#x} does not fit in {num_bits} bits",
+                value_bits = bits
+            )));
+        }
+        Ok(self.push_kind(kind, bits))
+    }
+
+    fn push_kind(&mut self, kind: DataKind, bits: u128) -> &mut Self {
+        let p = self.key.key.parameters();
+        let count = block_count(p, kind.bits());
+        let value = wrap_to_bits(bits, kind.bits());
+        self.digits.extend(crate::integer::clear_digits(
+            value,
+            p.message_modulus,
+            count,
+        ));
+        self.kinds.push(kind);
+        self
+    }
+
+    /// Encrypts the values; `Err` if the system's random generator fails.
+    pub fn try_build(&self) -> Result<CompactCiphertextList> {
+        Ok(CompactCiphertextList {
+            tag: self.key.tag,
+            parameters: *self.key.key.parameters(),
+            kinds: self.kinds.clone(),
+            lists: self.key.key.encrypt_blocks(&self.digits)?,
+        })
+    }
+
+    /// Encrypts the values.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompactCiphertextListBuilder::try_build`] fails.
+    #[track_caller]
+    pub fn build(&self) -> CompactCiphertextList {
+        expect_op(self.try_build(), "build")
+    }
+}
+
+/// The values of an expanded [`CompactCiphertextList`].
+#[derive(Debug)]
+pub struct CompactCiphertextListExpander {
+    tag: KeyTag,
+    values: Vec<(DataKind, Vec<shortint::Ciphertext>)>,
+}
+
+/// The blocks of one expanded value (opaque).
+#[derive(Debug)]
+pub struct ExpandedBlocks(Storage);
+
+/// A type a value of a [`CompactCiphertextList`] expands into: every `FheUint`,
+/// `FheInt` and `FheBool`.
+pub trait Expandable: Sized {
+    /// The value from its blocks; `Err` unless `kind` is this type's.
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self>;
+}
+
+fn check_kind(want: DataKind, got: DataKind) -> Result<()> {
+    if want == got {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "the value is a {got:?}, not a {want:?}"
+        )))
+    }
+}
+
+impl<Id: FheUintId> Expandable for FheUint<Id> {
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
+        check_kind(DataKind::Unsigned(Id::BITS), kind)?;
+        Ok(Self::from_storage(blocks.0))
+    }
+}
+
+impl<Id: FheIntId> Expandable for FheInt<Id> {
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
+        check_kind(DataKind::Signed(Self::bits()), kind)?;
+        Ok(Self::from_storage(blocks.0))
+    }
+}
+
+impl Expandable for FheBool {
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
+        check_kind(DataKind::Boolean, kind)?;
+        Ok(Self::from_storage(blocks.0))
+    }
+}
+
+impl CompactCiphertextListExpander {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The kind of value `index`, `None` past the end.
+    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
+        self.values.get(index).map(|v| v.0)
+    }
+
+    /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
+    /// type.
+    pub fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
+        let Some((kind, blocks)) = self.values.get(index) else {
+            return Ok(None);
+        };
+        let storage = Storage::Encrypted {
+            tag: self.tag,
+            blocks: Blocks::cpu(blocks.clone()),
+        };
+        T::from_expanded(*kind, ExpandedBlocks(storage)).map(Some)
+    }
+}
+
+/// Encryption of one value with a public key: a list of one, expanded.
+fn encrypt_one<T: Expandable>(key: &CompactPublicKey, kind: DataKind, bits: u128) -> Result<T> {
+    let mut builder = CompactCiphertextList::builder(key);
+    builder.push_kind(kind, bits);
+    let expander = builder.try_build()?.expand()?;
+    expander
+        .get(0)?
+        .ok_or_else(|| Error::InvalidParameter("an empty compact list".into()))
+}
+
+impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, CompactPublicKey> for FheUint<Id> {
+    /// `Err` if `value` has more than `Id::BITS` bits.
+    fn try_encrypt(value: T, key: &CompactPublicKey) -> Result<Self> {
+        let value = value.to_u128();
+        super::fhe_uint::check_fits(value, Id::BITS, Id::NAME)?;
+        encrypt_one(key, DataKind::Unsigned(Id::BITS), value)
+    }
+}
+
+impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, CompactPublicKey> for FheInt<Id> {
+    /// `Err` if `value` is out of the range of the type.
+    fn try_encrypt(value: T, key: &CompactPublicKey) -> Result<Self> {
+        let mut builder = CompactCiphertextList::builder(key);
+        builder.push_with_num_bits(value.to_i128(), Self::bits())?;
+        builder
+            .try_build()?
+            .expand()?
+            .get(0)?
+            .ok_or_else(|| Error::InvalidParameter("an empty compact list".into()))
+    }
+}
+
+impl FheTryEncrypt<bool, CompactPublicKey> for FheBool {
+    fn try_encrypt(value: bool, key: &CompactPublicKey) -> Result<Self> {
+        encrypt_one(key, DataKind::Boolean, value as u128)
+    }
+}
+
+impl crate::serialization::Conformant for CompactPublicKey {
+    /// Of the configuration's parameters and, if a key was given, of its tag.
+    fn conforms_to(&self, params: &crate::serialization::ConformanceParams) -> Result<()> {
+        params.check_tag("the public key", Some(self.tag))?;
+        check_parameters(self.key.parameters(), params)
+    }
+}
+
+impl crate::serialization::Conformant for CompactCiphertextList {
+    /// Of the configuration's parameters and, if a key was given, of its tag.
+    fn conforms_to(&self, params: &crate::serialization::ConformanceParams) -> Result<()> {
+        params.check_tag("the compact list", Some(self.tag))?;
+        check_parameters(&self.parameters, params)
+    }
+}
+
+/// `Err` unless `parameters` are the configuration's.
+fn check_parameters(
+    parameters: &shortint::ShortintParameters,
+    params: &crate::serialization::ConformanceParams,
+) -> Result<()> {
+    if parameters == params.config().parameters() {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(
+            "the value was made for other parameters than the configuration's".into(),
+        ))
+    }
+}
