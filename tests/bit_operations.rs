@@ -268,3 +268,15 @@ fn gpu_helpers_work_without_a_gpu() {
     let sum: u64 = (&x + &y).decrypt(ck);
     assert_eq!(sum, 11);
 }
+
+#[test]
+fn parity_of_edge_values() {
+    let ck = setup();
+    for v in [0u64, 1, 2, 3, u64::MAX, u64::MAX - 1, 1 << 63] {
+        let x = FheUint64::encrypt(v, ck);
+        let (even, odd): (bool, bool) = (x.is_even().decrypt(ck), x.is_odd().decrypt(ck));
+        assert_eq!((even, odd), (v % 2 == 0, v % 2 == 1), "{v}");
+    }
+    let t = FheUint8::encrypt_trivial(7u8);
+    assert!(t.is_odd().decrypt(ck));
+}

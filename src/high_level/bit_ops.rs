@@ -222,3 +222,55 @@ impl<Id: FheUintId> FheUint<Id> {
         expect_op(self.try_checked_mul(rhs), "checked_mul")
     }
 }
+
+impl<Id: FheUintId> FheUint<Id> {
+    /// Whether the lowest bit is `odd`, as one table on the lowest block.
+    fn parity(&self, odd: bool) -> Result<FheBool> {
+        let out = run(&[self.input()], |c, w| {
+            let flag = c.table(w[0][0], move |v| u64::from((v & 1 == 1) == odd))?;
+            Ok(vec![vec![flag]])
+        })?;
+        Ok(FheBool::from_storage(single(out)?))
+    }
+
+    /// Whether the value is even (one bootstrap); `Err` if there is no server key on
+    /// this thread or the value belongs to another key.
+    pub fn try_is_even(&self) -> Result<FheBool> {
+        self.parity(false)
+    }
+
+    /// Whether the value is odd (one bootstrap); `Err` as [`FheUint::try_is_even`].
+    pub fn try_is_odd(&self) -> Result<FheBool> {
+        self.parity(true)
+    }
+
+    /// Whether the value is even (one bootstrap), as TFHE-rs's `is_even`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let x = FheUint16::encrypt(1235u16, &client_key);
+    /// assert!(!x.is_even().decrypt(&client_key));
+    /// assert!(x.is_odd().decrypt(&client_key));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If [`FheUint::try_is_even`] fails.
+    #[track_caller]
+    pub fn is_even(&self) -> FheBool {
+        expect_op(self.try_is_even(), "is_even")
+    }
+
+    /// Whether the value is odd (one bootstrap).
+    ///
+    /// # Panics
+    ///
+    /// If [`FheUint::try_is_odd`] fails.
+    #[track_caller]
+    pub fn is_odd(&self) -> FheBool {
+        expect_op(self.try_is_odd(), "is_odd")
+    }
+}
