@@ -383,3 +383,36 @@ fn default_parameters_on_the_gpu() {
     assert!(gpu.pbs_count() > 0);
     unset_server_key();
 }
+
+/// Division, oblivious random values and public-key encryption, written once as
+/// circuits (or as plain blocks): on the GPU key they give what they give on the CPU
+/// key, and their results live on the GPU.
+#[test]
+fn division_random_values_and_public_key_lists_on_the_gpu() {
+    let Some(keys) = gpu_keys() else { return };
+    let run = |key: &ServerKey, device: Device| -> Vec<u8> {
+        set_server_key(key.clone());
+        let ck = &keys.client;
+        let (a, b) = (FheUint8::encrypt(200u8, ck), FheUint8::encrypt(7u8, ck));
+        let (q, r) = a.div_rem(&b);
+        let random = FheUint8::generate_oblivious_pseudo_random(gpufhe::Seed(99));
+        let pk = gpufhe::CompactPublicKey::new(ck);
+        let mut builder = gpufhe::CompactCiphertextList::builder(&pk);
+        builder.push(41u8);
+        let from_pk: FheUint8 = builder.build().expand().unwrap().get(0).unwrap().unwrap();
+        let plus_one = &from_pk + 1u8;
+        let values = [q, r, random, plus_one];
+        values
+            .iter()
+            .map(|v| {
+                assert_eq!(v.current_device(), device);
+                v.decrypt(ck)
+            })
+            .collect()
+    };
+    let gpu = run(&keys.gpu, GPU0);
+    assert_eq!(&gpu[..2], &[28, 4]);
+    assert_eq!(gpu[3], 42);
+    let cpu = run(&keys.cpu, Device::Cpu);
+    assert_eq!(gpu, cpu, "the same seed gives the same value on both");
+}
