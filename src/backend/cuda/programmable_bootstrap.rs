@@ -285,8 +285,8 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let jobs = stream
         .clone_htod(&jobs)
         .map_err(cuda_err("copying bootstrap jobs to the GPU"))?;
-    let (out, _out_guard) = output.data_mut().device_ptr_mut(stream);
-    let (input_ptr, _in_guard) = input.data().device_ptr(stream);
+    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
+    let (input_ptr, _in_guard) = input.data().read_ptr(stream);
     let (luts_ptr, _luts_guard) = luts.bodies.device_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
