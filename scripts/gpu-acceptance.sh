@@ -10,9 +10,10 @@
 #   bash .gpu/run.sh bench [BENCH...]    # the cuda_* criterion benches, short runs
 #   bash .gpu/run.sh ncu                 # Nsight Compute over the bootstrap kernel
 #
-# Each phase fits in about ten minutes on one GPU; every phase rewrites the one
-# summary, $OUT/summary.md (OUT defaults to .gpu/out), from the logs of all the
-# phases run so far (under $OUT/logs). A missing tool (compute-sanitizer, ncu) is a
+# Phases are meant to take about ten minutes each on one GPU (tests, sanitize and
+# bench take names, to split them further). Every phase rewrites the one summary,
+# $OUT/summary.md (OUT defaults to .gpu/out), from the logs of all the phases run
+# so far (under $OUT/logs). A missing tool (compute-sanitizer, ncu) is a
 # note in the summary, not a stop. Exit status: 1 if a command of the phases run
 # failed or timed out, else 0.
 #

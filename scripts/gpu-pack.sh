@@ -10,19 +10,22 @@
 #   scripts/gpu-pack.sh --no-strip   # keeps the binaries' symbols (stripped by default:
 #                                    # the pack stays small; kernels are not affected)
 #   scripts/gpu-pack.sh --no-report  # without the kernel model (no compiler/nvdisasm)
+#   scripts/gpu-pack.sh --archive    # also .gpu.tar.xz (about 12 MB; .gpu/ is ~140 MB):
+#                                    # there, `tar xJf .gpu.tar.xz && bash .gpu/run.sh all`
 #
 # GPU tests are the test targets whose source uses the CUDA backend or a GPU key,
 # except cuda_emulation (it runs the kernels on the CPU, with a C++ compiler).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
-fake=0 strip=1 report=1
+fake=0 strip=1 report=1 archive=0
 for arg in "$@"; do
   case "$arg" in
     --fake) fake=1 ;;
     --no-strip) strip=0 ;;
     --no-report) report=0 ;;
-    *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+    --archive) archive=1 ;;
+    *) sed -n '2,18p' "$0" >&2; exit 2 ;;
   esac
 done
 pack="$root/.gpu"
@@ -86,3 +89,7 @@ fi
   (cd "$pack" && find . -type f ! -name manifest.txt | sort | xargs sha256sum)
 } > "$pack/manifest.txt"
 echo "gpu-pack: $(du -sh "$pack" | cut -f1) in .gpu/ ($(grep -c . "$tmp/list") binaries); on the GPU machine: bash .gpu/run.sh all" >&2
+if [ "$archive" = 1 ]; then
+  tar -C "$root" -cf - .gpu | xz -T0 -6 > "$root/.gpu.tar.xz"
+  echo "gpu-pack: $(du -h "$root/.gpu.tar.xz" | cut -f1) in .gpu.tar.xz" >&2
+fi
