@@ -4,7 +4,7 @@ use super::launch::launch;
 use super::{cuda_err, CudaDevice, CudaLweCiphertextList};
 use crate::core_crypto::{KeyswitchKeyShape, LweKeyswitchKey};
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, LaunchConfig};
 
 /// Output coefficients per block and ciphertexts per block of `keyswitch_u64`
 /// (`KS_OUTPUTS`, `KS_CTS` in `cuda/keyswitch.cu`).

@@ -5,7 +5,7 @@ use super::launch::launch;
 use super::{cuda_err, CudaLweCiphertextList};
 use crate::backend::BlockExpr;
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
 
 /// Mirrors `LinearCombinationParams` in `cuda/linear_combination.cu`.
 #[repr(C)]

@@ -7,7 +7,7 @@ use crate::backend::Table;
 use crate::core_crypto::{ModulusSwitchType, PolynomialSize};
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{LookupTable, ManyLookupTable, ShortintParameters};
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, LaunchConfig};
 
 /// Lookup tables in the memory of one GPU: one accumulator body polynomial per
 /// table and the number of functions it evaluates (outputs per bootstrap).
