@@ -43,7 +43,7 @@ CUresult submit(Driver &d, CUstream stream, std::function<CUresult()> work) {
 
 CUresult drain(Driver &d, CUctx_st *context) {
   CUresult first = CUDA_SUCCESS;
-  // A copy: work that runs may destroy nothing, but keep the iteration safe.
+  // Over a copy of the set, which the loop must not depend on staying unchanged.
   const std::vector<const void *> streams(d.streams.begin(), d.streams.end());
   for (const void *p : streams) {
     auto *s = const_cast<CUstream_st *>(static_cast<const CUstream_st *>(p));
