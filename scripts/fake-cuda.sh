@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the GPU host code without a GPU: builds the fake CUDA driver
-# (cuda/emu/fake_driver.cpp, with every kernel of cuda/*.cu run by the CPU emulation)
-# as <target dir>/fake-cuda/libcuda.so, then runs the given command with that
+# (cuda/emu/fake_driver.cpp, fake_streams.cpp, fake_launch.cpp, with every kernel of
+# cuda/*.cu run by the CPU emulation) as <target dir>/fake-cuda/libcuda.so, then runs the given command with that
 # directory first on LD_LIBRARY_PATH, GPUFHE_FAKE_CUDA=1 (without which the fake
 # reports no device) and GPUFHE_REQUIRE_GPU=1 (so GPU tests cannot skip).
 #
@@ -12,8 +12,8 @@
 # Needs a C++20 compiler ($CXX, else g++) and cuda.h: $CUDA_HOME/include, else the
 # nvcc install of scripts/install-nvcc.sh (which also makes the build embed the
 # kernels, which the crate needs before it opens a device). Other settings
-# (GPUFHE_FAKE_CUDA_DEVICES, _CC, _MEMORY_MIB, _ORDER, _LOG) are described at the
-# top of cuda/emu/fake_driver.cpp.
+# (GPUFHE_FAKE_CUDA_DEVICES, _CC, _MEMORY_MIB, _ORDER, _LOG, _DEFERRED) are described
+# at the top of cuda/emu/fake_driver.cpp.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
@@ -48,7 +48,9 @@ for cu in "$root"/cuda/*.cu; do
 done
 build "$emu/fake_kernels.cpp" "$out/fake_kernels.o"
 build "$emu/fake_image.cpp" "$out/fake_image.o"
-build "$emu/fake_driver.cpp" "$out/fake_driver.o" -I "$include"
+for part in fake_driver fake_streams fake_launch; do
+  build "$emu/$part.cpp" "$out/$part.o" -I "$include"
+done
 "$cxx" -shared -o "$out/libcuda.so.tmp" "${objects[@]}"
 mv "$out/libcuda.so.tmp" "$out/libcuda.so"
 

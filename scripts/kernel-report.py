@@ -11,6 +11,7 @@ loads/stores in the CMux loop), 2 when the report itself cannot be made.
 
 import argparse
 import concurrent.futures
+import json
 import os
 import re
 import subprocess
@@ -393,7 +394,21 @@ def model(gpu, counts, shape, p, occ_blocks, twiddles):
                 wavefronts * 128 / gpu["l1_bytes_clk"]) / shape["groups"]
     per_cmux = alone + bars + MODEL["exposed_l2_trips_per_cmux"] * gpu["l2_latency"]
     latency_ms = n * per_cmux / f * 1e3
-    return out, latency_ms, in_flight
+    # What one PBS costs in the units a profiler counts (warp instructions, 128-byte
+    # wavefronts, bytes), the n CMuxes only: what scripts/gpu_acceptance.py compares
+    # with Nsight Compute's counters.
+    shared = sum(c * max(1, 32 * int(cls.rsplit(".", 1)[1]) // 8 // 128)
+                 for cls, c in counts.items()
+                 if cls.split(".")[0] in ("LDS", "STS") or cls.startswith(("LD generic.",
+                                                                           "ST generic.")))
+    per_pbs = {
+        "warp instructions": issue * n,
+        "FP64 warp instructions": fp64 * n,
+        "L1/shared wavefronts": wavefronts * n,
+        "shared wavefronts": shared * warps * n,
+        "L2 bytes (key)": key_bytes * n,
+    }
+    return out, latency_ms, in_flight, per_pbs
 
 
 # ---------------------------------------------------------------- report
@@ -406,6 +421,8 @@ def main():
     ap.add_argument("--include", action="append", default=[])
     ap.add_argument("--nvdisasm", required=True)
     ap.add_argument("--archs", default="80,90")
+    ap.add_argument("--json", metavar="PATH",
+                    help="also write the modelled figures there, machine-readable")
     args = ap.parse_args()
     if not args.nvcc and not (args.nvrtc and args.ptxas):
         ap.error("give --nvcc, or --nvrtc and --ptxas")
@@ -492,6 +509,7 @@ def main():
                 local_in_loop.append((arch, fn, local))
 
     print("\n--- modelled ceilings (PBS/s) and single-PBS latency; assumptions below ---")
+    modelled = {}
     for gname, gpu in GPUS.items():
         if gpu["arch"] not in archs:
             continue
@@ -504,9 +522,14 @@ def main():
             shape = shapes[fn]
             blocks, warps, _ = occupancy(gpu, regs["regs"], regs["smem"] + shape["dyn"],
                                          shape["threads"])
-            ceilings, latency, in_flight = model(
+            ceilings, latency, in_flight, per_pbs = model(
                 gpu, analyses[(gpu["arch"], fn)]["counts"], shape, p, blocks, twiddles)
             bound = min(ceilings, key=ceilings.get)
+            modelled.setdefault(gname, {})[fn] = dict(
+                arch=gpu["arch"], threads=shape["threads"], groups=shape["groups"],
+                blocks_per_sm=blocks, warps_per_sm=warps, max_warps=gpu["max_warps"],
+                in_flight=in_flight, ceilings_pbs_per_s=ceilings, bound=bound,
+                batched_pbs_per_s=ceilings[bound], latency_ms=latency, per_pbs=per_pbs)
             print(f"\n{gname}, {fn}: {blocks} block(s)/SM of {shape['threads']} threads, "
                   f"{in_flight} ciphertexts in flight")
             for name, v in ceilings.items():
@@ -536,6 +559,12 @@ def main():
         status = 1
     if status == 0:
         print("  ok: no spill in the default parameters' bootstrap kernels or their CMux loop")
+    if args.json:
+        Path(args.json).write_text(json.dumps(dict(
+            note="modelled, no GPU ran (scripts/kernel-report.py)",
+            compiler=compiler_version(args), parameters=p, model=MODEL,
+            gpus={g: dict(v) for g, v in GPUS.items() if v["arch"] in archs},
+            kernels=modelled), indent=1) + "\n")
     return status
 
 

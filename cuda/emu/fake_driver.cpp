@@ -34,78 +34,22 @@
 //   the block size against the kernel's limit, the dynamic shared memory against the
 //   kernel's attribute and the cluster shape.
 // - Streams run everything synchronously, in call order, under one lock (the
-//   emulation is single-threaded); events are complete once recorded.
+//   emulation is single-threaded); events are complete once recorded. With
+//   GPUFHE_FAKE_CUDA_DEFERRED=1 the asynchronous work of each stream waits in a
+//   queue until something synchronizes with it, so a missing wait between streams
+//   shows (fake_streams.cpp).
 // - GPUFHE_FAKE_CUDA_DRIVER_VERSION (default 13000): cuDriverGetVersion's answer;
 //   cuModuleLoadData refuses images that driver could not load (fake_image.cpp).
 // - GPUFHE_FAKE_CUDA_ORDER=forward|reverse|shuffled picks the order in which the
 //   emulation runs threads between barriers; GPUFHE_FAKE_CUDA_LOG=1 logs every
 //   failing call to stderr.
 // Only the driver API is exported (the library is built with -fvisibility=hidden).
-#pragma GCC visibility push(default)
-#include <cuda.h>
-#pragma GCC visibility pop
+// This file: errors, initialization, devices, contexts and memory; fake_streams.cpp:
+// streams and events; fake_launch.cpp: modules, functions and launches.
 
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <map>
-#include <memory>
-#include <mutex>
-#include <set>
-#include <string>
-#include <vector>
+#include "fake_driver.h"
 
-#include "fake_image.h"
-#include "fake_kernels.h"
-
-struct CUctx_st {
-  int device;
-};
-struct CUstream_st {
-  CUctx_st *context;
-};
-struct CUevent_st {
-  CUctx_st *context;
-  bool recorded = false;
-  std::chrono::steady_clock::time_point time{};
-};
-struct CUmod_st {
-  CUctx_st *context;
-};
-struct CUfunc_st {
-  CUmod_st *module;
-  const fake::KernelEntry *kernel;
-  int max_dynamic_shared = 48 * 1024;
-  bool non_portable_clusters = false;
-};
-
-namespace {
-
-constexpr int MULTIPROCESSORS = 132;
-constexpr int MAX_SHARED_OPTIN = 232448;  // 227 KB, as an H100
-constexpr int MAX_THREADS = 1024;
-
-struct Allocation {
-  size_t bytes;
-  int device;
-  std::unique_ptr<unsigned char[]> data;
-};
-
-struct Driver {
-  std::recursive_mutex lock;
-  bool initialized = false;
-  int devices = 1;
-  int compute_capability = 90;
-  size_t memory = size_t{80} << 30;
-  bool log = false;
-  std::vector<size_t> used;        // bytes used by other processes, per device
-  std::vector<int> compute_mode;   // CU_COMPUTEMODE_*, per device
-  std::vector<std::unique_ptr<CUctx_st>> contexts;  // the primary context of each device
-  std::vector<size_t> allocated;                    // bytes per device
-  std::map<uintptr_t, Allocation> allocations;      // by address
-  std::set<const void *> streams, events, modules, functions;
-};
+namespace fakecuda {
 
 Driver &driver() {
   static Driver d;
@@ -120,18 +64,32 @@ CUresult fail(CUresult code, const char *call, const char *why) {
   return code;
 }
 
-#define CHECK(condition, code, why) \
-  if (!(condition)) return fail(code, __func__, why)
-
-#define ENTER(...)                                                      \
-  Driver &d = driver();                                                 \
-  std::lock_guard<std::recursive_mutex> guard(d.lock);                  \
-  CHECK(d.initialized, CUDA_ERROR_NOT_INITIALIZED, "cuInit not called")
-
 long env_number(const char *name, long fallback) {
   const char *v = std::getenv(name);
   return v && *v ? std::strtol(v, nullptr, 10) : fallback;
 }
+
+Allocation *find_allocation(Driver &d, uintptr_t address, size_t bytes) {
+  auto it = d.allocations.upper_bound(address);
+  if (it == d.allocations.begin()) return nullptr;
+  --it;
+  const uintptr_t offset = address - it->first;
+  if (offset > it->second.bytes || bytes > it->second.bytes - offset) return nullptr;
+  return &it->second;
+}
+
+CUctx_st *stream_context(Driver &d, CUstream stream) {
+  if (stream == nullptr) return current_context;
+  return d.streams.count(stream) ? stream->context : nullptr;
+}
+
+CUresult check_stream(Driver &d, CUstream stream, const char *call) {
+  if (stream_context(d, stream) == nullptr)
+    return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown stream or no context");
+  return CUDA_SUCCESS;
+}
+
+namespace {
 
 bool valid_device(const Driver &d, CUdevice dev) { return dev >= 0 && dev < d.devices; }
 
@@ -214,22 +172,6 @@ bool configure_devices(Driver &d, std::string &why) {
   return true;
 }
 
-// The allocation holding [address, address + bytes), or nullptr.
-Allocation *find_allocation(Driver &d, uintptr_t address, size_t bytes) {
-  auto it = d.allocations.upper_bound(address);
-  if (it == d.allocations.begin()) return nullptr;
-  --it;
-  const uintptr_t offset = address - it->first;
-  if (offset > it->second.bytes || bytes > it->second.bytes - offset) return nullptr;
-  return &it->second;
-}
-
-// The context a stream's work runs in (the current one for the null stream).
-CUctx_st *stream_context(Driver &d, CUstream stream) {
-  if (stream == nullptr) return current_context;
-  return d.streams.count(stream) ? stream->context : nullptr;
-}
-
 CUresult allocate(Driver &d, CUdeviceptr *dptr, size_t bytes, CUctx_st *context,
                   const char *call) {
   CHECK(dptr != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
@@ -258,9 +200,11 @@ CUresult release(Driver &d, CUdeviceptr dptr, const char *call) {
   return CUDA_SUCCESS;
 }
 
-CUresult check_stream(Driver &d, CUstream stream, const char *call) {
-  if (stream_context(d, stream) == nullptr)
-    return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown stream or no context");
+CUresult set_bytes(Driver &d, CUdeviceptr dst, unsigned char value, size_t bytes) {
+  if (bytes == 0) return CUDA_SUCCESS;
+  if (!find_allocation(d, dst, bytes))
+    return fail(CUDA_ERROR_INVALID_VALUE, "cuMemsetD8", "outside device memory");
+  std::memset(host(dst), value, bytes);
   return CUDA_SUCCESS;
 }
 
@@ -274,58 +218,6 @@ CUresult copy(Driver &d, void *dst, bool dst_device, const void *src, bool src_d
     return fail(CUDA_ERROR_INVALID_VALUE, call, "source outside device memory");
   std::memmove(dst, src, bytes);
   return CUDA_SUCCESS;
-}
-
-void *host(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
-
-// The limits a launch of `g` must respect: the device's, the kernel's thread and
-// dynamic shared memory limits, and the cluster rules.
-CUresult check_geometry(Driver &d, CUfunction f, const fake::Geometry &g, const char *call) {
-  const unsigned long long threads = (unsigned long long)g.block[0] * g.block[1] * g.block[2];
-  if (g.grid[0] == 0 || g.grid[1] == 0 || g.grid[2] == 0 || threads == 0 ||
-      g.grid[0] > 0x7fffffffu || g.grid[1] > 65535 || g.grid[2] > 65535 ||
-      g.block[0] > 1024 || g.block[1] > 1024 || g.block[2] > 64)
-    return fail(CUDA_ERROR_INVALID_VALUE, call, "grid or block dimensions out of range");
-  if (threads > f->kernel->max_threads_per_block)
-    return fail(CUDA_ERROR_INVALID_VALUE, call, "more threads than the kernel allows");
-  if (g.shared_bytes > (size_t)f->max_dynamic_shared)
-    return fail(CUDA_ERROR_INVALID_VALUE, call, "more dynamic shared memory than allowed");
-  if (g.cluster > 1) {
-    if (d.compute_capability < 90)
-      return fail(CUDA_ERROR_INVALID_VALUE, call, "clusters need compute capability 9.0");
-    if (g.cluster > (f->non_portable_clusters ? 16u : 8u) || g.grid[0] % g.cluster != 0)
-      return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, call, "bad cluster size");
-  }
-  return CUDA_SUCCESS;
-}
-
-CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream stream,
-                void **params, void **extra, const char *call) {
-  if (!d.functions.count(f)) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown function");
-  CUctx_st *context = stream_context(d, stream);
-  if (context == nullptr) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown stream");
-  if (context != f->module->context || current_context != context)
-    return fail(CUDA_ERROR_INVALID_CONTEXT, call,
-                "function, stream and current context differ");
-  if (params == nullptr || extra != nullptr)
-    return fail(CUDA_ERROR_INVALID_VALUE, call, "only kernelParams are supported");
-  if (const CUresult r = check_geometry(d, f, g, call); r != CUDA_SUCCESS) return r;
-  const int device = context->device;
-  const fake::DeviceMemoryCheck check = [&](const void *p, size_t bytes) {
-    const Allocation *a = find_allocation(d, reinterpret_cast<uintptr_t>(p), bytes);
-    return a != nullptr && a->device == device;
-  };
-  switch (f->kernel->run(g, params, check)) {
-    case fake::LaunchResult::Ok:
-      return CUDA_SUCCESS;
-    case fake::LaunchResult::BadArgument:
-      return fail(CUDA_ERROR_ILLEGAL_ADDRESS, call,
-                  (std::string(f->kernel->name) + ": an argument is not memory of the device")
-                      .c_str());
-    case fake::LaunchResult::Deadlock:
-      break;
-  }
-  return fail(CUDA_ERROR_LAUNCH_FAILED, call, "the emulated kernel deadlocked");
 }
 
 struct ErrorText {
@@ -358,6 +250,9 @@ const ErrorText *error_text(CUresult code) {
 }
 
 }  // namespace
+}  // namespace fakecuda
+
+using namespace fakecuda;
 
 // ---- Errors, initialization, devices ----
 
@@ -379,6 +274,7 @@ CUresult cuInit(unsigned int Flags) {
   Driver &d = driver();
   std::lock_guard<std::recursive_mutex> guard(d.lock);
   d.log = env_number("GPUFHE_FAKE_CUDA_LOG", 0) == 1;
+  d.deferred = env_number("GPUFHE_FAKE_CUDA_DEFERRED", 0) == 1;
   CHECK(Flags == 0, CUDA_ERROR_INVALID_VALUE, "flags must be 0");
   CHECK(env_number("GPUFHE_FAKE_CUDA", 0) == 1, CUDA_ERROR_NO_DEVICE,
         "GPUFHE_FAKE_CUDA=1 is not set");
@@ -546,97 +442,6 @@ CUresult cuCtxGetDevice(CUdevice *device) {
   return CUDA_SUCCESS;
 }
 
-CUresult cuCtxSynchronize(void) {
-  ENTER();
-  CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
-  return CUDA_SUCCESS;
-}
-
-// ---- Streams and events: work is done when it is queued ----
-
-CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
-  ENTER();
-  (void)Flags;
-  CHECK(phStream != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
-  CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
-  *phStream = new CUstream_st{current_context};
-  d.streams.insert(*phStream);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuStreamDestroy(CUstream hStream) {
-  ENTER();
-  CHECK(d.streams.erase(hStream) == 1, CUDA_ERROR_INVALID_HANDLE, "unknown stream");
-  delete hStream;
-  return CUDA_SUCCESS;
-}
-
-CUresult cuStreamSynchronize(CUstream hStream) {
-  ENTER();
-  return check_stream(d, hStream, __func__);
-}
-
-CUresult cuStreamQuery(CUstream hStream) {
-  ENTER();
-  return check_stream(d, hStream, __func__);
-}
-
-CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags) {
-  ENTER();
-  (void)Flags;
-  CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
-  return check_stream(d, hStream, __func__);
-}
-
-CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
-  ENTER();
-  (void)Flags;
-  CHECK(phEvent != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
-  CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
-  *phEvent = new CUevent_st{current_context};
-  d.events.insert(*phEvent);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
-  ENTER();
-  CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
-  if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
-  CHECK(stream_context(d, hStream) == hEvent->context, CUDA_ERROR_INVALID_HANDLE,
-        "event and stream of different contexts");
-  hEvent->recorded = true;
-  hEvent->time = std::chrono::steady_clock::now();
-  return CUDA_SUCCESS;
-}
-
-CUresult cuEventQuery(CUevent hEvent) {
-  ENTER();
-  CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
-  return CUDA_SUCCESS;
-}
-
-CUresult cuEventSynchronize(CUevent hEvent) {
-  ENTER();
-  CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
-  return CUDA_SUCCESS;
-}
-
-CUresult cuEventDestroy(CUevent hEvent) {
-  ENTER();
-  CHECK(d.events.erase(hEvent) == 1, CUDA_ERROR_INVALID_HANDLE, "unknown event");
-  delete hEvent;
-  return CUDA_SUCCESS;
-}
-
-CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd) {
-  ENTER();
-  CHECK(pMilliseconds != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
-  CHECK(d.events.count(hStart) && d.events.count(hEnd), CUDA_ERROR_INVALID_HANDLE,
-        "unknown event");
-  CHECK(hStart->recorded && hEnd->recorded, CUDA_ERROR_INVALID_HANDLE, "event not recorded");
-  *pMilliseconds = std::chrono::duration<float, std::milli>(hEnd->time - hStart->time).count();
-  return CUDA_SUCCESS;
-}
 
 // ---- Memory ----
 
@@ -666,199 +471,87 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
   return allocate(d, dptr, bytesize, stream_context(d, hStream), __func__);
 }
 
+// The synchronous calls go through the legacy default stream (a null stream), which
+// in deferred mode first runs every stream of the context.
+
 CUresult cuMemFree(CUdeviceptr dptr) {
   ENTER();
-  return release(d, dptr, __func__);
+  return submit(d, nullptr, [&d, dptr] { return release(d, dptr, "cuMemFree"); });
 }
 
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
-  return release(d, dptr, __func__);
+  return submit(d, hStream, [&d, dptr] { return release(d, dptr, "cuMemFreeAsync"); });
 }
 
 CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
   ENTER();
-  return copy(d, host(dstDevice), true, srcHost, false, ByteCount, __func__);
+  return submit(d, nullptr, [&d, dstDevice, srcHost, ByteCount] {
+    return copy(d, host(dstDevice), true, srcHost, false, ByteCount, "cuMemcpyHtoD");
+  });
 }
 
 CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
   ENTER();
-  return copy(d, dstHost, false, host(srcDevice), true, ByteCount, __func__);
+  return submit(d, nullptr, [&d, dstHost, srcDevice, ByteCount] {
+    return copy(d, dstHost, false, host(srcDevice), true, ByteCount, "cuMemcpyDtoH");
+  });
 }
 
 CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
   ENTER();
-  return copy(d, host(dstDevice), true, host(srcDevice), true, ByteCount, __func__);
+  return submit(d, nullptr, [&d, dstDevice, srcDevice, ByteCount] {
+    return copy(d, host(dstDevice), true, host(srcDevice), true, ByteCount, "cuMemcpyDtoD");
+  });
 }
 
+// The source is read when the call is made (as from pageable host memory): a
+// deferred copy takes a snapshot of it.
 CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount,
                            CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
-  return copy(d, host(dstDevice), true, srcHost, false, ByteCount, __func__);
+  if (!d.deferred || srcHost == nullptr)
+    return copy(d, host(dstDevice), true, srcHost, false, ByteCount, __func__);
+  const auto *bytes = static_cast<const unsigned char *>(srcHost);
+  auto snapshot = std::make_shared<std::vector<unsigned char>>(bytes, bytes + ByteCount);
+  return submit(d, hStream, [&d, dstDevice, snapshot] {
+    return copy(d, host(dstDevice), true, snapshot->data(), false, snapshot->size(),
+                "cuMemcpyHtoDAsync");
+  });
 }
 
+// Into pageable host memory (the only kind the fake has) the call returns once the
+// copy is done: a deferred stream runs its work up to the copy first.
 CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount,
                            CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
-  return copy(d, dstHost, false, host(srcDevice), true, ByteCount, __func__);
+  if (const CUresult r = submit(d, hStream, [&d, dstHost, srcDevice, ByteCount] {
+        return copy(d, dstHost, false, host(srcDevice), true, ByteCount, "cuMemcpyDtoHAsync");
+      });
+      r != CUDA_SUCCESS || !d.deferred || hStream == nullptr)
+    return r;
+  return cuStreamSynchronize(hStream);
 }
 
 CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                            CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
-  return copy(d, host(dstDevice), true, host(srcDevice), true, ByteCount, __func__);
+  return submit(d, hStream, [&d, dstDevice, srcDevice, ByteCount] {
+    return copy(d, host(dstDevice), true, host(srcDevice), true, ByteCount, "cuMemcpyDtoDAsync");
+  });
 }
 
 CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
   ENTER();
-  if (N == 0) return CUDA_SUCCESS;
-  CHECK(find_allocation(d, dstDevice, N), CUDA_ERROR_INVALID_VALUE, "outside device memory");
-  std::memset(host(dstDevice), uc, N);
-  return CUDA_SUCCESS;
+  return submit(d, nullptr, [&d, dstDevice, uc, N] { return set_bytes(d, dstDevice, uc, N); });
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
-  return cuMemsetD8(dstDevice, uc, N);
-}
-
-// ---- Modules, functions, launches ----
-
-CUresult cuModuleLoadData(CUmodule *module, const void *image) {
-  ENTER();
-  CHECK(module != nullptr && image != nullptr, CUDA_ERROR_INVALID_VALUE, "null argument");
-  CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
-  // Only read to decide whether a real driver could load it: every kernel comes from
-  // the emulation's table.
-  int version = 0;
-  cuDriverGetVersion(&version);
-  const fake::ImageCheck fit = fake::check_image(image, version, d.compute_capability);
-  CHECK(fit.loadable || fit.ptx_too_new, CUDA_ERROR_NO_BINARY_FOR_GPU,
-        "no machine code for the device that this driver version loads, nor PTX");
-  CHECK(fit.loadable, CUDA_ERROR_UNSUPPORTED_PTX_VERSION, "PTX too new for this driver version");
-  *module = new CUmod_st{current_context};
-  d.modules.insert(*module);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuModuleUnload(CUmodule hmod) {
-  ENTER();
-  CHECK(d.modules.erase(hmod) == 1, CUDA_ERROR_INVALID_HANDLE, "unknown module");
-  for (auto it = d.functions.begin(); it != d.functions.end();) {
-    auto *f = const_cast<CUfunc_st *>(static_cast<const CUfunc_st *>(*it));
-    if (f->module == hmod) {
-      it = d.functions.erase(it);
-      delete f;
-    } else {
-      ++it;
-    }
-  }
-  delete hmod;
-  return CUDA_SUCCESS;
-}
-
-CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name) {
-  ENTER();
-  CHECK(hfunc != nullptr && name != nullptr, CUDA_ERROR_INVALID_VALUE, "null argument");
-  CHECK(d.modules.count(hmod), CUDA_ERROR_INVALID_HANDLE, "unknown module");
-  const fake::KernelEntry *kernel = fake::find_kernel(name);
-  CHECK(kernel != nullptr, CUDA_ERROR_NOT_FOUND, "no emulated kernel of that name");
-  *hfunc = new CUfunc_st{hmod, kernel};
-  d.functions.insert(*hfunc);
-  return CUDA_SUCCESS;
-}
-
-CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc) {
-  ENTER();
-  CHECK(pi != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
-  CHECK(d.functions.count(hfunc), CUDA_ERROR_INVALID_HANDLE, "unknown function");
-  switch (attrib) {
-    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
-      *pi = (int)hfunc->kernel->max_threads_per_block;
-      break;
-    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = hfunc->max_dynamic_shared; break;
-    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-      *pi = hfunc->non_portable_clusters;
-      break;
-    default: *pi = 0; break;
-  }
-  return CUDA_SUCCESS;
-}
-
-CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
-  ENTER();
-  CHECK(d.functions.count(hfunc), CUDA_ERROR_INVALID_HANDLE, "unknown function");
-  switch (attrib) {
-    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-      CHECK(value >= 0 && value <= MAX_SHARED_OPTIN, CUDA_ERROR_INVALID_VALUE,
-            "more shared memory than the device has");
-      hfunc->max_dynamic_shared = value;
-      return CUDA_SUCCESS;
-    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-      hfunc->non_portable_clusters = value != 0;
-      return CUDA_SUCCESS;
-    default:
-      return CUDA_SUCCESS;
-  }
-}
-
-CUresult cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
-                        unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
-                        unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
-                        void **kernelParams, void **extra) {
-  ENTER();
-  const fake::Geometry g{{gridDimX, gridDimY, gridDimZ},
-                         {blockDimX, blockDimY, blockDimZ},
-                         sharedMemBytes,
-                         1};
-  return launch(d, f, g, hStream, kernelParams, extra, __func__);
-}
-
-// The geometry of an extended launch configuration (only cluster attributes).
-static CUresult config_geometry(const CUlaunchConfig *config, fake::Geometry &g, const char *call) {
-  if (config == nullptr) return fail(CUDA_ERROR_INVALID_VALUE, call, "null config");
-  if (config->numAttrs != 0 && config->attrs == nullptr)
-    return fail(CUDA_ERROR_INVALID_VALUE, call, "null attributes");
-  unsigned cluster = 1;
-  for (unsigned i = 0; i < config->numAttrs; ++i) {
-    const CUlaunchAttribute &a = config->attrs[i];
-    if (a.id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-      return fail(CUDA_ERROR_NOT_SUPPORTED, call, "unsupported launch attribute");
-    if (a.value.clusterDim.y != 1 || a.value.clusterDim.z != 1)
-      return fail(CUDA_ERROR_NOT_SUPPORTED, call, "the emulation has clusters along x only");
-    if (a.value.clusterDim.x < 1)
-      return fail(CUDA_ERROR_INVALID_CLUSTER_SIZE, call, "empty cluster");
-    cluster = a.value.clusterDim.x;
-  }
-  g = fake::Geometry{{config->gridDimX, config->gridDimY, config->gridDimZ},
-                     {config->blockDimX, config->blockDimY, config->blockDimZ},
-                     config->sharedMemBytes,
-                     cluster};
-  return CUDA_SUCCESS;
-}
-
-CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **kernelParams,
-                          void **extra) {
-  ENTER();
-  fake::Geometry g{};
-  if (const CUresult r = config_geometry(config, g, __func__); r != CUDA_SUCCESS) return r;
-  return launch(d, f, g, config->hStream, kernelParams, extra, __func__);
-}
-
-// Every SM can hold one block of any cluster the launch limits accept.
-CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
-                                      const CUlaunchConfig *config) {
-  ENTER();
-  CHECK(numClusters != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
-  CHECK(d.functions.count(func), CUDA_ERROR_INVALID_HANDLE, "unknown function");
-  fake::Geometry g{};
-  if (const CUresult r = config_geometry(config, g, __func__); r != CUDA_SUCCESS) return r;
-  if (const CUresult r = check_geometry(d, func, g, __func__); r != CUDA_SUCCESS) return r;
-  *numClusters = MULTIPROCESSORS / (int)g.cluster;
-  return CUDA_SUCCESS;
+  return submit(d, hStream, [&d, dstDevice, uc, N] { return set_bytes(d, dstDevice, uc, N); });
 }

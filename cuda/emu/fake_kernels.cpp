@@ -134,21 +134,24 @@ LaunchResult negate(const Geometry &g, void **params, const DeviceMemoryCheck &c
 
 // The single-block bootstrap's __launch_bounds__ (cuda/programmable_bootstrap.cu):
 // 256 threads at N <= 2048, 512 above.
-#define BOOTSTRAP_ENTRIES(N, T, SINGLE_BLOCK_THREADS)                                   \
-  {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>},                                 \
-      {"programmable_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, bootstrap<N, false>}, \
-      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>},
+#define BOOTSTRAP_ENTRIES(N, T, SINGLE_BLOCK_THREADS)                                    \
+  {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>, {sizeof(BskConversionParams)}},   \
+      {"programmable_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, bootstrap<N, false>,  \
+       {sizeof(PbsParams)}},                                                            \
+      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>, {sizeof(PbsParams)}},
+
+constexpr size_t WORD = sizeof(uint64_t);
 
 const KernelEntry KERNELS[] = {
     BOOTSTRAP_ENTRIES(256, 32, 256) BOOTSTRAP_ENTRIES(512, 32, 256)
         BOOTSTRAP_ENTRIES(1024, 64, 256) BOOTSTRAP_ENTRIES(2048, 128, 256)
             BOOTSTRAP_ENTRIES(4096, 256, 512) BOOTSTRAP_ENTRIES(8192, 512, 512)
-    {"keyswitch_u64", 128, keyswitch<false>},
-    {"keyswitch_reduce_u64", 1024, keyswitch<true>},
-    {"linear_combination_lwe_u64", 1024, linear_combination},
-    {"add_lwe_assign_u64", 1024, binary<add_lwe_assign_u64>},
-    {"sub_lwe_assign_u64", 1024, binary<sub_lwe_assign_u64>},
-    {"neg_lwe_assign_u64", 1024, negate},
+    {"keyswitch_u64", 128, keyswitch<false>, {sizeof(KeyswitchParams)}},
+    {"keyswitch_reduce_u64", 1024, keyswitch<true>, {sizeof(KeyswitchParams)}},
+    {"linear_combination_lwe_u64", 1024, linear_combination, {sizeof(LinearCombinationParams)}},
+    {"add_lwe_assign_u64", 1024, binary<add_lwe_assign_u64>, {WORD, WORD, WORD}},
+    {"sub_lwe_assign_u64", 1024, binary<sub_lwe_assign_u64>, {WORD, WORD, WORD}},
+    {"neg_lwe_assign_u64", 1024, negate, {WORD, WORD}},
 };
 
 }  // namespace

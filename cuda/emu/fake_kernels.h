@@ -27,6 +27,9 @@ struct KernelEntry {
   unsigned max_threads_per_block;  // from __launch_bounds__ / __maxnreg__
   // Checks the device addresses in the arguments, then runs the grid.
   LaunchResult (*run)(const Geometry &, void **params, const DeviceMemoryCheck &);
+  // The bytes of each kernel argument (0 after the last), for a driver that keeps a
+  // copy of them to run the launch later.
+  size_t argument_bytes[4];
 };
 
 // The kernel called `name`, or nullptr.

@@ -4,7 +4,7 @@ use super::launch::launch;
 use super::{cuda_err, CudaDevice, CudaLweCiphertextList};
 use crate::core_crypto::{KeyswitchKeyShape, LweKeyswitchKey};
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, LaunchConfig};
 
 /// Output coefficients per block and ciphertexts per block of `keyswitch_u64`
 /// (`KS_OUTPUTS`, `KS_CTS` in `cuda/keyswitch.cu`).
@@ -180,8 +180,8 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
     } else {
         None
     };
-    let (out, _out_guard) = output.data_mut().device_ptr_mut(stream);
-    let (input_ptr, _in_guard) = input.data().device_ptr(stream);
+    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
+    let (input_ptr, _in_guard) = input.data().read_ptr(stream);
     let (key, _key_guard) = ksk.data.device_ptr(stream);
     let partial_ptr = partial.as_ref().map(|p| p.device_ptr(stream));
     let params = KeyswitchParams {

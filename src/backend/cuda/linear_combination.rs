@@ -5,7 +5,7 @@ use super::launch::launch;
 use super::{cuda_err, CudaLweCiphertextList};
 use crate::backend::BlockExpr;
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
 
 /// Mirrors `LinearCombinationParams` in `cuda/linear_combination.cu`.
 #[repr(C)]
@@ -71,7 +71,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
     }
     let stream = device.stream();
     // Base addresses of the input lists, with their access guards held to the launch.
-    let bases: Vec<_> = inputs.iter().map(|l| l.data().device_ptr(stream)).collect();
+    let bases: Vec<_> = inputs.iter().map(|l| l.data().read_ptr(stream)).collect();
     let mut starts = Vec::with_capacity(inputs.len());
     let mut total = 0usize;
     for input in inputs {
@@ -116,7 +116,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
         upload(&constants)?,
     );
     let count = expressions.len() as u64;
-    let (out, _out_guard) = output.data_mut().device_ptr_mut(stream);
+    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
     let (offsets_ptr, _g1) = offsets.device_ptr(stream);
     let (sources_ptr, _g2) = sources.device_ptr(stream);
     let (scalars_ptr, _g3) = scalars.device_ptr(stream);

@@ -1,14 +1,16 @@
 //! Batches of LWE ciphertexts in device memory and linear operations on them.
 
+use super::read_tracking::ReadTracked;
 use super::{cuda_err, CudaDevice};
 use crate::core_crypto::{LweCiphertextCount, LweCiphertextList, LweCiphertextListOwned, LweSize};
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaView, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaView, LaunchConfig, PushKernelArg};
 
 /// A list of LWE ciphertexts of one size in the memory of one GPU.
 #[derive(Debug)]
 pub struct CudaLweCiphertextList {
-    data: CudaSlice<u64>,
+    /// Read on any stream of its GPU: a write or the drop waits for every reader.
+    data: ReadTracked<u64>,
     lwe_size: LweSize,
     count: LweCiphertextCount,
     device: CudaDevice,
@@ -30,7 +32,7 @@ impl CudaLweCiphertextList {
             .clone_htod(host)
             .map_err(cuda_err("copying ciphertexts to the GPU"))?;
         Ok(Self {
-            data,
+            data: ReadTracked::new(data),
             lwe_size: list.lwe_size(),
             count: list.count(),
             device: device.clone(),
@@ -66,20 +68,20 @@ impl CudaLweCiphertextList {
             .alloc_zeros(len.max(1))
             .map_err(cuda_err("allocating ciphertexts on the GPU"))?;
         Ok(Self {
-            data,
+            data: ReadTracked::new(data),
             lwe_size,
             count,
             device: device.clone(),
         })
     }
 
-    /// The coefficients on the device.
-    pub(crate) fn data(&self) -> &CudaSlice<u64> {
+    /// The coefficients on the device (reads record their stream).
+    pub(crate) fn data(&self) -> &ReadTracked<u64> {
         &self.data
     }
 
-    /// The coefficients on the device, mutably.
-    pub(crate) fn data_mut(&mut self) -> &mut CudaSlice<u64> {
+    /// The coefficients on the device, mutably (writes wait for every reader).
+    pub(crate) fn data_mut(&mut self) -> &mut ReadTracked<u64> {
         &mut self.data
     }
 
@@ -139,13 +141,18 @@ impl CudaLweCiphertextList {
                     self.count.0
                 ))
             })?;
-        let mut destination = self.data.try_slice_mut(range).ok_or_else(|| {
-            Error::InvalidParameter("internal: a copy range outside its list".into())
-        })?;
-        device
-            .stream()
-            .memcpy_dtod(&source.data, &mut destination)
-            .map_err(cuda_err("copying ciphertexts on the GPU"))
+        let stream = device.stream();
+        let mut destination = self
+            .data
+            .slice_mut_for(stream)?
+            .try_slice_mut(range)
+            .ok_or_else(|| {
+                Error::InvalidParameter("internal: a copy range outside its list".into())
+            })?;
+        stream
+            .memcpy_dtod(source.data.slice(), &mut destination)
+            .map_err(cuda_err("copying ciphertexts on the GPU"))?;
+        source.data.record_read(stream)
     }
 
     /// The coefficients of ciphertexts `start .. start + count`.
@@ -154,7 +161,7 @@ impl CudaLweCiphertextList {
         start
             .checked_add(count)
             .filter(|&end| end <= self.count.0)
-            .and_then(|end| self.data.try_slice(start * size..end * size))
+            .and_then(|end| self.data.slice().try_slice(start * size..end * size))
             .ok_or_else(|| {
                 Error::InvalidParameter(format!(
                     "ciphertexts {start}..{start}+{count} requested from a list of {}",
@@ -211,12 +218,11 @@ pub fn cuda_sub_lwe_ciphertext_list_assign(
 
 /// `list[i] = -list[i]` for every ciphertext, in one kernel launch.
 pub fn cuda_negate_lwe_ciphertext_list_assign(list: &mut CudaLweCiphertextList) -> Result<()> {
-    let len = list.data.len() as u64;
+    let len = list.data.slice().len() as u64;
     let device = list.device.clone();
-    let mut launch = device
-        .stream()
-        .launch_builder(&device.lwe_kernels().neg_assign);
-    launch.arg(&mut list.data).arg(&len);
+    let stream = device.stream();
+    let mut launch = stream.launch_builder(&device.lwe_kernels().neg_assign);
+    launch.arg(list.data.slice_mut_for(stream)?).arg(&len);
     // SAFETY: the kernel reads and writes `len` u64 of `data`, which holds exactly
     // `len` elements; the launch is asynchronous on the list's own stream, which
     // orders every later use of `data`.
@@ -241,15 +247,19 @@ fn launch_binary(
         lhs.device.ordinal(),
         rhs.device.ordinal(),
     )?;
-    let len = lhs.data.len() as u64;
+    let len = lhs.data.slice().len() as u64;
     let device = lhs.device.clone();
-    let mut launch = device.stream().launch_builder(f);
-    launch.arg(&mut lhs.data).arg(&rhs.data).arg(&len);
+    let stream = device.stream();
+    let mut launch = stream.launch_builder(f);
+    launch
+        .arg(lhs.data.slice_mut_for(stream)?)
+        .arg(rhs.data.slice())
+        .arg(&len);
     // SAFETY: both buffers hold exactly `len` u64 (same size and count, checked
-    // above) on the same device and stream; the kernel touches indices `< len` only.
+    // above) on the same device; the kernel touches indices `< len` only.
     unsafe { launch.launch(launch_config(len)) }
         .map_err(cuda_err("launching an LWE list kernel"))?;
-    Ok(())
+    rhs.data.record_read(stream)
 }
 
 /// A grid-stride launch: 256 threads per block, at most 65535 blocks.

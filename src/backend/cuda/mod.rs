@@ -15,6 +15,7 @@ mod launch;
 mod linear_combination;
 mod lwe_linear_algebra;
 mod programmable_bootstrap;
+mod read_tracking;
 
 pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
 pub(crate) use device::probe_gpus;

@@ -2,18 +2,20 @@
 
 use super::fourier_bootstrap_key::padded_polynomial_bytes;
 use super::launch::{launch, launch_clusters};
+use super::read_tracking::ReadTracked;
 use super::{cuda_err, CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
 use crate::backend::Table;
 use crate::core_crypto::{ModulusSwitchType, PolynomialSize};
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{LookupTable, ManyLookupTable, ShortintParameters};
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
 
 /// Lookup tables in the memory of one GPU: one accumulator body polynomial per
 /// table and the number of functions it evaluates (outputs per bootstrap).
 #[derive(Debug)]
 pub struct CudaLookupTableList {
-    bodies: CudaSlice<u64>,
+    /// Read by the bootstraps of any stream: the drop waits for every reader.
+    bodies: ReadTracked<u64>,
     function_counts: Vec<usize>,
     polynomial_size: PolynomialSize,
     device: CudaDevice,
@@ -94,7 +96,7 @@ impl CudaLookupTableList {
             .clone_htod(&bodies)
             .map_err(cuda_err("copying lookup tables to the GPU"))?;
         Ok(Self {
-            bodies,
+            bodies: ReadTracked::new(bodies),
             function_counts,
             polynomial_size,
             device: device.clone(),
@@ -285,9 +287,9 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let jobs = stream
         .clone_htod(&jobs)
         .map_err(cuda_err("copying bootstrap jobs to the GPU"))?;
-    let (out, _out_guard) = output.data_mut().device_ptr_mut(stream);
-    let (input_ptr, _in_guard) = input.data().device_ptr(stream);
-    let (luts_ptr, _luts_guard) = luts.bodies.device_ptr(stream);
+    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
+    let (input_ptr, _in_guard) = input.data().read_ptr(stream);
+    let (luts_ptr, _luts_guard) = luts.bodies.read_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
     let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);
