@@ -12,7 +12,8 @@ use gpufhe::{unset_server_key, FheBool, FheUint2, FheUint64, FheUint8, Seed};
 fn values_are_uniform_and_fixed_by_their_seed() {
     let ck = setup();
     // 96 values of 2 bits through one batch-sized loop: each of 4 values about 24
-    // times. Chi-square with 3 degrees of freedom: above 16.27 with probability 0.1 %.
+    // times. Chi-square with 3 degrees of freedom: above 33 with probability 3.2e-7
+    // (the key is fresh in every run, so the threshold bounds false alarms per run).
     let mut counts = [0usize; 4];
     for s in 0..96u128 {
         let v: u8 = FheUint2::generate_oblivious_pseudo_random(Seed(s)).decrypt(ck);
@@ -22,7 +23,7 @@ fn values_are_uniform_and_fixed_by_their_seed() {
         .iter()
         .map(|&n| (n as f64 - 24.0).powi(2) / 24.0)
         .sum();
-    assert!(chi2 < 16.27, "counts {counts:?}, chi2 {chi2}");
+    assert!(chi2 < 33.0, "counts {counts:?}, chi2 {chi2}");
 
     let a: u8 = FheUint8::generate_oblivious_pseudo_random(Seed(7)).decrypt(ck);
     let b: u8 = FheUint8::generate_oblivious_pseudo_random(Seed(7)).decrypt(ck);

@@ -78,8 +78,8 @@ mod tests {
     fn every_value_is_reached_about_equally_often() {
         let (ck, backend) = test_backend();
         let params = *backend.parameters();
-        // 256 values of 2 blocks (4 bits): each of the 16 values about 16 times.
-        let samples = 256;
+        // 1024 values of 2 blocks (4 bits): each of the 16 values about 64 times.
+        let samples = 1024;
         let mut c = Circuit::new(params).with_parallelism(backend.parallelism());
         let mut inputs = Vec::new();
         for s in 0..samples {
@@ -96,13 +96,15 @@ mod tests {
         for out in &outputs {
             counts[decrypt_radix(ck, out).unwrap() as usize] += 1;
         }
-        // Chi-square with 15 degrees of freedom: above 37.7 with probability 0.1 %.
+        // Chi-square with 15 degrees of freedom: above 60 with probability 2.5e-7. The
+        // key is fresh in every run, so a 0.1 % threshold (37.7) failed one run in a
+        // thousand on uniform values; a bias of 1.5x on one value still adds ~16.
         let expected = samples as f64 / 16.0;
         let chi2: f64 = counts
             .iter()
             .map(|&n| (n as f64 - expected).powi(2) / expected)
             .sum();
-        assert!(chi2 < 37.7, "counts {counts:?}, chi2 {chi2}");
+        assert!(chi2 < 60.0, "counts {counts:?}, chi2 {chi2}");
         // The same seed, the same value.
         let again = {
             let mut c = Circuit::new(params);
