@@ -45,11 +45,6 @@ struct NegacyclicFft {
   // on the P elements {q G + b + j G/P : j < P} of each of its M/P butterfly groups.
   __host__ __device__ static constexpr int stages(int G) { return cmin(LOG_R, ilog2(G)); }
   __host__ __device__ static constexpr int next_group(int G) { return G >> stages(G); }
-  __host__ __device__ static constexpr int last_group(int G) {
-    return next_group(G) > 1 ? last_group(next_group(G)) : G;
-  }
-  // The group size of the last forward pass: its layout is the Fourier layout.
-  static constexpr int LAST = last_group(M);
 
   // The element held as value v by thread t during the pass over groups of G:
   // butterfly group m = t + (v / P) T, position j = v % P in it.
@@ -59,6 +54,64 @@ struct NegacyclicFft {
     constexpr int D = G / P;
     const int m = t + (v / P) * T;
     return (m / D) * G + (m % D) + (v % P) * D;
+  }
+
+  // Where value v of thread t of a transformed polynomial lives in a shared buffer
+  // (coalesced, no bank conflict), and the store that puts it there.
+  __device__ static __forceinline__ int spectrum_slot(int t, int v) { return v * T + t; }
+  __device__ static __forceinline__ void store_spectrum(double2 *buf, const double2 (&x)[R],
+                                                        int t) {
+#pragma unroll
+    for (int v = 0; v < R; ++v) buf[spectrum_slot(t, v)] = x[v];
+  }
+
+  // The last forward stage (span 1) when lanes t and t ^ 1 hold the two halves of R
+  // pairs, value i of each (the even lane the first element a, the odd lane the
+  // second c): afterwards the even lane holds the butterflies (a + c, a - c) of pairs
+  // i < R/2 and the odd lane those of pairs i >= R/2, as values (2 (i mod R/2),
+  // 2 (i mod R/2) + 1). R/2 values of each lane cross (two 64-bit shuffles each).
+  // The odd lane computes got - keep as -(keep - got) (exact): a sign flip instead of
+  // selecting the operands' order.
+  __device__ static __forceinline__ void last_stage_across_lanes(double2 (&x)[R], int t) {
+    const bool odd = t & 1;
+    const double sign = odd ? -1.0 : 1.0;
+    double2 y[R];
+#pragma unroll
+    for (int i = 0; i < R / 2; ++i) {
+      const double2 keep = odd ? x[i + R / 2] : x[i];
+      const double2 send = odd ? x[i] : x[i + R / 2];
+      const double2 got = make_double2(__shfl_xor_sync(0xffffffffu, send.x, 1),
+                                       __shfl_xor_sync(0xffffffffu, send.y, 1));
+      const double2 d = c_sub(keep, got);
+      y[2 * i] = c_add(keep, got);
+      y[2 * i + 1] = make_double2(d.x * sign, d.y * sign);
+    }
+#pragma unroll
+    for (int v = 0; v < R; ++v) x[v] = y[v];
+  }
+
+  // The inverse of last_stage_across_lanes: the butterflies (A + C, A - C) of the
+  // lane's pairs, then each element back to its lane and value. The odd lane keeps
+  // the second element A - C and sends the first: C negated there gives both without
+  // a selection.
+  __device__ static __forceinline__ void first_inverse_stage_across_lanes(double2 (&x)[R],
+                                                                          int t) {
+    const bool odd = t & 1;
+    const double sign = odd ? -1.0 : 1.0;
+    double2 y[R];
+#pragma unroll
+    for (int i = 0; i < R / 2; ++i) {
+      const double2 a = x[2 * i];
+      const double2 c = make_double2(x[2 * i + 1].x * sign, x[2 * i + 1].y * sign);
+      const double2 keep = c_add(a, c);
+      const double2 send = c_sub(a, c);
+      const double2 got = make_double2(__shfl_xor_sync(0xffffffffu, send.x, 1),
+                                       __shfl_xor_sync(0xffffffffu, send.y, 1));
+      y[i] = odd ? got : keep;
+      y[i + R / 2] = odd ? keep : got;
+    }
+#pragma unroll
+    for (int v = 0; v < R; ++v) x[v] = y[v];
   }
 
   template <int G>
@@ -73,9 +126,18 @@ struct NegacyclicFft {
     for (int v = 0; v < R; ++v) x[v] = buf[padded(index<G>(t, v))];
   }
 
+  // The twiddle W^(i M / (2 s)) of the stage of span s, i < s, W = e^{-2 pi i / M}.
+  // The table holds one run per span, the largest first: span s at offset M - 2 s
+  // (M - 1 values in all), so that the lanes of a warp, whose i are consecutive
+  // within a butterfly stride, read consecutive values (coalesced, or one line when
+  // the stride is short) instead of values M / (2 s) apart.
+  __device__ static __forceinline__ double2 twiddle(const double2 *__restrict__ twiddles,
+                                                    int span, int i) {
+    return __ldg(&twiddles[M - 2 * span + i]);
+  }
+
   // The stages of one forward pass, in registers. A stage of span s maps (a, c) at
-  // (e, e + s) to (a + c, (a - c) W^((e mod s) M / (2 s))) with W = e^{-2 pi i / M}
-  // (twiddles[k] = W^k, k < M/2).
+  // (e, e + s) to (a + c, (a - c) W^((e mod s) M / (2 s))).
   template <int G>
   __device__ static __forceinline__ void forward_pass(double2 (&x)[R], int t,
                                                       const double2 *__restrict__ twiddles) {
@@ -90,7 +152,7 @@ struct NegacyclicFft {
 #pragma unroll
         for (int j = 0; j < P; ++j) {
           if (j & half) continue;
-          const double2 w = __ldg(&twiddles[(b + (j & (half - 1)) * D) * (M / (2 * span))]);
+          const double2 w = twiddle(twiddles, span, b + (j & (half - 1)) * D);
           const double2 a = x[u * P + j], c = x[u * P + j + half];
           x[u * P + j] = c_add(a, c);
           x[u * P + j + half] = c_mul(c_sub(a, c), w);
@@ -115,7 +177,7 @@ struct NegacyclicFft {
 #pragma unroll
         for (int j = 0; j < P; ++j) {
           if (j & half) continue;
-          const double2 w = __ldg(&twiddles[(b + (j & (half - 1)) * D) * (M / (2 * span))]);
+          const double2 w = twiddle(twiddles, span, b + (j & (half - 1)) * D);
           const double2 a = x[u * P + j];
           const double2 c = c_mul_conj(x[u * P + j + half], w);
           x[u * P + j] = c_add(a, c);
@@ -126,17 +188,25 @@ struct NegacyclicFft {
   }
 
   // Forward cyclic transform. On entry value v of thread t is element t + v T (natural
-  // order, already folded and twisted); on return it is Fourier coefficient
-  // index<LAST>(t, v) of the permuted output. `buf` (PADDED slots of shared memory)
+  // order, already folded and twisted); on return it is one Fourier coefficient of a
+  // fixed permutation, the same for every polynomial (store_spectrum and
+  // spectrum_slot keep it in shared memory). `buf` (PADDED slots of shared memory)
   // carries the exchanges; every thread of the block must call this (it contains
   // __syncthreads), and `buf` may be in use by other threads of this polynomial on
   // entry (the first exchange starts with a barrier).
+  //
+  // A last pass of one stage (span 1, twiddle 1: no product) pairs the values of
+  // lanes t and t ^ 1 (the previous pass's stride D is 2, and T is even), so it takes
+  // warp shuffles instead of a round trip through shared memory (see
+  // last_stage_across_lanes).
   template <int G = M>
   __device__ static __forceinline__ void forward(double2 (&x)[R], int t, double2 *buf,
                                                  const double2 *__restrict__ twiddles) {
     forward_pass<G>(x, t, twiddles);
     constexpr int NEXT = next_group(G);
-    if constexpr (NEXT > 1) {
+    if constexpr (NEXT == 2) {
+      last_stage_across_lanes(x, t);
+    } else if constexpr (NEXT > 1) {
       __syncthreads();
       store<G>(buf, x, t);
       __syncthreads();
@@ -151,7 +221,9 @@ struct NegacyclicFft {
   __device__ static __forceinline__ void inverse(double2 (&x)[R], int t, double2 *buf,
                                                  const double2 *__restrict__ twiddles) {
     constexpr int NEXT = next_group(G);
-    if constexpr (NEXT > 1) {
+    if constexpr (NEXT == 2) {
+      first_inverse_stage_across_lanes(x, t);
+    } else if constexpr (NEXT > 1) {
       inverse<NEXT>(x, t, buf, twiddles);
       __syncthreads();
       store<NEXT>(buf, x, t);

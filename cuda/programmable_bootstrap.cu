@@ -41,14 +41,16 @@ struct PbsParams {
   const uint64_t *luts;      // lookup-table body polynomials, N coefficients each
   const uint32_t *jobs;      // per input: lookup table, first output slot, function count
   const double2 *bsk;        // Fourier bootstrap key
-  const double2 *twiddles;   // W^k = e^{-2 pi i k / M}, k < M / 2
+  const double2 *twiddles;   // by stage: W^(i M / (2 s)), i < s, at M - 2 s (M - 1 values)
   const double2 *twist;      // w^p = e^{i pi p / N}, p < M
+  double twist_steps[16];    // e^{i pi j / 16}, j < 8, as (re, im): see twist_of
   uint32_t lwe_dimension;    // n
   uint32_t glwe_dimension;   // k
   uint32_t base_log;
   uint32_t level;
   uint32_t centered;         // 1: centered-mean modulus switch
   uint32_t count;            // number of inputs
+  uint32_t prefetch_share;   // ciphertexts that split the L2 prefetch of the key (>= 1)
 };
 
 // Mirrors `BskConversionParams` in src/backend/cuda/fourier_bootstrap_key.rs.
@@ -60,23 +62,24 @@ struct BskConversionParams {
   uint64_t polynomials;
 };
 
-// (X^{-power} poly)[x] for power in [0, 2N), as polynomial_rotate_left.
+// (X^{-power} poly)[x] for power in [0, 2N), as polynomial_rotate_left. One load
+// whose index wraps (N is a power of two) and one conditional negation: a load on
+// each side of the wrap would cost two shared-memory reads per value in the CMux.
 template <int N>
 __device__ __forceinline__ uint64_t rotated_left(const uint64_t *poly, int x, uint32_t power) {
   const bool flip = power >= (uint32_t)N;
-  const int p = (int)(flip ? power - N : power);
-  const int y = x + p;
-  const uint64_t v = y < N ? poly[y] : 0 - poly[y - N];
-  return flip ? 0 - v : v;
+  const int y = x + (int)(flip ? power - N : power);
+  const uint64_t v = poly[y & (N - 1)];
+  return (y >= N) != flip ? 0 - v : v;
 }
 
 // (X^{power} poly)[x] for power in [0, 2N), as polynomial_rotate_minus_self.
 template <int N>
 __device__ __forceinline__ uint64_t rotated_right(const uint64_t *poly, int x, uint32_t power) {
   const bool flip = power >= (uint32_t)N;
-  const int p = (int)(flip ? power - N : power);
-  const uint64_t v = x >= p ? poly[x - p] : 0 - poly[x - p + N];
-  return flip ? 0 - v : v;
+  const int y = x - (int)(flip ? power - N : power);
+  const uint64_t v = poly[y & (N - 1)];
+  return (y < 0) != flip ? 0 - v : v;
 }
 
 // One thread block per ciphertext, group g = threadIdx.x / T.
@@ -160,6 +163,19 @@ __device__ __forceinline__ void modulus_switch(const uint64_t *input, uint32_t n
   }
 }
 
+// The twist w^e of element e = t + v T (w = e^{i pi / N}) from w^t, which the thread
+// keeps in registers, and w^(v T) = e^{i pi v / (2 R)}, a kernel parameter (constant
+// bank: an operand of the product, no memory access). One complex product instead of
+// a global load per value: the loads of the twist were an eighth of the CMux's
+// traffic through L1.
+template <class Fft>
+__device__ __forceinline__ double2 twist_of(const PbsParams &p, double2 own, int v) {
+  static_assert(8 % Fft::R == 0, "twist steps are sixteenths of pi");
+  constexpr int step = 8 / Fft::R;
+  if (v == 0) return own;
+  return c_mul(own, make_double2(p.twist_steps[2 * v * step], p.twist_steps[2 * v * step + 1]));
+}
+
 template <class Fft, class Topology>
 __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const Topology &topo) {
   constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
@@ -187,22 +203,24 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
 
   const uint32_t rows = (k + 1) * l;
   const size_t ggsw_size = (size_t)rows * (k + 1) * M;
-  // The bytes of one polynomial of the Fourier key: each thread asks L2 for its
-  // 128-byte lines of column g of the next GGSW, one iteration ahead (a column is
-  // `rows` such polynomials, (k + 1) M values apart).
+  const double2 own_twist = __ldg(&p.twist[t]);
+  // L2 prefetch of column g of the next GGSW, one iteration ahead: `rows` polynomials
+  // (k + 1) M values apart, LINES 128-byte lines each. The `share` ciphertexts that
+  // run at once (a wave, which walks the key in step) split it: ciphertext c asks for
+  // the lines L = c mod share (mod share), so L2 sees one request per line per wave
+  // instead of one per ciphertext.
   constexpr int POLY_BYTES = M * (int)sizeof(double2);
+  constexpr uint32_t LINES = POLY_BYTES / 128;
+  static_assert(POLY_BYTES % 128 == 0, "whole lines per polynomial");
   const size_t row_stride = (size_t)(k + 1) * POLY_BYTES;
+  const uint32_t share = p.prefetch_share > 0 ? p.prefetch_share : 1;
+  const uint32_t column_lines = rows * LINES;
   for (uint32_t i = 0; i < n; ++i) {
     if (i + 1 < n) {
       const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size + g * M);
 #pragma unroll 1
-      for (uint32_t r = 0; r < rows; ++r) {
-#pragma unroll
-        for (int v = 0; v < (POLY_BYTES + T * 128 - 1) / (T * 128); ++v) {
-          const int line = (v * T + t) * 128;
-          if (line < POLY_BYTES) prefetch_l2(next + r * row_stride + line);
-        }
-      }
+      for (uint32_t line = ct % share + share * t; line < column_lines; line += share * T)
+        prefetch_l2(next + (line / LINES) * row_stride + (line % LINES) * 128);
     }
     const uint32_t a = mask[i];
     if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
@@ -216,9 +234,9 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
     }
     __syncthreads();
 
+    double2 x[R];
 #pragma unroll 1
     for (uint32_t j = 0; j < l; ++j) {
-      double2 x[R];
 #pragma unroll
       for (int v = 0; v < R; ++v) {
         const int e = t + v * T;
@@ -230,37 +248,43 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
             l == 1 ? decompose_level1(hi, p.base_log) : decompose_digit(hi, p.base_log, l, j);
         const double dl = (double)(int64_t)digit_lo;
         const double dh = (double)(int64_t)digit_hi;
-        x[v] = c_mul(make_double2(dl, dh), __ldg(&p.twist[e]));
+        x[v] = c_mul(make_double2(dl, dh), twist_of<Fft>(p, own_twist, v));
       }
       double2 *row = topo.own_row(g, j);
       Fft::forward(x, t, row, p.twiddles);
       __syncthreads();
-      Fft::template store<Fft::LAST>(row, x, t);
+      Fft::store_spectrum(row, x, t);
     }
     topo.sync_all();
 
-    // External product: column g of GGSW_i against every row.
+    // External product: column g of GGSW_i against every row. The group's own last
+    // row is still in registers (x): it comes first, the other rows - 1 from shared
+    // (or distributed shared) memory, in row order.
     const double2 *column = p.bsk + (size_t)i * ggsw_size + (size_t)g * M;
-    double2 x[R];
+    const uint32_t own = (uint32_t)g * l + l - 1;
+    double2 y[R];
+    {
+      const double2 *key = column + (size_t)own * (k + 1) * M;
 #pragma unroll
-    for (int v = 0; v < R; ++v) x[v] = make_double2(0.0, 0.0);
+      for (int v = 0; v < R; ++v) y[v] = c_fma(x[v], __ldg(&key[v * T + t]), make_double2(0.0, 0.0));
+    }
 #pragma unroll 1
-    for (uint32_t r = 0; r < rows; ++r) {
+    for (uint32_t q = 0; q + 1 < rows; ++q) {
+      const uint32_t r = q < own ? q : q + 1;
       const double2 *in_row = topo.row(r);
       const double2 *key = column + (size_t)r * (k + 1) * M;
 #pragma unroll
       for (int v = 0; v < R; ++v) {
-        const double2 d = in_row[padded(Fft::template index<Fft::LAST>(t, v))];
-        x[v] = c_fma(d, __ldg(&key[v * T + t]), x[v]);
+        const double2 d = in_row[Fft::spectrum_slot(t, v)];
+        y[v] = c_fma(d, __ldg(&key[v * T + t]), y[v]);
       }
     }
     topo.sync_all();
 
-    Fft::inverse(x, t, topo.own_row(g, 0), p.twiddles);
+    Fft::inverse(y, t, topo.own_row(g, 0), p.twiddles);
 #pragma unroll
     for (int v = 0; v < R; ++v) {
-      const int e = t + v * T;
-      const double2 z = c_mul_conj(x[v], __ldg(&p.twist[e]));
+      const double2 z = c_mul_conj(y[v], twist_of<Fft>(p, own_twist, v));
       acc_lo[v] += f64_to_torus(z.x * (1.0 / M));
       acc_hi[v] += f64_to_torus(z.y * (1.0 / M));
     }

@@ -36,7 +36,8 @@ NCU_PER_PBS = [
     ("shared wavefronts", ["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"], 1,
      "shared wavefronts"),
     ("L2 bytes", ["lts__t_bytes.sum"], 1, "L2 bytes (key)"),
-    ("DRAM bytes read (model: no L2 reuse)", ["dram__bytes_read.sum"], 1, "L2 bytes (key)"),
+    ("DRAM bytes read (model: one key stream per wave)", ["dram__bytes_read.sum"], 1,
+     "DRAM bytes (key, one stream per wave)"),
 ]
 NCU_TIME = "gpu__time_duration.sum"
 NCU_OCCUPANCY = "sm__warps_active.avg.pct_of_peak_sustained_active"

@@ -42,6 +42,17 @@ LAUNCH_SOURCE = {
         "block_dim: (threads, 1, 1),",
     ],
     "src/backend/cuda/fourier_bootstrap_key.rs": ["(m + m / 8) * 16"],
+    # The twiddle index formula that twiddle_lines_per_fft mirrors.
+    # The external product's trip count (rows - 1) that the SASS weighting uses.
+    "cuda/programmable_bootstrap.cu": [
+        "for (uint32_t q = 0; q + 1 < rows; ++q) {",
+        "for (uint32_t line = ct % share + share * t; line < column_lines; line += share * T)",
+    ],
+    "cuda/negacyclic_fft.cuh": [
+        "return __ldg(&twiddles[M - 2 * span + i]);",
+        "const double2 w = twiddle(twiddles, span, b + (j & (half - 1)) * D);",
+        "const int b = (t + u * T) % D;",
+    ],
 }
 
 # Per-SM limits and rates of the modelled GPUs (public NVIDIA specifications; the
@@ -260,6 +271,8 @@ def classify(op):
         return f"{label}.{width}"
     if base == "BAR":
         return "BAR"
+    if base == "SHFL":
+        return "SHFL"
     if base.startswith("UCGABAR") or base.startswith("CGABAR"):
         return "cluster barrier"
     if base in ("MEMBAR", "FENCE"):
@@ -275,8 +288,8 @@ def cmux_loop(ins, trips):
     The CMux loop is the conditional backward branch whose range holds the most FP64
     instructions (the smallest such range on a tie). Loops nested inside it are
     recognised by what they hold and weighted by their trip counts: a loop with a
-    CCTL and no FP64 is the L2 prefetch over the key column's rows; one with FP64 and
-    no barrier is the external product over the rows; one with FP64 and a barrier is
+    CCTL and no FP64 is the L2 prefetch over the key column's lines; one with FP64 and
+    no barrier is the external product over the other rows; one with FP64 and a barrier is
     the loop over decomposition levels. Anything else stops the report."""
     all_loops = loops(ins)
 
@@ -294,7 +307,7 @@ def cmux_loop(ins, trips):
         has_bar = count(lo, hi, lambda o: o.startswith("BAR") or "CGABAR" in o) > 0
         has_cctl = count(lo, hi, lambda o: o.startswith("CCTL")) > 0
         if has_cctl and not has_fp:
-            kind = "prefetch rows"
+            kind = "prefetch lines"
         elif has_fp and not has_bar:
             kind = "external product rows"
         elif has_fp and has_bar:
@@ -320,8 +333,9 @@ def cmux_loop(ins, trips):
 
 def twiddle_lines_per_fft(M, R):
     """L1 lines (128 B) one warp touches for the twiddle loads of one FFT, from the
-    index formula of forward_pass in cuda/negacyclic_fft.cuh (the inverse reads the
-    same twiddles). Loads whose address is the same for every lane count once."""
+    index formulas of forward_pass and twiddle() in cuda/negacyclic_fft.cuh (the table
+    by stage: span s at offset M - 2 s; the inverse reads the same twiddles). Loads
+    whose address is the same for every lane count once."""
     T = M // R
     log_r = R.bit_length() - 1
     lines, loads = 0, 0
@@ -337,7 +351,7 @@ def twiddle_lines_per_fft(M, R):
                 for j in range(P):
                     if j & half:
                         continue
-                    idx = tuple(((t + u * T) % D + (j & (half - 1)) * D) * (M // (2 * span))
+                    idx = tuple(M - 2 * span + (t + u * T) % D + (j & (half - 1)) * D
                                 for t in range(32))
                     if idx in seen:
                         continue
@@ -351,7 +365,7 @@ def twiddle_lines_per_fft(M, R):
 def data_path_wavefronts(counts, twiddle_lines, twiddle_loads):
     """128-byte L1/shared wavefronts per warp per CMux: shared and generic accesses
     conflict-free (the padding's purpose), global loads coalesced except the twiddles,
-    which cost the lines their index formula touches."""
+    which cost the lines their index formula touches, and one per warp shuffle."""
     wf = 0.0
     for cls, c in counts.items():
         if "." not in cls:
@@ -359,6 +373,8 @@ def data_path_wavefronts(counts, twiddle_lines, twiddle_loads):
         base, width = cls.rsplit(".", 1)
         if base in ("LDS", "STS", "LD generic", "ST generic", "LDG", "STG", "LDL", "STL"):
             wf += c * max(1, 32 * int(width) // 8 // 128)
+    # A warp shuffle moves 32 x 4 bytes through the same crossbar: one wavefront.
+    wf += counts.get("SHFL", 0)
     # Replace the twiddles' coalesced estimate (128-bit: 4 wavefronts) by their lines.
     wf += 2 * (twiddle_lines - 4 * twiddle_loads)
     return wf
@@ -382,11 +398,13 @@ def model(gpu, counts, shape, p, occ_blocks, twiddles):
         out[name] = gpu["sms"] * f / (c * n)
     key_bytes = (p["k"] + 1) ** 2 * p["level"] * (p["N"] // 2) * 16  # one GGSW
     out["L2 (key per ciphertext)"] = gpu["l2_tbs"] * 1e12 / (key_bytes * n)
-    # The whole key (n GGSWs) exceeds L2 at the default parameters: at worst every
-    # ciphertext streams it from HBM; at best one wave of ciphertexts in flight shares
-    # one stream (printed apart, never binding).
-    out["HBM (no L2 reuse)"] = gpu["hbm_tbs"] * 1e12 / (key_bytes * n)
+    # The whole key (n GGSWs) exceeds L2 at the default parameters, but the
+    # ciphertexts in flight (a wave: identical blocks started together, which split
+    # the L2 prefetch of the next GGSW) walk it in step, so each wave streams it from
+    # HBM once. Were they to drift apart by more GGSWs than L2 holds, every
+    # ciphertext would stream it: printed apart as the worst case.
     in_flight = occ_blocks * gpu["sms"] // shape["groups"]
+    out["HBM (one key stream per wave)"] = in_flight * gpu["hbm_tbs"] * 1e12 / (key_bytes * n)
     # One ciphertext alone: its groups' SMs, their barriers and one L2 round trip.
     bars = counts["BAR"] * MODEL["barrier_cycles"]
     bars += counts["cluster barrier"] / 2 * MODEL["cluster_barrier_cycles"]
@@ -407,6 +425,7 @@ def model(gpu, counts, shape, p, occ_blocks, twiddles):
         "L1/shared wavefronts": wavefronts * n,
         "shared wavefronts": shared * warps * n,
         "L2 bytes (key)": key_bytes * n,
+        "DRAM bytes (key, one stream per wave)": key_bytes * n / in_flight,
     }
     return out, latency_ms, in_flight, per_pbs
 
@@ -476,7 +495,12 @@ def main():
 
     M, R = p["N"] // 2, sizes[p["N"]]
     rows = (p["k"] + 1) * p["level"]
-    trips = {"prefetch rows": rows, "external product rows": rows,
+    # The external product's loop reads the rows other than the group's own last one,
+    # which it keeps in registers.
+    # The prefetch loop's trips per thread are those of a ciphertext prefetching alone
+    # (share 1: rows x lines per polynomial / T); a wave splits them (fewer).
+    lines = rows * (M * 16 // 128)
+    trips = {"prefetch lines": -(-lines // (M // R)), "external product rows": rows - 1,
              "decomposition levels": p["level"]}
     twiddles = twiddle_lines_per_fft(M, R)
     local_in_loop = []
@@ -503,7 +527,7 @@ def main():
             print("  memory: " + ", ".join(f"{k} {c[k]}" for k in mem))
             print(f"  barriers: BAR {c['BAR']}, cluster {c['cluster barrier']}, "
                   f"MEMBAR/FENCE {c['MEMBAR/FENCE']}, CCTL {c['CCTL (prefetch/invalidate)']}")
-            print(f"  other {c['other']}; all instructions {c['all']}")
+            print(f"  shuffles: SHFL {c['SHFL']}; other {c['other']}; all instructions {c['all']}")
             local = sum(v for k, v in c.items() if k.startswith(("LDL", "STL")))
             if local:
                 local_in_loop.append((arch, fn, local))
@@ -534,8 +558,11 @@ def main():
                   f"{in_flight} ciphertexts in flight")
             for name, v in ceilings.items():
                 print(f"  {name:28} {v:>10,.0f} PBS/s (modelled)")
-            print(f"  (key {key_mib:.1f} MiB vs L2 {gpu['l2_mib']} MiB; HBM with one key stream "
-                  f"per wave of {in_flight}: {ceilings['HBM (no L2 reuse)'] * in_flight:,.0f})")
+            worst = ceilings["HBM (one key stream per wave)"] / in_flight
+            window = gpu["l2_mib"] * 2**20 // ((p["k"] + 1) ** 2 * p["level"] * p["N"] * 8)
+            print(f"  (key {key_mib:.1f} MiB vs L2 {gpu['l2_mib']} MiB: L2 holds {window} GGSWs; "
+                  f"if the {in_flight} ciphertexts of a wave drifted further apart than that, "
+                  f"each would stream the key: {worst:,.0f})")
             print(f"  => batched: {ceilings[bound]:,.0f} PBS/s (modelled, bound: {bound}); "
                   f"single PBS: {latency:.2f} ms (modelled)")
     print("\nassumptions (modelled; see docs/kernel-report.md):")

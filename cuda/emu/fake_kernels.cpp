@@ -40,7 +40,7 @@ LaunchResult bsk_to_fourier(const Geometry &g, void **params, const DeviceMemory
   const auto p = argument<BskConversionParams>(params, 0);
   const size_t M = N / 2;
   if (!covers(check, p.out, p.polynomials * M) || !covers(check, p.in, p.polynomials * N) ||
-      !covers(check, p.twiddles, M / 2) || !covers(check, p.twist, M))
+      !covers(check, p.twiddles, M - 1) || !covers(check, p.twist, M))
     return LaunchResult::BadArgument;
   return run_grid(g, [&] {
     switch (N) {
@@ -68,7 +68,7 @@ bool bootstrap_arguments_ok(const PbsParams &p, const DeviceMemoryCheck &check) 
   const size_t ggsw = (k + 1) * l * (k + 1) * M;
   return covers(check, p.luts, tables * N) && covers(check, p.out, outputs * (k * N + 1)) &&
          covers(check, p.bsk, (size_t)p.lwe_dimension * ggsw) &&
-         covers(check, p.twiddles, M / 2) && covers(check, p.twist, M);
+         covers(check, p.twiddles, M - 1) && covers(check, p.twist, M);
 }
 
 template <unsigned N, bool Cluster>

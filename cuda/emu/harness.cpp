@@ -77,11 +77,13 @@ static void run_pbs(const std::string &dir) {
   auto luts = read<uint64_t>(dir + "/luts.bin");
   auto jobs = read<uint32_t>(dir + "/jobs.bin");
   const size_t M = N / 2;
-  std::vector<double2> twiddles(M / 2), twist(M);
-  for (size_t j = 0; j < M / 2; ++j) {
-    double a = -2.0 * M_PI * (double)j / (double)M;
-    twiddles[j] = make_double2(std::cos(a), std::sin(a));
-  }
+  // Twiddles by stage, as FftTables::new builds them: the run of span s at M - 2 s.
+  std::vector<double2> twiddles, twist(M);
+  for (size_t s = M / 2; s >= 1; s /= 2)
+    for (size_t i = 0; i < s; ++i) {
+      double a = -2.0 * M_PI * (double)(i * M / (2 * s)) / (double)M;
+      twiddles.push_back(make_double2(std::cos(a), std::sin(a)));
+    }
   for (size_t p = 0; p < M; ++p) {
     double a = M_PI * (double)p / (double)N;
     twist[p] = make_double2(std::cos(a), std::sin(a));
@@ -94,9 +96,14 @@ static void run_pbs(const std::string &dir) {
                    padded_polynomial_bytes(N), 1, [&] { sz->convert(cp); }))
     fail("conversion deadlock");
   std::vector<uint64_t> out((size_t)outputs * (k * N + 1), 0);
-  PbsParams p{out.data(),     input.data(),  luts.data(), jobs.data(), fourier.data(),
-              twiddles.data(), twist.data(), n,           k,           base_log,
-              level,          centered,      count};
+  PbsParams p{out.data(),      input.data(),  luts.data(), jobs.data(), fourier.data(),
+              twiddles.data(), twist.data(), {},          n,           k,
+              base_log,        level,        centered,    count,       count};
+  // As twist_steps() in src/backend/cuda/fourier_bootstrap_key.rs.
+  for (int j = 0; j < 8; ++j) {
+    p.twist_steps[2 * j] = std::cos(M_PI * j / 16.0);
+    p.twist_steps[2 * j + 1] = std::sin(M_PI * j / 16.0);
+  }
   const size_t rows = padded_polynomial_bytes(N);
   const size_t staging = level > 1 ? (size_t)N * 8 : 0;
   const size_t mask = ((size_t)n + 1) * 4;

@@ -17,7 +17,8 @@ struct PbsParams {
   const double2 *bsk;
   const double2 *twiddles;
   const double2 *twist;
-  uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count;
+  double twist_steps[16];
+  uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count, prefetch_share;
 };
 struct BskConversionParams {
   double2 *out;

@@ -22,8 +22,10 @@ struct BskConversionParams {
 unsafe impl DeviceRepr for BskConversionParams {}
 
 /// The twiddle and twisting factors of the negacyclic FFT of polynomial size `n`,
-/// as interleaved (re, im) pairs: `W^k = e^{-2 pi i k / M}` for `k < M/2`, and
-/// `w^p = e^{i pi p / N}` for `p < M` (`M = N/2`).
+/// as interleaved (re, im) pairs (`M = N/2`): the twiddles by stage, one run
+/// `W^(i M / (2 s))`, `i < s`, per span `s = M/2, M/4, ..., 1` at offset `M - 2 s`
+/// (`M - 1` values, `W = e^{-2 pi i / M}`; see `twiddle` in
+/// cuda/negacyclic_fft.cuh), and `w^p = e^{i pi p / N}` for `p < M`.
 #[derive(Debug)]
 pub(crate) struct FftTables {
     pub(crate) twiddles: CudaSlice<f64>,
@@ -34,9 +36,12 @@ impl FftTables {
     fn new(device: &CudaDevice, n: usize) -> Result<Self> {
         let m = n / 2;
         let unit = |angle: f64| [angle.cos(), angle.sin()];
-        let twiddles: Vec<f64> = (0..m / 2)
+        let spans = std::iter::successors(Some(m / 2), |&s| (s > 1).then_some(s / 2));
+        let twiddles: Vec<f64> = spans
+            .flat_map(|s| (0..s).map(move |i| i * m / (2 * s)))
             .flat_map(|k| unit(-2.0 * PI * k as f64 / m as f64))
             .collect();
+        debug_assert_eq!(twiddles.len(), 2 * (m - 1));
         let twist: Vec<f64> = (0..m)
             .flat_map(|p| unit(PI * p as f64 / n as f64))
             .collect();
@@ -51,6 +56,21 @@ impl FftTables {
             twist: upload(&twist)?,
         })
     }
+}
+
+/// `e^{i pi j / 16}` for `j < 8` as (re, im) pairs: the bootstrap kernel's steps of
+/// the twist between the values of one thread (`w^(v T)` with `T = N / (2 R)`
+/// threads per polynomial and `R <= 8` values per thread; see `twist_of` in
+/// cuda/programmable_bootstrap.cu). A kernel parameter, so that the products read
+/// them from the constant bank instead of memory.
+pub(crate) fn twist_steps() -> [f64; 16] {
+    let mut steps = [0.0; 16];
+    for (j, pair) in steps.chunks_exact_mut(2).enumerate() {
+        let angle = PI * j as f64 / 16.0;
+        pair[0] = angle.cos();
+        pair[1] = angle.sin();
+    }
+    steps
 }
 
 /// A bootstrap key in the Fourier domain in the memory of one GPU, ready for

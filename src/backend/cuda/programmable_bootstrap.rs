@@ -1,6 +1,6 @@
 //! Lookup tables on a GPU and the batched programmable bootstrap.
 
-use super::fourier_bootstrap_key::padded_polynomial_bytes;
+use super::fourier_bootstrap_key::{padded_polynomial_bytes, twist_steps};
 use super::launch::{launch, launch_clusters};
 use super::read_tracking::ReadTracked;
 use super::{cuda_err, CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
@@ -154,15 +154,18 @@ struct PbsParams {
     bsk: u64,
     twiddles: u64,
     twist: u64,
+    twist_steps: [f64; 16],
     lwe_dimension: u32,
     glwe_dimension: u32,
     base_log: u32,
     level: u32,
     centered: u32,
     count: u32,
+    prefetch_share: u32,
 }
 
-// SAFETY: a plain `#[repr(C)]` struct of integers, laid out as its C++ twin.
+// SAFETY: a plain `#[repr(C)]` struct of integers and doubles (all 8-byte aligned
+// arrays or scalars in the same order), laid out as its C++ twin.
 unsafe impl DeviceRepr for PbsParams {}
 
 /// Bootstraps every ciphertext of `input` (under the key's small LWE key) through
@@ -302,12 +305,23 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
         bsk: bsk_ptr,
         twiddles,
         twist,
+        twist_steps: twist_steps(),
         lwe_dimension: to_u32("LWE dimension", shape.input_lwe_dimension.0)?,
         glwe_dimension: to_u32("GLWE dimension", shape.glwe_dimension.0)?,
         base_log: shape.base_log.0 as u32,
         level: level as u32,
         centered: u32::from(modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction),
         count: to_u32("number of bootstraps", count)?,
+        // The ciphertexts of one wave split the L2 prefetch of the key. Either kernel
+        // normally fits a block per SM, so SMs / (k + 1) ciphertexts or more run at
+        // once and every residue modulo this share is in every wave of a large batch
+        // (a residue missing from a wave costs that wave late key loads, not results).
+        prefetch_share: to_u32(
+            "bootstrap prefetch share",
+            count
+                .min(attributes.multiprocessors as usize / glwe_size)
+                .max(1),
+        )?,
     };
     // SAFETY (both launches): the parameter struct matches the kernel's; `input` holds
     // `count` ciphertexts of size n + 1 and `output` room for every slot in `jobs`
