@@ -16,9 +16,10 @@
 // One CMux iteration (mask coefficient a_i != 0): each group writes its polynomial to
 // shared memory, reads X^{a_i} ACC_g - ACC_g, decomposes it (level by level), folds,
 // twists and transforms it into row (g, j); after a barrier over the whole ciphertext
-// every group multiplies all rows by its column of GGSW_i (Fourier key read straight
-// from global memory, coalesced), transforms back, untwists, rounds and adds to its
-// polynomial. After n iterations the requested coefficients are extracted.
+// (the only one per CMux: the row buffers alternate, see SingleBlock) every group
+// multiplies all rows by its column of GGSW_i (Fourier key read straight from global
+// memory, coalesced), transforms back, untwists, rounds and adds to its polynomial.
+// After n iterations the requested coefficients are extracted.
 //
 // The Fourier key layout is (GGSW i, row r, column c, then for each polynomial value v
 // of thread t at slot v T + t): exactly what the MAC loop reads, written by the
@@ -83,6 +84,12 @@ __device__ __forceinline__ uint64_t rotated_right(const uint64_t *poly, int x, u
 }
 
 // One thread block per ciphertext, group g = threadIdx.x / T.
+// The rows of a CMux live in one of two sets of buffers, `phase` (0 or 1) flipping
+// every CMux: while a group (or, in a cluster, another block) still reads this
+// CMux's rows, the next CMux's staging, forward transforms and rows already go to
+// the other set, so a CMux needs one barrier over the whole ciphertext instead of
+// two. Layout of the dynamic shared memory: the row buffers of phase 0 then phase 1
+// (PADDED double2 each), the staging of the accumulator when l > 1, the switched mask.
 template <class Fft>
 struct SingleBlock {
   double2 *smem;
@@ -91,13 +98,17 @@ struct SingleBlock {
   __device__ int group() const { return threadIdx.x / Fft::T; }
   __device__ int thread() const { return threadIdx.x % Fft::T; }
   __device__ uint32_t ciphertext() const { return blockIdx.x; }
-  __device__ double2 *own_row(int g, uint32_t j) const {
-    return smem + (size_t)(g * l + j) * Fft::PADDED;
+  __device__ double2 *own_row(int g, uint32_t j, uint32_t phase) const {
+    return smem + (size_t)((phase * (k + 1) + g) * l + j) * Fft::PADDED;
   }
-  __device__ const double2 *row(uint32_t r) const { return smem + (size_t)r * Fft::PADDED; }
-  __device__ double2 *after_rows() const { return smem + (size_t)(k + 1) * l * Fft::PADDED; }
-  __device__ uint64_t *staging(int g) const {
-    return l == 1 ? reinterpret_cast<uint64_t *>(own_row(g, 0))
+  __device__ const double2 *row(uint32_t r, uint32_t phase) const {
+    return smem + (size_t)(phase * (k + 1) * l + r) * Fft::PADDED;
+  }
+  __device__ double2 *after_rows() const {
+    return smem + (size_t)2 * (k + 1) * l * Fft::PADDED;
+  }
+  __device__ uint64_t *staging(int g, uint32_t phase) const {
+    return l == 1 ? reinterpret_cast<uint64_t *>(own_row(g, 0, phase))
                   : reinterpret_cast<uint64_t *>(after_rows()) + (size_t)g * Fft::N;
   }
   __device__ uint32_t *mask() const {
@@ -116,14 +127,17 @@ struct ClusterOfBlocks {
   __device__ int group() const { return (int)cooperative_groups::this_cluster().block_rank(); }
   __device__ int thread() const { return threadIdx.x; }
   __device__ uint32_t ciphertext() const { return blockIdx.x / (k + 1); }
-  __device__ double2 *own_row(int, uint32_t j) const { return smem + (size_t)j * Fft::PADDED; }
-  __device__ const double2 *row(uint32_t r) const {
-    return cooperative_groups::this_cluster().map_shared_rank(smem + (size_t)(r % l) * Fft::PADDED,
-                                                              r / l);
+  __device__ double2 *own_row(int, uint32_t j, uint32_t phase) const {
+    return smem + (size_t)(phase * l + j) * Fft::PADDED;
   }
-  __device__ double2 *after_rows() const { return smem + (size_t)l * Fft::PADDED; }
-  __device__ uint64_t *staging(int) const {
-    return l == 1 ? reinterpret_cast<uint64_t *>(smem) : reinterpret_cast<uint64_t *>(after_rows());
+  __device__ const double2 *row(uint32_t r, uint32_t phase) const {
+    return cooperative_groups::this_cluster().map_shared_rank(
+        smem + (size_t)(phase * l + r % l) * Fft::PADDED, r / l);
+  }
+  __device__ double2 *after_rows() const { return smem + (size_t)2 * l * Fft::PADDED; }
+  __device__ uint64_t *staging(int g, uint32_t phase) const {
+    return l == 1 ? reinterpret_cast<uint64_t *>(own_row(g, 0, phase))
+                  : reinterpret_cast<uint64_t *>(after_rows());
   }
   __device__ uint32_t *mask() const {
     return reinterpret_cast<uint32_t *>(after_rows() + (l == 1 ? 0 : Fft::M));
@@ -215,6 +229,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
   const size_t row_stride = (size_t)(k + 1) * POLY_BYTES;
   const uint32_t share = p.prefetch_share > 0 ? p.prefetch_share : 1;
   const uint32_t column_lines = rows * LINES;
+  uint32_t phase = 0;
   for (uint32_t i = 0; i < n; ++i) {
     if (i + 1 < n) {
       const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size + g * M);
@@ -225,7 +240,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
     const uint32_t a = mask[i];
     if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
 
-    uint64_t *stage = topo.staging(g);
+    uint64_t *stage = topo.staging(g, phase);
     __syncthreads();
 #pragma unroll
     for (int v = 0; v < R; ++v) {
@@ -250,7 +265,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
         const double dh = (double)(int64_t)digit_hi;
         x[v] = c_mul(make_double2(dl, dh), twist_of<Fft>(p, own_twist, v));
       }
-      double2 *row = topo.own_row(g, j);
+      double2 *row = topo.own_row(g, j, phase);
       Fft::forward(x, t, row, p.twiddles);
       __syncthreads();
       Fft::store_spectrum(row, x, t);
@@ -271,7 +286,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
 #pragma unroll 1
     for (uint32_t q = 0; q + 1 < rows; ++q) {
       const uint32_t r = q < own ? q : q + 1;
-      const double2 *in_row = topo.row(r);
+      const double2 *in_row = topo.row(r, phase);
       const double2 *key = column + (size_t)r * (k + 1) * M;
 #pragma unroll
       for (int v = 0; v < R; ++v) {
@@ -279,16 +294,19 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
         y[v] = c_fma(d, __ldg(&key[v * T + t]), y[v]);
       }
     }
-    topo.sync_all();
-
-    Fft::inverse(y, t, topo.own_row(g, 0), p.twiddles);
+    // No barrier: the inverse's exchanges use the other phase's buffer, which no
+    // group reads any more (they all passed this CMux's barrier).
+    Fft::inverse(y, t, topo.own_row(g, 0, phase ^ 1), p.twiddles);
 #pragma unroll
     for (int v = 0; v < R; ++v) {
       const double2 z = c_mul_conj(y[v], twist_of<Fft>(p, own_twist, v));
       acc_lo[v] += f64_to_torus(z.x * (1.0 / M));
       acc_hi[v] += f64_to_torus(z.y * (1.0 / M));
     }
+    phase ^= 1;
   }
+  // No block of a cluster may leave while another still reads its rows.
+  topo.sync_all();
 
   // Sample extraction of coefficient f N / count for each function f.
   const uint32_t first = p.jobs[3 * ct + 1];

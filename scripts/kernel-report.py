@@ -36,8 +36,8 @@ LAUNCH_SOURCE = {
     "src/backend/cuda/programmable_bootstrap.rs": [
         "let staging = if level > 1 { n * 8 } else { 0 };",
         "let mask = (shape.input_lwe_dimension.0 + 1) * 4;",
-        "let single_shared = glwe_size * (level * rows + staging) + mask;",
-        "let cluster_shared = level * rows + staging + mask;",
+        "let single_shared = glwe_size * (2 * level * rows + staging) + mask;",
+        "let cluster_shared = 2 * level * rows + staging + mask;",
         "let single_threads = threads as usize * glwe_size;",
         "block_dim: (threads, 1, 1),",
     ],
@@ -173,10 +173,10 @@ def launch_shapes(p, values_per_thread):
     mask = (n + 1) * 4
     return {
         f"programmable_bootstrap_{N}_u64":
-            dict(threads=T * (k + 1), dyn=(k + 1) * (level * rows + staging) + mask,
+            dict(threads=T * (k + 1), dyn=(k + 1) * (2 * level * rows + staging) + mask,
                  groups=1, polys=k + 1),
         f"programmable_bootstrap_cluster_{N}_u64":
-            dict(threads=T, dyn=level * rows + staging + mask, groups=k + 1, polys=1),
+            dict(threads=T, dyn=2 * level * rows + staging + mask, groups=k + 1, polys=1),
         f"bsk_to_fourier_{N}_u64": dict(threads=T, dyn=rows, groups=1, polys=1),
     }
 

@@ -111,10 +111,10 @@ static void run_pbs(const std::string &dir) {
   bool ok;
   if (cluster) {
     ok = emu::launch(dim3{count * (unsigned)glwe_size, 1, 1}, dim3{T, 1, 1},
-                     level * rows + staging + mask, glwe_size, [&] { sz->cluster(p); });
+                     2 * level * rows + staging + mask, glwe_size, [&] { sz->cluster(p); });
   } else {
     ok = emu::launch(dim3{count, 1, 1}, dim3{T * (unsigned)glwe_size, 1, 1},
-                     glwe_size * (level * rows + staging) + mask, 1, [&] { sz->single(p); });
+                     glwe_size * (2 * level * rows + staging) + mask, 1, [&] { sz->single(p); });
   }
   if (!ok) fail("bootstrap deadlock");
   write(dir + "/output.bin", out);

@@ -249,8 +249,9 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let staging = if level > 1 { n * 8 } else { 0 };
     // The switched mask and body, 32 bits each.
     let mask = (shape.input_lwe_dimension.0 + 1) * 4;
-    let single_shared = glwe_size * (level * rows + staging) + mask;
-    let cluster_shared = level * rows + staging + mask;
+    // Two sets of row buffers (the kernel alternates them from one CMux to the next).
+    let single_shared = glwe_size * (2 * level * rows + staging) + mask;
+    let cluster_shared = 2 * level * rows + staging + mask;
     let attributes = *device.attributes();
 
     let single_threads = threads as usize * glwe_size;
