@@ -5,20 +5,21 @@
 //
 // It is a matrix product: digits (ciphertexts x (coefficient, level)) times the key
 // ((coefficient, level) x output coefficients). A block of KS_OUTPUTS threads owns
-// KS_OUTPUTS output coefficients (one per thread) of KS_CTS ciphertexts, and walks
-// the (coefficient, level) rows of its split of the key: the digits of a chunk of
-// rows for its ciphertexts are staged in shared memory, then each thread streams
-// its key column (coalesced across the block) and updates its KS_CTS accumulators,
-// so every key value read serves KS_CTS ciphertexts. When the batch is too small to
-// fill the GPU, the rows are split over blockIdx.z and a second kernel adds the
-// partial sums (exact: wrapping sums do not depend on the order).
+// KS_OUTPUTS output coefficients (one per thread) of CTS ciphertexts, and walks the
+// (coefficient, level) rows of its split of the key: the digits of a chunk of rows
+// for its ciphertexts are staged in shared memory, then each thread streams its key
+// column (coalesced across the block) and updates its CTS accumulators, so every key
+// value read serves CTS ciphertexts. CTS is 1, 2, 4, 8 or 16 (keyswitch_<CTS>_u64):
+// the host takes the smallest that holds the batch, up to 16, so a lone ciphertext
+// does not pay for 16. When the batch is too small to fill the GPU, the rows are
+// split over blockIdx.z and a second kernel adds the partial sums (exact: wrapping
+// sums do not depend on the order).
 
 #include "torus.cuh"
 
 namespace gpufhe {
 
 constexpr int KS_OUTPUTS = 128;    // threads per block, one output coefficient each
-constexpr int KS_CTS = 16;         // ciphertexts per block
 constexpr int KS_DIGIT_ROWS = 128; // (coefficient, level) rows staged per chunk
 
 // Mirrors `KeyswitchParams` in src/backend/cuda/keyswitch.rs (#[repr(C)]).
@@ -37,10 +38,11 @@ struct KeyswitchParams {
   uint32_t pad;
 };
 
+template <int CTS>
 __device__ __forceinline__ void keyswitch(const KeyswitchParams &p) {
-  __shared__ uint64_t digits[KS_DIGIT_ROWS][KS_CTS];
-  const uint32_t first_ct = blockIdx.x * KS_CTS;
-  const uint32_t cts = min((uint32_t)KS_CTS, p.count - first_ct);
+  __shared__ uint64_t digits[KS_DIGIT_ROWS][CTS];
+  const uint32_t first_ct = blockIdx.x * CTS;
+  const uint32_t cts = min((uint32_t)CTS, p.count - first_ct);
   const uint32_t o = blockIdx.y * KS_OUTPUTS + threadIdx.x;
   const uint32_t in_size = p.in_dim + 1, out_size = p.out_dim + 1;
   const uint32_t begin = blockIdx.z * p.coefficients_per_split;
@@ -49,14 +51,14 @@ __device__ __forceinline__ void keyswitch(const KeyswitchParams &p) {
   const uint64_t digit_mask = (1ull << p.base_log) - 1;
   const uint64_t half = 1ull << (p.base_log - 1);
 
-  uint64_t acc[KS_CTS];
+  uint64_t acc[CTS];
 #pragma unroll
-  for (int c = 0; c < KS_CTS; ++c) acc[c] = 0;
+  for (int c = 0; c < CTS; ++c) acc[c] = 0;
 
   for (uint32_t i0 = begin; i0 < end; i0 += chunk_coefficients) {
     const uint32_t chunk = min(chunk_coefficients, end - i0);
     __syncthreads();  // the previous chunk's digits are no longer read
-    for (uint32_t e = threadIdx.x; e < chunk * KS_CTS; e += blockDim.x) {
+    for (uint32_t e = threadIdx.x; e < chunk * CTS; e += blockDim.x) {
       const uint32_t c = e / chunk, ii = e % chunk;
       const uint64_t a = c < cts ? p.in[(size_t)(first_ct + c) * in_size + i0 + ii] : 0;
       uint64_t state = closest_representable_shifted(a, p.base_log, p.level);
@@ -76,7 +78,7 @@ __device__ __forceinline__ void keyswitch(const KeyswitchParams &p) {
       for (uint32_t r = 0; r < rows; ++r) {
         const uint64_t k = __ldg(key + (size_t)r * out_size);
 #pragma unroll
-        for (int c = 0; c < KS_CTS; ++c) acc[c] -= digits[r][c] * k;
+        for (int c = 0; c < CTS; ++c) acc[c] -= digits[r][c] * k;
       }
     }
   }
@@ -108,10 +110,16 @@ __device__ __forceinline__ void keyswitch_reduce(const KeyswitchParams &p) {
 
 }  // namespace gpufhe
 
-extern "C" __global__ void __launch_bounds__(gpufhe::KS_OUTPUTS)
-    keyswitch_u64(gpufhe::KeyswitchParams p) {
-  gpufhe::keyswitch(p);
-}
+#define KEYSWITCH_KERNEL(CTS)                                             \
+  extern "C" __global__ void __launch_bounds__(gpufhe::KS_OUTPUTS)        \
+      keyswitch_##CTS##_u64(gpufhe::KeyswitchParams p) {                  \
+    gpufhe::keyswitch<CTS>(p);                                            \
+  }
+KEYSWITCH_KERNEL(1)
+KEYSWITCH_KERNEL(2)
+KEYSWITCH_KERNEL(4)
+KEYSWITCH_KERNEL(8)
+KEYSWITCH_KERNEL(16)
 
 extern "C" __global__ void keyswitch_reduce_u64(gpufhe::KeyswitchParams p) {
   gpufhe::keyswitch_reduce(p);

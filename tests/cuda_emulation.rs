@@ -307,8 +307,9 @@ fn emulated_keyswitch_is_bit_identical_to_the_cpu() {
             .collect();
         cts.push(LweCiphertextOwned::from_container(v).unwrap());
     }
-    // Split key rows (1, 17 and 40 ciphertexts for 132 SMs), then no split (1 SM).
-    for count in [1, 17, 40] {
+    // Split key rows (for 132 SMs) with every kernel (1, 2, 8 and 16 ciphertexts per
+    // block, 17 with a partial tile), then no split (1 SM).
+    for count in [1, 2, 6, 17, 40] {
         check_keyswitch(harness, &keys, &cts[..count], 132);
     }
     check_keyswitch(harness, &keys, &cts, 1);

@@ -88,7 +88,8 @@ LaunchResult bootstrap(const Geometry &g, void **params, const DeviceMemoryCheck
   });
 }
 
-template <bool Reduce>
+// Reduce: the reduction kernel; otherwise the keyswitch of CTS ciphertexts per block.
+template <bool Reduce, uint32_t CTS = 16>
 LaunchResult keyswitch(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
   const auto p = argument<KeyswitchParams>(params, 0);
   const size_t out = (size_t)p.count * (p.out_dim + 1);
@@ -98,7 +99,7 @@ LaunchResult keyswitch(const Geometry &g, void **params, const DeviceMemoryCheck
     ok = ok && covers(check, p.in, (size_t)p.count * (p.in_dim + 1)) &&
          covers(check, p.ksk, (size_t)p.in_dim * p.level * (p.out_dim + 1));
   if (!ok) return LaunchResult::BadArgument;
-  return run_grid(g, [&] { Reduce ? keyswitch_reduce_u64(p) : keyswitch_u64(p); });
+  return run_grid(g, [&] { Reduce ? keyswitch_reduce_u64(p) : keyswitch_kernel(CTS)(p); });
 }
 
 LaunchResult linear_combination(const Geometry &g, void **params,
@@ -146,7 +147,11 @@ const KernelEntry KERNELS[] = {
     BOOTSTRAP_ENTRIES(256, 32, 256) BOOTSTRAP_ENTRIES(512, 32, 256)
         BOOTSTRAP_ENTRIES(1024, 64, 256) BOOTSTRAP_ENTRIES(2048, 128, 256)
             BOOTSTRAP_ENTRIES(4096, 256, 512) BOOTSTRAP_ENTRIES(8192, 512, 512)
-    {"keyswitch_u64", 128, keyswitch<false>, {sizeof(KeyswitchParams)}},
+    {"keyswitch_1_u64", 128, keyswitch<false, 1>, {sizeof(KeyswitchParams)}},
+    {"keyswitch_2_u64", 128, keyswitch<false, 2>, {sizeof(KeyswitchParams)}},
+    {"keyswitch_4_u64", 128, keyswitch<false, 4>, {sizeof(KeyswitchParams)}},
+    {"keyswitch_8_u64", 128, keyswitch<false, 8>, {sizeof(KeyswitchParams)}},
+    {"keyswitch_16_u64", 128, keyswitch<false, 16>, {sizeof(KeyswitchParams)}},
     {"keyswitch_reduce_u64", 1024, keyswitch<true>, {sizeof(KeyswitchParams)}},
     {"linear_combination_lwe_u64", 1024, linear_combination, {sizeof(LinearCombinationParams)}},
     {"add_lwe_assign_u64", 1024, binary<add_lwe_assign_u64>, {WORD, WORD, WORD}},

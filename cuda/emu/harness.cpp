@@ -130,7 +130,9 @@ static void run_ks(const std::string &dir) {
   auto input = read<uint64_t>(dir + "/input.bin");
   std::vector<uint64_t> out((size_t)count * (out_dim + 1), 0);
   // Mirrors cuda_keyswitch_lwe_ciphertext_list.
-  const size_t ct_tiles = (count + 15) / 16, out_tiles = (out_dim + 1 + 127) / 128;
+  uint32_t cts = 1;
+  while (cts < count && cts < 16) cts *= 2;
+  const size_t ct_tiles = (count + cts - 1) / cts, out_tiles = (out_dim + 1 + 127) / 128;
   const size_t target = 2 * sms;
   const size_t max_splits = std::clamp<size_t>(in_dim / 64, 1, 65535);
   size_t splits = std::clamp<size_t>((target + ct_tiles * out_tiles - 1) / (ct_tiles * out_tiles),
@@ -143,7 +145,7 @@ static void run_ks(const std::string &dir) {
                     in_dim,     out_dim,                              base_log,     level,
                     count,      (uint32_t)per_split,                  (uint32_t)splits, 0};
   if (!emu::launch(dim3{(unsigned)ct_tiles, (unsigned)out_tiles, (unsigned)splits},
-                   dim3{128, 1, 1}, 0, 1, [&] { keyswitch_u64(p); }))
+                   dim3{128, 1, 1}, 0, 1, [&] { keyswitch_kernel(cts)(p); }))
     fail("keyswitch deadlock");
   if (splits > 1) {
     const size_t total = std::min<size_t>((count * (out_dim + 1) + 255) / 256, 1 << 20);

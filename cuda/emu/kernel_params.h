@@ -56,7 +56,22 @@ GPUFHE_DECLARE_BOOTSTRAP(2048)
 GPUFHE_DECLARE_BOOTSTRAP(4096)
 GPUFHE_DECLARE_BOOTSTRAP(8192)
 #undef GPUFHE_DECLARE_BOOTSTRAP
-extern "C" void keyswitch_u64(gpufhe::KeyswitchParams);
+extern "C" void keyswitch_1_u64(gpufhe::KeyswitchParams);
+extern "C" void keyswitch_2_u64(gpufhe::KeyswitchParams);
+extern "C" void keyswitch_4_u64(gpufhe::KeyswitchParams);
+extern "C" void keyswitch_8_u64(gpufhe::KeyswitchParams);
+extern "C" void keyswitch_16_u64(gpufhe::KeyswitchParams);
+
+// The keyswitch kernel of CTS ciphertexts per block (1, 2, 4, 8 or 16).
+inline void (*keyswitch_kernel(uint32_t cts))(gpufhe::KeyswitchParams) {
+  switch (cts) {
+    case 1: return keyswitch_1_u64;
+    case 2: return keyswitch_2_u64;
+    case 4: return keyswitch_4_u64;
+    case 8: return keyswitch_8_u64;
+    default: return keyswitch_16_u64;
+  }
+}
 extern "C" void keyswitch_reduce_u64(gpufhe::KeyswitchParams);
 extern "C" void linear_combination_lwe_u64(gpufhe::LinearCombinationParams);
 extern "C" void add_lwe_assign_u64(uint64_t *lhs, const uint64_t *rhs, uint64_t len);

@@ -347,7 +347,8 @@ pub(crate) const BOOTSTRAP_SIZES: [(usize, u32); 6] = [
 /// The kernels of `cuda/keyswitch.cu` and `cuda/linear_combination.cu`.
 #[derive(Debug)]
 pub(crate) struct StepKernels {
-    pub(crate) keyswitch: Kernel,
+    /// `keyswitch_<c>_u64` for each `c` of `keyswitch::CIPHERTEXTS_PER_BLOCK`.
+    pub(crate) keyswitch: [Kernel; 5],
     pub(crate) keyswitch_reduce: Kernel,
     pub(crate) linear_combination: Kernel,
 }
@@ -472,7 +473,11 @@ impl CudaDevice {
         let keyswitch_module = load_module(&context, keyswitch_images, cc)?;
         let linear_module = load_module(&context, linear_images, cc)?;
         let step = StepKernels {
-            keyswitch: load_kernel(&keyswitch_module, "keyswitch_u64")?,
+            keyswitch: {
+                let load = |c| load_kernel(&keyswitch_module, &format!("keyswitch_{c}_u64"));
+                let [c1, c2, c4, c8, c16] = super::keyswitch::CIPHERTEXTS_PER_BLOCK;
+                [load(c1)?, load(c2)?, load(c4)?, load(c8)?, load(c16)?]
+            },
             keyswitch_reduce: load_kernel(&keyswitch_module, "keyswitch_reduce_u64")?,
             linear_combination: load_kernel(&linear_module, "linear_combination_lwe_u64")?,
         };

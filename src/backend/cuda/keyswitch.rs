@@ -6,10 +6,12 @@ use crate::core_crypto::{KeyswitchKeyShape, LweKeyswitchKey};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, LaunchConfig};
 
-/// Output coefficients per block and ciphertexts per block of `keyswitch_u64`
-/// (`KS_OUTPUTS`, `KS_CTS` in `cuda/keyswitch.cu`).
+/// Output coefficients per block of the keyswitch kernels (`KS_OUTPUTS` in
+/// `cuda/keyswitch.cu`).
 const OUTPUTS_PER_BLOCK: usize = 128;
-const CIPHERTEXTS_PER_BLOCK: usize = 16;
+/// Ciphertexts per block of `keyswitch_<CTS>_u64`, one kernel each (the `CTS` of
+/// `cuda/keyswitch.cu`): a batch takes the smallest that holds it, up to 16.
+pub(crate) const CIPHERTEXTS_PER_BLOCK: [usize; 5] = [1, 2, 4, 8, 16];
 /// Fewest input coefficients per split of the key rows.
 const MIN_COEFFICIENTS_PER_SPLIT: usize = 64;
 
@@ -100,7 +102,9 @@ unsafe impl DeviceRepr for KeyswitchParams {}
 /// Keyswitches every ciphertext of `input` (under the key's input key) into the
 /// same position of `output` (under its output key), bit-identical to
 /// [`crate::core_crypto::keyswitch_lwe_ciphertext`] on each. Each key value read
-/// serves 16 ciphertexts; small batches split the key rows over more blocks.
+/// serves up to 16 ciphertexts (a smaller batch takes a kernel of that many, so one
+/// ciphertext costs one ciphertext's arithmetic); small batches split the key rows
+/// over more blocks.
 ///
 /// ```no_run
 /// use gpufhe::backend::cuda::*;
@@ -152,7 +156,12 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
             Error::InvalidParameter(format!("{what} {v} exceeds the GPU kernels' range"))
         })
     };
-    let ct_tiles = count.div_ceil(CIPHERTEXTS_PER_BLOCK);
+    let per_block = count.next_power_of_two().min(16);
+    let kernel_index = CIPHERTEXTS_PER_BLOCK
+        .iter()
+        .position(|&c| c == per_block)
+        .expect("a power of two up to 16");
+    let ct_tiles = count.div_ceil(per_block);
     let out_tiles = (out_dim + 1).div_ceil(OUTPUTS_PER_BLOCK);
     if out_tiles > 65_535 || ct_tiles >= 1 << 31 {
         return Err(Error::InvalidParameter(format!(
@@ -213,7 +222,7 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
     unsafe {
         launch(
             &device,
-            &kernels.keyswitch,
+            &kernels.keyswitch[kernel_index],
             config,
             &params,
             "launching the keyswitch",
