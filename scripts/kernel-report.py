@@ -10,10 +10,12 @@ loads/stores in the CMux loop), 2 when the report itself cannot be made.
 """
 
 import argparse
+import atexit
 import concurrent.futures
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -457,6 +459,7 @@ def main():
     sources = sorted((ROOT / "cuda").glob("*.cu"))
 
     tmp = Path(tempfile.mkdtemp(prefix="kernel-report-"))
+    atexit.register(shutil.rmtree, tmp, True)  # the cubins, once the report is out
     jobs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         for arch in archs:
