@@ -45,7 +45,7 @@ pub use high_level::{
     FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, GpuIndex,
     GpuSelection, KeyTag, Seed, ServerKey,
 };
-pub use high_level::{CompactCiphertextList, CompactPublicKey};
+pub use high_level::{CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey};
 pub use high_level::{FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8};
 
 /// The README's code examples, compiled and run as doc tests.

@@ -179,6 +179,11 @@ impl SafeSerialization for crate::CompactPublicKey {
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
 }
 
+impl SafeSerialization for crate::CompressedCompactPublicKey {
+    const TYPE_NAME: &'static str = "CompressedCompactPublicKey";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
 impl SafeSerialization for crate::CompactCiphertextList {
     const TYPE_NAME: &'static str = "CompactCiphertextList";
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;

@@ -8,8 +8,8 @@ use common::setup;
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_serialize};
 use gpufhe::{
-    CompactCiphertextList, CompactPublicKey, Error, FheBool, FheInt64, FheInt8, FheUint4,
-    FheUint64, FheUint8,
+    CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey, Error, FheBool, FheInt64,
+    FheInt8, FheUint4, FheUint64, FheUint8,
 };
 
 const LIMIT: u64 = 1 << 30;
@@ -91,5 +91,44 @@ fn single_values_and_malformed_lists() {
         let r: Result<CompactCiphertextList, Error> =
             safe_deserialize(&bytes[..bytes.len() - cut], LIMIT);
         assert!(r.is_err(), "a list cut by {cut} bytes was read");
+    }
+}
+
+#[test]
+fn compressed_public_keys_are_half_the_size_and_decompress_to_working_keys() {
+    let ck = setup();
+    let compressed = CompressedCompactPublicKey::new(ck);
+    let mut bytes = Vec::new();
+    safe_serialize(&compressed, &mut bytes, LIMIT).unwrap();
+    let mut full = Vec::new();
+    safe_serialize(&compressed.decompress(), &mut full, LIMIT).unwrap();
+    println!(
+        "serialized: compressed compact public key {} bytes, compact public key {} bytes",
+        bytes.len(),
+        full.len()
+    );
+    assert!(
+        2 * bytes.len() < full.len() + 1024,
+        "{} vs {}",
+        bytes.len(),
+        full.len()
+    );
+    let read: CompressedCompactPublicKey = safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    assert_eq!(read.tag(), ck.tag());
+    let pk = read.decompress();
+    let x = FheUint64::try_encrypt(0xdead_beef_u64, &pk).unwrap();
+    assert_eq!(FheDecrypt::<u64>::decrypt(&x, ck), 0xdead_beef);
+    let mut builder = CompactCiphertextList::builder(&pk);
+    builder.push(-5i8).push(true);
+    let expanded = builder.build().expand().unwrap();
+    let a: FheInt8 = expanded.get(0).unwrap().unwrap();
+    let b: FheBool = expanded.get(1).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<i8>::decrypt(&a, ck), -5);
+    assert!(b.decrypt(ck));
+    // A key that lost words of its body is refused when read.
+    for cut in [1, 8, 100] {
+        let r: Result<CompressedCompactPublicKey, Error> =
+            safe_deserialize(&bytes[..bytes.len() - cut], LIMIT);
+        assert!(r.is_err(), "a key cut by {cut} bytes was read");
     }
 }

@@ -20,13 +20,19 @@ fn main() {
     gpufhe::set_server_key(gsk.clone());
 
     let (a, b) = (0xfedc_ba98_7654_3210u64, 0x0000_0001_2345_6789u64);
-    let (ta, tb) = (tfhe::FheUint64::encrypt(a, &tck), tfhe::FheUint64::encrypt(b, &tck));
+    let (ta, tb) = (
+        tfhe::FheUint64::encrypt(a, &tck),
+        tfhe::FheUint64::encrypt(b, &tck),
+    );
     let (ga, gb) = (
         gpufhe::FheUint64::encrypt(a, &gck),
         gpufhe::FheUint64::encrypt(b, &gck),
     );
     let (sx, sy) = (-1234i64, 567i64);
-    let (tx, ty) = (tfhe::FheInt64::encrypt(sx, &tck), tfhe::FheInt64::encrypt(sy, &tck));
+    let (tx, ty) = (
+        tfhe::FheInt64::encrypt(sx, &tck),
+        tfhe::FheInt64::encrypt(sy, &tck),
+    );
     let (gx, gy) = (
         gpufhe::FheInt64::encrypt(sx, &gck),
         gpufhe::FheInt64::encrypt(sy, &gck),
@@ -49,58 +55,47 @@ fn main() {
     row("a < b", &|| drop(ta.lt(&tb)), &|| drop(ga.lt(&gb)));
     row("a.max(b)", &|| drop(ta.max(&tb)), &|| drop(ga.max(&gb)));
     row("a << b", &|| drop(&ta << &tb), &|| drop(&ga << &gb));
-    row("a.div_rem(b)", &|| drop((&ta).div_rem(&tb)), &|| drop(ga.div_rem(&gb)));
+    row("a.div_rem(b)", &|| drop((&ta).div_rem(&tb)), &|| {
+        drop(ga.div_rem(&gb))
+    });
     row("a / 10", &|| drop(&ta / 10u64), &|| drop(&ga / 10u64));
-    row("a.count_ones()", &|| drop(ta.count_ones()), &|| drop(ga.count_ones()));
+    row("a.count_ones()", &|| drop(ta.count_ones()), &|| {
+        drop(ga.count_ones())
+    });
     row("a.leading_zeros()", &|| drop(ta.leading_zeros()), &|| {
         drop(ga.leading_zeros())
     });
     row("a.ilog2()", &|| drop(ta.ilog2()), &|| drop(ga.ilog2()));
-    row("a.overflowing_mul(b)", &|| drop((&ta).overflowing_mul(&tb)), &|| {
-        drop((&ga).overflowing_mul(&gb))
+    row(
+        "a.overflowing_mul(b)",
+        &|| drop((&ta).overflowing_mul(&tb)),
+        &|| drop((&ga).overflowing_mul(&gb)),
+    );
+    row("a.is_even()", &|| drop(ta.is_even()), &|| {
+        drop(ga.is_even())
     });
-    row("a.is_even()", &|| drop(ta.is_even()), &|| drop(ga.is_even()));
     row(
         "oblivious random",
-        &|| drop(tfhe::FheUint64::generate_oblivious_pseudo_random(tfhe::Seed(1))),
-        &|| drop(gpufhe::FheUint64::generate_oblivious_pseudo_random(gpufhe::Seed(1))),
+        &|| {
+            drop(tfhe::FheUint64::generate_oblivious_pseudo_random(
+                tfhe::Seed(1),
+            ))
+        },
+        &|| {
+            drop(gpufhe::FheUint64::generate_oblivious_pseudo_random(
+                gpufhe::Seed(1),
+            ))
+        },
     );
     row("x < y (signed)", &|| drop(tx.lt(&ty)), &|| drop(gx.lt(&gy)));
     row("x.abs()", &|| drop(tx.abs()), &|| drop(gx.abs()));
-    row("x >> 5 (signed)", &|| drop(&tx >> 5u32), &|| drop(&gx >> 5u32));
+    row("x >> 5 (signed)", &|| drop(&tx >> 5u32), &|| {
+        drop(&gx >> 5u32)
+    });
     let (tq, tr) = (&ta).div_rem(&tb);
     let (gq, gr) = ga.div_rem(&gb);
     let t: (u64, u64) = (tq.decrypt(&tck), tr.decrypt(&tck));
     let g: (u64, u64) = (gq.decrypt(&gck), gr.decrypt(&gck));
     assert_eq!(t, (a / b, a % b));
     assert_eq!(g, t);
-
-    // Sizes of public-key encryption, serialized by each library's safe
-    // serialization: the public key and a list of 128 FheUint64.
-    let tpk = tfhe::CompactPublicKey::new(&tck);
-    let gpk = gpufhe::CompactPublicKey::new(&gck);
-    let values: Vec<u64> = (0..128u64).map(|i| i * 0x9e37_79b9).collect();
-    let tlist = tfhe::CompactCiphertextList::builder(&tpk)
-        .extend(values.iter().copied())
-        .build();
-    let mut builder = gpufhe::CompactCiphertextList::builder(&gpk);
-    for &v in &values {
-        builder.push(v);
-    }
-    let glist = builder.build();
-    let tsize = |x: &dyn Fn(&mut Vec<u8>)| {
-        let mut bytes = Vec::new();
-        x(&mut bytes);
-        bytes.len()
-    };
-    let limit = 1 << 30;
-    let t_pk = tsize(&|b| tfhe::safe_serialization::safe_serialize(&tpk, b, limit).unwrap());
-    let t_list = tsize(&|b| tfhe::safe_serialization::safe_serialize(&tlist, b, limit).unwrap());
-    let g_pk = tsize(&|b| gpufhe::serialization::safe_serialize(&gpk, b, limit).unwrap());
-    let g_list = tsize(&|b| gpufhe::serialization::safe_serialize(&glist, b, limit).unwrap());
-    println!();
-    println!("| serialized bytes | TFHE-rs 1.8.2 | gpufhe |");
-    println!("|---|---|---|");
-    println!("| compact public key | {t_pk} | {g_pk} |");
-    println!("| compact list of 128 FheUint64 | {t_list} | {g_list} |");
 }

@@ -112,7 +112,8 @@ pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use batch::{BatchOutput, ValueSlot};
 pub use compact::{
     CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
-    CompactPublicKey, CompactPushable, DataKind, Expandable, ExpandedBlocks,
+    CompactPublicKey, CompactPushable, CompressedCompactPublicKey, DataKind, Expandable,
+    ExpandedBlocks,
 };
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};

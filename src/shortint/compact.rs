@@ -20,7 +20,7 @@ use super::{Ciphertext, ClientKey, ShortintParameters};
 use crate::core_crypto::polynomial::polynomial_wrapping_add_mul_binary_assign;
 use crate::core_crypto::{
     encrypt_glwe_ciphertext, extract_lwe_sample_from_glwe_ciphertext, EncryptionRandomGenerator,
-    GlweCiphertext, GlweCiphertextOwned, LweCiphertextOwned, SecretRandomGenerator,
+    GlweCiphertext, GlweCiphertextOwned, LweCiphertextOwned, SecretRandomGenerator, Seed,
 };
 use crate::error::{check_eq, Error, Result};
 use serde::{Deserialize, Serialize};
@@ -116,6 +116,71 @@ impl CompactPublicKey {
     }
 }
 
+/// A [`CompactPublicKey`] whose mask is replaced by the seed it was drawn from: the
+/// body (`N` words) and a 32-byte seed instead of `(k + 1) N` words, about half the
+/// size on the default parameters (`k = 1`). The mask is public, so the seed is
+/// too; [`CompressedCompactPublicKey::decompress`] regenerates it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompressedCompactPublicKey {
+    parameters: ShortintParameters,
+    seed: Seed,
+    body: Vec<u64>,
+}
+
+impl CompressedCompactPublicKey {
+    /// The compressed public key of `client_key`.
+    pub fn new(client_key: &ClientKey) -> Result<Self> {
+        let p = *client_key.parameters();
+        let seed = Seed::from_os()?;
+        let mut key =
+            GlweCiphertextOwned::new_zero(p.glwe_dimension.to_glwe_size(), p.polynomial_size)?;
+        let zeros = vec![0u64; p.polynomial_size.0];
+        let mut rng = EncryptionRandomGenerator::new(seed)?;
+        encrypt_glwe_ciphertext(
+            client_key.glwe_secret_key(),
+            &mut key,
+            &zeros,
+            p.glwe_noise_distribution,
+            &mut rng,
+        )?;
+        let body = key.as_slice()[p.glwe_dimension.0 * p.polynomial_size.0..].to_vec();
+        Ok(Self {
+            parameters: p,
+            seed,
+            body,
+        })
+    }
+
+    /// The parameters of the blocks its key encrypts.
+    pub fn parameters(&self) -> &ShortintParameters {
+        &self.parameters
+    }
+
+    /// `Err` unless the body has `N` words (for deserialized keys).
+    pub fn validate(&self) -> Result<()> {
+        self.parameters.validate()?;
+        check_eq(
+            "number of words of a compressed compact public key",
+            self.parameters.polynomial_size.0,
+            self.body.len(),
+        )
+    }
+
+    /// The public key, its mask regenerated from the seed (exactly the mask it was
+    /// encrypted with).
+    pub fn decompress(&self) -> Result<CompactPublicKey> {
+        self.validate()?;
+        let mut data = vec![0u64; glwe_words(&self.parameters)];
+        let (mask, body) = data.split_at_mut(glwe_words(&self.parameters) - self.body.len());
+        EncryptionRandomGenerator::masks_only(self.seed).fill_mask(mask);
+        body.copy_from_slice(&self.body);
+        Ok(CompactPublicKey {
+            parameters: self.parameters,
+            data,
+        })
+    }
+}
+
 /// The words of one GLWE ciphertext of `parameters`.
 pub(crate) fn glwe_words(parameters: &ShortintParameters) -> usize {
     (parameters.glwe_dimension.0 + 1) * parameters.polynomial_size.0
@@ -181,5 +246,38 @@ mod tests {
         let mut short = lists.clone();
         short[1].pop();
         assert!(expand_compact_blocks(&P, &short, messages.len()).is_err());
+    }
+
+    #[test]
+    fn compressed_keys_decompress_to_working_keys() {
+        let ck = ClientKey::new(P).unwrap();
+        let compressed = CompressedCompactPublicKey::new(&ck).unwrap();
+        let pk = compressed.decompress().unwrap();
+        assert_eq!(pk.data.len(), glwe_words(&P));
+        assert_eq!(
+            pk.data[pk.data.len() - compressed.body.len()..],
+            compressed.body
+        );
+        // The same seed gives the same mask; the key encrypts zero under the client key.
+        assert_eq!(compressed.decompress().unwrap(), pk);
+        let key = GlweCiphertext::from_container(pk.data.clone(), P.polynomial_size).unwrap();
+        let mut phase = vec![0u64; P.polynomial_size.0];
+        crate::core_crypto::decrypt_glwe_ciphertext(ck.glwe_secret_key(), &key, &mut phase)
+            .unwrap();
+        assert!(phase
+            .iter()
+            .all(|&x| (x as i64).unsigned_abs() < P.delta() / 4));
+        let messages = [3, 1, 0, 2];
+        let lists = pk.encrypt_blocks(&messages).unwrap();
+        let blocks = expand_compact_blocks(&P, &lists, 4).unwrap();
+        let back: Vec<u64> = blocks.iter().map(|b| ck.decrypt(b).unwrap()).collect();
+        assert_eq!(back, messages);
+        assert_ne!(
+            CompressedCompactPublicKey::new(&ck).unwrap().seed,
+            compressed.seed
+        );
+        let mut bad = compressed.clone();
+        bad.body.pop();
+        assert!(bad.decompress().is_err());
     }
 }

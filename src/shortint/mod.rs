@@ -23,7 +23,7 @@ mod table;
 
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
-pub use compact::{expand_compact_blocks, CompactPublicKey};
+pub use compact::{expand_compact_blocks, CompactPublicKey, CompressedCompactPublicKey};
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use oprf::oprf_seed_blocks;
 pub use parameters::*;
