@@ -9,6 +9,8 @@
 mod backend;
 mod device;
 mod fourier_bootstrap_key;
+mod health;
+mod kernel;
 mod kernel_image;
 mod keyswitch;
 mod launch;
