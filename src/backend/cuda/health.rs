@@ -219,3 +219,84 @@ impl<T> Drop for DeviceObject<T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicUsize;
+
+    /// An opening of an ordinal no other test uses (no driver is called: it was
+    /// never lost, so nothing is reset).
+    fn opening(ordinal: usize) -> Opening {
+        Opening::begin(ordinal).unwrap()
+    }
+
+    // (Driver errors are not formatted here: their text comes from the driver.)
+    #[test]
+    fn a_lost_opening_fails_every_check_with_its_first_cause() {
+        let gpu = opening(200);
+        assert!(!gpu.is_lost() && gpu.check().is_ok());
+        gpu.mark_lost("CUDA_ERROR_ILLEGAL_ADDRESS during launching the bootstrap".into());
+        // Every handle of the opening is lost; a later cause does not replace the first.
+        let other = gpu.clone();
+        other.mark_lost("CUDA_ERROR_LAUNCH_FAILED during copying".into());
+        assert!(other.is_lost());
+        let err = other.check().unwrap_err();
+        let Error::DeviceLost { device, message } = &err else {
+            panic!("{err}")
+        };
+        assert_eq!(*device, 200);
+        assert!(
+            message.starts_with("CUDA_ERROR_ILLEGAL_ADDRESS during launching the bootstrap"),
+            "{message}"
+        );
+        assert!(
+            message.contains("opening the device again resets it"),
+            "{message}"
+        );
+        assert_eq!(gpu.check().unwrap_err(), err);
+    }
+
+    #[test]
+    fn objects_of_a_lost_opening_are_leaked() {
+        static DROPPED: AtomicUsize = AtomicUsize::new(0);
+        struct Counted;
+        impl Drop for Counted {
+            fn drop(&mut self) {
+                DROPPED.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+        let gpu = opening(201);
+        drop(DeviceObject::new(Counted, &gpu));
+        assert_eq!(DROPPED.load(Ordering::Relaxed), 1);
+        let kept = DeviceObject::new(Counted, &gpu);
+        gpu.mark_lost("a launch failed".into());
+        drop(kept);
+        assert_eq!(DROPPED.load(Ordering::Relaxed), 1);
+    }
+
+    #[test]
+    fn the_sticky_codes() {
+        use CUresult::*;
+        for code in [
+            CUDA_ERROR_ILLEGAL_ADDRESS,
+            CUDA_ERROR_LAUNCH_FAILED,
+            CUDA_ERROR_HARDWARE_STACK_ERROR,
+            CUDA_ERROR_ILLEGAL_INSTRUCTION,
+            CUDA_ERROR_MISALIGNED_ADDRESS,
+            CUDA_ERROR_INVALID_PC,
+            CUDA_ERROR_ECC_UNCORRECTABLE,
+        ] {
+            assert!(is_sticky(code), "{code:?}");
+        }
+        for code in [
+            CUDA_SUCCESS,
+            CUDA_ERROR_OUT_OF_MEMORY,
+            CUDA_ERROR_INVALID_VALUE,
+            CUDA_ERROR_INVALID_HANDLE,
+            CUDA_ERROR_NOT_READY,
+        ] {
+            assert!(!is_sticky(code), "{code:?}");
+        }
+    }
+}
