@@ -401,7 +401,7 @@ impl CudaDevice {
     pub fn shared(ordinal: usize) -> Result<Self> {
         static OPENED: Mutex<Vec<CudaDevice>> = Mutex::new(Vec::new());
         // A panic while the lock was held cannot leave the list inconsistent (it is
-        // only pushed to), so a poisoned lock is still usable.
+        // only pushed to, and a lost device removed), so a poisoned lock is usable.
         let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(at) = opened.iter().position(|d| d.ordinal() == ordinal) {
             if !opened[at].is_lost() {
@@ -434,7 +434,7 @@ impl CudaDevice {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(Self {
             inner: self.inner.clone(),
-            stream: DeviceObject::new(stream, &self.inner.opening),
+            stream: self.object(stream),
         })
     }
 
