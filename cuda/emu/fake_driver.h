@@ -123,9 +123,11 @@ CUresult check_stream(Driver &d, CUstream stream, const char *call);
 // device's sticky error, or INVALID_CONTEXT for a context a reset destroyed.
 CUresult usable(Driver &d, const CUctx_st *context, const char *call);
 
-#define CHECK_USABLE(context)                                                      \
-  if (const CUresult usable_ = usable(d, context, __func__); usable_ != CUDA_SUCCESS) \
-  return usable_
+// Returns the error of `usable` from the calling entry point, if any.
+#define CHECK_USABLE(context)                                              \
+  if (const CUresult unusable = usable(d, (context), __func__);            \
+      unusable != CUDA_SUCCESS)                                            \
+  return unusable
 
 inline void *host(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
 
