@@ -12,8 +12,8 @@
 # Needs a C++20 compiler ($CXX, else g++) and cuda.h: $CUDA_HOME/include, else the
 # nvcc install of scripts/install-nvcc.sh (which also makes the build embed the
 # kernels, which the crate needs before it opens a device). Other settings
-# (GPUFHE_FAKE_CUDA_DEVICES, _CC, _MEMORY_MIB, _ORDER, _LOG, _DEFERRED) are described
-# at the top of cuda/emu/fake_driver.cpp.
+# (GPUFHE_FAKE_CUDA_DEVICES, _CC, _MEMORY_MIB, _ORDER, _LOG, _DEFERRED,
+# _FAIL_LAUNCH) are described at the top of cuda/emu/fake_driver.cpp.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"

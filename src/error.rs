@@ -86,6 +86,25 @@ pub enum Error {
         /// What failed there, and in which phase.
         message: String,
     },
+    /// A GPU hit a fault that leaves its CUDA context unusable for the rest of the
+    /// process (a *sticky* error: an illegal address, a failed launch, an
+    /// uncorrectable ECC error, ...). The operation during which the driver reported
+    /// it returns this, and so does, at once and without calling the driver, every
+    /// later use of what was on that GPU: the device handles, GPU server keys and
+    /// ciphertexts held in its memory at the time are lost (dropping them is safe;
+    /// their memory is freed by the reset). Values on the CPU are unaffected.
+    ///
+    /// To compute on that GPU again, make a new GPU key the usual way (e.g.
+    /// `CompressedServerKey::decompress_to_gpu`, or `CudaDevice::new` and
+    /// `CudaBackend::new`): opening the device after the loss resets its primary
+    /// context first. Do it once no other thread computes on the lost GPU.
+    #[error("GPU {device} was lost (a sticky CUDA error): {message}")]
+    DeviceLost {
+        /// The GPU's ordinal.
+        device: usize,
+        /// What failed, with the driver's error, and what to do.
+        message: String,
+    },
     /// A CUDA driver call failed.
     #[error("CUDA error during {context}: {message}")]
     Cuda {

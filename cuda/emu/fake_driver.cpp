@@ -40,6 +40,19 @@
 //   shows (fake_streams.cpp).
 // - GPUFHE_FAKE_CUDA_DRIVER_VERSION (default 13000): cuDriverGetVersion's answer;
 //   cuModuleLoadData refuses images that driver could not load (fake_image.cpp).
+// - GPUFHE_FAKE_CUDA_FAIL_LAUNCH=N (a positive integer; empty is unset, anything
+//   else fails cuInit with INVALID_VALUE and a message on stderr): the N-th kernel
+//   launch of the process (1-based, counting the launches that pass their checks)
+//   faults with CUDA_ERROR_ILLEGAL_ADDRESS, when it runs (at the launch, or at the
+//   synchronization that runs it with GPUFHE_FAKE_CUDA_DEFERRED=1). The error is
+//   sticky, as on a GPU: from then on every call on that device's primary context
+//   (launches, copies, memsets, allocations, frees, synchronizations, streams,
+//   events, modules, functions, memory queries) returns it, and queued work is
+//   dropped, until cuDevicePrimaryCtxReset. The reset destroys everything of the
+//   context: allocations, streams, events, modules and the context handle itself
+//   (cuDevicePrimaryCtxRetain then gives a new one); handles of before the reset
+//   are never reused, so using one fails (INVALID_HANDLE, INVALID_CONTEXT, or
+//   INVALID_VALUE for a pointer) instead of reaching a new object.
 // - GPUFHE_FAKE_CUDA_ORDER=forward|reverse|shuffled picks the order in which the
 //   emulation runs threads between barriers; GPUFHE_FAKE_CUDA_LOG=1 logs every
 //   failing call to stderr.
@@ -93,9 +106,22 @@ namespace {
 
 bool valid_device(const Driver &d, CUdevice dev) { return dev >= 0 && dev < d.devices; }
 
-bool known_context(const Driver &d, CUcontext ctx) {
+bool known_context(const Driver &d, const CUctx_st *ctx) {
   return ctx != nullptr && valid_device(d, ctx->device) && d.contexts[ctx->device].get() == ctx;
 }
+
+}  // namespace
+
+CUresult usable(Driver &d, const CUctx_st *context, const char *call) {
+  if (context == nullptr) return CUDA_SUCCESS;  // the call's own checks refuse it if needed
+  if (!known_context(d, context))
+    return fail(CUDA_ERROR_INVALID_CONTEXT, call, "a context destroyed by a reset");
+  if (const CUresult sticky = d.sticky[context->device]; sticky != CUDA_SUCCESS)
+    return fail(sticky, call, "the context hit a sticky error; reset the primary context");
+  return CUDA_SUCCESS;
+}
+
+namespace {
 
 // Bytes a new allocation on `dev` may still take.
 size_t free_bytes(const Driver &d, int dev) { return d.memory - d.used[dev] - d.allocated[dev]; }
@@ -170,6 +196,57 @@ bool configure_devices(Driver &d, std::string &why) {
     }
   }
   return true;
+}
+
+// Reads GPUFHE_FAKE_CUDA_FAIL_LAUNCH into `d`, or false with `why`.
+bool configure_faults(Driver &d, std::string &why) {
+  std::vector<unsigned long long> launch;
+  if (!env_list("GPUFHE_FAKE_CUDA_FAIL_LAUNCH", launch, why)) return false;
+  if (launch.size() > 1 || (launch.size() == 1 && launch[0] == 0)) {
+    why = std::string("GPUFHE_FAKE_CUDA_FAIL_LAUNCH=\"") +
+          std::getenv("GPUFHE_FAKE_CUDA_FAIL_LAUNCH") +
+          "\": expected one launch number, 1 or more (1: the first launch faults)";
+    return false;
+  }
+  d.fail_launch = launch.empty() ? 0 : launch[0];
+  return true;
+}
+
+// cuDevicePrimaryCtxReset: everything of the device's primary context goes away
+// (queued work unrun); the objects are kept unreachable rather than freed, so that
+// their addresses are never handed out again.
+void reset_device(Driver &d, int dev) {
+  CUctx_st *old = d.contexts[dev].get();
+  d.reset_contexts.push_back(std::move(d.contexts[dev]));
+  d.contexts[dev] = std::make_unique<CUctx_st>(CUctx_st{dev});
+  for (auto it = d.streams.begin(); it != d.streams.end();) {
+    auto *s = const_cast<CUstream_st *>(static_cast<const CUstream_st *>(*it));
+    if (s->context != old) {
+      ++it;
+      continue;
+    }
+    s->queue.clear();
+    it = d.streams.erase(it);
+  }
+  std::erase_if(d.events, [old](const void *e) {
+    return static_cast<const CUevent_st *>(e)->context == old;
+  });
+  std::erase_if(d.functions, [old](const void *f) {
+    return static_cast<const CUfunc_st *>(f)->module->context == old;
+  });
+  std::erase_if(d.modules, [old](const void *m) {
+    return static_cast<const CUmod_st *>(m)->context == old;
+  });
+  for (auto it = d.allocations.begin(); it != d.allocations.end();) {
+    if (it->second.device != dev) {
+      ++it;
+      continue;
+    }
+    d.reset_memory.push_back(std::move(it->second.data));
+    it = d.allocations.erase(it);
+  }
+  d.allocated[dev] = 0;
+  d.sticky[dev] = CUDA_SUCCESS;
 }
 
 CUresult allocate(Driver &d, CUdeviceptr *dptr, size_t bytes, CUctx_st *context,
@@ -283,7 +360,7 @@ CUresult cuInit(unsigned int Flags) {
   d.compute_capability = (int)env_number("GPUFHE_FAKE_CUDA_CC", 90);
   d.memory = (size_t)env_number("GPUFHE_FAKE_CUDA_MEMORY_MIB", 80 * 1024) << 20;
   CHECK(d.devices >= 0 && d.devices <= 64, CUDA_ERROR_INVALID_VALUE, "bad device count");
-  if (std::string why; !configure_devices(d, why)) {
+  if (std::string why; !configure_devices(d, why) || !configure_faults(d, why)) {
     static bool reported = false;
     if (!reported) std::fprintf(stderr, "fake libcuda: cuInit failed: %s\n", why.c_str());
     reported = true;
@@ -291,6 +368,7 @@ CUresult cuInit(unsigned int Flags) {
   }
   for (int i = 0; i < d.devices; ++i) d.contexts.push_back(std::make_unique<CUctx_st>(CUctx_st{i}));
   d.allocated.assign(d.devices, 0);
+  d.sticky.assign(d.devices, CUDA_SUCCESS);
   if (const char *order = std::getenv("GPUFHE_FAKE_CUDA_ORDER")) fake::set_thread_order(order);
   d.initialized = true;
   return CUDA_SUCCESS;
@@ -394,6 +472,13 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice dev) {
   return CUDA_SUCCESS;
 }
 
+CUresult cuDevicePrimaryCtxReset(CUdevice dev) {
+  ENTER();
+  CHECK(valid_device(d, dev), CUDA_ERROR_INVALID_DEVICE, "no such device");
+  reset_device(d, dev);
+  return CUDA_SUCCESS;
+}
+
 // Replaces the top of the thread's context stack; null pops it.
 CUresult cuCtxSetCurrent(CUcontext ctx) {
   ENTER();
@@ -449,6 +534,7 @@ CUresult cuMemGetInfo(size_t *free, size_t *total) {
   ENTER();
   CHECK(free != nullptr && total != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  CHECK_USABLE(current_context);
   *total = d.memory;
   *free = free_bytes(d, current_context->device);
   return CUDA_SUCCESS;
@@ -456,12 +542,14 @@ CUresult cuMemGetInfo(size_t *free, size_t *total) {
 
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
   ENTER();
+  CHECK_USABLE(current_context);
   return allocate(d, dptr, bytesize, current_context, __func__);
 }
 
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   // Unlike cuMemAlloc, a stream-ordered allocation of 0 bytes succeeds with a null
   // pointer (cudarc's CudaStream::null relies on it).
   if (bytesize == 0 && dptr != nullptr) {
@@ -476,17 +564,20 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
 
 CUresult cuMemFree(CUdeviceptr dptr) {
   ENTER();
+  CHECK_USABLE(current_context);
   return submit(d, nullptr, [&d, dptr] { return release(d, dptr, "cuMemFree"); });
 }
 
 CUresult cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   return submit(d, hStream, [&d, dptr] { return release(d, dptr, "cuMemFreeAsync"); });
 }
 
 CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCount) {
   ENTER();
+  CHECK_USABLE(current_context);
   return submit(d, nullptr, [&d, dstDevice, srcHost, ByteCount] {
     return copy(d, host(dstDevice), true, srcHost, false, ByteCount, "cuMemcpyHtoD");
   });
@@ -494,6 +585,7 @@ CUresult cuMemcpyHtoD(CUdeviceptr dstDevice, const void *srcHost, size_t ByteCou
 
 CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
   ENTER();
+  CHECK_USABLE(current_context);
   return submit(d, nullptr, [&d, dstHost, srcDevice, ByteCount] {
     return copy(d, dstHost, false, host(srcDevice), true, ByteCount, "cuMemcpyDtoH");
   });
@@ -501,6 +593,7 @@ CUresult cuMemcpyDtoH(void *dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
 
 CUresult cuMemcpyDtoD(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
   ENTER();
+  CHECK_USABLE(current_context);
   return submit(d, nullptr, [&d, dstDevice, srcDevice, ByteCount] {
     return copy(d, host(dstDevice), true, host(srcDevice), true, ByteCount, "cuMemcpyDtoD");
   });
@@ -512,6 +605,7 @@ CUresult cuMemcpyHtoDAsync(CUdeviceptr dstDevice, const void *srcHost, size_t By
                            CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   if (!d.deferred || srcHost == nullptr)
     return copy(d, host(dstDevice), true, srcHost, false, ByteCount, __func__);
   const auto *bytes = static_cast<const unsigned char *>(srcHost);
@@ -528,6 +622,7 @@ CUresult cuMemcpyDtoHAsync(void *dstHost, CUdeviceptr srcDevice, size_t ByteCoun
                            CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   if (const CUresult r = submit(d, hStream, [&d, dstHost, srcDevice, ByteCount] {
         return copy(d, dstHost, false, host(srcDevice), true, ByteCount, "cuMemcpyDtoHAsync");
       });
@@ -540,6 +635,7 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t 
                            CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   return submit(d, hStream, [&d, dstDevice, srcDevice, ByteCount] {
     return copy(d, host(dstDevice), true, host(srcDevice), true, ByteCount, "cuMemcpyDtoDAsync");
   });
@@ -547,11 +643,13 @@ CUresult cuMemcpyDtoDAsync(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t 
 
 CUresult cuMemsetD8(CUdeviceptr dstDevice, unsigned char uc, size_t N) {
   ENTER();
+  CHECK_USABLE(current_context);
   return submit(d, nullptr, [&d, dstDevice, uc, N] { return set_bytes(d, dstDevice, uc, N); });
 }
 
 CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUstream hStream) {
   ENTER();
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   return submit(d, hStream, [&d, dstDevice, uc, N] { return set_bytes(d, dstDevice, uc, N); });
 }

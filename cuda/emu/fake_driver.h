@@ -83,6 +83,16 @@ struct Driver {
   std::vector<size_t> allocated;                    // bytes per device
   std::map<uintptr_t, Allocation> allocations;      // by address
   std::set<const void *> streams, events, modules, functions;
+  // GPUFHE_FAKE_CUDA_FAIL_LAUNCH: the launch that faults (1-based, 0: none), and
+  // the launches so far.
+  unsigned long long fail_launch = 0, launches = 0;
+  // Per device: the sticky error every call on its primary context returns (success
+  // while it works), until cuDevicePrimaryCtxReset.
+  std::vector<CUresult> sticky;
+  // What resets took away, kept so that no later object gets the address (the
+  // handle) of one of them: a handle of before a reset stays unknown after it.
+  std::vector<std::unique_ptr<CUctx_st>> reset_contexts;
+  std::vector<std::unique_ptr<unsigned char[]>> reset_memory;
 };
 
 Driver &driver();
@@ -108,6 +118,16 @@ Allocation *find_allocation(Driver &d, uintptr_t address, size_t bytes);
 CUctx_st *stream_context(Driver &d, CUstream stream);
 
 CUresult check_stream(Driver &d, CUstream stream, const char *call);
+
+// Success if `context` is a live primary context whose device works; otherwise the
+// device's sticky error, or INVALID_CONTEXT for a context a reset destroyed.
+CUresult usable(Driver &d, const CUctx_st *context, const char *call);
+
+// Returns the error of `usable` from the calling entry point, if any.
+#define CHECK_USABLE(context)                                              \
+  if (const CUresult unusable = usable(d, (context), __func__);            \
+      unusable != CUDA_SUCCESS)                                            \
+  return unusable
 
 inline void *host(CUdeviceptr p) { return reinterpret_cast<void *>(p); }
 

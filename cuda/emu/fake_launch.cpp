@@ -33,11 +33,19 @@ CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream strea
   if (context != f->module->context || current_context != context)
     return fail(CUDA_ERROR_INVALID_CONTEXT, call,
                 "function, stream and current context differ");
+  CHECK_USABLE(context);
   if (params == nullptr || extra != nullptr)
     return fail(CUDA_ERROR_INVALID_VALUE, call, "only kernelParams are supported");
   if (const CUresult r = check_geometry(d, f, g, call); r != CUDA_SUCCESS) return r;
   const int device = context->device;
   const fake::KernelEntry *kernel = f->kernel;
+  if (d.fail_launch != 0 && ++d.launches == d.fail_launch)
+    // The fault: the device's context is unusable from when the kernel runs.
+    return submit(d, stream, [&d, device, call] {
+      d.sticky[device] = CUDA_ERROR_ILLEGAL_ADDRESS;
+      return fail(CUDA_ERROR_ILLEGAL_ADDRESS, call,
+                  "GPUFHE_FAKE_CUDA_FAIL_LAUNCH: this launch faults (a sticky error)");
+    });
   // Runs the grid on arguments `args` (when the work runs: the memory check sees the
   // allocations of that moment).
   const auto run = [&d, kernel, g, device, call](void **args) {
@@ -82,6 +90,7 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
   ENTER();
   CHECK(module != nullptr && image != nullptr, CUDA_ERROR_INVALID_VALUE, "null argument");
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  CHECK_USABLE(current_context);
   // Only read to decide whether a real driver could load it: every kernel comes from
   // the emulation's table.
   int version = 0;
@@ -97,7 +106,9 @@ CUresult cuModuleLoadData(CUmodule *module, const void *image) {
 
 CUresult cuModuleUnload(CUmodule hmod) {
   ENTER();
-  CHECK(d.modules.erase(hmod) == 1, CUDA_ERROR_INVALID_HANDLE, "unknown module");
+  CHECK(d.modules.count(hmod), CUDA_ERROR_INVALID_HANDLE, "unknown module");
+  CHECK_USABLE(hmod->context);
+  d.modules.erase(hmod);
   for (auto it = d.functions.begin(); it != d.functions.end();) {
     auto *f = const_cast<CUfunc_st *>(static_cast<const CUfunc_st *>(*it));
     if (f->module == hmod) {
@@ -115,6 +126,7 @@ CUresult cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
   ENTER();
   CHECK(hfunc != nullptr && name != nullptr, CUDA_ERROR_INVALID_VALUE, "null argument");
   CHECK(d.modules.count(hmod), CUDA_ERROR_INVALID_HANDLE, "unknown module");
+  CHECK_USABLE(hmod->context);
   const fake::KernelEntry *kernel = fake::find_kernel(name);
   CHECK(kernel != nullptr, CUDA_ERROR_NOT_FOUND, "no emulated kernel of that name");
   *hfunc = new CUfunc_st{hmod, kernel};
@@ -126,6 +138,7 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
   ENTER();
   CHECK(pi != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(d.functions.count(hfunc), CUDA_ERROR_INVALID_HANDLE, "unknown function");
+  CHECK_USABLE(hfunc->module->context);
   switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
       *pi = (int)hfunc->kernel->max_threads_per_block;
@@ -142,6 +155,7 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
 CUresult cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
   ENTER();
   CHECK(d.functions.count(hfunc), CUDA_ERROR_INVALID_HANDLE, "unknown function");
+  CHECK_USABLE(hfunc->module->context);
   switch (attrib) {
     case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
       CHECK(value >= 0 && value <= MAX_SHARED_OPTIN, CUDA_ERROR_INVALID_VALUE,
@@ -205,6 +219,7 @@ CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
   ENTER();
   CHECK(numClusters != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(d.functions.count(func), CUDA_ERROR_INVALID_HANDLE, "unknown function");
+  CHECK_USABLE(func->module->context);
   fake::Geometry g{};
   if (const CUresult r = config_geometry(config, g, __func__); r != CUDA_SUCCESS) return r;
   if (const CUresult r = check_geometry(d, func, g, __func__); r != CUDA_SUCCESS) return r;

@@ -16,11 +16,14 @@ namespace fakecuda {
 namespace {
 
 // Runs the work queued on `stream` up to `sequence`; returns the stream's first error.
+// Once the device hit a sticky error, its work fails with it instead of running.
 CUresult run_until(CUstream stream, unsigned long long sequence) {
+  const std::vector<CUresult> &sticky = driver().sticky;
   while (!stream->queue.empty() && stream->queue.front().sequence <= sequence) {
     const std::function<CUresult()> work = std::move(stream->queue.front().run);
     stream->queue.pop_front();
-    const CUresult r = work();
+    const CUresult failed = sticky[stream->context->device];
+    const CUresult r = failed != CUDA_SUCCESS ? failed : work();
     if (r != CUDA_SUCCESS && stream->error == CUDA_SUCCESS) stream->error = r;
   }
   return stream->error;
@@ -71,6 +74,7 @@ CUresult complete(CUevent event) {
 CUresult cuCtxSynchronize(void) {
   ENTER();
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  CHECK_USABLE(current_context);
   return drain(d, current_context);
 }
 
@@ -81,6 +85,7 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
   (void)Flags;
   CHECK(phStream != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  CHECK_USABLE(current_context);
   *phStream = new CUstream_st{current_context};
   d.streams.insert(*phStream);
   return CUDA_SUCCESS;
@@ -90,6 +95,7 @@ CUresult cuStreamCreate(CUstream *phStream, unsigned int Flags) {
 CUresult cuStreamDestroy(CUstream hStream) {
   ENTER();
   CHECK(d.streams.count(hStream) == 1, CUDA_ERROR_INVALID_HANDLE, "unknown stream");
+  CHECK_USABLE(hStream->context);
   run_until(hStream, EVERYTHING);
   for (const void *e : d.events) {
     auto *event = const_cast<CUevent_st *>(static_cast<const CUevent_st *>(e));
@@ -103,6 +109,7 @@ CUresult cuStreamDestroy(CUstream hStream) {
 CUresult cuStreamSynchronize(CUstream hStream) {
   ENTER();
   if (const CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   if (hStream == nullptr) return drain(d, current_context);
   return run_until(hStream, EVERYTHING);
 }
@@ -110,6 +117,7 @@ CUresult cuStreamSynchronize(CUstream hStream) {
 CUresult cuStreamQuery(CUstream hStream) {
   ENTER();
   if (const CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   if (hStream == nullptr) return drain(d, current_context);
   return run_until(hStream, EVERYTHING);
 }
@@ -119,6 +127,7 @@ CUresult cuStreamWaitEvent(CUstream hStream, CUevent hEvent, unsigned int Flags)
   (void)Flags;
   CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
   if (const CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   // What the event marks now, not when the wait runs (it may be recorded again).
   CUstream_st *stream = hEvent->stream;
   const unsigned long long sequence = hEvent->sequence;
@@ -135,6 +144,7 @@ CUresult cuEventCreate(CUevent *phEvent, unsigned int Flags) {
   (void)Flags;
   CHECK(phEvent != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
+  CHECK_USABLE(current_context);
   *phEvent = new CUevent_st{current_context};
   d.events.insert(*phEvent);
   return CUDA_SUCCESS;
@@ -144,6 +154,7 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
   ENTER();
   CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
   if (CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
+  CHECK_USABLE(stream_context(d, hStream));
   CHECK(stream_context(d, hStream) == hEvent->context, CUDA_ERROR_INVALID_HANDLE,
         "event and stream of different contexts");
   hEvent->recorded = true;
@@ -161,18 +172,22 @@ CUresult cuEventRecord(CUevent hEvent, CUstream hStream) {
 CUresult cuEventQuery(CUevent hEvent) {
   ENTER();
   CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  CHECK_USABLE(hEvent->context);
   return complete(hEvent);
 }
 
 CUresult cuEventSynchronize(CUevent hEvent) {
   ENTER();
   CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  CHECK_USABLE(hEvent->context);
   return complete(hEvent);
 }
 
 CUresult cuEventDestroy(CUevent hEvent) {
   ENTER();
-  CHECK(d.events.erase(hEvent) == 1, CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
+  CHECK_USABLE(hEvent->context);
+  d.events.erase(hEvent);
   delete hEvent;
   return CUDA_SUCCESS;
 }
@@ -182,6 +197,7 @@ CUresult cuEventElapsedTime(float *pMilliseconds, CUevent hStart, CUevent hEnd) 
   CHECK(pMilliseconds != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   CHECK(d.events.count(hStart) && d.events.count(hEnd), CUDA_ERROR_INVALID_HANDLE,
         "unknown event");
+  CHECK_USABLE(hStart->context);
   CHECK(hStart->recorded && hEnd->recorded, CUDA_ERROR_INVALID_HANDLE, "event not recorded");
   *pMilliseconds = std::chrono::duration<float, std::milli>(hEnd->time - hStart->time).count();
   return CUDA_SUCCESS;

@@ -7,8 +7,9 @@ use std::process::{Command, Output};
 
 /// The fake driver's per-device settings, removed from every child's environment
 /// so that only what a test sets reaches it.
-pub const FAKE_SETTINGS: [&str; 6] = [
+pub const FAKE_SETTINGS: [&str; 7] = [
     "GPUFHE_FAKE_CUDA_DRIVER_VERSION",
+    "GPUFHE_FAKE_CUDA_FAIL_LAUNCH",
     "GPUFHE_FAKE_CUDA_CC",
     "GPUFHE_FAKE_CUDA_USED_MIB",
     "GPUFHE_FAKE_CUDA_EXCLUSIVE",

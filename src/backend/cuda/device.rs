@@ -1,17 +1,19 @@
 //! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
 
+use super::health::{DeviceObject, Opening};
+use super::kernel::Kernel;
 use super::kernel_image::{
     describe_images, driver_requirement, kernels_cuda_version, select_image, KernelImage,
 };
-use super::launch::max_active_clusters;
 use super::{cuda_err, kernels};
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, LaunchConfig};
+use cudarc::driver::sys::CUdevice_attribute;
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DriverError};
 use cudarc::nvrtc::Ptx;
 use std::sync::{Arc, Mutex};
 
 fn load_module(
+    opening: &Opening,
     context: &Arc<CudaContext>,
     images: &[KernelImage],
     (major, minor): (u32, u32),
@@ -41,7 +43,7 @@ fn load_module(
                     driver_requirement(kernels_cuda_version(), driver_version())
                 ),
             },
-            _ => cuda_err("loading a kernel module")(e),
+            _ => opening.driver_error("loading a kernel module", e),
         })
 }
 
@@ -54,14 +56,14 @@ fn driver_version() -> Option<i32> {
     (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS).then_some(version)
 }
 
-fn load_function(module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
+fn load_function(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
     module
         .load_function(name)
-        .map_err(cuda_err("looking up a kernel"))
+        .map_err(|e| opening.driver_error("looking up a kernel", e))
 }
 
-fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
-    Ok(Kernel::new(load_function(module, name)?))
+fn load_kernel(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
+    Ok(Kernel::new(load_function(opening, module, name)?))
 }
 
 /// Every driver function the crate calls (through cudarc), which loads each on
@@ -69,7 +71,7 @@ fn load_kernel(module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
 /// (`cuda/emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
 /// outside the list is added.
 #[doc(hidden)]
-pub const DRIVER_SYMBOLS: [&str; 50] = [
+pub const DRIVER_SYMBOLS: [&str; 51] = [
     "cuCtxGetCurrent",
     "cuCtxGetDevice",
     "cuCtxPopCurrent_v2",
@@ -82,6 +84,7 @@ pub const DRIVER_SYMBOLS: [&str; 50] = [
     "cuDeviceGetName",
     "cuDeviceGetUuid",
     "cuDevicePrimaryCtxRelease_v2",
+    "cuDevicePrimaryCtxReset_v2",
     "cuDevicePrimaryCtxRetain",
     "cuDeviceTotalMem_v2",
     "cuDriverGetVersion",
@@ -185,139 +188,6 @@ pub(crate) struct LweKernels {
     pub(crate) neg_assign: CudaFunction,
 }
 
-/// A kernel and what is known of its shared memory.
-#[derive(Debug)]
-pub(crate) struct Kernel {
-    pub(crate) function: CudaFunction,
-    /// Filled on first use; behind a lock so that raising the limit and recording it
-    /// happen together (two threads raising it at once could otherwise leave the
-    /// driver's limit below the recorded one).
-    shared_memory: Mutex<Option<SharedMemory>>,
-    /// Whether a cluster can be scheduled, per (cluster size, threads per block,
-    /// dynamic shared memory): asked of the driver once per shape.
-    clusters: Mutex<Vec<(ClusterShape, bool)>>,
-}
-
-/// A cluster launch: blocks per cluster, threads per block, dynamic shared memory.
-type ClusterShape = (u32, u32, usize);
-
-/// A kernel's shared memory, in bytes.
-#[derive(Clone, Copy, Debug)]
-struct SharedMemory {
-    /// Declared `__shared__` in the kernel: it counts against the per-block limit.
-    fixed: u32,
-    /// The dynamic shared memory launches may currently use.
-    allowed_dynamic: u32,
-}
-
-impl Kernel {
-    fn new(function: CudaFunction) -> Self {
-        Self {
-            function,
-            shared_memory: Mutex::new(None),
-            clusters: Mutex::new(Vec::new()),
-        }
-    }
-
-    fn attribute(&self, attribute: CUfunction_attribute) -> Result<u32> {
-        let value = self
-            .function
-            .get_attribute(attribute)
-            .map_err(cuda_err("querying a kernel attribute"))?;
-        Ok(value.max(0) as u32)
-    }
-
-    /// The kernel's shared memory figures (queried once), under the lock.
-    fn shared_memory(&self) -> Result<std::sync::MutexGuard<'_, Option<SharedMemory>>> {
-        let mut known = self
-            .shared_memory
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if known.is_none() {
-            *known = Some(SharedMemory {
-                fixed: self.attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES)?,
-                allowed_dynamic: self.attribute(
-                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                )?,
-            });
-        }
-        Ok(known)
-    }
-
-    /// The most dynamic shared memory a block of this kernel can be given on
-    /// `device`: the device's opt-in limit less the kernel's static shared memory.
-    pub(crate) fn max_dynamic_shared_memory(&self, device: &CudaDevice) -> Result<usize> {
-        let fixed = self.shared_memory()?.map_or(0, |s| s.fixed);
-        let limit = device.attributes().max_shared_memory_per_block;
-        Ok(limit.saturating_sub(fixed) as usize)
-    }
-
-    /// Allows launches with `bytes` of dynamic shared memory (raising the kernel's
-    /// limit when needed), or `Err` if the device has less.
-    pub(crate) fn allow_shared_memory(&self, device: &CudaDevice, bytes: usize) -> Result<u32> {
-        let limit = self.max_dynamic_shared_memory(device)?;
-        if bytes > limit {
-            return Err(Error::InvalidParameter(format!(
-                "a kernel needs {bytes} bytes of dynamic shared memory per block, GPU {} offers \
-                 {limit}",
-                device.ordinal()
-            )));
-        }
-        let requested = bytes as u32;
-        let mut known = self.shared_memory()?;
-        if let Some(shared) = known.as_mut() {
-            if requested > shared.allowed_dynamic {
-                self.function
-                    .set_attribute(
-                        CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                        requested as i32,
-                    )
-                    .map_err(cuda_err("raising a kernel's shared memory limit"))?;
-                shared.allowed_dynamic = requested;
-            }
-        }
-        Ok(requested)
-    }
-
-    /// Whether `device` can run at least one cluster of `cluster_size` blocks of
-    /// `threads` threads and `shared` bytes of dynamic shared memory each: a GPU
-    /// partition (MIG, MPS limits) may not offer the SMs. A failed query counts as no.
-    pub(crate) fn clusters_fit(
-        &self,
-        device: &CudaDevice,
-        cluster_size: u32,
-        threads: u32,
-        shared: usize,
-    ) -> Result<bool> {
-        let shape = (cluster_size, threads, shared);
-        let mut known = self
-            .clusters
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(&(_, fits)) = known.iter().find(|(s, _)| *s == shape) {
-            return Ok(fits);
-        }
-        let one_cluster = LaunchConfig {
-            grid_dim: (cluster_size, 1, 1),
-            block_dim: (threads, 1, 1),
-            shared_mem_bytes: self.allow_shared_memory(device, shared)?,
-        };
-        let active = max_active_clusters(device, self, one_cluster, cluster_size);
-        let fits = matches!(active, Ok(n) if n > 0);
-        known.push((shape, fits));
-        Ok(fits)
-    }
-
-    /// The most threads a block of this kernel may have (limited by its registers).
-    pub(crate) fn max_threads_per_block(&self) -> Result<u32> {
-        let n = self
-            .function
-            .max_threads_per_block()
-            .map_err(cuda_err("querying a kernel's thread limit"))?;
-        Ok(n.max(0) as u32)
-    }
-}
-
 /// The kernels of `cuda/programmable_bootstrap.cu` for one polynomial size.
 #[derive(Debug)]
 pub(crate) struct BootstrapKernels {
@@ -365,11 +235,11 @@ pub(crate) struct DeviceAttributes {
 }
 
 impl DeviceAttributes {
-    fn read(context: &CudaContext) -> Result<Self> {
+    fn read(opening: &Opening, context: &CudaContext) -> Result<Self> {
         let get = |a: CUdevice_attribute| -> Result<u32> {
             let v = context
                 .attribute(a)
-                .map_err(cuda_err("querying a device attribute"))?;
+                .map_err(|e| opening.driver_error("querying a device attribute", e))?;
             Ok(v.max(0) as u32)
         };
         Ok(Self {
@@ -393,12 +263,19 @@ impl DeviceAttributes {
 #[derive(Debug)]
 struct Inner {
     ordinal: usize,
-    context: Arc<CudaContext>,
+    opening: Opening,
     attributes: DeviceAttributes,
+    driver: DeviceObject<DriverObjects>,
+    streams_created: std::sync::atomic::AtomicUsize,
+}
+
+/// The driver objects of an opened device (leaked if it is lost).
+#[derive(Debug)]
+struct DriverObjects {
+    context: Arc<CudaContext>,
     lwe: LweKernels,
     bootstrap: Vec<BootstrapKernels>,
     step: StepKernels,
-    streams_created: std::sync::atomic::AtomicUsize,
 }
 
 /// One CUDA device with its context and loaded kernels, seen through one stream.
@@ -406,10 +283,14 @@ struct Inner {
 /// gives a handle on the same device with a stream of its own, so that work queued
 /// by different threads runs concurrently. Device buffers remember the stream they
 /// were allocated on; using them from another stream is ordered by cudarc's events.
+///
+/// After a sticky error on the GPU every handle of that opening of the device, and
+/// everything made with one, fails with [`Error::DeviceLost`]; opening the device
+/// again resets it (see [`CudaDevice::is_lost`]).
 #[derive(Debug, Clone)]
 pub struct CudaDevice {
     inner: Arc<Inner>,
-    stream: Arc<CudaStream>,
+    stream: DeviceObject<Arc<CudaStream>>,
 }
 
 impl CudaDevice {
@@ -442,54 +323,70 @@ impl CudaDevice {
         else {
             return Err(Error::KernelsNotBuilt);
         };
-        let context = CudaContext::new(ordinal).map_err(cuda_err("creating a context"))?;
+        let opening = Opening::begin(ordinal)?;
+        let o = &opening;
+        let context =
+            CudaContext::new(ordinal).map_err(|e| o.driver_error("creating a context", e))?;
         let stream = context
             .new_stream()
-            .map_err(cuda_err("creating a stream"))?;
-        let attributes = DeviceAttributes::read(&context)?;
+            .map_err(|e| o.driver_error("creating a stream", e))?;
+        let stream = DeviceObject::new(stream, o);
+        let attributes = DeviceAttributes::read(o, &context)?;
         let cc = attributes.compute_capability;
-        let module = load_module(&context, lwe_images, cc)?;
+        let module = load_module(o, &context, lwe_images, cc)?;
         let lwe = LweKernels {
-            add_assign: load_function(&module, "add_lwe_assign_u64")?,
-            sub_assign: load_function(&module, "sub_lwe_assign_u64")?,
-            neg_assign: load_function(&module, "neg_lwe_assign_u64")?,
+            add_assign: load_function(o, &module, "add_lwe_assign_u64")?,
+            sub_assign: load_function(o, &module, "sub_lwe_assign_u64")?,
+            neg_assign: load_function(o, &module, "neg_lwe_assign_u64")?,
         };
-        let module = load_module(&context, bootstrap_images, cc)?;
+        let module = load_module(o, &context, bootstrap_images, cc)?;
         let bootstrap = BOOTSTRAP_SIZES
             .iter()
             .map(|&(n, threads)| {
                 Ok(BootstrapKernels {
                     polynomial_size: n,
                     threads_per_polynomial: threads,
-                    bsk_to_fourier: load_kernel(&module, &format!("bsk_to_fourier_{n}_u64"))?,
-                    single_block: load_kernel(&module, &format!("programmable_bootstrap_{n}_u64"))?,
+                    bsk_to_fourier: load_kernel(o, &module, &format!("bsk_to_fourier_{n}_u64"))?,
+                    single_block: load_kernel(
+                        o,
+                        &module,
+                        &format!("programmable_bootstrap_{n}_u64"),
+                    )?,
                     cluster: load_kernel(
+                        o,
                         &module,
                         &format!("programmable_bootstrap_cluster_{n}_u64"),
                     )?,
                 })
             })
             .collect::<Result<_>>()?;
-        let keyswitch_module = load_module(&context, keyswitch_images, cc)?;
-        let linear_module = load_module(&context, linear_images, cc)?;
+        let keyswitch_module = load_module(o, &context, keyswitch_images, cc)?;
+        let linear_module = load_module(o, &context, linear_images, cc)?;
         let step = StepKernels {
             keyswitch: {
-                let load = |c| load_kernel(&keyswitch_module, &format!("keyswitch_{c}_u64"));
+                let load = |c| load_kernel(o, &keyswitch_module, &format!("keyswitch_{c}_u64"));
                 let [c1, c2, c4, c8, c16] = super::keyswitch::CIPHERTEXTS_PER_BLOCK;
                 [load(c1)?, load(c2)?, load(c4)?, load(c8)?, load(c16)?]
             },
-            keyswitch_reduce: load_kernel(&keyswitch_module, "keyswitch_reduce_u64")?,
-            linear_combination: load_kernel(&linear_module, "linear_combination_lwe_u64")?,
+            keyswitch_reduce: load_kernel(o, &keyswitch_module, "keyswitch_reduce_u64")?,
+            linear_combination: load_kernel(o, &linear_module, "linear_combination_lwe_u64")?,
         };
-        Ok(Self {
-            inner: Arc::new(Inner {
-                ordinal,
+        let driver = DeviceObject::new(
+            DriverObjects {
                 context,
-                attributes,
                 lwe,
                 bootstrap,
                 step,
+            },
+            o,
+        );
+        Ok(Self {
+            inner: Arc::new(Inner {
+                ordinal,
+                attributes,
+                driver,
                 streams_created: std::sync::atomic::AtomicUsize::new(1),
+                opening,
             }),
             stream,
         })
@@ -497,7 +394,8 @@ impl CudaDevice {
 
     /// Device `ordinal`, opened once per process and shared: every call with the same
     /// ordinal returns a handle on the same context and kernels (and stream), so keys
-    /// and values of one GPU can meet in a kernel whoever opened it.
+    /// and values of one GPU can meet in a kernel whoever opened it. Once that opening
+    /// is lost (see [`CudaDevice::is_lost`]), the next call opens the device again.
     ///
     /// ```no_run
     /// use gpufhe::backend::cuda::CudaDevice;
@@ -508,10 +406,13 @@ impl CudaDevice {
     pub fn shared(ordinal: usize) -> Result<Self> {
         static OPENED: Mutex<Vec<CudaDevice>> = Mutex::new(Vec::new());
         // A panic while the lock was held cannot leave the list inconsistent (it is
-        // only pushed to), so a poisoned lock is still usable.
+        // only pushed to, and a lost device removed), so a poisoned lock is usable.
         let mut opened = OPENED.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(device) = opened.iter().find(|d| d.ordinal() == ordinal) {
-            return Ok(device.clone());
+        if let Some(at) = opened.iter().position(|d| d.ordinal() == ordinal) {
+            if !opened[at].is_lost() {
+                return Ok(opened[at].clone());
+            }
+            opened.swap_remove(at);
         }
         let device = Self::new(ordinal)?;
         opened.push(device.clone());
@@ -530,16 +431,15 @@ impl CudaDevice {
     /// ```
     pub fn with_new_stream(&self) -> Result<Self> {
         let stream = self
-            .inner
-            .context
+            .context()?
             .new_stream()
-            .map_err(cuda_err("creating a stream"))?;
+            .map_err(self.driver_err("creating a stream"))?;
         self.inner
             .streams_created
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         Ok(Self {
             inner: self.inner.clone(),
-            stream,
+            stream: self.object(stream),
         })
     }
 
@@ -574,42 +474,87 @@ impl CudaDevice {
 
     /// Free and total device memory, in bytes.
     pub fn memory_info(&self) -> Result<(usize, usize)> {
-        self.inner
-            .context
+        self.context()?
             .mem_get_info()
-            .map_err(cuda_err("querying device memory"))
+            .map_err(self.driver_err("querying device memory"))
     }
 
     /// Waits for the work queued on every stream of this GPU, ignoring errors: for
     /// the destructors of data that streams other than the allocating one may read
     /// (a buffer only waits for the last stream that read it). A failure here (the
-    /// driver shutting down) leaves nothing to wait for.
+    /// driver shutting down, a lost device) leaves nothing to wait for.
     pub(crate) fn wait_for_every_stream(&self) {
-        let _ = self.inner.context.synchronize();
+        if let Ok(context) = self.context() {
+            let _ = context.synchronize();
+        }
     }
 
     /// Waits until every operation queued on this handle's stream has finished.
     pub fn synchronize(&self) -> Result<()> {
-        self.stream
+        self.stream()?
             .synchronize()
-            .map_err(cuda_err("synchronizing the stream"))
+            .map_err(self.driver_err("synchronizing the stream"))
     }
 
-    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
-        &self.stream
+    /// Whether this opening of the device was lost to a sticky error (an illegal
+    /// address, a failed launch, ...): then everything made with it fails with
+    /// [`Error::DeviceLost`] without calling the driver, and the next
+    /// [`CudaDevice::new`] or [`CudaDevice::shared`] of the GPU resets it and opens it
+    /// again.
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::CudaDevice;
+    /// let gpu = CudaDevice::shared(0).unwrap();
+    /// assert!(!gpu.is_lost());
+    /// ```
+    pub fn is_lost(&self) -> bool {
+        self.inner.opening.is_lost()
     }
 
-    pub(crate) fn context(&self) -> &Arc<CudaContext> {
-        &self.inner.context
+    /// `Err(DeviceLost)` once this opening of the device is lost.
+    pub(crate) fn check(&self) -> Result<()> {
+        self.inner.opening.check()
+    }
+
+    /// Maps a failed driver call of this device during `context` to an [`Error`]
+    /// ([`Error::DeviceLost`] for a sticky error, which marks the device lost).
+    pub(crate) fn driver_err(
+        &self,
+        context: &'static str,
+    ) -> impl FnOnce(DriverError) -> Error + '_ {
+        move |e| self.inner.opening.driver_error(context, e)
+    }
+
+    /// `value`, a driver object of this device, leaked instead of dropped if the
+    /// device is lost (see [`DeviceObject`]).
+    pub(crate) fn object<T>(&self, value: T) -> DeviceObject<T> {
+        DeviceObject::new(value, &self.inner.opening)
+    }
+
+    /// The stream, or `Err(DeviceLost)`: every use of the driver through this handle
+    /// goes through here or [`CudaDevice::context`], so nothing of a lost device
+    /// reaches the driver.
+    pub(crate) fn stream(&self) -> Result<&Arc<CudaStream>> {
+        self.check()?;
+        Ok(&self.stream)
+    }
+
+    /// The context, or `Err(DeviceLost)`.
+    pub(crate) fn context(&self) -> Result<&Arc<CudaContext>> {
+        self.check()?;
+        Ok(&self.inner.driver.context)
     }
 
     pub(crate) fn lwe_kernels(&self) -> &LweKernels {
-        &self.inner.lwe
+        &self.inner.driver.lwe
     }
 
-    /// The bootstrap kernels for polynomial size `n`, or `Err` if none were built.
+    /// The bootstrap kernels for polynomial size `n`, or `Err` if none were built
+    /// (or the device is lost).
     pub(crate) fn bootstrap_kernels(&self, n: usize) -> Result<&BootstrapKernels> {
+        self.check()?;
         self.inner
+            .driver
             .bootstrap
             .iter()
             .find(|k| k.polynomial_size == n)
@@ -622,7 +567,7 @@ impl CudaDevice {
     }
 
     pub(crate) fn step_kernels(&self) -> &StepKernels {
-        &self.inner.step
+        &self.inner.driver.step
     }
 
     pub(crate) fn attributes(&self) -> &DeviceAttributes {

@@ -1,8 +1,9 @@
 //! Bootstrap keys in the Fourier domain on a GPU, converted there from the standard
 //! domain with the same FFT the bootstrap kernel uses.
 
+use super::health::DeviceObject;
 use super::launch::launch;
-use super::{cuda_err, CudaDevice};
+use super::CudaDevice;
 use crate::core_crypto::{BootstrapKeyShape, LweBootstrapKey};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
@@ -47,9 +48,9 @@ impl FftTables {
             .collect();
         let upload = |v: &[f64]| {
             device
-                .stream()
+                .stream()?
                 .clone_htod(v)
-                .map_err(cuda_err("copying FFT tables to the GPU"))
+                .map_err(device.driver_err("copying FFT tables to the GPU"))
         };
         Ok(Self {
             twiddles: upload(&twiddles)?,
@@ -78,8 +79,8 @@ pub(crate) fn twist_steps() -> [f64; 16] {
 /// Fourier values is the bootstrap kernel's own (not the CPU's).
 #[derive(Debug)]
 pub struct CudaFourierBootstrapKey {
-    data: CudaSlice<f64>,
-    tables: FftTables,
+    data: DeviceObject<CudaSlice<f64>>,
+    tables: DeviceObject<FftTables>,
     shape: BootstrapKeyShape,
     device: CudaDevice,
 }
@@ -124,13 +125,13 @@ impl CudaFourierBootstrapKey {
         let polynomials = key.as_slice().len() / n;
         // The standard key (n u64 per polynomial) and the Fourier key (n f64).
         device.check_free_memory(2 * std::mem::size_of_val(key.as_slice()))?;
-        let stream = device.stream();
+        let stream = device.stream()?;
         let standard = stream
             .clone_htod(key.as_slice())
-            .map_err(cuda_err("copying the bootstrap key to the GPU"))?;
+            .map_err(device.driver_err("copying the bootstrap key to the GPU"))?;
         let mut data = stream
             .alloc_zeros::<f64>(polynomials * n)
-            .map_err(cuda_err("allocating the Fourier bootstrap key"))?;
+            .map_err(device.driver_err("allocating the Fourier bootstrap key"))?;
         let tables = FftTables::new(device, n)?;
         let threads = kernels.threads_per_polynomial;
         let shared = kernels
@@ -171,8 +172,8 @@ impl CudaFourierBootstrapKey {
             }
         }
         Ok(Self {
-            data,
-            tables,
+            data: device.object(data),
+            tables: device.object(tables),
             shape,
             device: device.clone(),
         })

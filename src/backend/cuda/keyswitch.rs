@@ -1,7 +1,8 @@
 //! Keyswitching keys on a GPU and the batched keyswitch.
 
+use super::health::DeviceObject;
 use super::launch::launch;
-use super::{cuda_err, CudaDevice, CudaLweCiphertextList};
+use super::{CudaDevice, CudaLweCiphertextList};
 use crate::core_crypto::{KeyswitchKeyShape, LweKeyswitchKey};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, LaunchConfig};
@@ -18,7 +19,7 @@ const MIN_COEFFICIENTS_PER_SPLIT: usize = 64;
 /// A keyswitching key in the memory of one GPU.
 #[derive(Debug)]
 pub struct CudaKeyswitchKey {
-    data: CudaSlice<u64>,
+    data: DeviceObject<CudaSlice<u64>>,
     shape: KeyswitchKeyShape,
     device: CudaDevice,
 }
@@ -58,11 +59,11 @@ impl CudaKeyswitchKey {
         }
         device.check_free_memory(std::mem::size_of_val(key.as_slice()))?;
         let data = device
-            .stream()
+            .stream()?
             .clone_htod(key.as_slice())
-            .map_err(cuda_err("copying the keyswitching key to the GPU"))?;
+            .map_err(device.driver_err("copying the keyswitching key to the GPU"))?;
         Ok(Self {
-            data,
+            data: device.object(data),
             shape,
             device: device.clone(),
         })
@@ -175,7 +176,7 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
     let per_split = in_dim.div_ceil(splits).max(1);
     let splits = in_dim.div_ceil(per_split).max(1);
 
-    let stream = device.stream();
+    let stream = device.stream()?;
     let partial = if splits > 1 {
         let len = splits * count * (out_dim + 1);
         device.check_free_memory(len * 8)?;
@@ -184,12 +185,12 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
         // output coefficients, and the tiles cover all of them.
         Some(
             unsafe { stream.alloc::<u64>(len) }
-                .map_err(cuda_err("allocating keyswitch partial sums"))?,
+                .map_err(device.driver_err("allocating keyswitch partial sums"))?,
         )
     } else {
         None
     };
-    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
+    let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
     let (key, _key_guard) = ksk.data.device_ptr(stream);
     let partial_ptr = partial.as_ref().map(|p| p.device_ptr(stream));

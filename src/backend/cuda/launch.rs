@@ -1,8 +1,8 @@
 //! Kernel launches taking one `#[repr(C)]` parameter struct, as plain grids or as
 //! grids of thread block clusters.
 
-use super::device::Kernel;
-use super::{cuda_err, CudaDevice};
+use super::kernel::Kernel;
+use super::CudaDevice;
 use crate::error::Result;
 use cudarc::driver::sys::{
     cuLaunchKernelEx, cuOccupancyMaxActiveClusters, CUlaunchAttribute, CUlaunchAttributeID,
@@ -25,10 +25,10 @@ pub(crate) unsafe fn launch<P: DeviceRepr>(
     params: &P,
     what: &'static str,
 ) -> Result<()> {
-    let mut builder = device.stream().launch_builder(&kernel.function);
+    let mut builder = device.stream()?.launch_builder(&kernel.function);
     builder.arg(params);
     // SAFETY: the caller guarantees the argument and the configuration (see above).
-    unsafe { builder.launch(config) }.map_err(cuda_err(what))?;
+    unsafe { builder.launch(config) }.map_err(device.driver_err(what))?;
     Ok(())
 }
 
@@ -42,9 +42,9 @@ fn cluster_launch_config(
     attribute: &mut CUlaunchAttribute,
 ) -> Result<CUlaunchConfig> {
     device
-        .context()
+        .context()?
         .bind_to_thread()
-        .map_err(cuda_err("binding the CUDA context"))?;
+        .map_err(device.driver_err("binding the CUDA context"))?;
     attribute.id = CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
     attribute.value.clusterDim = CUlaunchAttributeValue_union__bindgen_ty_1 {
         x: cluster_size,
@@ -59,7 +59,7 @@ fn cluster_launch_config(
         blockDimY: config.block_dim.1,
         blockDimZ: config.block_dim.2,
         sharedMemBytes: config.shared_mem_bytes,
-        hStream: device.stream().cu_stream(),
+        hStream: device.stream()?.cu_stream(),
         attrs: attribute,
         numAttrs: 1,
     })
@@ -90,7 +90,7 @@ pub(crate) fn max_active_clusters(
         cuOccupancyMaxActiveClusters(&mut clusters, kernel.function.cu_function(), &launch_config)
     }
     .result()
-    .map_err(cuda_err("querying how many thread block clusters fit"))?;
+    .map_err(device.driver_err("querying how many thread block clusters fit"))?;
     Ok(clusters.max(0) as u32)
 }
 
@@ -122,5 +122,5 @@ pub(crate) unsafe fn launch_clusters<P: DeviceRepr>(
         )
     }
     .result()
-    .map_err(cuda_err(what))
+    .map_err(device.driver_err(what))
 }

@@ -2,7 +2,7 @@
 //! ciphertexts from several device lists, in one kernel launch.
 
 use super::launch::launch;
-use super::{cuda_err, CudaLweCiphertextList};
+use super::CudaLweCiphertextList;
 use crate::backend::BlockExpr;
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
@@ -69,7 +69,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
     if expressions.is_empty() {
         return Ok(());
     }
-    let stream = device.stream();
+    let stream = device.stream()?;
     // Base addresses of the input lists, with their access guards held to the launch.
     let bases: Vec<_> = inputs.iter().map(|l| l.data().read_ptr(stream)).collect();
     let mut starts = Vec::with_capacity(inputs.len());
@@ -107,7 +107,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
     let upload = |v: &[u64]| {
         stream
             .clone_htod(v)
-            .map_err(cuda_err("copying linear combinations to the GPU"))
+            .map_err(device.driver_err("copying linear combinations to the GPU"))
     };
     let (offsets, sources, scalars, constants) = (
         upload(&offsets)?,
@@ -116,7 +116,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
         upload(&constants)?,
     );
     let count = expressions.len() as u64;
-    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
+    let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (offsets_ptr, _g1) = offsets.device_ptr(stream);
     let (sources_ptr, _g2) = sources.device_ptr(stream);
     let (scalars_ptr, _g3) = scalars.device_ptr(stream);

@@ -1,7 +1,8 @@
 //! Batches of LWE ciphertexts in device memory and linear operations on them.
 
+use super::health::DeviceObject;
 use super::read_tracking::ReadTracked;
-use super::{cuda_err, CudaDevice};
+use super::CudaDevice;
 use crate::core_crypto::{LweCiphertextCount, LweCiphertextList, LweCiphertextListOwned, LweSize};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{CudaFunction, CudaView, LaunchConfig, PushKernelArg};
@@ -10,7 +11,7 @@ use cudarc::driver::{CudaFunction, CudaView, LaunchConfig, PushKernelArg};
 #[derive(Debug)]
 pub struct CudaLweCiphertextList {
     /// Read on any stream of its GPU: a write or the drop waits for every reader.
-    data: ReadTracked<u64>,
+    data: DeviceObject<ReadTracked<u64>>,
     lwe_size: LweSize,
     count: LweCiphertextCount,
     device: CudaDevice,
@@ -28,11 +29,11 @@ impl CudaLweCiphertextList {
         }
         device.check_free_memory(std::mem::size_of_val(host))?;
         let data = device
-            .stream()
+            .stream()?
             .clone_htod(host)
-            .map_err(cuda_err("copying ciphertexts to the GPU"))?;
+            .map_err(device.driver_err("copying ciphertexts to the GPU"))?;
         Ok(Self {
-            data: ReadTracked::new(data),
+            data: device.object(ReadTracked::new(data)),
             lwe_size: list.lwe_size(),
             count: list.count(),
             device: device.clone(),
@@ -64,11 +65,11 @@ impl CudaLweCiphertextList {
         // bytes are not guaranteed to succeed, and a failed free in a destructor
         // would be reported by whatever CUDA call comes next.
         let data = device
-            .stream()
+            .stream()?
             .alloc_zeros(len.max(1))
-            .map_err(cuda_err("allocating ciphertexts on the GPU"))?;
+            .map_err(device.driver_err("allocating ciphertexts on the GPU"))?;
         Ok(Self {
-            data: ReadTracked::new(data),
+            data: device.object(ReadTracked::new(data)),
             lwe_size,
             count,
             device: device.clone(),
@@ -104,9 +105,9 @@ impl CudaLweCiphertextList {
             Vec::new()
         } else {
             device
-                .stream()
+                .stream()?
                 .clone_dtoh(&view)
-                .map_err(cuda_err("copying ciphertexts from the GPU"))?
+                .map_err(device.driver_err("copying ciphertexts from the GPU"))?
         };
         LweCiphertextList::from_container(host, self.lwe_size)
     }
@@ -141,18 +142,18 @@ impl CudaLweCiphertextList {
                     self.count.0
                 ))
             })?;
-        let stream = device.stream();
+        let stream = device.stream()?;
         let mut destination = self
             .data
-            .slice_mut_for(stream)?
+            .slice_mut_for(device)?
             .try_slice_mut(range)
             .ok_or_else(|| {
                 Error::InvalidParameter("internal: a copy range outside its list".into())
             })?;
         stream
             .memcpy_dtod(source.data.slice(), &mut destination)
-            .map_err(cuda_err("copying ciphertexts on the GPU"))?;
-        source.data.record_read(stream)
+            .map_err(device.driver_err("copying ciphertexts on the GPU"))?;
+        source.data.record_read(device)
     }
 
     /// The coefficients of ciphertexts `start .. start + count`.
@@ -220,14 +221,14 @@ pub fn cuda_sub_lwe_ciphertext_list_assign(
 pub fn cuda_negate_lwe_ciphertext_list_assign(list: &mut CudaLweCiphertextList) -> Result<()> {
     let len = list.data.slice().len() as u64;
     let device = list.device.clone();
-    let stream = device.stream();
+    let stream = device.stream()?;
     let mut launch = stream.launch_builder(&device.lwe_kernels().neg_assign);
-    launch.arg(list.data.slice_mut_for(stream)?).arg(&len);
+    launch.arg(list.data.slice_mut_for(&device)?).arg(&len);
     // SAFETY: the kernel reads and writes `len` u64 of `data`, which holds exactly
     // `len` elements; the launch is asynchronous on the list's own stream, which
     // orders every later use of `data`.
     unsafe { launch.launch(launch_config(len)) }
-        .map_err(cuda_err("launching neg_lwe_assign_u64"))?;
+        .map_err(device.driver_err("launching neg_lwe_assign_u64"))?;
     Ok(())
 }
 
@@ -249,17 +250,17 @@ fn launch_binary(
     )?;
     let len = lhs.data.slice().len() as u64;
     let device = lhs.device.clone();
-    let stream = device.stream();
+    let stream = device.stream()?;
     let mut launch = stream.launch_builder(f);
     launch
-        .arg(lhs.data.slice_mut_for(stream)?)
+        .arg(lhs.data.slice_mut_for(&device)?)
         .arg(rhs.data.slice())
         .arg(&len);
     // SAFETY: both buffers hold exactly `len` u64 (same size and count, checked
     // above) on the same device; the kernel touches indices `< len` only.
     unsafe { launch.launch(launch_config(len)) }
-        .map_err(cuda_err("launching an LWE list kernel"))?;
-    rhs.data.record_read(stream)
+        .map_err(device.driver_err("launching an LWE list kernel"))?;
+    rhs.data.record_read(&device)
 }
 
 /// A grid-stride launch: 256 threads per block, at most 65535 blocks.

@@ -4,11 +4,15 @@
 //! crate (an nvcc fatbin, or NVRTC's cubins and PTX: `kernel_image.rs`); they are
 //! loaded once per device with cudarc, which opens the CUDA driver at run time (nothing CUDA is needed to build or link). Every entry point returns
 //! `Result`: no driver, no device, kernels not built and driver failures are
-//! [`Error`]s, never panics.
+//! [`Error`]s, never panics. A fault that leaves a GPU's context unusable (a sticky
+//! error) is [`Error::DeviceLost`] for the operation that saw it and for every later
+//! use of what was on that GPU; opening the device again resets it (`health.rs`).
 
 mod backend;
 mod device;
 mod fourier_bootstrap_key;
+mod health;
+mod kernel;
 mod kernel_image;
 mod keyswitch;
 mod launch;

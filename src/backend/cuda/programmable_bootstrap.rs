@@ -1,9 +1,10 @@
 //! Lookup tables on a GPU and the batched programmable bootstrap.
 
 use super::fourier_bootstrap_key::{padded_polynomial_bytes, twist_steps};
+use super::health::DeviceObject;
 use super::launch::{launch, launch_clusters};
 use super::read_tracking::ReadTracked;
-use super::{cuda_err, CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
+use super::{CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
 use crate::backend::Table;
 use crate::core_crypto::{ModulusSwitchType, PolynomialSize};
 use crate::error::{check_eq, Error, Result};
@@ -15,7 +16,7 @@ use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
 #[derive(Debug)]
 pub struct CudaLookupTableList {
     /// Read by the bootstraps of any stream: the drop waits for every reader.
-    bodies: ReadTracked<u64>,
+    bodies: DeviceObject<ReadTracked<u64>>,
     function_counts: Vec<usize>,
     polynomial_size: PolynomialSize,
     device: CudaDevice,
@@ -92,11 +93,11 @@ impl CudaLookupTableList {
         }
         device.check_free_memory(std::mem::size_of_val(bodies.as_slice()))?;
         let bodies = device
-            .stream()
+            .stream()?
             .clone_htod(&bodies)
-            .map_err(cuda_err("copying lookup tables to the GPU"))?;
+            .map_err(device.driver_err("copying lookup tables to the GPU"))?;
         Ok(Self {
-            bodies: ReadTracked::new(bodies),
+            bodies: device.object(ReadTracked::new(bodies)),
             function_counts,
             polynomial_size,
             device: device.clone(),
@@ -255,11 +256,12 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let attributes = *device.attributes();
 
     let single_threads = threads as usize * glwe_size;
-    let single_fits = single_threads <= kernels.single_block.max_threads_per_block()? as usize
+    let single_fits = single_threads
+        <= kernels.single_block.max_threads_per_block(&device)? as usize
         && single_shared <= kernels.single_block.max_dynamic_shared_memory(&device)?;
     let cluster_fits = attributes.has_clusters()
         && glwe_size <= 8
-        && threads <= kernels.cluster.max_threads_per_block()?
+        && threads <= kernels.cluster.max_threads_per_block(&device)?
         && cluster_shared <= kernels.cluster.max_dynamic_shared_memory(&device)?;
     // A cluster needs k + 1 SMs at once with that shared memory each, which a GPU
     // partition may not offer: then `Auto` takes the single block.
@@ -287,11 +289,11 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
         )));
     }
 
-    let stream = device.stream();
+    let stream = device.stream()?;
     let jobs = stream
         .clone_htod(&jobs)
-        .map_err(cuda_err("copying bootstrap jobs to the GPU"))?;
-    let (out, _out_guard) = output.data_mut().write_ptr(stream)?;
+        .map_err(device.driver_err("copying bootstrap jobs to the GPU"))?;
+    let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
     let (luts_ptr, _luts_guard) = luts.bodies.read_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);

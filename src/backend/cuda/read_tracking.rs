@@ -7,7 +7,7 @@
 //! may still be reading. [`ReadTracked`] keeps one event per stream that read the
 //! buffer, and a write or the drop waits for all of them.
 
-use super::cuda_err;
+use super::CudaDevice;
 use crate::error::Result;
 use cudarc::driver::sys::{CUdeviceptr, CUevent_flags};
 use cudarc::driver::{
@@ -62,10 +62,10 @@ impl<T: DeviceRepr> ReadTracked<T> {
         (ptr, guard)
     }
 
-    /// Records that work just queued on `stream` reads the buffer.
-    pub(crate) fn record_read(&self, stream: &CudaStream) -> Result<()> {
-        self.record(stream)
-            .map_err(cuda_err("recording a read of a GPU buffer"))
+    /// Records that work just queued on `device`'s stream reads the buffer.
+    pub(crate) fn record_read(&self, device: &CudaDevice) -> Result<()> {
+        self.record(device.stream()?)
+            .map_err(device.driver_err("recording a read of a GPU buffer"))
     }
 
     fn record(&self, stream: &CudaStream) -> std::result::Result<(), DriverError> {
@@ -79,35 +79,37 @@ impl<T: DeviceRepr> ReadTracked<T> {
         Ok(())
     }
 
-    /// Makes `stream` wait for every read recorded on another stream, before work
-    /// queued on it writes the buffer. Those reads are then ordered before the
-    /// write, and before whatever waits for the write.
-    pub(crate) fn wait_for_readers(&self, stream: &CudaStream) -> Result<()> {
+    /// Makes `device`'s stream wait for every read recorded on another stream,
+    /// before work queued on it writes the buffer. Those reads are then ordered
+    /// before the write, and before whatever waits for the write.
+    pub(crate) fn wait_for_readers(&self, device: &CudaDevice) -> Result<()> {
+        let stream = device.stream()?;
         let key = stream.cu_stream() as usize;
         let mut readers = self.readers();
         for (_, event) in readers.iter().filter(|(k, _)| *k != key) {
             stream
                 .wait(event)
-                .map_err(cuda_err("waiting for the readers of a GPU buffer"))?;
+                .map_err(device.driver_err("waiting for the readers of a GPU buffer"))?;
         }
         readers.clear();
         Ok(())
     }
 
-    /// The buffer for work queued on `stream` that writes it (after every reader).
-    pub(crate) fn slice_mut_for(&mut self, stream: &CudaStream) -> Result<&mut CudaSlice<T>> {
-        self.wait_for_readers(stream)?;
+    /// The buffer for work queued on `device`'s stream that writes it (after every
+    /// reader).
+    pub(crate) fn slice_mut_for(&mut self, device: &CudaDevice) -> Result<&mut CudaSlice<T>> {
+        self.wait_for_readers(device)?;
         Ok(&mut self.slice)
     }
 
-    /// The device address for work queued on `stream` that writes the buffer, after
-    /// every reader; cudarc records the write when the guard is dropped.
+    /// The device address for work queued on `device`'s stream that writes the
+    /// buffer, after every reader; cudarc records the write when the guard is dropped.
     pub(crate) fn write_ptr<'a>(
         &'a mut self,
-        stream: &'a Arc<CudaStream>,
+        device: &'a CudaDevice,
     ) -> Result<(CUdeviceptr, SyncOnDrop<'a>)> {
-        self.wait_for_readers(stream)?;
-        Ok(self.slice.device_ptr_mut(stream))
+        self.wait_for_readers(device)?;
+        Ok(self.slice.device_ptr_mut(device.stream()?))
     }
 
     // A panic while the lock was held leaves a list of valid events.
