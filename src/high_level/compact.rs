@@ -9,9 +9,10 @@
 //! 32 KiB; a list takes 32 KiB per 2048 blocks, so 128 `FheUint64` (32 blocks each)
 //! fit in 64 KiB, about 16 bytes per block, where one `FheUint64` encrypted with the
 //! client key takes 512 KiB. Serialized with each library's safe serialization
-//! (`compare/examples/pbs_counts.rs`, TFHE-rs 1.8.2 on its default parameters): the
-//! public key takes 32,925 bytes here and 33,034 in TFHE-rs; a list of 128
-//! `FheUint64`, 66,746 bytes here and 67,811 in TFHE-rs.
+//! (`cd compare && cargo run --release --example public_key_sizes`, TFHE-rs 1.8.2 on
+//! its default parameters): the public key takes 32,925 bytes here and 33,034 in
+//! TFHE-rs; its compressed form ([`CompressedCompactPublicKey`]), 16,583 and 16,732;
+//! a list of 128 `FheUint64`, 66,746 bytes here and 67,811 in TFHE-rs.
 
 use super::config::block_count;
 use super::fhe_bool::FheBool;
@@ -78,8 +79,8 @@ impl CompactPublicKey {
 
 /// A [`CompactPublicKey`] in about half the size, for sending it: its public mask
 /// replaced by the 32-byte seed it was drawn from (16,583 bytes instead of 32,925
-/// serialized on the default parameters). [`CompressedCompactPublicKey::decompress`]
-/// gives the public key back.
+/// serialized on the default parameters; TFHE-rs 1.8.2's takes 16,732).
+/// [`CompressedCompactPublicKey::decompress`] gives the public key back.
 ///
 /// ```
 /// use gpufhe::prelude::*;
