@@ -245,10 +245,12 @@ fn bootstrap_noise_variance_matches_the_model_within_ten_percent() {
         ck.big_lwe_secret_key().hamming_weight(),
     );
     check_variance("bootstrap", measured, predicted, 0.9..=1.1);
-    // The mean error is zero up to sampling noise (4 standard errors).
+    // The mean error is zero up to sampling noise: 5 standard errors, exceeded by
+    // chance once in 1.7 million runs (the keys are fresh each run; 4 would fail
+    // one run in 16,000), while a bias of a tenth of the deviation is 6.4 of them.
     let mean = sum / n;
     assert!(
-        mean.abs() < 4.0 * (measured / n).sqrt(),
+        mean.abs() < 5.0 * (measured / n).sqrt(),
         "biased bootstrap error, mean {mean}"
     );
 }

@@ -115,6 +115,19 @@ impl Exercise for gpufhe::CompactPublicKey {
     }
 }
 
+impl Exercise for gpufhe::CompressedCompactPublicKey {
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        // A key that was read decompresses, and the result encrypts without a panic.
+        match self.try_decompress() {
+            Ok(key) => key.exercise(keys, conformant),
+            Err(_) => assert!(
+                !conformant,
+                "a conformant compressed key does not decompress"
+            ),
+        }
+    }
+}
+
 impl Exercise for gpufhe::CompactCiphertextList {
     fn exercise(&self, keys: &Keys, _conformant: bool) {
         if let Ok(values) = self.expand() {

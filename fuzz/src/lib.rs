@@ -7,7 +7,8 @@
 //! - [`safe_deserialize`]: the input is what `safe_serialize` writes; the type is
 //!   the one its header names (every public `SafeSerialization` type: `Config`,
 //!   `ClientKey`, `CompressedServerKey`, `ServerKey`, `FheBool`, every `FheUint` and
-//!   `FheInt` width, `CompactPublicKey`, `CompactCiphertextList`), so a crash file reproduces as
+//!   `FheInt` width, `CompactPublicKey`, `CompactCiphertextList`,
+//!   `CompressedCompactPublicKey`), so a crash file reproduces as
 //!   `safe_deserialize::<ThatType>(file)`. An unknown name is read as a `Config`.
 //!   It is read plainly and conformant to the fixture key, then used
 //!   ([`exercise`]).
@@ -31,9 +32,10 @@ use gpufhe::serialization::{
     with_insecure_parameters_allowed, ConformanceParams, SERIALIZATION_MAGIC,
 };
 use gpufhe::{
-    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedServerKey, Config, ConfigBuilder,
-    FheBool, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8, FheUint10, FheUint12, FheUint128,
-    FheUint14, FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, ServerKey,
+    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey,
+    CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128, FheInt16, FheInt32, FheInt64,
+    FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16, FheUint2, FheUint32, FheUint4,
+    FheUint6, FheUint64, FheUint8, ServerKey,
 };
 
 /// The size limit of every `safe_deserialize`: larger than any input the fuzzers
@@ -111,6 +113,8 @@ pub enum Kind {
     CompactPublicKey,
     /// [`CompactCiphertextList`]
     CompactCiphertextList,
+    /// [`CompressedCompactPublicKey`]
+    CompressedCompactPublicKey,
 }
 
 /// Something done with one type, chosen at run time by [`Kind::visit`].
@@ -122,7 +126,7 @@ pub trait Visit {
 impl Kind {
     /// Every kind; the `serde_bincode` target's first byte indexes it (kinds added
     /// later go at the end).
-    pub const ALL: [Kind; 23] = [
+    pub const ALL: [Kind; 24] = [
         Kind::Config,
         Kind::ClientKey,
         Kind::CompressedServerKey,
@@ -146,6 +150,7 @@ impl Kind {
         Kind::FheInt128,
         Kind::CompactPublicKey,
         Kind::CompactCiphertextList,
+        Kind::CompressedCompactPublicKey,
     ];
 
     /// Calls `v.visit::<T>()` with this kind's type.
@@ -174,6 +179,7 @@ impl Kind {
             Kind::FheInt128 => v.visit::<FheInt128>(),
             Kind::CompactPublicKey => v.visit::<CompactPublicKey>(),
             Kind::CompactCiphertextList => v.visit::<CompactCiphertextList>(),
+            Kind::CompressedCompactPublicKey => v.visit::<CompressedCompactPublicKey>(),
         }
     }
 
