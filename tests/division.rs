@@ -79,11 +79,22 @@ fn fhe_uint64_encrypted_and_clear_divisors() {
         let got: (u64, u64) = (q.decrypt(ck), r.decrypt(ck));
         assert_eq!(got, (n / d, n % d), "{n} / {d}");
     }
-    let x = FheUint64::encrypt(n, ck);
-    for d in [10u64, 1 << 20, u64::MAX] {
-        let (q, r) = x.div_rem(d);
-        let got: (u64, u64) = (q.decrypt(ck), r.decrypt(ck));
-        assert_eq!(got, (n / d, n % d), "{n} / clear {d}");
+    // Clear divisors: by a reciprocal (10, 7, a 33-bit odd one), a shift (2^20), and
+    // the restoring loop where the reciprocal would need more than 128 bits (above
+    // 2^63), on edge and random dividends.
+    for n in [
+        n,
+        0,
+        u64::MAX,
+        0x8000_0000_0000_0000,
+        69_999_999_999_999_999,
+    ] {
+        let x = FheUint64::encrypt(n, ck);
+        for d in [10u64, 7, 0x1_2345_6789, 1 << 20, u64::MAX, (1 << 63) + 1] {
+            let (q, r) = x.div_rem(d);
+            let got: (u64, u64) = (q.decrypt(ck), r.decrypt(ck));
+            assert_eq!(got, (n / d, n % d), "{n} / clear {d}");
+        }
     }
 }
 

@@ -6,7 +6,7 @@ mod common;
 
 use common::setup;
 use gpufhe::prelude::*;
-use gpufhe::{FheUint16, FheUint8};
+use gpufhe::{FheUint16, FheUint64, FheUint8};
 
 #[test]
 fn fhe_uint8_by_encrypted_divisors_with_zero() {
@@ -29,6 +29,11 @@ fn fhe_uint8_by_clear_divisors_and_fhe_uint16() {
         assert_eq!((q, r), (231 / d, 231 % d), "231 / {d}");
     }
     assert!(x.try_div(0u8).is_err());
+    // FheUint64 by a clear 10: the quotient through a reciprocal (846 bootstraps).
+    let n = 0xfedc_ba98_7654_3210u64;
+    let (q, r) = FheUint64::encrypt(n, ck).div_rem(10u64);
+    let got: (u64, u64) = (q.decrypt(ck), r.decrypt(ck));
+    assert_eq!(got, (n / 10, n % 10));
     let (q, r) = FheUint16::encrypt(54321u16, ck).div_rem(FheUint16::encrypt(123u16, ck));
     let got: (u16, u16) = (q.decrypt(ck), r.decrypt(ck));
     assert_eq!(got, (54321 / 123, 54321 % 123));
