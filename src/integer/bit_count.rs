@@ -10,9 +10,11 @@
 //!   of them for `x = 0`). The wrapping `x - 1` is one carry propagation (its borrows
 //!   are the "every lower block is zero" prefix), then one bivariate table per block
 //!   gives the ones of `!x_i & (x - 1)_i`, and those small counts are summed as above.
-//! * **Leading zeros**: the trailing zeros of the bits reversed. **Reversal** is one
-//!   table per block (the bits of a digit reversed; none with 1-bit blocks) and the
-//!   block order reversed (free).
+//! * **Leading zeros**: the same from the other end: the blocks in reverse order
+//!   (free) minus one, and one bivariate table per block that counts its digit's
+//!   leading zeros where the borrow reached it (no bit reversal). **Reversal**
+//!   (`reverse_bits`) is one table per block (the bits of a digit reversed; none with
+//!   1-bit blocks) and the block order reversed (free).
 //! * `count_zeros`, `leading_ones` and `trailing_ones` count on `!x`, which costs no
 //!   bootstrap. **`ilog2`** is `bits - 1 - leading_zeros(x)` on the narrow count (a
 //!   clear-minus-radix of a few blocks), with the flag `leading_zeros(x) != bits` that
@@ -26,8 +28,8 @@
 //! |------------------|----------------|--------|-----------------|----------|
 //! | `count_ones`     | 4 (2)          | 4 (2)  | 33 (6)          | 33 (6)   |
 //! | `trailing_zeros` | 10 (6)         | 14 (5) | 86 (37)         | 146 (12) |
-//! | `leading_zeros`  | 14 (7)         | 18 (6) | 118 (38)        | 178 (13) |
-//! | `ilog2` (+ flag) | 17 (9)         | 21 (8) | 125 (40)        | 189 (16) |
+//! | `leading_zeros`  | 10 (6)         | 14 (5) | 86 (37)         | 146 (12) |
+//! | `ilog2` (+ flag) | 13 (8)         | 17 (7) | 93 (39)         | 157 (15) |
 //! | `reverse_bits`   | 4 (1)          | 4 (1)  | 32 (1)          | 32 (1)   |
 
 use super::carry::{cheapest, Strategy};
@@ -145,11 +147,8 @@ fn narrow_count(c: &mut Circuit, op: CountOp, x: &[Wire]) -> Result<Radix> {
             let counts = pack_counts(c, &x)?;
             sum_values(c, counts, blocks)
         }
-        CountOp::TrailingZeros | CountOp::TrailingOnes => trailing_zeros(c, &x, blocks),
-        CountOp::LeadingZeros | CountOp::LeadingOnes => {
-            let reversed = reverse_bits(c, &x)?;
-            trailing_zeros(c, &reversed, blocks)
-        }
+        CountOp::TrailingZeros | CountOp::TrailingOnes => zeros_from_an_end(c, &x, blocks, false),
+        CountOp::LeadingZeros | CountOp::LeadingOnes => zeros_from_an_end(c, &x, blocks, true),
     }
 }
 
@@ -178,14 +177,40 @@ fn pack_counts(c: &mut Circuit, x: &[Wire]) -> Result<Vec<Wire>> {
         .collect()
 }
 
-/// The trailing zeros of `x` on `blocks` blocks: the ones of `!x & (x - 1)`.
-fn trailing_zeros(c: &mut Circuit, x: &[Wire], blocks: usize) -> Result<Radix> {
+/// The trailing (or, `leading`, leading) zeros of `x` on `blocks` blocks. The blocks
+/// are taken from that end (for leading zeros, in reverse order, the digits as they
+/// are) as a radix `y`; in `y - 1` a block receives a borrow exactly when every block
+/// before it is zero, and `a - b` (its digit `a` minus its digit `b` of `y - 1`,
+/// modulo m) is that borrow. Where it is 1 the block adds the zeros of its digit from
+/// that end (all of them for 0), where 0 nothing: one bivariate table per block,
+/// summed. (For trailing zeros that count is the ones of `!a & b`.)
+fn zeros_from_an_end(c: &mut Circuit, x: &[Wire], blocks: usize, leading: bool) -> Result<Radix> {
     let m = c.message_modulus();
-    let minus_one = super::scalar_sub(c, x, 1)?;
-    let counts = x
+    let bits = digit_bits(c);
+    let y: Vec<Wire> = if leading {
+        x.iter().rev().copied().collect()
+    } else {
+        x.to_vec()
+    };
+    let minus_one = super::scalar_sub(c, &y, 1)?;
+    let counts = y
         .iter()
         .zip(&minus_one)
-        .map(|(&a, &b)| c.bivariate(a, b, move |a, b| u64::from((!a & b & (m - 1)).count_ones())))
+        .map(|(&a, &b)| {
+            c.bivariate(a, b, move |a, b| {
+                let borrow = (a + m - b) % m == 1;
+                let zeros = if leading {
+                    bits - (u64::BITS - a.leading_zeros()).min(bits)
+                } else {
+                    a.trailing_zeros().min(bits)
+                };
+                if borrow {
+                    u64::from(zeros)
+                } else {
+                    0
+                }
+            })
+        })
         .collect::<Result<Vec<_>>>()?;
     sum_values(c, counts, blocks)
 }
@@ -382,10 +407,10 @@ mod tests {
         assert_eq!(
             table,
             [
-                vec![(4, 2), (10, 6), (14, 7), (17, 9), (4, 1)],
-                vec![(4, 2), (14, 5), (18, 6), (21, 8), (4, 1)],
-                vec![(33, 6), (86, 37), (118, 38), (125, 40), (32, 1)],
-                vec![(33, 6), (146, 12), (178, 13), (189, 16), (32, 1)],
+                vec![(4, 2), (10, 6), (10, 6), (13, 8), (4, 1)],
+                vec![(4, 2), (14, 5), (14, 5), (17, 7), (4, 1)],
+                vec![(33, 6), (86, 37), (86, 37), (93, 39), (32, 1)],
+                vec![(33, 6), (146, 12), (146, 12), (157, 15), (32, 1)],
             ]
         );
     }
