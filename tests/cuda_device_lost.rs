@@ -37,22 +37,13 @@ const FAIL: &str = "GPUFHE_FAKE_CUDA_FAIL_LAUNCH";
 const QUICK: Duration = Duration::from_secs(5);
 
 fn is_child(test: &str) -> bool {
-    std::env::var(CHILD).is_ok_and(|name| name == test)
+    fake_child::is_child(CHILD, test)
 }
 
 /// In the parent: whether `test` may start children on the fake driver (printing
 /// why not otherwise). In a child: false.
 fn parent_on_fake_driver(test: &str) -> bool {
-    if is_child(test) {
-        return false;
-    }
-    let fake = std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1");
-    if !fake {
-        gpufhe::backend::report_skipped(format_args!(
-            "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
-        ));
-    }
-    fake
+    !is_child(test) && fake_child::on_fake_driver_or_skip()
 }
 
 /// Runs `test` in a child with `settings` and the fake driver's log, and checks

@@ -51,19 +51,7 @@ fn probes_or_skip() -> Option<Vec<GpuProbe>> {
 /// In the parent process: whether `test` may start children on the fake driver
 /// (printing why not otherwise). In a child: false.
 fn parent_on_fake_driver(test: &str) -> bool {
-    if is_child(test) {
-        return false;
-    }
-    if probes_or_skip().is_none() {
-        return false;
-    }
-    let fake = std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1");
-    if !fake {
-        gpufhe::backend::report_skipped(format_args!(
-            "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
-        ));
-    }
-    fake
+    !is_child(test) && probes_or_skip().is_some() && fake_child::on_fake_driver_or_skip()
 }
 
 /// Runs `test` again in a child process on the fake driver with `devices` fake GPUs
@@ -73,7 +61,7 @@ fn run_child(test: &str, devices: u32, settings: &[(&str, &str)]) -> String {
 }
 
 fn is_child(test: &str) -> bool {
-    std::env::var(CHILD).is_ok_and(|name| name == test)
+    fake_child::is_child(CHILD, test)
 }
 
 #[test]

@@ -37,20 +37,9 @@ pub struct CompactPublicKey {
 impl CompactPublicKey {
     /// The public key of `client_key`.
     pub fn new(client_key: &ClientKey) -> Result<Self> {
-        let p = *client_key.parameters();
-        let mut key =
-            GlweCiphertextOwned::new_zero(p.glwe_dimension.to_glwe_size(), p.polynomial_size)?;
-        let zeros = vec![0u64; p.polynomial_size.0];
-        let mut rng = EncryptionRandomGenerator::from_os()?;
-        encrypt_glwe_ciphertext(
-            client_key.glwe_secret_key(),
-            &mut key,
-            &zeros,
-            p.glwe_noise_distribution,
-            &mut rng,
-        )?;
+        let key = encryption_of_zero(client_key, &mut EncryptionRandomGenerator::from_os()?)?;
         Ok(Self {
-            parameters: p,
+            parameters: *client_key.parameters(),
             data: key.as_slice().to_vec(),
         })
     }
@@ -132,17 +121,7 @@ impl CompressedCompactPublicKey {
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let p = *client_key.parameters();
         let seed = Seed::from_os()?;
-        let mut key =
-            GlweCiphertextOwned::new_zero(p.glwe_dimension.to_glwe_size(), p.polynomial_size)?;
-        let zeros = vec![0u64; p.polynomial_size.0];
-        let mut rng = EncryptionRandomGenerator::new(seed)?;
-        encrypt_glwe_ciphertext(
-            client_key.glwe_secret_key(),
-            &mut key,
-            &zeros,
-            p.glwe_noise_distribution,
-            &mut rng,
-        )?;
+        let key = encryption_of_zero(client_key, &mut EncryptionRandomGenerator::new(seed)?)?;
         let body = key.as_slice()[p.glwe_dimension.0 * p.polynomial_size.0..].to_vec();
         Ok(Self {
             parameters: p,
@@ -179,6 +158,26 @@ impl CompressedCompactPublicKey {
             data,
         })
     }
+}
+
+/// The public key's sample: a GLWE encryption of zero under the big key, with the
+/// GLWE noise of the parameters and the masks of `rng`.
+fn encryption_of_zero(
+    client_key: &ClientKey,
+    rng: &mut EncryptionRandomGenerator,
+) -> Result<GlweCiphertextOwned> {
+    let p = client_key.parameters();
+    let mut key =
+        GlweCiphertextOwned::new_zero(p.glwe_dimension.to_glwe_size(), p.polynomial_size)?;
+    let zeros = vec![0u64; p.polynomial_size.0];
+    encrypt_glwe_ciphertext(
+        client_key.glwe_secret_key(),
+        &mut key,
+        &zeros,
+        p.glwe_noise_distribution,
+        rng,
+    )?;
+    Ok(key)
 }
 
 /// The words of one GLWE ciphertext of `parameters`.

@@ -17,6 +17,24 @@ pub const FAKE_SETTINGS: [&str; 7] = [
     "GPUFHE_FAKE_CUDA_MEMORY_MIB",
 ];
 
+/// Whether this process is the child started to run `test` (`child_variable` holds
+/// its name).
+pub fn is_child(child_variable: &str, test: &str) -> bool {
+    std::env::var(child_variable).is_ok_and(|name| name == test)
+}
+
+/// Whether this process runs on the fake CUDA driver (`GPUFHE_FAKE_CUDA=1`), printing
+/// a skip line that survives the test harness's capture otherwise.
+pub fn on_fake_driver_or_skip() -> bool {
+    let fake = std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1");
+    if !fake {
+        gpufhe::backend::report_skipped(format_args!(
+            "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
+        ));
+    }
+    fake
+}
+
 /// Runs `test` (exactly, with `extra_args`) in a child with `child_variable` set to
 /// its name, `devices` fake GPUs, the `removed` variables and the fake's settings
 /// unset, then `settings`; panics unless it ran one test and passed. Returns the
