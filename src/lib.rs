@@ -46,6 +46,7 @@ pub use high_level::{
     GpuSelection, KeyTag, Seed, ServerKey,
 };
 pub use high_level::{CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey};
+pub use high_level::{CompressedCiphertextList, CompressedCiphertextListBuilder};
 pub use high_level::{FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8};
 
 /// The README's code examples, compiled and run as doc tests.

@@ -189,6 +189,11 @@ impl SafeSerialization for crate::CompactCiphertextList {
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
 }
 
+impl SafeSerialization for crate::CompressedCiphertextList {
+    const TYPE_NAME: &'static str = "CompressedCiphertextList";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
 impl SafeSerialization for FheBool {
     const TYPE_NAME: &'static str = "FheBool";
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;

@@ -11,8 +11,13 @@ mod cuda_support;
 use common::Rng;
 use cuda_support::small_parameters;
 use gpufhe::backend::cuda::{gpu_for_tests, CudaDevice};
+use gpufhe::core_crypto::{
+    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, NoiseDistribution, PolynomialSize,
+};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_serialize};
+use gpufhe::shortint::CompressionParameters;
+use gpufhe::CompressedCiphertextListBuilder;
 use gpufhe::{
     get_number_of_gpus, set_server_key, unset_server_key, BinaryOp, ClientKey, CompressedServerKey,
     ConfigBuilder, Device, FheBool, FheInt128, FheInt64, FheUint64, FheUint8, GpuIndex, ServerKey,
@@ -35,7 +40,9 @@ fn gpu_keys() -> Option<&'static Keys> {
     Some(KEYS.get_or_init(|| {
         let config = ConfigBuilder::default()
             .with_insecure_custom_parameters(small_parameters())
-            .expect("parameters");
+            .expect("parameters")
+            .try_enable_compression(small_compression())
+            .expect("compression parameters");
         let client = ClientKey::generate(config);
         let compressed = CompressedServerKey::new(&client);
         let gpu = compressed
@@ -51,6 +58,23 @@ fn gpu_keys() -> Option<&'static Keys> {
 }
 
 const GPU0: Device = Device::CudaGpu(GpuIndex::new(0));
+
+/// **Insecure** compression for [`small_parameters`]: one GLWE ciphertext of 512
+/// blocks, 18-bit storage.
+fn small_compression() -> CompressionParameters {
+    CompressionParameters {
+        glwe_dimension: GlweDimension(1),
+        polynomial_size: PolynomialSize(512),
+        noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
+        packing_ks_base_log: DecompositionBaseLog(20),
+        packing_ks_level: DecompositionLevelCount(1),
+        decompression_ks_base_log: DecompositionBaseLog(23),
+        decompression_ks_level: DecompositionLevelCount(1),
+        lwe_per_glwe: 512,
+        storage_log_modulus: 18,
+        security_bits: 0,
+    }
+}
 
 /// The same operations on `FheUint64` and `FheUint8`, with the key of the thread.
 macro_rules! operation_results {
@@ -415,4 +439,28 @@ fn division_random_values_and_public_key_lists_on_the_gpu() {
     assert_eq!(gpu[3], 42);
     let cpu = run(&keys.cpu, Device::Cpu);
     assert_eq!(gpu, cpu, "the same seed gives the same value on both");
+}
+
+#[test]
+fn compressed_lists_of_gpu_values_read_back_on_the_gpu() {
+    let Some(keys) = gpu_keys() else { return };
+    set_server_key(keys.gpu.clone());
+    let ck = &keys.client;
+    let sum = &FheUint8::encrypt(77u8, ck) + 3u8;
+    assert_eq!(sum.current_device(), GPU0);
+    let mut builder = CompressedCiphertextListBuilder::new();
+    builder.push(sum).push(FheBool::encrypt(true, ck));
+    let list = builder.build().expect("compression of GPU values");
+    let before = keys.gpu.stats().bootstraps;
+    let x: FheUint8 = list.get(0).unwrap().unwrap();
+    // Expanded on the host, refreshed by 4 bootstraps on the key's GPU.
+    assert_eq!(x.current_device(), GPU0);
+    assert_eq!(keys.gpu.stats().bootstraps - before, 4);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&x + 1u8), ck), 81);
+    let flag: FheBool = list.get(1).unwrap().unwrap();
+    assert!(flag.decrypt(ck));
+    // The CPU key of the same client key reads the same list.
+    let y: FheUint8 = list.get_with(0, &keys.cpu).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&y, ck), 80);
+    unset_server_key();
 }

@@ -6,7 +6,9 @@
 use gpufhe::prelude::FheEncrypt;
 use gpufhe::scheduler::SchedulerConfig;
 use gpufhe::serialization::{safe_deserialize, safe_serialize, with_insecure_parameters_allowed};
-use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+use gpufhe::shortint::{
+    COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+};
 use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, FheUint8, ServerKey};
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -64,11 +66,12 @@ fn load_client_key() -> ClientKey {
     }
 }
 
-/// A fresh client key on the insecure test parameters.
+/// A fresh client key on the insecure test parameters, with compression.
 pub fn generate_client_key() -> ClientKey {
     let config = ConfigBuilder::default()
         .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
         .expect("the test parameters are valid")
+        .enable_compression(COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
         .build();
     ClientKey::try_generate(config).expect("key generation")
 }

@@ -32,7 +32,8 @@ use gpufhe::serialization::{
     with_insecure_parameters_allowed, ConformanceParams, SERIALIZATION_MAGIC,
 };
 use gpufhe::{
-    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey,
+    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
+    CompressedCompactPublicKey,
     CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128, FheInt16, FheInt32, FheInt64,
     FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16, FheUint2, FheUint32, FheUint4,
     FheUint6, FheUint64, FheUint8, ServerKey,
@@ -115,6 +116,8 @@ pub enum Kind {
     CompactCiphertextList,
     /// [`CompressedCompactPublicKey`]
     CompressedCompactPublicKey,
+    /// [`CompressedCiphertextList`]
+    CompressedCiphertextList,
 }
 
 /// Something done with one type, chosen at run time by [`Kind::visit`].
@@ -126,7 +129,7 @@ pub trait Visit {
 impl Kind {
     /// Every kind; the `serde_bincode` target's first byte indexes it (kinds added
     /// later go at the end).
-    pub const ALL: [Kind; 24] = [
+    pub const ALL: [Kind; 25] = [
         Kind::Config,
         Kind::ClientKey,
         Kind::CompressedServerKey,
@@ -151,6 +154,7 @@ impl Kind {
         Kind::CompactPublicKey,
         Kind::CompactCiphertextList,
         Kind::CompressedCompactPublicKey,
+        Kind::CompressedCiphertextList,
     ];
 
     /// Calls `v.visit::<T>()` with this kind's type.
@@ -180,6 +184,7 @@ impl Kind {
             Kind::CompactPublicKey => v.visit::<CompactPublicKey>(),
             Kind::CompactCiphertextList => v.visit::<CompactCiphertextList>(),
             Kind::CompressedCompactPublicKey => v.visit::<CompressedCompactPublicKey>(),
+            Kind::CompressedCiphertextList => v.visit::<CompressedCiphertextList>(),
         }
     }
 

@@ -453,7 +453,7 @@ pub struct CompactCiphertextListExpander {
 
 /// The blocks of one expanded value (opaque).
 #[derive(Debug)]
-pub struct ExpandedBlocks(Storage);
+pub struct ExpandedBlocks(pub(crate) Storage);
 
 /// A type a value of a [`CompactCiphertextList`] expands into: every `FheUint`,
 /// `FheInt` and `FheBool`.

@@ -1,11 +1,13 @@
 //! The configuration keys are generated for: the block parameters.
 
 use crate::error::{Error, Result};
-use crate::shortint::{ShortintParameters, DEFAULT_PARAMETERS};
+use crate::shortint::{CompressionParameters, ShortintParameters, DEFAULT_PARAMETERS};
 use serde::{Deserialize, Serialize};
 
 /// What keys are generated for: the parameters of the blocks encrypted integers are
-/// made of. Build it with [`ConfigBuilder`]; it is always valid.
+/// made of, and those of ciphertext compression if it is enabled
+/// ([`ConfigBuilder::enable_compression`]). Build it with [`ConfigBuilder`]; its
+/// block parameters are always valid.
 ///
 /// ```
 /// use gpufhe::{Config, ConfigBuilder};
@@ -18,12 +20,14 @@ use serde::{Deserialize, Serialize};
 #[serde(try_from = "ConfigParts")]
 pub struct Config {
     parameters: ShortintParameters,
+    compression: Option<CompressionParameters>,
 }
 
 /// The fields of a [`Config`] as read, before they are checked.
 #[derive(Deserialize)]
 struct ConfigParts {
     parameters: ShortintParameters,
+    compression: Option<CompressionParameters>,
 }
 
 impl TryFrom<ConfigParts> for Config {
@@ -31,9 +35,12 @@ impl TryFrom<ConfigParts> for Config {
 
     fn try_from(parts: ConfigParts) -> Result<Self> {
         check_integer_parameters(&parts.parameters)?;
-        Ok(Self {
+        let config = Self {
             parameters: parts.parameters,
-        })
+            compression: parts.compression,
+        };
+        config.check_compression()?;
+        Ok(config)
     }
 }
 
@@ -41,6 +48,23 @@ impl Config {
     /// The block parameters.
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
+    }
+
+    /// The compression parameters, if compression is enabled.
+    pub fn compression_parameters(&self) -> Option<&CompressionParameters> {
+        self.compression.as_ref()
+    }
+
+    /// `Err` unless the compression parameters (if any) are valid for the block
+    /// parameters, and secure when these are.
+    pub(crate) fn check_compression(&self) -> Result<()> {
+        if let Some(c) = &self.compression {
+            c.validate(&self.parameters)?;
+            if self.parameters.check_security().is_ok() {
+                c.check_security(&self.parameters)?;
+            }
+        }
+        Ok(())
     }
 
     /// The number of blocks of an integer of `bits` bits (`bits` divided by the
@@ -75,13 +99,16 @@ impl Default for Config {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ConfigBuilder {
     parameters: ShortintParameters,
+    compression: Option<CompressionParameters>,
 }
 
 impl Default for ConfigBuilder {
-    /// A builder of the default configuration ([`DEFAULT_PARAMETERS`]).
+    /// A builder of the default configuration ([`DEFAULT_PARAMETERS`], no
+    /// compression).
     fn default() -> Self {
         Self {
             parameters: DEFAULT_PARAMETERS,
+            compression: None,
         }
     }
 }
@@ -118,13 +145,45 @@ impl ConfigBuilder {
     /// ```
     pub fn with_insecure_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
         check_integer_parameters(&parameters)?;
-        Ok(Self { parameters })
+        Ok(Self { parameters, ..self })
+    }
+
+    /// Enables ciphertext compression with `parameters` (for the default block
+    /// parameters: [`crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2`]): the client key
+    /// then holds a compression key, and server keys the keys that pack values into
+    /// a [`crate::CompressedCiphertextList`] and expand them. Parameters that do not
+    /// suit the block parameters (or are insecure beside secure block parameters)
+    /// make key generation fail ([`crate::ClientKey::try_generate`] returns the
+    /// `Err`); [`ConfigBuilder::try_enable_compression`] checks them at once.
+    ///
+    /// ```
+    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default()
+    ///     .enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2)
+    ///     .build();
+    /// assert_eq!(config.compression_parameters(), Some(&COMP_PARAM_MESSAGE_2_CARRY_2));
+    /// ```
+    pub fn enable_compression(self, parameters: CompressionParameters) -> Self {
+        Self {
+            compression: Some(parameters),
+            ..self
+        }
+    }
+
+    /// [`ConfigBuilder::enable_compression`], `Err` at once if the parameters do not
+    /// suit the block parameters.
+    pub fn try_enable_compression(self, parameters: CompressionParameters) -> Result<Self> {
+        let builder = self.enable_compression(parameters);
+        builder.build().check_compression()?;
+        Ok(builder)
     }
 
     /// The configuration.
     pub fn build(self) -> Config {
         Config {
             parameters: self.parameters,
+            compression: self.compression,
         }
     }
 }

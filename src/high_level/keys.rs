@@ -38,6 +38,8 @@ struct ClientKeyInner {
     tag: KeyTag,
     config: Config,
     key: shortint::ClientKey,
+    /// The compression key, when the configuration enables compression.
+    compression: Option<shortint::CompressionPrivateKey>,
 }
 
 impl std::fmt::Debug for ClientKey {
@@ -68,14 +70,22 @@ impl ClientKey {
         expect_os_randomness(Self::try_generate(config), "ClientKey::generate")
     }
 
-    /// Generates a client key; `Err` if the operating system's random source fails.
+    /// Generates a client key; `Err` if the operating system's random source fails,
+    /// or the compression parameters of `config` do not suit its block parameters
+    /// (see [`crate::ConfigBuilder::enable_compression`]).
     pub fn try_generate(config: impl Into<Config>) -> Result<Self> {
         let config = config.into();
+        config.check_compression()?;
+        let compression = config
+            .compression_parameters()
+            .map(|c| shortint::CompressionPrivateKey::new(*c, config.parameters()))
+            .transpose()?;
         Ok(Self {
             inner: Arc::new(ClientKeyInner {
                 tag: KeyTag::random()?,
                 key: shortint::ClientKey::new(*config.parameters())?,
                 config,
+                compression,
             }),
         })
     }
@@ -93,6 +103,11 @@ impl ClientKey {
     /// The block-level secret key.
     pub fn shortint_key(&self) -> &shortint::ClientKey {
         &self.inner.key
+    }
+
+    /// The compression key, if its configuration enables compression.
+    pub(crate) fn compression_key(&self) -> Option<&shortint::CompressionPrivateKey> {
+        self.inner.compression.as_ref()
     }
 
     /// Encrypts the low `bits` bits of `value` (`Err` if it has more).
@@ -136,6 +151,9 @@ impl<'de> Deserialize<'de> for ClientKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let inner = ClientKeyInner::deserialize(d)?;
         check_parameters(&inner.config, inner.key.parameters())
+            .and_then(|()| {
+                super::compressed_list::check_private_key(&inner.config, inner.compression.as_ref())
+            })
             .map_err(serde::de::Error::custom)?;
         Ok(Self {
             inner: Arc::new(inner),
@@ -144,7 +162,10 @@ impl<'de> Deserialize<'de> for ClientKey {
 }
 
 /// `Err` unless a key's block parameters are those of its configuration.
-fn check_parameters(config: &Config, parameters: &shortint::ShortintParameters) -> Result<()> {
+pub(super) fn check_parameters(
+    config: &Config,
+    parameters: &shortint::ShortintParameters,
+) -> Result<()> {
     if config.parameters() == parameters {
         Ok(())
     } else {
@@ -175,6 +196,8 @@ pub struct CompressedServerKey {
     tag: KeyTag,
     config: Config,
     key: shortint::CompressedServerKey,
+    /// The keys of ciphertext compression, when the configuration enables it.
+    compression: Option<shortint::CompressedCompressionKeys>,
     /// The keys expanded from their seeds, once, for every GPU this key (or a
     /// clone) is decompressed to; not written.
     #[serde(skip)]
@@ -188,6 +211,7 @@ struct CompressedServerKeyParts {
     tag: KeyTag,
     config: Config,
     key: shortint::CompressedServerKey,
+    compression: Option<shortint::CompressedCompressionKeys>,
 }
 
 impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
@@ -195,10 +219,12 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
 
     fn try_from(parts: CompressedServerKeyParts) -> Result<Self> {
         check_parameters(&parts.config, parts.key.parameters())?;
+        super::compressed_list::check_seeded_keys(&parts.config, parts.compression.as_ref())?;
         Ok(Self {
             tag: parts.tag,
             config: parts.config,
             key: parts.key,
+            compression: parts.compression,
             expanded: ExpansionCache::default(),
         })
     }
@@ -219,10 +245,15 @@ impl CompressedServerKey {
     /// Generates the compressed server key of `client_key`; `Err` if the operating
     /// system's random source fails.
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        let compression = client_key
+            .compression_key()
+            .map(|c| shortint::CompressedCompressionKeys::new(client_key.shortint_key(), c))
+            .transpose()?;
         Ok(Self {
             tag: client_key.tag(),
             config: *client_key.config(),
             key: shortint::CompressedServerKey::new(client_key.shortint_key())?,
+            compression,
             expanded: ExpansionCache::default(),
         })
     }
@@ -256,7 +287,22 @@ impl CompressedServerKey {
             SchedulerConfig::default()
         });
         let key = self.key.decompress()?;
-        Ok(ServerKey::from_parts(self.tag, self.config, key, &config))
+        let compression = self.expand_compression()?;
+        Ok(ServerKey::from_parts(
+            self.tag,
+            self.config,
+            key,
+            compression,
+            &config,
+        ))
+    }
+
+    /// The compression keys expanded, if there are any.
+    fn expand_compression(&self) -> Result<Option<Arc<shortint::CompressionKeys>>> {
+        self.compression
+            .as_ref()
+            .map(|c| c.decompress().map(Arc::new))
+            .transpose()
     }
 
     /// A server key built as `config` says: on the GPUs of its devices
@@ -279,7 +325,14 @@ impl CompressedServerKey {
         let gpus = config.resolve_devices(get_number_of_gpus())?;
         if gpus.is_empty() {
             let key = self.key.decompress()?;
-            return Ok(ServerKey::from_parts(self.tag, self.config, key, config));
+            let compression = self.expand_compression()?;
+            return Ok(ServerKey::from_parts(
+                self.tag,
+                self.config,
+                key,
+                compression,
+                config,
+            ));
         }
         self.decompress_on(&GpuSelection::from(gpus), config)
     }
@@ -338,7 +391,13 @@ impl CompressedServerKey {
         #[cfg(feature = "gpu")]
         {
             let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
-            Ok(ServerKey::from_scheduler(self.tag, self.config, scheduler))
+            let compression = self.expand_compression()?;
+            Ok(ServerKey::from_scheduler(
+                self.tag,
+                self.config,
+                scheduler,
+                compression,
+            ))
         }
         #[cfg(not(feature = "gpu"))]
         {
@@ -387,6 +446,8 @@ struct ServerKeyInner {
     tag: KeyTag,
     config: Config,
     scheduler: Scheduler,
+    /// The keys of ciphertext compression (on the host), if enabled.
+    compression: Option<Arc<shortint::CompressionKeys>>,
     circuits: AtomicU64,
     layers: AtomicU64,
 }
@@ -438,21 +499,28 @@ impl ServerKey {
     }
 
     /// A key computing on the CPU with the settings of `scheduler`.
-    fn from_parts(
+    pub(super) fn from_parts(
         tag: KeyTag,
         config: Config,
         key: shortint::ServerKey,
+        compression: Option<Arc<shortint::CompressionKeys>>,
         scheduler: &SchedulerConfig,
     ) -> Self {
-        Self::from_scheduler(tag, config, Scheduler::cpu(key, scheduler))
+        Self::from_scheduler(tag, config, Scheduler::cpu(key, scheduler), compression)
     }
 
-    fn from_scheduler(tag: KeyTag, config: Config, scheduler: Scheduler) -> Self {
+    fn from_scheduler(
+        tag: KeyTag,
+        config: Config,
+        scheduler: Scheduler,
+        compression: Option<Arc<shortint::CompressionKeys>>,
+    ) -> Self {
         Self {
             inner: Arc::new(ServerKeyInner {
                 tag,
                 config,
                 scheduler,
+                compression,
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
             }),
@@ -606,6 +674,11 @@ impl ServerKey {
         &self.inner.scheduler
     }
 
+    /// The keys of ciphertext compression, if its configuration enables it.
+    pub(crate) fn compression_keys(&self) -> Option<&shortint::CompressionKeys> {
+        self.inner.compression.as_deref()
+    }
+
     /// Counts circuits and their bootstrap layers.
     pub(crate) fn count_circuits(&self, circuits: u64, layers: usize) {
         self.inner.circuits.fetch_add(circuits, Ordering::Relaxed);
@@ -632,52 +705,6 @@ pub(crate) type CalibrationGpus = Vec<crate::backend::cuda::CudaBackend>;
 /// Without the `gpu` feature there is no GPU backend.
 #[cfg(not(feature = "gpu"))]
 pub(crate) type CalibrationGpus = Vec<std::convert::Infallible>;
-
-/// How a [`ServerKey`] is written (its blocks-level key always from the host).
-#[derive(Serialize)]
-struct ServerKeyRef<'a> {
-    tag: KeyTag,
-    config: &'a Config,
-    key: &'a shortint::ServerKey,
-}
-
-/// [`ServerKeyRef`] as read.
-#[derive(Deserialize)]
-struct ServerKeyParts {
-    tag: KeyTag,
-    config: Config,
-    key: shortint::ServerKey,
-}
-
-/// Writes the tag, the configuration and the keyswitching and Fourier bootstrap keys
-/// (the counters are not written).
-impl Serialize for ServerKey {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        ServerKeyRef {
-            tag: self.inner.tag,
-            config: &self.inner.config,
-            key: self.inner.scheduler.host_key(),
-        }
-        .serialize(s)
-    }
-}
-
-/// Checks that the key has the parameters of its configuration; the key computes on
-/// the CPU (a GPU key is written as its host key, and read back as a CPU key).
-impl<'de> Deserialize<'de> for ServerKey {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let parts = ServerKeyParts::deserialize(d)?;
-        check_parameters(&parts.config, parts.key.parameters())
-            .map_err(serde::de::Error::custom)?;
-        let scheduler = SchedulerConfig::from_env().map_err(serde::de::Error::custom)?;
-        Ok(Self::from_parts(
-            parts.tag,
-            parts.config,
-            parts.key,
-            &scheduler,
-        ))
-    }
-}
 
 /// Generates a client key and its server key (on the CPU).
 ///

@@ -93,6 +93,7 @@ mod batch;
 mod bit_ops;
 mod casts;
 mod compact;
+mod compressed_list;
 mod config;
 mod division;
 mod fhe_bool;
@@ -104,6 +105,7 @@ mod keys;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
+mod server_key_serde;
 mod signed_ops;
 mod storage;
 pub(crate) mod traits;
@@ -114,6 +116,9 @@ pub use compact::{
     CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
     CompactPublicKey, CompactPushable, CompressedCompactPublicKey, DataKind, Expandable,
     ExpandedBlocks,
+};
+pub use compressed_list::{
+    CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
 };
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};

@@ -14,6 +14,8 @@
 mod ciphertext;
 mod client_key;
 mod compact;
+mod compressed_list;
+mod compression;
 mod lookup_table;
 mod oprf;
 mod parameters;
@@ -24,6 +26,8 @@ mod table;
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
 pub use compact::{expand_compact_blocks, CompactPublicKey, CompressedCompactPublicKey};
+pub use compressed_list::CompressedBlockList;
+pub use compression::*;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use oprf::oprf_seed_blocks;
 pub use parameters::*;

@@ -244,6 +244,19 @@ impl ShortintParameters {
         rounding <= self.lwe_noise_distribution.variance() / 1024.0
     }
 
+    /// The modelled output noise variance of a bootstrap on these parameters, with
+    /// keys of average Hamming weight
+    /// ([`crate::core_crypto::noise::pbs_output_variance`]): the noise of one noise
+    /// level.
+    pub fn bootstrap_output_variance(&self) -> f64 {
+        crate::core_crypto::noise::pbs_output_variance(
+            &self.bootstrap_key_shape(),
+            self.glwe_noise_distribution,
+            self.lwe_dimension.0 / 2,
+            self.big_lwe_dimension().0 / 2,
+        )
+    }
+
     /// The shape of the bootstrap key.
     pub fn bootstrap_key_shape(&self) -> BootstrapKeyShape {
         BootstrapKeyShape {

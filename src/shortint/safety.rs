@@ -64,7 +64,11 @@ pub fn minimal_secure_variance(dimension: usize) -> f64 {
 }
 
 /// `Err` unless `noise` on samples of dimension `dimension` meets the floor.
-fn check_secure_noise(what: &str, dimension: usize, noise: NoiseDistribution) -> Result<()> {
+pub(crate) fn check_secure_noise(
+    what: &str,
+    dimension: usize,
+    noise: NoiseDistribution,
+) -> Result<()> {
     let (have, need) = (noise.variance(), minimal_secure_variance(dimension));
     if have >= need {
         return Ok(());

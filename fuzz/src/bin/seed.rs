@@ -21,7 +21,8 @@ use gpufhe::shortint::{
     ShortintParameters, DEFAULT_PARAMETERS, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
 };
 use gpufhe::{
-    ClientKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint128, FheUint16,
+    ClientKey, CompressedCiphertextListBuilder, CompressedServerKey, Config, ConfigBuilder,
+    FheBool, FheUint128, FheUint16,
     FheUint32, FheUint64, FheUint8,
 };
 use gpufhe_fuzz::keys::{client_key_path, cpu_scheduler, generate_client_key};
@@ -121,6 +122,15 @@ fn main() {
     w.value("fheuint128", &FheUint128::encrypt(u128::MAX / 3, &client));
     w.value("fhebool-trivial", &FheBool::encrypt_trivial(true));
     w.value("fheuint64-trivial", &FheUint64::encrypt_trivial(77u64));
+    // A compressed list of the fixture key (its server key has compression keys).
+    let server = CompressedServerKey::new(&client)
+        .decompress_with(&cpu_scheduler())
+        .unwrap();
+    let mut builder = CompressedCiphertextListBuilder::new();
+    builder
+        .push(FheUint8::encrypt(0x3cu8, &client))
+        .push(FheBool::encrypt(true, &client));
+    w.value("compressed_list", &builder.build_with(&server).unwrap());
     // Keys: the fixture client key, and keys on tiny parameters.
     w.value("client_key-test", &client);
     let tiny = ClientKey::generate(config(TINY));
