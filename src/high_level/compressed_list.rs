@@ -13,9 +13,22 @@
 //! level more than when it was packed, and operations take blocks of level 1.
 //!
 //! Sizes on the default parameters with [`crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2`]
-//! (2048 blocks of 2 bits per GLWE ciphertext, 20 bits per stored coefficient): a
-//! list takes 5 KiB plus 2.5 bytes per block, so one `FheUint64` (32 blocks, 512 KiB
-//! uncompressed) takes about 5.2 KiB, and 64 of them about 10 KiB (160 bytes each).
+//! (2048 blocks of 2 bits per GLWE ciphertext, 18 bits per stored coefficient): a
+//! list takes 4.5 KiB plus 2.25 bytes per block. Serialized with each library's safe
+//! serialization (`cd compare && cargo run --release --example compression_sizes`,
+//! TFHE-rs 1.8.2 with its default compression parameters):
+//!
+//! | values | TFHE-rs | gpufhe |
+//! |---|---|---|
+//! | one `FheUint64` uncompressed | 528,101 | 525,866 |
+//! | a list of 1 `FheUint64` | 1,919 | 4,973 |
+//! | a list of 8 | 2,451 | 5,533 |
+//! | a list of 64 | 18,159 | 10,013 |
+//!
+//! The mask of a GLWE ciphertext of dimension 2048 (the dimension whose noise
+//! keeps the packing key secure and the added noise below one bootstrap output)
+//! dominates small lists; past about 30 `FheUint64` a list is smaller than
+//! TFHE-rs's.
 
 use super::compact::{DataKind, Expandable, ExpandedBlocks};
 use super::config::Config;

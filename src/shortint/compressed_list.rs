@@ -14,9 +14,10 @@ use serde::{Deserialize, Serialize};
 
 /// Blocks packed by [`CompressionKeys::compress`]: per GLWE ciphertext, its mask and
 /// the bodies of its blocks at `storage_log_modulus` bits each, plus the public
-/// bookkeeping of every block. Deserialization checks that the sizes agree with the
-/// parameters and that the bookkeeping is within their bounds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// bookkeeping of every block (written as runs of equal degree and noise level).
+/// Deserialization checks that the sizes agree with the parameters and that the
+/// bookkeeping is within their bounds.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(try_from = "ListParts")]
 pub struct CompressedBlockList {
     parameters: ShortintParameters,
@@ -27,22 +28,66 @@ pub struct CompressedBlockList {
     glwes: Vec<Vec<u64>>,
 }
 
-#[derive(Deserialize)]
+/// How a [`CompressedBlockList`] is written: the bookkeeping as runs of
+/// `(degree, noise level, count)`.
+#[derive(Serialize, Deserialize)]
 struct ListParts {
     parameters: ShortintParameters,
     compression: CompressionParameters,
-    infos: Vec<(u64, u64)>,
+    runs: Vec<(u64, u64, u64)>,
     glwes: Vec<Vec<u64>>,
+}
+
+impl Serialize for CompressedBlockList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        let mut runs: Vec<(u64, u64, u64)> = Vec::new();
+        for &(degree, level) in &self.infos {
+            match runs.last_mut() {
+                Some(run) if (run.0, run.1) == (degree, level) => run.2 += 1,
+                _ => runs.push((degree, level, 1)),
+            }
+        }
+        ListParts {
+            parameters: self.parameters,
+            compression: self.compression,
+            runs,
+            glwes: self.glwes.clone(),
+        }
+        .serialize(s)
+    }
 }
 
 impl TryFrom<ListParts> for CompressedBlockList {
     type Error = Error;
 
     fn try_from(parts: ListParts) -> Result<Self> {
+        // At most the blocks the GLWE ciphertexts read can hold, before expanding.
+        let most = parts
+            .glwes
+            .len()
+            .saturating_mul(parts.compression.lwe_per_glwe) as u64;
+        let mut total = 0u64;
+        for run in &parts.runs {
+            total = total.saturating_add(run.2);
+            if run.2 == 0 || total > most {
+                return Err(Error::InvalidParameter(format!(
+                    "the bookkeeping of a compressed list counts {total} blocks or an empty \
+                     run; its {} GLWE ciphertexts hold at most {most}",
+                    parts.glwes.len()
+                )));
+            }
+        }
+        let infos = parts
+            .runs
+            .iter()
+            .flat_map(|&(degree, level, count)| {
+                std::iter::repeat_n((degree, level), count as usize)
+            })
+            .collect();
         let list = Self {
             parameters: parts.parameters,
             compression: parts.compression,
-            infos: parts.infos,
+            infos,
             glwes: parts.glwes,
         };
         list.validate()?;
@@ -446,8 +491,24 @@ mod tests {
         let mut noisy = list.clone();
         noisy.infos[1].1 = blocks.max_noise_level + 1;
         assert!(noisy.validate().is_err());
-        let mut wide = list;
+        let mut wide = list.clone();
         wide.infos[2].0 = blocks.total_modulus();
         assert!(wide.validate().is_err());
+        // The runs written: equal neighbours merge; empty or too many are refused.
+        let parts = |runs: Vec<(u64, u64, u64)>| ListParts {
+            parameters: blocks,
+            compression: COMP_PARAM_MESSAGE_2_CARRY_2,
+            runs,
+            glwes: list.glwes.clone(),
+        };
+        assert_eq!(
+            CompressedBlockList::try_from(parts(vec![(3, 2, 3)])).unwrap(),
+            list
+        );
+        assert!(
+            CompressedBlockList::try_from(parts(vec![(3, 2, 2), (3, 2, 0), (3, 2, 1)])).is_err()
+        );
+        assert!(CompressedBlockList::try_from(parts(vec![(3, 2, u64::MAX)])).is_err());
+        assert!(CompressedBlockList::try_from(parts(vec![(3, 2, 2049)])).is_err());
     }
 }

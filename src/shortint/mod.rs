@@ -18,7 +18,7 @@ mod compressed_list;
 mod compression;
 mod lookup_table;
 mod oprf;
-mod parameters;
+pub mod parameters;
 mod safety;
 mod server_key;
 mod table;

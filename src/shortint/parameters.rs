@@ -6,6 +6,11 @@ use crate::core_crypto::{
 };
 use crate::error::{Error, Result};
 
+pub use super::compression::{
+    CompressionParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
+    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
+
 /// Everything that defines a block: dimensions, noise, decompositions and encoding.
 ///
 /// A block encrypts a value in `[0, message_modulus * carry_modulus)` with one more
