@@ -1,11 +1,17 @@
 //! CPU benchmarks on the default parameters: `cpu/keyswitch`, `cpu/pbs`, `cpu/ks_pbs`
 //! (one at a time on one core), `cpu/ks_pbs_all_cores` (one, split over every core), `cpu/pbs_batch/4` (four bootstraps sharing each read
-//! of the key, one core) and `cpu/ks_pbs_batch/32` (32 blocks on every core).
+//! of the key, one core) and `cpu/ks_pbs_batch/32` (32 blocks on every core);
+//! `cpu/multi_bit_pbs`: one multi-bit bootstrap (grouping factor 4, `n = 920`,
+//! `k = 1`, `N = 2048`, `2^22 × 1`, one core) beside `cpu/pbs`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gpufhe::core_crypto::{
-    batch_programmable_bootstrap_lwe_ciphertext, keyswitch_lwe_ciphertext,
-    programmable_bootstrap_lwe_ciphertext, LweCiphertextOwned,
+    allocate_and_encrypt_new_lwe_ciphertext, batch_programmable_bootstrap_lwe_ciphertext,
+    generate_seeded_lwe_bootstrap_key, keyswitch_lwe_ciphertext, multi_bit_lwe_secret_key,
+    multi_bit_programmable_bootstrap_lwe_ciphertext, programmable_bootstrap_lwe_ciphertext,
+    DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator,
+    FourierLweBootstrapKey, LweCiphertextOwned, LweDimension, LweSecretKey, ModulusSwitchType,
+    NoiseDistribution, SecretRandomGenerator, Seed,
 };
 use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS, PBS_BATCH};
 use std::hint::black_box;
@@ -67,6 +73,45 @@ fn bench(c: &mut Criterion) {
                 params.modulus_switch,
             )
             .expect("batch pbs")
+        })
+    });
+    // One multi-bit bootstrap: the key of n = 920 bits in groups of 4.
+    let mut secret = SecretRandomGenerator::from_os().expect("rng");
+    let small_mb = LweSecretKey::generate_binary(LweDimension(920), &mut secret);
+    let mut rng = EncryptionRandomGenerator::from_os().expect("rng");
+    let noise = NoiseDistribution::TUniform { log2_bound: 17 };
+    let multi_bit_key = FourierLweBootstrapKey::from_standard(
+        &generate_seeded_lwe_bootstrap_key(
+            &multi_bit_lwe_secret_key(&small_mb, 4).expect("grouping"),
+            ck.glwe_secret_key(),
+            DecompositionBaseLog(22),
+            DecompositionLevelCount(1),
+            noise,
+            Seed::from_os().expect("seed"),
+            &mut rng,
+        )
+        .expect("multi-bit key")
+        .decompress(),
+    );
+    let input = allocate_and_encrypt_new_lwe_ciphertext(
+        &small_mb,
+        3 * params.delta(),
+        NoiseDistribution::TUniform { log2_bound: 45 },
+        &mut rng,
+    )
+    .expect("encrypt");
+    group.bench_function("multi_bit_pbs", |b| {
+        let mut out = LweCiphertextOwned::new_zero(params.big_lwe_dimension().to_lwe_size());
+        b.iter(|| {
+            multi_bit_programmable_bootstrap_lwe_ciphertext(
+                black_box(&input),
+                &mut out,
+                lut.accumulator(),
+                &multi_bit_key,
+                4,
+                ModulusSwitchType::Standard,
+            )
+            .expect("multi-bit pbs")
         })
     });
     // 32 blocks (one FheUint64 carry step) on every core of the rayon pool.

@@ -102,6 +102,87 @@ pub fn pbs_output_variance(
     key_term + rounding_term + n * fft_cmux_variance(shape, glwe_key_hamming_weight)
 }
 
+/// Output-noise variance of a multi-bit programmable bootstrap
+/// ([`crate::core_crypto::multi_bit_programmable_bootstrap_lwe_ciphertext`]) with a
+/// noiseless accumulator, where `shape.input_lwe_dimension` counts the key's GGSW
+/// ciphertexts, `(n/g)(2^g - 1)`.
+///
+/// Each of the `n/g` external products multiplies the digits of the accumulator by
+/// a key bundle `sum_T (X^(a_T) - 1) GGSW(f_T)`, whose noise sums `2 (2^g - 1)`
+/// key noises (two monomials per term); the decomposition rounding error of the
+/// accumulator is multiplied by the bundle's message `X^φ - 1`, two monomials in
+/// each of the `active_groups` groups whose key bits are not all zero (on average
+/// `(n/g)(1 - 2^-g)`); the FFT's error grows with the bundle's magnitude like its
+/// noise. So, per CMux term of [`pbs_output_variance`],
+///
+/// ```text
+/// Var = (n/g) (k+1) l N (B^2 + 2)/12 · 2(2^g - 1) Var(BSK)
+///     + active_groups · 2 ((q/B^l)^2 - 1)/12 (1 + h_glwe)
+///     + (n/g) · 2(2^g - 1) V_fft
+/// ```
+///
+/// ```
+/// use gpufhe::core_crypto::noise::multi_bit_pbs_output_variance;
+/// use gpufhe::core_crypto::*;
+/// let shape = BootstrapKeyShape {
+///     input_lwe_dimension: LweDimension(920 / 4 * 15),
+///     glwe_dimension: GlweDimension(1),
+///     polynomial_size: PolynomialSize(2048),
+///     base_log: DecompositionBaseLog(22),
+///     level: DecompositionLevelCount(1),
+/// };
+/// let noise = NoiseDistribution::TUniform { log2_bound: 17 };
+/// let v = multi_bit_pbs_output_variance(&shape, 4, noise, 230 * 15 / 16, 1024);
+/// assert!(v.log2() > 98.0 && v.log2() < 101.0);
+/// ```
+pub fn multi_bit_pbs_output_variance(
+    shape: &BootstrapKeyShape,
+    grouping_factor: usize,
+    bsk_noise: NoiseDistribution,
+    active_groups: usize,
+    glwe_key_hamming_weight: usize,
+) -> f64 {
+    let per_group = ((1usize << grouping_factor) - 1) as f64;
+    let groups = shape.input_lwe_dimension.0 as f64 / per_group;
+    multi_bit_pbs_exact_variance(
+        shape,
+        grouping_factor,
+        bsk_noise,
+        active_groups,
+        glwe_key_hamming_weight,
+    ) + groups * 2.0 * per_group * fft_cmux_variance(shape, glwe_key_hamming_weight)
+}
+
+/// [`multi_bit_pbs_output_variance`] without the FFT's error: the variance of a
+/// multi-bit blind rotation computed in exact integer arithmetic (its key and
+/// rounding terms).
+pub fn multi_bit_pbs_exact_variance(
+    shape: &BootstrapKeyShape,
+    grouping_factor: usize,
+    bsk_noise: NoiseDistribution,
+    active_groups: usize,
+    glwe_key_hamming_weight: usize,
+) -> f64 {
+    let per_group = ((1usize << grouping_factor) - 1) as f64;
+    let groups = shape.input_lwe_dimension.0 as f64 / per_group;
+    let k1 = (shape.glwe_dimension.0 + 1) as f64;
+    let l = shape.level.0 as f64;
+    let big_n = shape.polynomial_size.0 as f64;
+    let key_term = groups
+        * k1
+        * l
+        * big_n
+        * decomposition_digit_variance(shape.base_log.0)
+        * 2.0
+        * per_group
+        * bsk_noise.variance();
+    let rounding_term = active_groups as f64
+        * 2.0
+        * decomposition_rounding_variance(shape.base_log.0, shape.level.0)
+        * (1.0 + glwe_key_hamming_weight as f64);
+    key_term + rounding_term
+}
+
 /// Noise variance added by a keyswitch (on top of the input's own variance): the
 /// key noise times the digits, `n_in l (B^2 + 2)/12 Var(KSK)`, plus the rounding
 /// error of the mask multiplied by the input key, `h_in ((q/B^l)^2 - 1)/12`.
