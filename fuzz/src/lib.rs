@@ -35,7 +35,7 @@ use gpufhe::{
     ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey,
     CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128, FheInt16, FheInt32, FheInt64,
     FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16, FheUint2, FheUint32, FheUint4,
-    FheUint6, FheUint64, FheUint8, ServerKey,
+    FheUint256, FheUint6, FheUint64, FheUint8, ServerKey,
 };
 
 /// The size limit of every `safe_deserialize`: larger than any input the fuzzers
@@ -115,6 +115,8 @@ pub enum Kind {
     CompactCiphertextList,
     /// [`CompressedCompactPublicKey`]
     CompressedCompactPublicKey,
+    /// [`FheUint256`]
+    FheUint256,
 }
 
 /// Something done with one type, chosen at run time by [`Kind::visit`].
@@ -126,7 +128,7 @@ pub trait Visit {
 impl Kind {
     /// Every kind; the `serde_bincode` target's first byte indexes it (kinds added
     /// later go at the end).
-    pub const ALL: [Kind; 24] = [
+    pub const ALL: [Kind; 25] = [
         Kind::Config,
         Kind::ClientKey,
         Kind::CompressedServerKey,
@@ -151,6 +153,7 @@ impl Kind {
         Kind::CompactPublicKey,
         Kind::CompactCiphertextList,
         Kind::CompressedCompactPublicKey,
+        Kind::FheUint256,
     ];
 
     /// Calls `v.visit::<T>()` with this kind's type.
@@ -180,6 +183,7 @@ impl Kind {
             Kind::CompactPublicKey => v.visit::<CompactPublicKey>(),
             Kind::CompactCiphertextList => v.visit::<CompactCiphertextList>(),
             Kind::CompressedCompactPublicKey => v.visit::<CompressedCompactPublicKey>(),
+            Kind::FheUint256 => v.visit::<FheUint256>(),
         }
     }
 

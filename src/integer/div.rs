@@ -20,10 +20,12 @@
 //! and the reciprocal `m = ceil(2^(bits + l) / d)` (exact for every `n`, see
 //! `reciprocal`), and the remainder `n - (n / d) d`: two products by constants and a
 //! subtraction, 846 bootstraps in 69 layers for `FheUint64` where the restoring loop
-//! took 4,273 in 1,238 (TFHE-rs 1.8.2: 1,095). Where `m` would not fit the clear
-//! arithmetic (`bits + l >= 128`: 128-bit values, or 64-bit ones by more than 2^63),
-//! the restoring loop runs instead, skipping every step whose remainder is still
-//! narrower than the divisor and subtracting a constant; a clear zero is an `Err`.
+//! took 4,273 in 1,238 (TFHE-rs 1.8.2: 1,095), and 3,076 in 133 for `FheUint128`.
+//! Where `m` would not fit the clear arithmetic ([`super::U256`]; `bits + l >= 256`:
+//! 256-bit values, or 128-bit ones by more than 2^127), the restoring loop runs
+//! instead, skipping every step whose remainder is still narrower than the divisor
+//! and subtracting a constant (`FheUint256 / 10`: 66,033 bootstraps); a clear zero is
+//! an `Err`.
 //!
 //! Costs in bootstraps (layers) on the default parameters, with the CPU's parallelism
 //! of 2 (ripple carries) and a GPU's (low-latency carries); the tests pin these:
@@ -43,7 +45,7 @@ use super::comparison::all_ones;
 use super::mul::scalar_mul;
 use super::select::select;
 use super::shift::{shift, ShiftOp};
-use super::{check_radix, check_same_length, Radix};
+use super::{check_radix, check_same_length, Radix, U256};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -51,7 +53,7 @@ use crate::integer::circuit::{Circuit, Wire};
 #[derive(Debug, Clone, Copy)]
 enum Divisor<'a> {
     Encrypted(&'a [Wire]),
-    Clear(u128),
+    Clear(U256),
 }
 
 /// `(n / d, n % d)` of two radix integers of the same length: see the module docs
@@ -63,8 +65,8 @@ enum Divisor<'a> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let n = encrypt_radix(&ck, 14, 2).unwrap();
-/// let d = encrypt_radix(&ck, 4, 2).unwrap();
+/// let n = encrypt_radix(&ck, 14u128, 2).unwrap();
+/// let d = encrypt_radix(&ck, 4u128, 2).unwrap();
 /// let out = run(&backend, &[&n, &d], |c, x| {
 ///     let (q, r) = div_rem(c, &x[0], &x[1])?;
 ///     Ok(vec![q, r])
@@ -81,9 +83,10 @@ pub fn div_rem(c: &mut Circuit, n: &[Wire], d: &[Wire]) -> Result<(Radix, Radix)
 
 /// `(n / d, n % d)` for a clear `d`; `Err` if `d` is 0. A `d` wider than `n` gives
 /// `(0, n)`.
-pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: u128) -> Result<(Radix, Radix)> {
+pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: impl Into<U256>) -> Result<(Radix, Radix)> {
+    let d: U256 = d.into();
     check_radix(c, n)?;
-    if d == 0 {
+    if d.is_zero() {
         return Err(Error::InvalidParameter(
             "division by a clear zero (an encrypted zero divisor gives MAX and the dividend, \
              as in TFHE-rs)"
@@ -91,19 +94,19 @@ pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: u128) -> Result<(Radix, Ra
         ));
     }
     let bits = n.len() as u32 * c.message_modulus().trailing_zeros();
-    if bits < 128 && d >> bits != 0 {
+    if !d.fits_in(bits) {
         let zeros = super::cast(c, &[], n.len())?;
         return Ok((zeros, n.to_vec()));
     }
     if d.is_power_of_two() {
         let log = d.trailing_zeros();
         let q = shift(c, ShiftOp::Shr, n, u64::from(log))?;
-        let r = scalar_bitwise(c, BitOp::And, n, d - 1)?;
+        let r = scalar_bitwise(c, BitOp::And, n, d - U256::ONE)?;
         return Ok((q, r));
     }
     // ceil(log2 d): d > 1 is not a power of two here.
-    let l = 128 - (d - 1).leading_zeros();
-    if bits + l < 128 {
+    let l = U256::BITS - (d - U256::ONE).leading_zeros();
+    if bits + l < U256::BITS {
         return reciprocal(c, n, d, bits, l);
     }
     restoring(c, n, Divisor::Clear(d))
@@ -115,8 +118,8 @@ pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: u128) -> Result<(Radix, Ra
 /// is below `d`, so `n m / 2^(bits + l)` exceeds `n / d` by less than `2^-l <= 1/d`,
 /// which never reaches the next integer. `m <= 2^(bits + 1)`, so the product fits in
 /// `2 bits + 1` bits.
-fn reciprocal(c: &mut Circuit, n: &[Wire], d: u128, bits: u32, l: u32) -> Result<(Radix, Radix)> {
-    let m = (1u128 << (bits + l)).div_ceil(d);
+fn reciprocal(c: &mut Circuit, n: &[Wire], d: U256, bits: u32, l: u32) -> Result<(Radix, Radix)> {
+    let m = (U256::ONE << (bits + l)).div_ceil(d);
     let blocks = n.len();
     let wide = super::cast(c, n, 2 * blocks + 1)?;
     let product = scalar_mul(c, &wide, m)?;
@@ -170,7 +173,7 @@ fn restoring(c: &mut Circuit, n: &[Wire], d: Divisor<'_>) -> Result<(Radix, Radi
                 (difference, borrow)
             }
             Divisor::Clear(d) => {
-                if live * block_bits < 128 && d >> (live * block_bits) != 0 {
+                if !d.fits_in((live * block_bits).try_into().unwrap_or(u32::MAX)) {
                     // The remainder is narrower than d: no subtraction, quotient bit 0.
                     continue;
                 }
@@ -349,7 +352,7 @@ mod tests {
             }
         }
         let (mut c, x) = circuit_with_inputs(2, &[2]);
-        let err = scalar_div_rem(&mut c, &x[0], 0).unwrap_err();
+        let err = scalar_div_rem(&mut c, &x[0], 0u8).unwrap_err();
         assert!(err.to_string().contains("clear zero"), "{err}");
     }
 

@@ -22,7 +22,7 @@ use gpufhe::shortint::{
 };
 use gpufhe::{
     ClientKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint128, FheUint16,
-    FheUint32, FheUint64, FheUint8,
+    FheUint256, FheUint32, FheUint64, FheUint8,
 };
 use gpufhe_fuzz::keys::{client_key_path, cpu_scheduler, generate_client_key};
 use gpufhe_fuzz::params::parameters_to_bytes;
@@ -121,6 +121,9 @@ fn main() {
     w.value("fheuint128", &FheUint128::encrypt(u128::MAX / 3, &client));
     w.value("fhebool-trivial", &FheBool::encrypt_trivial(true));
     w.value("fheuint64-trivial", &FheUint64::encrypt_trivial(77u64));
+    let wide = gpufhe::integer::U256::from((u128::MAX / 5, u128::MAX / 7));
+    w.value("fheuint256", &FheUint256::encrypt(wide, &client));
+    w.value("fheuint256-trivial", &FheUint256::encrypt_trivial(wide));
     // Keys: the fixture client key, and keys on tiny parameters.
     w.value("client_key-test", &client);
     let tiny = ClientKey::generate(config(TINY));
