@@ -47,11 +47,12 @@ fn arithmetic_with_encrypted_and_clear_operands_above_2_128() {
         dec(&(&ea).rotate_left(U256::from(300u16))),
         a.rotate_left(300)
     );
-    // Division by a power of two is a shift and a mask (the other divisors run in
-    // clear on the circuit in the crate's unit tests: 256 steps of a 256-bit loop).
+    // By a power of two: a shift and a mask; by 10: a product by the reciprocal.
     let p = wide(0, 1 << 3);
     assert_eq!(dec(&(&ea / p)), a / p);
     assert_eq!(dec(&(&ea % p)), a % p);
+    let (q, r) = ea.div_rem(U256::from(10u8));
+    assert_eq!((dec(&q), dec(&r)), a.div_rem(U256::from(10u8)));
     assert_eq!(dec(&ea.min(k)), a.min(k));
     assert_eq!(dec(&ea.max(&eb)), a.max(b));
     let (sum, overflow) = (&ea).overflowing_add(&eb);
