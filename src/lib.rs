@@ -7,7 +7,7 @@
 //! GLWE, GGSW, keyswitch, programmable bootstrapping), [`shortint`] the blocks of a
 //! few bits that encrypted integers are made of, [`integer`] the radix integers built
 //! from blocks, and [`backend`] the steps they run as, on the CPU or the GPU.
-//! [`high_level`] is the API most users want: keys, [`FheUint2`] ... [`FheUint128`]
+//! [`high_level`] is the API most users want: keys, [`FheUint2`] ... [`FheUint256`]
 //! and [`FheBool`] with ordinary operators, re-exported here. With the `cluster`
 //! feature, `cluster` spreads batches over the processes of an MPI job (several GPU
 //! servers).
@@ -38,6 +38,7 @@ pub mod serialization;
 pub mod shortint;
 
 pub use error::{Error, Result};
+pub use high_level::FheUint256;
 pub use high_level::{
     clear_gpu_thread_locals, generate_keys, get_number_of_gpus, prelude, set_server_key,
     unset_server_key, BinaryOp, ClientKey, ComparisonOp, CompressedServerKey, Config,

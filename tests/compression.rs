@@ -14,7 +14,7 @@ use gpufhe::shortint::{
 use gpufhe::{
     generate_keys, set_server_key, ClientKey, CompressedCiphertextList,
     CompressedCiphertextListBuilder, ConfigBuilder, FheBool, FheInt16, FheUint128, FheUint2,
-    FheUint64, FheUint8, ServerKey,
+    FheUint256, FheUint64, FheUint8, ServerKey,
 };
 use std::sync::OnceLock;
 
@@ -54,6 +54,8 @@ fn values_of_every_kind_come_back() {
     let flag = sum.gt(&a);
     let wide = FheUint128::encrypt(u128::MAX - 5, ck);
     let tiny = FheUint2::encrypt(3u8, ck);
+    let huge_value = gpufhe::integer::U256::from((u128::MAX / 3, u128::MAX / 11));
+    let huge = FheUint256::encrypt(huge_value, ck);
     let mut builder = CompressedCiphertextListBuilder::new();
     builder
         .push(sum)
@@ -61,9 +63,10 @@ fn values_of_every_kind_come_back() {
         .push(signed)
         .push(flag)
         .push(wide)
-        .push(tiny);
+        .push(tiny)
+        .push(huge);
     let list = builder.build().unwrap();
-    assert_eq!(list.len(), 6);
+    assert_eq!(list.len(), 7);
     assert_eq!(
         list.get_kind_of(3),
         Some(gpufhe::high_level::DataKind::Boolean)
@@ -74,6 +77,11 @@ fn values_of_every_kind_come_back() {
     let flag: FheBool = list.get(3).unwrap().unwrap();
     let wide: FheUint128 = list.get(4).unwrap().unwrap();
     let tiny: FheUint2 = list.get(5).unwrap().unwrap();
+    let huge: FheUint256 = list.get(6).unwrap().unwrap();
+    assert_eq!(
+        FheDecrypt::<gpufhe::integer::U256>::decrypt(&huge, ck),
+        huge_value
+    );
     let expected = 0xdead_beef_0123_4567u64.wrapping_add(0x1111_2222_3333_4444);
     assert_eq!(FheDecrypt::<u64>::decrypt(&sum, ck), expected);
     assert_eq!(FheDecrypt::<u8>::decrypt(&trivial, ck), 77);
@@ -86,7 +94,7 @@ fn values_of_every_kind_come_back() {
     assert_eq!(again, expected.wrapping_add(1));
     let both: u8 = (&trivial ^ &FheUint8::encrypt(1u8, ck)).decrypt(ck);
     assert_eq!(both, 76);
-    assert!(list.get::<FheUint64>(6).unwrap().is_none());
+    assert!(list.get::<FheUint64>(7).unwrap().is_none());
     assert!(list.get::<FheUint8>(0).is_err());
 }
 

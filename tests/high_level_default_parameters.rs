@@ -450,3 +450,36 @@ fn u8_addition_costs_at_most_eight_bootstraps() {
     assert_eq!(dec8(&(&ea + &eb)), 3);
     assert!(key.pbs_count() - before <= 8);
 }
+
+/// `FheUint256` on the secure parameters with values above 2^128: an addition whose
+/// carry crosses the middle, a product by a clear value, comparisons (the other
+/// operations run on the test parameters in `fhe_uint256.rs`).
+#[test]
+fn u256_arithmetic_and_comparisons_above_2_128() {
+    use gpufhe::integer::U256;
+    use gpufhe::FheUint256;
+    let (ck, key) = counting_setup();
+    let a = U256::from((u128::MAX - 1, 0x0123_4567_89ab_cdef_0011_2233_4455_6677));
+    let b = U256::from((3u128, 1u128 << 100));
+    let (ea, eb) = (FheUint256::encrypt(a, ck), FheUint256::encrypt(b, ck));
+    let dec = |x: &FheUint256| -> U256 { x.decrypt(ck) };
+    let before = key.pbs_count();
+    let sum = &ea + &eb;
+    let add = key.pbs_count() - before;
+    assert_eq!(dec(&sum), a + b);
+    assert_eq!(
+        dec(&sum),
+        U256::from((
+            1u128,
+            (1u128 << 100) + 0x0123_4567_89ab_cdef_0011_2233_4455_6678
+        ))
+    );
+    assert_eq!(dec(&(&ea * U256::from(3u8))), a * U256::from(3u8));
+    assert!(eb.lt(&ea).decrypt(ck), "b < a");
+    assert!(!sum.eq(a).decrypt(ck), "a + b != a");
+    eprintln!("FheUint256 addition: {add} bootstraps");
+    assert!(
+        add <= 2 * 128 + 64,
+        "{add} bootstraps for a 256-bit addition"
+    );
+}

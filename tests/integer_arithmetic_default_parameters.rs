@@ -34,17 +34,17 @@ fn u8_arithmetic() {
             let (a, b) = (&ab[0], &ab[1]);
             let (sum_ab, carry) = overflowing_add(c, a, b)?;
             let (difference, borrow) = overflowing_sub(c, a, b)?;
-            let (plus, plus_overflow) = overflowing_scalar_add(c, a, 100)?;
-            let (minus, minus_borrow) = overflowing_scalar_sub(c, a, 100)?;
+            let (plus, plus_overflow) = overflowing_scalar_add(c, a, 100u8)?;
+            let (minus, minus_borrow) = overflowing_scalar_sub(c, a, 100u8)?;
             outputs.extend([
                 add(c, a, b)?,
                 sub(c, a, b)?,
                 neg(c, a)?,
-                scalar_add(c, a, 0x31)?,
-                scalar_sub(c, a, 0x31)?,
-                clear_sub(c, 7, a)?,
+                scalar_add(c, a, 0x31u8)?,
+                scalar_sub(c, a, 0x31u8)?,
+                clear_sub(c, 7u8, a)?,
                 mul(c, a, b)?,
-                scalar_mul(c, a, 0x1b)?,
+                scalar_mul(c, a, 0x1bu8)?,
                 sum(c, &[a, b, a])?,
                 sum_ab,
                 vec![carry],

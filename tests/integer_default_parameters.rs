@@ -1,10 +1,10 @@
 //! Radix integers on the default (secure) parameters, through the CPU backend.
 
 use gpufhe::backend::Backend;
-use gpufhe::integer::{bitnot, bitwise, decrypt_radix, encrypt_radix, eq, ne, run, BitOp};
+use gpufhe::integer::{bitnot, bitwise, encrypt_radix, eq, ne, run, BitOp};
 
 mod integer_support;
-use integer_support::{backend, client_key};
+use integer_support::{backend, client_key, decrypt_u128};
 
 #[test]
 fn u64_bitwise_operations_cost_one_bootstrap_per_block() {
@@ -22,9 +22,9 @@ fn u64_bitwise_operations_cost_one_bootstrap_per_block() {
         ])
     })
     .unwrap();
-    assert_eq!(decrypt_radix(ck, &out[0]).unwrap(), a & b);
-    assert_eq!(decrypt_radix(ck, &out[1]).unwrap(), a ^ u64::MAX as u128);
-    assert_eq!(decrypt_radix(ck, &out[2]).unwrap(), !(a as u64) as u128);
+    assert_eq!(decrypt_u128(ck, &out[0]), a & b);
+    assert_eq!(decrypt_u128(ck, &out[1]), a ^ u64::MAX as u128);
+    assert_eq!(decrypt_u128(ck, &out[2]), !(a as u64) as u128);
     // 32 blocks, one bootstrap each (the same count as TFHE-rs); not is free.
     assert_eq!(backend.pbs_count(), 64);
 }
@@ -33,9 +33,9 @@ fn u64_bitwise_operations_cost_one_bootstrap_per_block() {
 fn u64_equality_costs_42_bootstraps() {
     let ck = client_key();
     let backend = backend();
-    let a = encrypt_radix(ck, 0xdead_beef_0000_0001, 32).unwrap();
-    let b = encrypt_radix(ck, 0xdead_beef_0000_0001, 32).unwrap();
-    let c = encrypt_radix(ck, 0xdead_beef_0000_0000, 32).unwrap();
+    let a = encrypt_radix(ck, 0xdead_beef_0000_0001u64, 32).unwrap();
+    let b = encrypt_radix(ck, 0xdead_beef_0000_0001u64, 32).unwrap();
+    let c = encrypt_radix(ck, 0xdead_beef_0000_0000u64, 32).unwrap();
     let out = run(&backend, &[&a, &b], |circuit, x| {
         Ok(vec![vec![eq(circuit, &x[0], &x[1])?]])
     })

@@ -4,8 +4,8 @@
 
 use gpufhe::backend::Backend;
 use gpufhe::integer::{
-    compare, decrypt_radix, encrypt_radix, execute, max, min, run, scalar_compare, select, shift,
-    shift_encrypted, Circuit, CmpOp, ShiftOp,
+    compare, encrypt_radix, execute, max, min, run, scalar_compare, select, shift, shift_encrypted,
+    Circuit, CmpOp, ShiftOp,
 };
 use gpufhe::shortint::DEFAULT_PARAMETERS;
 
@@ -13,7 +13,7 @@ const OPS: [CmpOp; 6] = CmpOp::ALL;
 const SHIFTS: [ShiftOp; 4] = ShiftOp::ALL;
 
 mod integer_support;
-use integer_support::{backend, keys};
+use integer_support::{backend, decrypt_u128, keys};
 
 #[test]
 fn u8_comparisons_min_max_select_and_clear_comparisons() {
@@ -50,16 +50,10 @@ fn u8_comparisons_min_max_select_and_clear_comparisons() {
             let got = ck.decrypt(&results.next().unwrap()[0]).unwrap();
             assert_eq!(got, op.apply(a, b) as u64, "{a} {op:?} clear {b}");
         }
-        assert_eq!(
-            decrypt_radix(ck, results.next().unwrap()).unwrap(),
-            a.min(b)
-        );
-        assert_eq!(
-            decrypt_radix(ck, results.next().unwrap()).unwrap(),
-            a.max(b)
-        );
+        assert_eq!(decrypt_u128(ck, results.next().unwrap()), a.min(b));
+        assert_eq!(decrypt_u128(ck, results.next().unwrap()), a.max(b));
         let picked = if b & 1 == 1 { a } else { b };
-        assert_eq!(decrypt_radix(ck, results.next().unwrap()).unwrap(), picked);
+        assert_eq!(decrypt_u128(ck, results.next().unwrap()), picked);
     }
 }
 
@@ -91,9 +85,9 @@ fn u8_shifts_and_rotations_by_clear_and_encrypted_amounts() {
     for op in SHIFTS {
         for &a in &amounts {
             let want = op.apply(value, a, 8);
-            let clear = decrypt_radix(ck, results.next().unwrap()).unwrap();
+            let clear = decrypt_u128(ck, results.next().unwrap());
             assert_eq!(clear, want, "{op:?} by clear {a}");
-            let enc = decrypt_radix(ck, results.next().unwrap()).unwrap();
+            let enc = decrypt_u128(ck, results.next().unwrap());
             assert_eq!(enc, want, "{op:?} by encrypted {a}");
         }
     }
@@ -147,7 +141,7 @@ fn u64_select_and_shifts_by_clear_and_encrypted_amounts() {
     let (a, b) = (0x0123_4567_89ab_cdefu128, 0xfedc_ba98_7654_3210u128);
     let ca = encrypt_radix(ck, a, 32).unwrap();
     let cb = encrypt_radix(ck, b, 32).unwrap();
-    let amount = encrypt_radix(ck, 45, 32).unwrap();
+    let amount = encrypt_radix(ck, 45u8, 32).unwrap();
     let out = run(&backend, &[&ca, &cb, &amount], |c, x| {
         let cond = compare(c, CmpOp::Gt, &x[0], &x[1])?; // 0: selects b
         Ok(vec![
@@ -157,13 +151,7 @@ fn u64_select_and_shifts_by_clear_and_encrypted_amounts() {
         ])
     })
     .unwrap();
-    assert_eq!(decrypt_radix(ck, &out[0]).unwrap(), b);
-    assert_eq!(
-        decrypt_radix(ck, &out[1]).unwrap(),
-        (a << 13) & u64::MAX as u128
-    );
-    assert_eq!(
-        decrypt_radix(ck, &out[2]).unwrap(),
-        (a << 45) & u64::MAX as u128
-    );
+    assert_eq!(decrypt_u128(ck, &out[0]), b);
+    assert_eq!(decrypt_u128(ck, &out[1]), (a << 13) & u64::MAX as u128);
+    assert_eq!(decrypt_u128(ck, &out[2]), (a << 45) & u64::MAX as u128);
 }

@@ -455,7 +455,7 @@ fn advice_moves_only_operands_that_live_elsewhere() {
 fn modelled_advice_says_so_and_comparisons_return_one_block() {
     let model = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &[GPU0]);
     let lt = Workload {
-        operation: Operation::Comparison(CmpOp::Lt, RightOperand::Clear(100)),
+        operation: Operation::Comparison(CmpOp::Lt, RightOperand::Clear(100u8.into())),
         bits: 8,
         count: 100,
         operands: Device::Cpu,

@@ -36,7 +36,7 @@ use gpufhe::{
     CompressedCompactPublicKey,
     CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128, FheInt16, FheInt32, FheInt64,
     FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16, FheUint2, FheUint32, FheUint4,
-    FheUint6, FheUint64, FheUint8, ServerKey,
+    FheUint256, FheUint6, FheUint64, FheUint8, ServerKey,
 };
 
 /// The size limit of every `safe_deserialize`: larger than any input the fuzzers
@@ -118,6 +118,8 @@ pub enum Kind {
     CompressedCompactPublicKey,
     /// [`CompressedCiphertextList`]
     CompressedCiphertextList,
+    /// [`FheUint256`]
+    FheUint256,
 }
 
 /// Something done with one type, chosen at run time by [`Kind::visit`].
@@ -129,7 +131,7 @@ pub trait Visit {
 impl Kind {
     /// Every kind; the `serde_bincode` target's first byte indexes it (kinds added
     /// later go at the end).
-    pub const ALL: [Kind; 25] = [
+    pub const ALL: [Kind; 26] = [
         Kind::Config,
         Kind::ClientKey,
         Kind::CompressedServerKey,
@@ -155,6 +157,7 @@ impl Kind {
         Kind::CompactCiphertextList,
         Kind::CompressedCompactPublicKey,
         Kind::CompressedCiphertextList,
+        Kind::FheUint256,
     ];
 
     /// Calls `v.visit::<T>()` with this kind's type.
@@ -185,6 +188,7 @@ impl Kind {
             Kind::CompactCiphertextList => v.visit::<CompactCiphertextList>(),
             Kind::CompressedCompactPublicKey => v.visit::<CompressedCompactPublicKey>(),
             Kind::CompressedCiphertextList => v.visit::<CompressedCiphertextList>(),
+            Kind::FheUint256 => v.visit::<FheUint256>(),
         }
     }
 

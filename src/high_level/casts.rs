@@ -11,14 +11,14 @@ use super::operations::{run, single};
 use super::storage::{Input, Storage};
 use super::traits::CastFrom;
 use crate::error::Result;
-use crate::integer::{self, sign_extend_clear, CmpOp};
+use crate::integer::{self, CmpOp, U256};
 
 /// `value` resized to `bits` bits: truncated, or extended with zeros (or copies of its
 /// sign bit when `signed`), like an `as` cast.
 fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
     if let Storage::Trivial(v) = value.storage {
         let v = match signed {
-            true => sign_extend_clear(*v, value.bits) as u128,
+            true => sign_extend_wide(*v, value.bits),
             false => *v,
         };
         return Ok(Storage::Trivial(wrap_to_bits(v, bits)));
@@ -31,6 +31,15 @@ fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
         }])
     })?;
     single(out)
+}
+
+/// The `bits`-bit two's complement `value` (its low `bits` bits) sign-extended to
+/// 256 bits.
+fn sign_extend_wide(value: U256, bits: u32) -> U256 {
+    match bits {
+        1..=255 if value.bit(bits - 1) => value | !U256::mask(bits),
+        _ => value.low_bits(bits),
+    }
 }
 
 /// Truncates (keeping the low bits) or zero-extends, like an `as` cast; no bootstrap.
@@ -100,9 +109,9 @@ impl<Id: FheIntId> CastFrom<FheBool> for FheInt<Id> {
 impl<Id: FheUintId> CastFrom<FheUint<Id>> for FheBool {
     fn try_cast_from(value: FheUint<Id>) -> Result<Self> {
         if let Storage::Trivial(v) = value.storage {
-            return Ok(Self::from_storage(Storage::Trivial((v != 0) as u128)));
+            return Ok(Self::from_storage(Storage::Trivial((!v.is_zero()).into())));
         }
-        value.compare(CmpOp::Ne, OperandKind::Clear(0))
+        value.compare(CmpOp::Ne, OperandKind::Clear(U256::ZERO))
     }
 }
 

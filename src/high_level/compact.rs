@@ -22,6 +22,7 @@ use super::keys::{ClientKey, KeyTag};
 use super::storage::Storage;
 use super::traits::{expect_op, FheTryEncrypt};
 use crate::error::{check_eq, Error, Result};
+use crate::integer::U256;
 use crate::scheduler::Blocks;
 use crate::shortint;
 use serde::{Deserialize, Serialize};
@@ -336,12 +337,12 @@ pub struct CompactCiphertextListBuilder<'a> {
 }
 
 /// A clear value that a [`CompactCiphertextListBuilder`] takes: `u8` ... `u128`,
-/// `i8` ... `i128` and `bool`.
+/// [`U256`], `i8` ... `i128` and `bool`.
 pub trait CompactPushable: Copy {
     /// Its kind at its own width.
     fn kind(self) -> DataKind;
-    /// Its bits in two's complement (`bits` at most 128).
-    fn bits_of(self) -> u128;
+    /// Its bits in two's complement (a signed value's low 128 bits).
+    fn bits_of(self) -> U256;
 }
 
 macro_rules! pushable {
@@ -350,8 +351,8 @@ macro_rules! pushable {
             fn kind(self) -> DataKind {
                 DataKind::$kind(<$t>::BITS)
             }
-            fn bits_of(self) -> u128 {
-                self as u128
+            fn bits_of(self) -> U256 {
+                U256::from(self as u128)
             }
         }
     )*};
@@ -359,12 +360,21 @@ macro_rules! pushable {
 pushable!(Unsigned: u8, u16, u32, u64, u128);
 pushable!(Signed: i8, i16, i32, i64, i128);
 
+impl CompactPushable for U256 {
+    fn kind(self) -> DataKind {
+        DataKind::Unsigned(U256::BITS)
+    }
+    fn bits_of(self) -> U256 {
+        self
+    }
+}
+
 impl CompactPushable for bool {
     fn kind(self) -> DataKind {
         DataKind::Boolean
     }
-    fn bits_of(self) -> u128 {
-        self as u128
+    fn bits_of(self) -> U256 {
+        self.into()
     }
 }
 
@@ -396,12 +406,16 @@ impl CompactCiphertextListBuilder<'_> {
         let bits = value.bits_of();
         let fits = match kind {
             DataKind::Signed(n) if n < 128 => {
-                let v = bits as i128;
+                let v = bits.low_u128() as i128;
                 (-(1i128 << (n - 1))..(1i128 << (n - 1))).contains(&v)
             }
             _ => wrap_to_bits(bits, num_bits) == bits,
         };
-        if num_bits == 0 || num_bits > 128 || !fits {
+        let max_bits = match kind {
+            DataKind::Unsigned(_) => U256::BITS,
+            _ => i128::BITS,
+        };
+        if num_bits == 0 || num_bits > max_bits || !fits {
             return Err(Error::InvalidParameter(format!(
                 "{value_bits:#x} does not fit in {num_bits} bits",
                 value_bits = bits
@@ -410,7 +424,7 @@ impl CompactCiphertextListBuilder<'_> {
         Ok(self.push_kind(kind, bits))
     }
 
-    fn push_kind(&mut self, kind: DataKind, bits: u128) -> &mut Self {
+    fn push_kind(&mut self, kind: DataKind, bits: U256) -> &mut Self {
         let p = self.key.key.parameters();
         let count = block_count(p, kind.bits());
         let value = wrap_to_bits(bits, kind.bits());
@@ -524,7 +538,7 @@ impl CompactCiphertextListExpander {
 }
 
 /// Encryption of one value with a public key: a list of one, expanded.
-fn encrypt_one<T: Expandable>(key: &CompactPublicKey, kind: DataKind, bits: u128) -> Result<T> {
+fn encrypt_one<T: Expandable>(key: &CompactPublicKey, kind: DataKind, bits: U256) -> Result<T> {
     let mut builder = CompactCiphertextList::builder(key);
     builder.push_kind(kind, bits);
     let expander = builder.try_build()?.expand()?;
@@ -536,7 +550,7 @@ fn encrypt_one<T: Expandable>(key: &CompactPublicKey, kind: DataKind, bits: u128
 impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, CompactPublicKey> for FheUint<Id> {
     /// `Err` if `value` has more than `Id::BITS` bits.
     fn try_encrypt(value: T, key: &CompactPublicKey) -> Result<Self> {
-        let value = value.to_u128();
+        let value = value.to_u256();
         super::fhe_uint::check_fits(value, Id::BITS, Id::NAME)?;
         encrypt_one(key, DataKind::Unsigned(Id::BITS), value)
     }
@@ -557,7 +571,7 @@ impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, CompactPublicKey> for FheInt
 
 impl FheTryEncrypt<bool, CompactPublicKey> for FheBool {
     fn try_encrypt(value: bool, key: &CompactPublicKey) -> Result<Self> {
-        encrypt_one(key, DataKind::Boolean, value as u128)
+        encrypt_one(key, DataKind::Boolean, value.into())
     }
 }
 

@@ -41,10 +41,13 @@ impl<Id: FheUintId> FheUint<Id> {
     pub fn try_div_rem<'r>(&self, rhs: impl Into<Operand<'r, Id>>) -> Result<(Self, Self)> {
         let rhs = rhs.into().0;
         if let OperandKind::Encrypted(d) = &rhs {
-            if matches!(d.storage, Storage::Trivial(0)) {
+            if matches!(d.storage, Storage::Trivial(v) if v.is_zero()) {
                 // An encrypted zero that happens to be trivial: TFHE-rs's result,
                 // not the clear-zero error.
-                let max = Storage::Trivial(super::fhe_uint::wrap_to_bits(u128::MAX, Id::BITS));
+                let max = Storage::Trivial(super::fhe_uint::wrap_to_bits(
+                    crate::integer::U256::MAX,
+                    Id::BITS,
+                ));
                 return Ok((Self::from_storage(max), self.clone()));
             }
         }

@@ -107,7 +107,7 @@ impl FheBool {
     /// The value of a trivial encryption; `Err` if it is a real encryption.
     pub fn try_decrypt_trivial(&self) -> Result<bool> {
         match self.storage {
-            Storage::Trivial(v) => Ok(v != 0),
+            Storage::Trivial(v) => Ok(!v.is_zero()),
             Storage::Encrypted { .. } => Err(Error::InvalidParameter(
                 "this FheBool is encrypted, not trivial: decrypt it with its client key".into(),
             )),
@@ -292,7 +292,7 @@ impl FheBool {
         boolean: bool,
     ) -> Result<Storage> {
         if let Storage::Trivial(v) = self.storage {
-            return Ok(if v != 0 { then } else { otherwise }.storage.clone());
+            return Ok(if !v.is_zero() { then } else { otherwise }.storage.clone());
         }
         let out = current_server_key()?.execute(&[self.input(), then, otherwise], |c, w| {
             let mut out: Radix = integer::select(c, w[0][0], &w[1], &w[2])?;
@@ -332,7 +332,7 @@ impl<'r, R: Into<BoolOperand<'r>>> FheEq<R> for FheBool {
 impl FheTryEncrypt<bool, ClientKey> for FheBool {
     /// Never fails for a well-formed key.
     fn try_encrypt(value: bool, key: &ClientKey) -> Result<Self> {
-        Ok(Self::from_storage(key.encrypt_storage(value as u128, 1)?))
+        Ok(Self::from_storage(key.encrypt_storage(value.into(), 1)?))
     }
 }
 
@@ -346,11 +346,11 @@ impl FheEncrypt<bool, ClientKey> for FheBool {
 impl FheTryDecrypt<bool> for FheBool {
     /// `Err` if it belongs to another client key or does not decrypt to 0 or 1.
     fn try_decrypt(&self, key: &ClientKey) -> Result<bool> {
-        match key.decrypt_storage(&self.storage)? {
-            0 => Ok(false),
-            1 => Ok(true),
+        match u128::try_from(key.decrypt_storage(&self.storage)?) {
+            Ok(0) => Ok(false),
+            Ok(1) => Ok(true),
             v => Err(Error::InvalidParameter(format!(
-                "an FheBool decrypted to {v}, not 0 or 1"
+                "an FheBool decrypted to {v:?}, not 0 or 1"
             ))),
         }
     }
@@ -359,13 +359,13 @@ impl FheTryDecrypt<bool> for FheBool {
 impl FheDecrypt<bool> for FheBool {
     #[track_caller]
     fn decrypt(&self, key: &ClientKey) -> bool {
-        expect_op(key.decrypt_storage(&self.storage), "decrypt") != 0
+        !expect_op(key.decrypt_storage(&self.storage), "decrypt").is_zero()
     }
 }
 
 impl FheTrivialEncrypt<bool> for FheBool {
     fn encrypt_trivial(value: bool) -> Self {
-        Self::from_storage(Storage::Trivial(value as u128))
+        Self::from_storage(Storage::Trivial(value.into()))
     }
 }
 

@@ -12,7 +12,7 @@ use super::traits::{
     FheTryTrivialEncrypt,
 };
 use crate::error::{Error, Result};
-use crate::integer::sign_extend_clear;
+use crate::integer::{sign_extend_clear, U256};
 use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -134,8 +134,13 @@ fhe_int_types! {
 }
 
 /// The two's complement bits of `value` in the width of `Id`.
-pub(crate) fn clear_bits<Id: FheIntId>(value: Id::Clear) -> u128 {
-    wrap_to_bits(value.to_i128() as u128, FheInt::<Id>::bits())
+pub(crate) fn clear_bits<Id: FheIntId>(value: Id::Clear) -> U256 {
+    twos_complement(value.to_i128(), FheInt::<Id>::bits())
+}
+
+/// The `bits` low bits of `value` in two's complement (`bits` at most 128).
+fn twos_complement(value: i128, bits: u32) -> U256 {
+    wrap_to_bits(U256::from(value as u128), bits)
 }
 
 /// The right operand of an operation on [`FheInt<Id>`]: `&FheInt<Id>`, `FheInt<Id>`
@@ -253,7 +258,7 @@ impl<Id: FheIntId> FheInt<Id> {
     /// The value of decrypted or trivial bits, as a signed `T` (wrapping).
     fn signed_value(&self, key: &ClientKey) -> Result<i128> {
         let bits = key.decrypt_storage(&self.inner.storage)?;
-        Ok(sign_extend_clear(bits, Self::bits()))
+        Ok(sign_extend_clear(bits.low_u128(), Self::bits()))
     }
 }
 
@@ -270,7 +275,7 @@ impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, ClientKey> for FheInt<Id> {
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
         let value = value.to_i128();
         check_signed_fits(value, Self::bits(), Id::NAME)?;
-        let bits = wrap_to_bits(value as u128, Self::bits());
+        let bits = twos_complement(value, Self::bits());
         Ok(Self::from_storage(key.encrypt_storage(bits, Self::bits())?))
     }
 }
@@ -279,7 +284,7 @@ impl<Id: FheIntId, T: SignedClear> FheEncrypt<T, ClientKey> for FheInt<Id> {
     /// Encrypts the low bits of `value` (like `value as i8` for [`FheInt8`]).
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
-        let bits = wrap_to_bits(value.to_i128() as u128, Self::bits());
+        let bits = twos_complement(value.to_i128(), Self::bits());
         expect_op(
             key.encrypt_storage(bits, Self::bits())
                 .map(Self::from_storage),
@@ -317,7 +322,7 @@ impl<Id: FheIntId, T: SignedClear> FheDecrypt<T> for FheInt<Id> {
 impl<Id: FheIntId, T: SignedClear> FheTrivialEncrypt<T> for FheInt<Id> {
     /// The low bits of `value`, unencrypted; needs no key.
     fn encrypt_trivial(value: T) -> Self {
-        let bits = wrap_to_bits(value.to_i128() as u128, Self::bits());
+        let bits = twos_complement(value.to_i128(), Self::bits());
         Self::from_storage(Storage::Trivial(bits))
     }
 }

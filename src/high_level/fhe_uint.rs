@@ -7,6 +7,7 @@ use super::traits::{
     FheTryTrivialEncrypt,
 };
 use crate::error::{Error, Result};
+use crate::integer::U256;
 use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -17,15 +18,19 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// The clear unsigned types (`u8` to `u128`) that encrypt into and decrypt from
-/// encrypted integers.
+/// The clear unsigned types (`u8` to `u128`, and [`U256`]) that encrypt into and
+/// decrypt from encrypted integers.
 pub trait UnsignedClear: Copy + Send + Sync + 'static + sealed::Sealed {
     /// The width in bits.
     const BITS: u32;
-    /// The value as a `u128`.
+    /// The low 128 bits of the value (all of it up to `u128`).
     fn to_u128(self) -> u128;
     /// The low bits of `value`, like an `as` cast.
     fn from_u128_wrapping(value: u128) -> Self;
+    /// The value as a [`U256`].
+    fn to_u256(self) -> U256;
+    /// The low bits of `value`, like an `as` cast.
+    fn from_u256_wrapping(value: U256) -> Self;
 }
 
 macro_rules! unsigned_clear {
@@ -39,10 +44,33 @@ macro_rules! unsigned_clear {
             fn from_u128_wrapping(value: u128) -> Self {
                 value as $t
             }
+            fn to_u256(self) -> U256 {
+                U256::from(self)
+            }
+            fn from_u256_wrapping(value: U256) -> Self {
+                value.low_u128() as $t
+            }
         }
     )*};
 }
 unsigned_clear!(u8, u16, u32, u64, u128);
+
+impl sealed::Sealed for U256 {}
+impl UnsignedClear for U256 {
+    const BITS: u32 = U256::BITS;
+    fn to_u128(self) -> u128 {
+        self.low_u128()
+    }
+    fn from_u128_wrapping(value: u128) -> Self {
+        U256::from(value)
+    }
+    fn to_u256(self) -> U256 {
+        self
+    }
+    fn from_u256_wrapping(value: U256) -> Self {
+        value
+    }
+}
 
 /// The width of an [`FheUint`]: one zero-sized type per width.
 pub trait FheUintId:
@@ -57,9 +85,9 @@ pub trait FheUintId:
 }
 
 /// An encrypted unsigned integer of `Id::BITS` bits (use the aliases [`FheUint2`] ...
-/// [`FheUint128`]). Arithmetic wraps around modulo `2^BITS`, like `wrapping_*` on
-/// the clear type. The widths below 8 bits use `u8` as their clear type and those
-/// from 10 to 14 bits `u16`: encryption keeps the low bits of a wider clear value
+/// [`FheUint256`]). Arithmetic wraps around modulo `2^BITS`, like `wrapping_*` on
+/// the clear type. The widths below 8 bits use `u8` as their clear type, those
+/// from 10 to 14 bits `u16`, and [`FheUint256`] [`U256`]: encryption keeps the low bits of a wider clear value
 /// (`try_encrypt` refuses it), clear operands wrap the same way, and comparisons
 /// with a clear value compare its whole value.
 ///
@@ -80,6 +108,22 @@ pub trait FheUintId:
 /// let same = a.eq(&b);
 /// assert_eq!(FheDecrypt::<u8>::decrypt(&c, &client_key), 0b1010_1101);
 /// assert!(!same.decrypt(&client_key));
+/// ```
+///
+/// [`FheUint256`] takes and returns [`U256`] values:
+///
+/// ```
+/// use gpufhe::integer::U256;
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint256};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let big = U256::from((5u128, 1u128)); // 2^128 + 5
+/// let a = FheUint256::encrypt(big, &client_key);
+/// let sum = &a + U256::from(u128::MAX); // the carry crosses 2^128
+/// let clear: U256 = sum.decrypt(&client_key);
+/// assert_eq!(clear, U256::from((4u128, 2u128)));
+/// assert!(FheUint256::try_encrypt(U256::MAX, &client_key).is_ok());
 /// ```
 pub struct FheUint<Id: FheUintId> {
     pub(crate) storage: Storage,
@@ -123,13 +167,13 @@ macro_rules! fhe_uint_types {
 
         impl<'a> From<$clear> for Operand<'a, $id> {
             fn from(value: $clear) -> Self {
-                Self(OperandKind::Clear(value as u128))
+                Self(OperandKind::Clear(value.to_u256()))
             }
         }
 
         impl<'a> From<$clear> for ShiftAmount<'a, $id> {
             fn from(value: $clear) -> Self {
-                Self(OperandKind::Clear(value as u128))
+                Self(OperandKind::Clear(value.to_u256()))
             }
         }
 
@@ -149,13 +193,14 @@ fhe_uint_types! {
     FheUint32, FheUint32Id, 32, u32;
     FheUint64, FheUint64Id, 64, u64;
     FheUint128, FheUint128Id, 128, u128;
+    FheUint256, FheUint256Id, 256, U256;
 }
 
 macro_rules! shift_by_u32 {
     ($($id:ident),*) => {$(
         impl<'a> From<u32> for ShiftAmount<'a, $id> {
             fn from(value: u32) -> Self {
-                Self(OperandKind::Clear(value as u128))
+                Self(OperandKind::Clear(U256::from(value)))
             }
         }
     )*};
@@ -170,7 +215,8 @@ shift_by_u32!(
     FheUint14Id,
     FheUint16Id,
     FheUint64Id,
-    FheUint128Id
+    FheUint128Id,
+    FheUint256Id
 );
 
 /// The right operand of an operation on [`FheUint<Id>`]: `&FheUint<Id>`,
@@ -187,7 +233,7 @@ pub struct ShiftAmount<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 /// An encrypted or a clear operand.
 pub(crate) enum OperandKind<'a, Id: FheUintId> {
     Encrypted(Cow<'a, FheUint<Id>>),
-    Clear(u128),
+    Clear(U256),
 }
 
 impl<Id: FheUintId> OperandKind<'_, Id> {
@@ -218,17 +264,13 @@ macro_rules! encrypted_operand {
 encrypted_operand!(Operand, ShiftAmount);
 
 /// `value` reduced to `bits` bits (wrapping like an `as` cast).
-pub(crate) fn wrap_to_bits(value: u128, bits: u32) -> u128 {
-    if bits >= 128 {
-        value
-    } else {
-        value & ((1u128 << bits) - 1)
-    }
+pub(crate) fn wrap_to_bits(value: U256, bits: u32) -> U256 {
+    value.low_bits(bits)
 }
 
 /// `Err` unless `value` fits in `bits` bits.
-pub(crate) fn check_fits(value: u128, bits: u32, what: &str) -> Result<()> {
-    if wrap_to_bits(value, bits) == value {
+pub(crate) fn check_fits(value: U256, bits: u32, what: &str) -> Result<()> {
+    if value.fits_in(bits) {
         Ok(())
     } else {
         Err(Error::InvalidParameter(format!(
@@ -279,7 +321,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// ```
     pub fn try_decrypt_trivial(&self) -> Result<Id::Clear> {
         match self.storage {
-            Storage::Trivial(v) => Ok(Id::Clear::from_u128_wrapping(v)),
+            Storage::Trivial(v) => Ok(Id::Clear::from_u256_wrapping(v)),
             Storage::Encrypted { .. } => Err(Error::InvalidParameter(format!(
                 "this {} is encrypted, not trivial: decrypt it with its client key",
                 Id::NAME
@@ -341,7 +383,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, ClientKey> for FheUint<Id
     /// assert!(FheUint8::try_encrypt(256u64, &client_key).is_err());
     /// ```
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
-        let value = value.to_u128();
+        let value = value.to_u256();
         check_fits(value, Id::BITS, Id::NAME)?;
         Ok(Self::from_storage(key.encrypt_storage(value, Id::BITS)?))
     }
@@ -361,7 +403,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheEncrypt<T, ClientKey> for FheUint<Id> {
     /// ```
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
-        let value = wrap_to_bits(value.to_u128(), Id::BITS);
+        let value = wrap_to_bits(value.to_u256(), Id::BITS);
         expect_op(
             key.encrypt_storage(value, Id::BITS).map(Self::from_storage),
             "encrypt",
@@ -374,7 +416,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryDecrypt<T> for FheUint<Id> {
     fn try_decrypt(&self, key: &ClientKey) -> Result<T> {
         let value = key.decrypt_storage(&self.storage)?;
         check_fits(value, T::BITS, "the clear type")?;
-        Ok(T::from_u128_wrapping(value))
+        Ok(T::from_u256_wrapping(value))
     }
 }
 
@@ -384,7 +426,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheDecrypt<T> for FheUint<Id> {
     fn decrypt(&self, key: &ClientKey) -> T {
         expect_op(
             key.decrypt_storage(&self.storage)
-                .map(T::from_u128_wrapping),
+                .map(T::from_u256_wrapping),
             "decrypt",
         )
     }
@@ -393,14 +435,14 @@ impl<Id: FheUintId, T: UnsignedClear> FheDecrypt<T> for FheUint<Id> {
 impl<Id: FheUintId, T: UnsignedClear> FheTrivialEncrypt<T> for FheUint<Id> {
     /// The low `Id::BITS` bits of `value`, unencrypted; needs no key.
     fn encrypt_trivial(value: T) -> Self {
-        Self::from_storage(Storage::Trivial(wrap_to_bits(value.to_u128(), Id::BITS)))
+        Self::from_storage(Storage::Trivial(wrap_to_bits(value.to_u256(), Id::BITS)))
     }
 }
 
 impl<Id: FheUintId, T: UnsignedClear> FheTryTrivialEncrypt<T> for FheUint<Id> {
     /// `Err` if `value` has more than `Id::BITS` bits.
     fn try_encrypt_trivial(value: T) -> Result<Self> {
-        let value = value.to_u128();
+        let value = value.to_u256();
         check_fits(value, Id::BITS, Id::NAME)?;
         Ok(Self::from_storage(Storage::Trivial(value)))
     }

@@ -111,7 +111,7 @@ impl ClientKey {
     }
 
     /// Encrypts the low `bits` bits of `value` (`Err` if it has more).
-    pub(crate) fn encrypt_storage(&self, value: u128, bits: u32) -> Result<Storage> {
+    pub(crate) fn encrypt_storage(&self, value: integer::U256, bits: u32) -> Result<Storage> {
         let key = &self.inner.key;
         let count = block_count(key.parameters(), bits);
         let mut blocks = integer::encrypt_radix(key, value, count)?;
@@ -126,7 +126,7 @@ impl ClientKey {
     }
 
     /// Decrypts a value (a trivial one needs no key).
-    pub(crate) fn decrypt_storage(&self, storage: &Storage) -> Result<u128> {
+    pub(crate) fn decrypt_storage(&self, storage: &Storage) -> Result<integer::U256> {
         match storage {
             Storage::Trivial(v) => Ok(*v),
             Storage::Encrypted { tag, blocks } => {

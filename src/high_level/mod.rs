@@ -35,8 +35,9 @@
 //!
 //! # Types and operations
 //!
-//! [`FheUint2`] ... [`FheUint128`] are [`FheUint<Id>`] for one width each; they wrap
-//! around like `wrapping_*` on the clear type. [`FheInt8`] ... [`FheInt128`]
+//! [`FheUint2`] ... [`FheUint256`] are [`FheUint<Id>`] for one width each; they wrap
+//! around like `wrapping_*` on the clear type ([`U256`](crate::integer::U256) for
+//! [`FheUint256`]). [`FheInt8`] ... [`FheInt128`]
 //! ([`FheInt<Id>`]) are their signed twins, two's complement on the same blocks:
 //! the same operators with `i8` ... `i128` clear operands, signed comparisons and
 //! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend.
@@ -132,6 +133,7 @@ pub use fhe_uint::{
     FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8, FheUint8Id, FheUintId,
     Operand, ShiftAmount, UnsignedClear,
 };
+pub use fhe_uint::{FheUint256, FheUint256Id};
 pub use gpu_helpers::clear_gpu_thread_locals;
 pub use keys::{
     generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,

@@ -9,7 +9,7 @@ use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, Uns
 use super::keys::current_server_key;
 use super::storage::{Input, Storage};
 use crate::error::{check_eq, Error, Result};
-use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire};
+use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire, U256};
 
 pub use crate::integer::BinaryOp;
 pub use crate::integer::CmpOp as ComparisonOp;
@@ -85,7 +85,7 @@ impl<'a> Slots<'a> {
 #[derive(Clone, Copy)]
 enum SlotRhs {
     Input(usize),
-    Clear(u128),
+    Clear(crate::integer::U256),
 }
 
 impl SlotRhs {
@@ -233,7 +233,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// `clear - self`, wrapping; `Err` on failure. The operator form is
     /// `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
-        let clear = clear.to_u128();
+        let clear = clear.to_u256();
         self.unary(|c, x| integer::clear_sub(c, clear, x))
     }
 
@@ -260,7 +260,7 @@ impl<Id: FheUintId> FheUint<Id> {
 
     pub(crate) fn sum_of(values: &[&Self]) -> Result<Self> {
         match values {
-            [] => Ok(Self::from_storage(Storage::Trivial(0))),
+            [] => Ok(Self::from_storage(Storage::Trivial(U256::ZERO))),
             [one] => Ok((*one).clone()),
             many => {
                 let inputs: Vec<Input<'_>> = many.iter().map(|x| x.input()).collect();

@@ -56,7 +56,7 @@ impl<Id: FheIntId> FheInt<Id> {
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
-        let clear = UnsignedClear::from_u128_wrapping(clear_bits::<Id>(clear));
+        let clear = UnsignedClear::from_u256_wrapping(clear_bits::<Id>(clear));
         self.inner.try_sub_from(clear).map(Self::from_inner)
     }
 

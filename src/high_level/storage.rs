@@ -4,6 +4,7 @@
 use super::config::block_count;
 use super::keys::KeyTag;
 use crate::error::{check_eq, Error, Result};
+use crate::integer::U256;
 use crate::scheduler::{Blocks, CircuitInput, Device, GpuIndex};
 use crate::shortint::{Ciphertext, ShortintParameters};
 use serde::{Deserialize, Serialize};
@@ -14,7 +15,7 @@ use std::borrow::Cow;
 pub(crate) enum Storage {
     /// A trivial encryption: the clear value, made into (noiseless) blocks when it
     /// enters a circuit. It belongs to no key and works with every key.
-    Trivial(u128),
+    Trivial(U256),
     /// Blocks encrypted under the client key with this tag.
     Encrypted {
         /// The tag of the client key.
@@ -51,17 +52,23 @@ impl<'a> Input<'a> {
 /// How a [`Storage`] is written: the blocks always as host blocks.
 #[derive(Serialize, Deserialize)]
 enum StorageRepr<'a> {
+    /// A clear value of at most 128 bits.
     Trivial(u128),
     Encrypted {
         tag: KeyTag,
         blocks: Cow<'a, [Ciphertext]>,
     },
+    /// A clear value above `u128::MAX` (appended: the tags of the others stay).
+    TrivialWide(U256),
 }
 
 impl Serialize for Storage {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Trivial(v) => StorageRepr::Trivial(*v),
+            Self::Trivial(v) => match u128::try_from(*v) {
+                Ok(v) => StorageRepr::Trivial(v),
+                Err(_) => StorageRepr::TrivialWide(*v),
+            },
             Self::Encrypted { tag, blocks } => StorageRepr::Encrypted {
                 tag: *tag,
                 blocks: blocks.to_cpu().map_err(serde::ser::Error::custom)?,
@@ -74,7 +81,8 @@ impl Serialize for Storage {
 impl<'de> Deserialize<'de> for Storage {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         Ok(match StorageRepr::deserialize(d)? {
-            StorageRepr::Trivial(v) => Self::Trivial(v),
+            StorageRepr::Trivial(v) => Self::Trivial(v.into()),
+            StorageRepr::TrivialWide(v) => Self::Trivial(v),
             StorageRepr::Encrypted { tag, blocks } => Self::Encrypted {
                 tag,
                 blocks: Blocks::cpu(blocks.into_owned()),
@@ -122,7 +130,7 @@ impl Storage {
     pub(crate) fn validate(&self, bits: u32, max_value: Option<u64>) -> Result<()> {
         let blocks = match self {
             Self::Trivial(v) => {
-                return if bits >= 128 || v >> bits == 0 {
+                return if v.fits_in(bits) {
                     Ok(())
                 } else {
                     Err(Error::InvalidParameter(format!(

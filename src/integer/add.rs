@@ -34,7 +34,7 @@
 //! 64-bit scalar addition.
 
 use super::carry::{propagate, Strategy};
-use super::{check_radix, check_same_length, clear_digits, Radix};
+use super::{check_radix, check_same_length, clear_digits, Radix, U256};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -48,11 +48,11 @@ pub(crate) enum AddOp<'a> {
     /// `-x`; flag: `x != 0`.
     Neg(&'a [Wire]),
     /// `x + clear`; flag: the sum does not fit.
-    ScalarAdd(&'a [Wire], u128),
+    ScalarAdd(&'a [Wire], U256),
     /// `x - clear`; flag: `x < clear`.
-    ScalarSub(&'a [Wire], u128),
+    ScalarSub(&'a [Wire], U256),
     /// `clear - x`; flag: `clear < x`.
-    ClearSub(u128, &'a [Wire]),
+    ClearSub(U256, &'a [Wire]),
 }
 
 /// What the flag is made of.
@@ -84,7 +84,7 @@ pub(crate) fn add_op(
     check_radix(c, x)?;
     let n = x.len();
     let bits = n as u64 * u64::from(m.trailing_zeros());
-    let fits = |k: u128| bits >= 128 || k >> bits == 0;
+    let fits = |k: U256| k.fits_in(bits.try_into().unwrap_or(u32::MAX));
     let zeros = vec![0; n];
     // (operands, complemented?), clear digits, carry-in, flag.
     type Form<'a> = (Vec<(&'a [Wire], bool)>, Vec<u64>, u64, Flag);
@@ -147,7 +147,7 @@ pub(crate) fn add_op(
 }
 
 /// The `count` digits of `-clear` modulo `base^count`.
-fn negated_digits(clear: u128, m: u64, count: usize) -> Vec<u64> {
+fn negated_digits(clear: U256, m: u64, count: usize) -> Vec<u64> {
     let mut carry = 1;
     clear_digits(clear, m, count)
         .into_iter()
@@ -167,8 +167,8 @@ fn negated_digits(clear: u128, m: u64, count: usize) -> Vec<u64> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 13, 2).unwrap(); // 2 blocks: 4 bits
-/// let b = encrypt_radix(&ck, 7, 2).unwrap();
+/// let a = encrypt_radix(&ck, 13u128, 2).unwrap(); // 2 blocks: 4 bits
+/// let b = encrypt_radix(&ck, 7u128, 2).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![add(c, &x[0], &x[1])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), (13 + 7) % 16);
 /// ```
@@ -184,8 +184,8 @@ pub fn add(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 5, 2).unwrap();
-/// let b = encrypt_radix(&ck, 9, 2).unwrap();
+/// let a = encrypt_radix(&ck, 5u128, 2).unwrap();
+/// let b = encrypt_radix(&ck, 9u128, 2).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![sub(c, &x[0], &x[1])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 16 + 5 - 9);
 /// ```
@@ -201,7 +201,7 @@ pub fn sub(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 3, 2).unwrap();
+/// let a = encrypt_radix(&ck, 3u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![neg(c, &x[0])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 16 - 3);
 /// ```
@@ -217,14 +217,14 @@ pub fn neg(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 6, 2).unwrap();
-/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_add(c, &x[0], 4)?])).unwrap();
+/// let a = encrypt_radix(&ck, 6u128, 2).unwrap();
+/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_add(c, &x[0], 4u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 10);
 /// // The low digit of 4 is 0: block 0 passes through, one bootstrap for block 1.
 /// assert_eq!(backend.pbs_count(), 1);
 /// ```
-pub fn scalar_add(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
-    Ok(add_op(c, AddOp::ScalarAdd(x, clear), false, Strategy::Auto)?.0)
+pub fn scalar_add(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+    Ok(add_op(c, AddOp::ScalarAdd(x, clear.into()), false, Strategy::Auto)?.0)
 }
 
 /// `x - clear` modulo `base^blocks`.
@@ -235,12 +235,12 @@ pub fn scalar_add(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 6, 2).unwrap();
-/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_sub(c, &x[0], 7)?])).unwrap();
+/// let a = encrypt_radix(&ck, 6u128, 2).unwrap();
+/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_sub(c, &x[0], 7u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 15); // 6 - 7 wraps modulo 16
 /// ```
-pub fn scalar_sub(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
-    Ok(add_op(c, AddOp::ScalarSub(x, clear), false, Strategy::Auto)?.0)
+pub fn scalar_sub(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+    Ok(add_op(c, AddOp::ScalarSub(x, clear.into()), false, Strategy::Auto)?.0)
 }
 
 /// `clear - x` modulo `base^blocks`.
@@ -251,12 +251,12 @@ pub fn scalar_sub(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 6, 2).unwrap();
-/// let out = run(&backend, &[&a], |c, x| Ok(vec![clear_sub(c, 10, &x[0])?])).unwrap();
+/// let a = encrypt_radix(&ck, 6u128, 2).unwrap();
+/// let out = run(&backend, &[&a], |c, x| Ok(vec![clear_sub(c, 10u128, &x[0])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 4);
 /// ```
-pub fn clear_sub(c: &mut Circuit, clear: u128, x: &[Wire]) -> Result<Radix> {
-    Ok(add_op(c, AddOp::ClearSub(clear, x), false, Strategy::Auto)?.0)
+pub fn clear_sub(c: &mut Circuit, clear: impl Into<U256>, x: &[Wire]) -> Result<Radix> {
+    Ok(add_op(c, AddOp::ClearSub(clear.into(), x), false, Strategy::Auto)?.0)
 }
 
 /// `lhs + rhs` and whether it overflowed (a block holding 0 or 1).
@@ -267,8 +267,8 @@ pub fn clear_sub(c: &mut Circuit, clear: u128, x: &[Wire]) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 13, 2).unwrap();
-/// let b = encrypt_radix(&ck, 7, 2).unwrap();
+/// let a = encrypt_radix(&ck, 13u128, 2).unwrap();
+/// let b = encrypt_radix(&ck, 7u128, 2).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| {
 ///     let (sum, overflow) = overflowing_add(c, &x[0], &x[1])?;
 ///     Ok(vec![sum, vec![overflow]])
@@ -289,8 +289,8 @@ pub fn overflowing_add(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 5, 2).unwrap();
-/// let b = encrypt_radix(&ck, 9, 2).unwrap();
+/// let a = encrypt_radix(&ck, 5u128, 2).unwrap();
+/// let b = encrypt_radix(&ck, 9u128, 2).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| {
 ///     let (difference, borrow) = overflowing_sub(c, &x[0], &x[1])?;
 ///     Ok(vec![difference, vec![borrow]])
@@ -312,10 +312,10 @@ pub fn overflowing_sub(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 6, 2).unwrap();
+/// let a = encrypt_radix(&ck, 6u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
-///     let (small, no) = overflowing_scalar_add(c, &x[0], 9)?;
-///     let (big, yes) = overflowing_scalar_add(c, &x[0], 16 + 1)?;
+///     let (small, no) = overflowing_scalar_add(c, &x[0], 9u128)?;
+///     let (big, yes) = overflowing_scalar_add(c, &x[0], 16u128 + 1)?;
 ///     Ok(vec![small, vec![no], big, vec![yes]])
 /// })
 /// .unwrap();
@@ -324,8 +324,12 @@ pub fn overflowing_sub(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 /// assert_eq!(decrypt_radix(&ck, &out[2]).unwrap(), 7); // 6 + 17 modulo 16
 /// assert_eq!(ck.decrypt(&out[3][0]).unwrap(), 1); // 17 does not fit in 4 bits
 /// ```
-pub fn overflowing_scalar_add(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<(Radix, Wire)> {
-    add_op(c, AddOp::ScalarAdd(x, clear), true, Strategy::Auto)
+pub fn overflowing_scalar_add(
+    c: &mut Circuit,
+    x: &[Wire],
+    clear: impl Into<U256>,
+) -> Result<(Radix, Wire)> {
+    add_op(c, AddOp::ScalarAdd(x, clear.into()), true, Strategy::Auto)
 }
 
 /// `x - clear` and whether it underflowed, that is `x < clear` (always when `clear`
@@ -337,17 +341,21 @@ pub fn overflowing_scalar_add(c: &mut Circuit, x: &[Wire], clear: u128) -> Resul
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 6, 2).unwrap();
+/// let a = encrypt_radix(&ck, 6u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
-///     let (difference, borrow) = overflowing_scalar_sub(c, &x[0], 7)?;
+///     let (difference, borrow) = overflowing_scalar_sub(c, &x[0], 7u128)?;
 ///     Ok(vec![difference, vec![borrow]])
 /// })
 /// .unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 15);
 /// assert_eq!(ck.decrypt(&out[1][0]).unwrap(), 1); // 6 < 7
 /// ```
-pub fn overflowing_scalar_sub(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<(Radix, Wire)> {
-    add_op(c, AddOp::ScalarSub(x, clear), true, Strategy::Auto)
+pub fn overflowing_scalar_sub(
+    c: &mut Circuit,
+    x: &[Wire],
+    clear: impl Into<U256>,
+) -> Result<(Radix, Wire)> {
+    add_op(c, AddOp::ScalarSub(x, clear.into()), true, Strategy::Auto)
 }
 
 #[cfg(test)]
@@ -383,9 +391,9 @@ mod tests {
                 Kind::Add => AddOp::Add(&x[0], &x[1]),
                 Kind::Sub => AddOp::Sub(&x[0], &x[1]),
                 Kind::Neg => AddOp::Neg(&x[0]),
-                Kind::ScalarAdd => AddOp::ScalarAdd(&x[0], clear),
-                Kind::ScalarSub => AddOp::ScalarSub(&x[0], clear),
-                Kind::ClearSub => AddOp::ClearSub(clear, &x[0]),
+                Kind::ScalarAdd => AddOp::ScalarAdd(&x[0], clear.into()),
+                Kind::ScalarSub => AddOp::ScalarSub(&x[0], clear.into()),
+                Kind::ClearSub => AddOp::ClearSub(clear.into(), &x[0]),
             }
         }
 
@@ -616,7 +624,7 @@ mod tests {
                     blocks,
                     &operands,
                     &|c, x| {
-                        let (r, f) = add_op(c, AddOp::ScalarAdd(&x[0], k), true, strategy)?;
+                        let (r, f) = add_op(c, AddOp::ScalarAdd(&x[0], k.into()), true, strategy)?;
                         Ok(vec![r, vec![f]])
                     },
                     &|v| {
@@ -640,19 +648,19 @@ mod tests {
         assert!(overflowing_sub(&mut c, &a, &b).is_err());
         let dirty = c.add(a[0], a[1]).unwrap();
         assert!(neg(&mut c, &[dirty]).is_err());
-        assert!(scalar_add(&mut c, &[a[0], dirty], 1).is_err());
+        assert!(scalar_add(&mut c, &[a[0], dirty], 1u8).is_err());
         // Zero blocks: an empty result and no overflow.
         let (sum, flag) = overflowing_add(&mut c, &[], &[]).unwrap();
         assert!(sum.is_empty());
         assert_eq!(c.known_value(flag), Some(0));
         let (_, borrow) = overflowing_sub(&mut c, &[], &[]).unwrap();
         assert_eq!(c.known_value(borrow), Some(0));
-        let (_, flag) = overflowing_scalar_add(&mut c, &[], 0).unwrap();
+        let (_, flag) = overflowing_scalar_add(&mut c, &[], 0u8).unwrap();
         assert_eq!(c.known_value(flag), Some(0));
         // A clear operand that does not fit overflows, even with no block.
-        let (_, flag) = overflowing_scalar_add(&mut c, &[], 1).unwrap();
+        let (_, flag) = overflowing_scalar_add(&mut c, &[], 1u8).unwrap();
         assert_eq!(c.known_value(flag), Some(1));
-        let (_, flag) = overflowing_scalar_sub(&mut c, &a, 1 << 6).unwrap();
+        let (_, flag) = overflowing_scalar_sub(&mut c, &a, 1u8 << 6).unwrap();
         assert_eq!(c.known_value(flag), Some(1));
     }
 }

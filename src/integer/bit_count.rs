@@ -116,7 +116,7 @@ fn count_blocks(c: &Circuit, max: u64) -> usize {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let x = encrypt_radix(&ck, 0b0010_1100, 4).unwrap(); // 8 bits
+/// let x = encrypt_radix(&ck, 0b0010_1100u128, 4).unwrap(); // 8 bits
 /// let out = run(&backend, &[&x], |c, w| {
 ///     Ok(vec![
 ///         count_bits(c, CountOp::Ones, &w[0], 16)?,
@@ -192,7 +192,7 @@ fn zeros_from_an_end(c: &mut Circuit, x: &[Wire], blocks: usize, leading: bool) 
     } else {
         x.to_vec()
     };
-    let minus_one = super::scalar_sub(c, &y, 1)?;
+    let minus_one = super::scalar_sub(c, &y, 1u8)?;
     let counts = y
         .iter()
         .zip(&minus_one)
@@ -243,7 +243,7 @@ fn sum_values(c: &mut Circuit, values: Vec<Wire>, blocks: usize) -> Result<Radix
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let x = encrypt_radix(&ck, 0b0010_1101, 4).unwrap();
+/// let x = encrypt_radix(&ck, 0b0010_1101u128, 4).unwrap();
 /// let out = run(&backend, &[&x], |c, w| Ok(vec![reverse_bits(c, &w[0])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 0b1011_0100);
 /// assert_eq!(backend.pbs_count(), 4);
@@ -278,7 +278,7 @@ fn reverse_digit(v: u64, bits: u32) -> u64 {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let x = encrypt_radix(&ck, 100, 4).unwrap();
+/// let x = encrypt_radix(&ck, 100u128, 4).unwrap();
 /// let out = run(&backend, &[&x], |c, w| {
 ///     let (log, valid) = ilog2(c, &w[0], 16)?;
 ///     Ok(vec![log, vec![valid]])

@@ -41,7 +41,12 @@ pub fn bitwise(c: &mut Circuit, op: BitOp, lhs: &[Wire], rhs: &[Wire]) -> Result
 /// `x op clear` block by block. Digits that fix the result (`& 0`, `| max`) or leave
 /// the block as it is (`& max`, `| 0`, `^ 0`) cost nothing; `^ d` is `max - x` when
 /// `d` is all ones; other digits cost one bootstrap.
-pub fn scalar_bitwise(c: &mut Circuit, op: BitOp, x: &[Wire], clear: u128) -> Result<Radix> {
+pub fn scalar_bitwise(
+    c: &mut Circuit,
+    op: BitOp,
+    x: &[Wire],
+    clear: impl Into<super::U256>,
+) -> Result<Radix> {
     check_radix(c, x)?;
     let m = c.message_modulus();
     let digits = super::clear_digits(clear, m, x.len());

@@ -7,7 +7,7 @@
 //! multiplication: 3,192 bootstraps in 67 layers with ripple carries (CPU; `mul`
 //! 1,550 in 33), 3,337 in 27 with low-latency carries (GPU; `mul` 1,616 in 12).
 
-use super::{cast, check_radix, check_same_length, Radix};
+use super::{cast, check_radix, check_same_length, Radix, U256};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 use crate::integer::CmpOp;
@@ -21,8 +21,8 @@ use crate::integer::CmpOp;
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 13, 2).unwrap(); // 4 bits
-/// let b = encrypt_radix(&ck, 3, 2).unwrap();
+/// let a = encrypt_radix(&ck, 13u128, 2).unwrap(); // 4 bits
+/// let b = encrypt_radix(&ck, 3u128, 2).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| {
 ///     let (product, overflow) = overflowing_mul(c, &x[0], &x[1])?;
 ///     Ok(vec![product, vec![overflow]])
@@ -50,23 +50,28 @@ pub fn overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 5, 2).unwrap(); // 4 bits
+/// let a = encrypt_radix(&ck, 5u128, 2).unwrap(); // 4 bits
 /// let out = run(&backend, &[&a], |c, x| {
-///     let (product, overflow) = overflowing_scalar_mul(c, &x[0], 3)?;
+///     let (product, overflow) = overflowing_scalar_mul(c, &x[0], 3u128)?;
 ///     Ok(vec![product, vec![overflow]])
 /// })
 /// .unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 15);
 /// assert_eq!(ck.decrypt(&out[1][0]).unwrap(), 0);
 /// ```
-pub fn overflowing_scalar_mul(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<(Radix, Wire)> {
+pub fn overflowing_scalar_mul(
+    c: &mut Circuit,
+    x: &[Wire],
+    clear: impl Into<U256>,
+) -> Result<(Radix, Wire)> {
+    let clear: U256 = clear.into();
     check_radix(c, x)?;
     let n = x.len();
     let bits = n as u32 * c.message_modulus().trailing_zeros();
-    if bits < 128 && clear >> bits != 0 {
+    if !clear.fits_in(bits) {
         // The product overflows unless x is 0; its low part is x * (clear mod 2^bits).
         let low = super::scalar_mul(c, x, clear)?;
-        let nonzero = super::scalar_compare(c, CmpOp::Ne, x, 0)?;
+        let nonzero = super::scalar_compare(c, CmpOp::Ne, x, U256::ZERO)?;
         return Ok((low, super::to_boolean(c, nonzero)?));
     }
     let wide = cast(c, x, 2 * n)?;
@@ -77,7 +82,7 @@ pub fn overflowing_scalar_mul(c: &mut Circuit, x: &[Wire], clear: u128) -> Resul
 /// The low `n` blocks of `full` and whether its high blocks are not all zero.
 fn split_product(c: &mut Circuit, mut full: Radix, n: usize) -> Result<(Radix, Wire)> {
     let high = full.split_off(n);
-    let nonzero = super::scalar_compare(c, CmpOp::Ne, &high, 0)?;
+    let nonzero = super::scalar_compare(c, CmpOp::Ne, &high, U256::ZERO)?;
     Ok((full, super::to_boolean(c, nonzero)?))
 }
 

@@ -43,7 +43,7 @@ use crate::integer::circuit::{Circuit, Wire};
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let (a, b) = (encrypt_radix(&ck, 9, 2).unwrap(), encrypt_radix(&ck, 9, 2).unwrap());
+/// let (a, b) = (encrypt_radix(&ck, 9u128, 2).unwrap(), encrypt_radix(&ck, 9u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![vec![eq(c, &x[0], &x[1])?]])).unwrap();
 /// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 1);
 /// ```
@@ -59,7 +59,7 @@ pub fn eq(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Wire> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let (a, b) = (encrypt_radix(&ck, 9, 2).unwrap(), encrypt_radix(&ck, 8, 2).unwrap());
+/// let (a, b) = (encrypt_radix(&ck, 9u128, 2).unwrap(), encrypt_radix(&ck, 8u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![vec![ne(c, &x[0], &x[1])?]])).unwrap();
 /// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 1);
 /// ```

@@ -20,10 +20,12 @@
 //! and the reciprocal `m = ceil(2^(bits + l) / d)` (exact for every `n`, see
 //! `reciprocal`), and the remainder `n - (n / d) d`: two products by constants and a
 //! subtraction, 846 bootstraps in 69 layers for `FheUint64` where the restoring loop
-//! took 4,273 in 1,238 (TFHE-rs 1.8.2: 1,095). Where `m` would not fit the clear
-//! arithmetic (`bits + l >= 128`: 128-bit values, or 64-bit ones by more than 2^63),
-//! the restoring loop runs instead, skipping every step whose remainder is still
-//! narrower than the divisor and subtracting a constant; a clear zero is an `Err`.
+//! took 4,273 in 1,238 (TFHE-rs 1.8.2: 1,095). From `bits + l >= 128` on (128- and
+//! 256-bit values, 64-bit ones by more than 2^63) the division takes the cheaper of
+//! the reciprocal and the restoring loop, which skips every step whose remainder is
+//! still narrower than the divisor and subtracts a constant: `FheUint128 / 10` in
+//! 3,076 bootstraps (133 layers), `FheUint256 / 10` in 11,666 (262) where the loop
+//! takes 66,033; a wide divisor leaves the loop few steps. A clear zero is an `Err`.
 //!
 //! Costs in bootstraps (layers) on the default parameters, with the CPU's parallelism
 //! of 2 (ripple carries) and a GPU's (low-latency carries); the tests pin these:
@@ -37,13 +39,14 @@
 //! (A power of two that is a whole number of blocks costs nothing; others cost one
 //! table per block of the quotient and one for the remainder's partial block.)
 
-use super::add::{overflowing_scalar_sub, overflowing_sub, sub};
+use super::add::{add, overflowing_scalar_sub, overflowing_sub, sub};
 use super::bitwise::{scalar_bitwise, BitOp};
+use super::carry::cheapest;
 use super::comparison::all_ones;
 use super::mul::scalar_mul;
 use super::select::select;
 use super::shift::{shift, ShiftOp};
-use super::{check_radix, check_same_length, Radix};
+use super::{check_radix, check_same_length, Radix, U256};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -51,7 +54,7 @@ use crate::integer::circuit::{Circuit, Wire};
 #[derive(Debug, Clone, Copy)]
 enum Divisor<'a> {
     Encrypted(&'a [Wire]),
-    Clear(u128),
+    Clear(U256),
 }
 
 /// `(n / d, n % d)` of two radix integers of the same length: see the module docs
@@ -63,8 +66,8 @@ enum Divisor<'a> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let n = encrypt_radix(&ck, 14, 2).unwrap();
-/// let d = encrypt_radix(&ck, 4, 2).unwrap();
+/// let n = encrypt_radix(&ck, 14u128, 2).unwrap();
+/// let d = encrypt_radix(&ck, 4u128, 2).unwrap();
 /// let out = run(&backend, &[&n, &d], |c, x| {
 ///     let (q, r) = div_rem(c, &x[0], &x[1])?;
 ///     Ok(vec![q, r])
@@ -81,9 +84,10 @@ pub fn div_rem(c: &mut Circuit, n: &[Wire], d: &[Wire]) -> Result<(Radix, Radix)
 
 /// `(n / d, n % d)` for a clear `d`; `Err` if `d` is 0. A `d` wider than `n` gives
 /// `(0, n)`.
-pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: u128) -> Result<(Radix, Radix)> {
+pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: impl Into<U256>) -> Result<(Radix, Radix)> {
+    let d: U256 = d.into();
     check_radix(c, n)?;
-    if d == 0 {
+    if d.is_zero() {
         return Err(Error::InvalidParameter(
             "division by a clear zero (an encrypted zero divisor gives MAX and the dividend, \
              as in TFHE-rs)"
@@ -91,35 +95,77 @@ pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: u128) -> Result<(Radix, Ra
         ));
     }
     let bits = n.len() as u32 * c.message_modulus().trailing_zeros();
-    if bits < 128 && d >> bits != 0 {
+    if !d.fits_in(bits) {
         let zeros = super::cast(c, &[], n.len())?;
         return Ok((zeros, n.to_vec()));
     }
     if d.is_power_of_two() {
         let log = d.trailing_zeros();
         let q = shift(c, ShiftOp::Shr, n, u64::from(log))?;
-        let r = scalar_bitwise(c, BitOp::And, n, d - 1)?;
+        let r = scalar_bitwise(c, BitOp::And, n, d - U256::ONE)?;
         return Ok((q, r));
     }
     // ceil(log2 d): d > 1 is not a power of two here.
-    let l = 128 - (d - 1).leading_zeros();
+    let l = U256::BITS - (d - U256::ONE).leading_zeros();
     if bits + l < 128 {
         return reciprocal(c, n, d, bits, l);
     }
-    restoring(c, n, Divisor::Clear(d))
+    if bits > U256::BITS {
+        return restoring(c, n, Divisor::Clear(d));
+    }
+    // The product grows with the divisor while the restoring loop skips more steps
+    // the wider it is: the cheaper of the two.
+    let by_reciprocal = cheapest(c, &[n], &[true, false], |s, x, by_reciprocal| {
+        let (q, r) = match by_reciprocal {
+            true => reciprocal(s, &x[0], d, bits, l)?,
+            false => restoring(s, &x[0], Divisor::Clear(d))?,
+        };
+        Ok([q, r].concat())
+    });
+    match by_reciprocal {
+        Some(true) => reciprocal(c, n, d, bits, l),
+        _ => restoring(c, n, Divisor::Clear(d)),
+    }
+}
+
+/// `ceil(2^e / d) - 2^bits` modulo `2^256`, for `e` up to 512: long division one bit
+/// at a time (the reciprocal of a `bits`-bit division, without its top bit).
+fn reciprocal_low(d: U256, e: u32, bits: u32) -> U256 {
+    let (mut rest, mut quotient) = (U256::ZERO, U256::ZERO);
+    for i in (0..=e).rev() {
+        // rest < d, so 2 rest + 1 - d < d: the bit shifted out only says "subtract".
+        let carry = rest.bit(255);
+        rest = (rest << 1u32) | U256::from(i == e);
+        let bit = carry || rest >= d;
+        if bit {
+            rest = rest.wrapping_sub(d);
+        }
+        quotient = (quotient << 1u32) | U256::from(bit);
+    }
+    let ceil = quotient.wrapping_add(U256::from(!rest.is_zero()));
+    ceil.wrapping_sub(U256::ONE.checked_shl(bits).unwrap_or(U256::ZERO))
 }
 
 /// `n / d` for a clear `d` as a product (see the module docs): the quotient is the
 /// high part of `n m` with `m = ceil(2^(bits + l) / d)`, `l = ceil(log2 d)`, and the
 /// remainder is `n - (n / d) d`. Exact for every `n < 2^bits`: `m d - 2^(bits + l)`
 /// is below `d`, so `n m / 2^(bits + l)` exceeds `n / d` by less than `2^-l <= 1/d`,
-/// which never reaches the next integer. `m <= 2^(bits + 1)`, so the product fits in
-/// `2 bits + 1` bits.
-fn reciprocal(c: &mut Circuit, n: &[Wire], d: u128, bits: u32, l: u32) -> Result<(Radix, Radix)> {
-    let m = (1u128 << (bits + l)).div_ceil(d);
+/// which never reaches the next integer. `m < 2^(bits + 1)`, so the product fits in
+/// `2 bits + 1` bits. Where `m` does not fit a [`U256`], `m = 2^bits + m'` (`m` is
+/// above `2^bits`, as `d < 2^l`): `n m` is `n` moved up by whole blocks plus `n m'`.
+fn reciprocal(c: &mut Circuit, n: &[Wire], d: U256, bits: u32, l: u32) -> Result<(Radix, Radix)> {
     let blocks = n.len();
     let wide = super::cast(c, n, 2 * blocks + 1)?;
-    let product = scalar_mul(c, &wide, m)?;
+    let product = match U256::ONE.checked_shl(bits + l) {
+        Some(power) => scalar_mul(c, &wide, power.div_ceil(d))?,
+        None => {
+            let low = scalar_mul(c, &wide, reciprocal_low(d, bits + l, bits))?;
+            let mut high = super::cast(c, &[], blocks)?;
+            high.extend_from_slice(n);
+            let high = super::cast(c, &high, 2 * blocks + 1)?;
+            add(c, &low, &high)?
+        }
+    };
     // The whole blocks of the shift are dropped before shifting the rest.
     let block_bits = c.message_modulus().trailing_zeros();
     let skip = ((bits + l) / block_bits) as usize;
@@ -170,7 +216,7 @@ fn restoring(c: &mut Circuit, n: &[Wire], d: Divisor<'_>) -> Result<(Radix, Radi
                 (difference, borrow)
             }
             Divisor::Clear(d) => {
-                if live * block_bits < 128 && d >> (live * block_bits) != 0 {
+                if !d.fits_in((live * block_bits).try_into().unwrap_or(u32::MAX)) {
                     // The remainder is narrower than d: no subtraction, quotient bit 0.
                     continue;
                 }
@@ -349,7 +395,7 @@ mod tests {
             }
         }
         let (mut c, x) = circuit_with_inputs(2, &[2]);
-        let err = scalar_div_rem(&mut c, &x[0], 0).unwrap_err();
+        let err = scalar_div_rem(&mut c, &x[0], 0u8).unwrap_err();
         assert!(err.to_string().contains("clear zero"), "{err}");
     }
 
@@ -364,6 +410,54 @@ mod tests {
         c.add_output(&r);
         let stats = c.stats();
         (stats.bootstraps, stats.depth)
+    }
+
+    #[test]
+    fn reciprocals_beyond_256_bits_match_the_direct_ones() {
+        for (bits, d) in [(8u32, 3u128), (64, 10), (120, 1_000_000_007), (128, 3)] {
+            let d = U256::from(d);
+            let l = U256::BITS - (d - U256::ONE).leading_zeros();
+            let direct = (U256::ONE << (bits + l)).div_ceil(d) - (U256::ONE << bits);
+            assert_eq!(
+                reciprocal_low(d, bits + l, bits),
+                direct,
+                "{bits} bits / {d}"
+            );
+        }
+        // ceil(2^258 / 3) - 2^256 = (2^256 + 2) / 3 (2^256 = 1 mod 3).
+        let third = (U256::MAX / U256::from(3u8)) + U256::ONE;
+        assert_eq!(reciprocal_low(U256::from(3u8), 258, 256), third);
+    }
+
+    #[test]
+    fn the_split_reciprocal_of_256_bit_divisions() {
+        use crate::integer::sum::tests::eval_clear;
+        use crate::integer::{clear_digits, from_digits};
+        let n = [
+            U256::ZERO,
+            U256::MAX,
+            U256::MAX - U256::ONE,
+            U256::from((u128::MAX / 3, u128::MAX / 7)),
+            U256::from((10u128, 1u128)),
+        ];
+        let divisors = [
+            U256::from(3u8),
+            U256::from(10u8),
+            U256::from((3u128, 1u128)),
+            U256::MAX - U256::from(4u8),
+        ];
+        for d in divisors {
+            let l = U256::BITS - (d - U256::ONE).leading_zeros();
+            let (mut c, x) = circuit_with_inputs(2, &[128]);
+            let (q, r) = reciprocal(&mut c, &x[0], d, 256, l).unwrap();
+            c.add_output(&q);
+            c.add_output(&r);
+            for &v in &n {
+                let got = eval_clear(&c, &[clear_digits(v, 4, 128)]);
+                let got: Vec<U256> = got.iter().map(|g| from_digits(g, 4).unwrap()).collect();
+                assert_eq!(got, [v / d, v % d], "{v} / {d}");
+            }
+        }
     }
 
     /// The costs of the module docs' table (the test parameters have the default

@@ -186,7 +186,7 @@ fn check_inputs<B: Backend>(backend: &B, circuit: &Circuit, inputs: &[&B::Blocks
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0b1110, 2).unwrap();
+/// let a = encrypt_radix(&ck, 0b1110u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
 ///     // Swap the two blocks: no bootstrap at all.
 ///     Ok(vec![vec![x[0][1], x[0][0]]])

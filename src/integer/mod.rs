@@ -24,6 +24,7 @@ mod select;
 mod shift;
 mod signed;
 mod sum;
+mod u256;
 
 pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
@@ -47,6 +48,7 @@ pub use signed::{
     abs, arithmetic_shr, arithmetic_shr_encrypted, sign_bit, sign_block, sign_extend,
     signed_binary, signed_compare, signed_comparison, signed_scalar_compare,
 };
+pub use u256::U256;
 
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, ClientKey};
@@ -65,21 +67,22 @@ pub(crate) fn block_count(parameters: &crate::shortint::ShortintParameters, bits
 /// significant first. `Err` if `value` does not fit.
 ///
 /// ```
-/// use gpufhe::integer::{decrypt_radix, encrypt_radix};
+/// use gpufhe::integer::{decrypt_radix, encrypt_radix, U256};
 /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-/// let blocks = encrypt_radix(&ck, 200, 4).unwrap(); // 4 blocks of 2 bits: 8 bits
-/// assert_eq!(decrypt_radix(&ck, &blocks).unwrap(), 200);
-/// assert!(encrypt_radix(&ck, 256, 4).is_err());
+/// let blocks = encrypt_radix(&ck, 200u8, 4).unwrap(); // 4 blocks of 2 bits: 8 bits
+/// assert_eq!(decrypt_radix(&ck, &blocks).unwrap(), U256::from(200u8));
+/// assert!(encrypt_radix(&ck, 256u16, 4).is_err());
 /// ```
 pub fn encrypt_radix(
     client_key: &ClientKey,
-    value: u128,
+    value: impl Into<U256>,
     num_blocks: usize,
 ) -> Result<Vec<Ciphertext>> {
+    let value: U256 = value.into();
     let base = client_key.parameters().message_modulus;
     let bits = num_blocks as u32 * base.trailing_zeros();
-    if bits < 128 && value >> bits != 0 {
+    if !value.fits_in(bits) {
         return Err(Error::InvalidParameter(format!(
             "{value} does not fit in {num_blocks} blocks ({bits} bits)"
         )));
@@ -92,30 +95,41 @@ pub fn encrypt_radix(
 
 /// Decrypts a radix ciphertext: `sum_i m_i * message_modulus^i` modulo
 /// `message_modulus^num_blocks` (carries are ignored: blocks should be clean).
-pub fn decrypt_radix(client_key: &ClientKey, blocks: &[Ciphertext]) -> Result<u128> {
-    let base = client_key.parameters().message_modulus as u128;
-    let bits = blocks.len() as u32 * base.trailing_zeros();
-    if bits > 128 {
-        return Err(Error::InvalidParameter(format!(
-            "{} blocks hold {bits} bits, more than the 128 a u128 can return",
-            blocks.len()
-        )));
-    }
-    let mut value = 0u128;
-    for block in blocks.iter().rev() {
-        value = value.wrapping_mul(base) + client_key.decrypt(block)? as u128;
-    }
-    Ok(value)
+pub fn decrypt_radix(client_key: &ClientKey, blocks: &[Ciphertext]) -> Result<U256> {
+    let digits = blocks
+        .iter()
+        .map(|block| client_key.decrypt(block))
+        .collect::<Result<Vec<u64>>>()?;
+    from_digits(&digits, client_key.parameters().message_modulus)
 }
 
-/// The `count` low base-`base` digits of `value`, least significant first (digits
-/// beyond 128 bits are 0).
-pub(crate) fn clear_digits(value: u128, base: u64, count: usize) -> Vec<u64> {
-    let mut rest = value;
+/// The value of base-`base` digits, least significant first; `Err` if they hold more
+/// than the 256 bits a [`U256`] can return.
+pub(crate) fn from_digits(digits: &[u64], base: u64) -> Result<U256> {
+    let digit_bits = base.trailing_zeros();
+    let bits = u32::try_from(digits.len())
+        .unwrap_or(u32::MAX)
+        .saturating_mul(digit_bits);
+    if bits > U256::BITS {
+        return Err(Error::InvalidParameter(format!(
+            "{} blocks hold {bits} bits, more than the 256 a U256 can return",
+            digits.len()
+        )));
+    }
+    Ok(digits.iter().rev().fold(U256::ZERO, |value, &digit| {
+        (value << digit_bits) | U256::from(digit % base)
+    }))
+}
+
+/// The `count` low base-`base` digits of `value` (`base` a power of two), least
+/// significant first (digits beyond 256 bits are 0).
+pub(crate) fn clear_digits(value: impl Into<U256>, base: u64, count: usize) -> Vec<u64> {
+    let digit_bits = base.trailing_zeros();
+    let mut rest: U256 = value.into();
     (0..count)
         .map(|_| {
-            let digit = (rest % base as u128) as u64;
-            rest /= base as u128;
+            let digit = (rest.low_u128() % base as u128) as u64;
+            rest = rest.checked_shr(digit_bits).unwrap_or(U256::ZERO);
             digit
         })
         .collect()

@@ -37,7 +37,7 @@
 
 use super::carry::{cheapest, propagate, Strategy};
 use super::sum::{sum_columns, Finish};
-use super::{check_radix, check_same_length, clear_digits, Radix};
+use super::{check_radix, check_same_length, clear_digits, Radix, U256};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -116,8 +116,8 @@ fn mul_by(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire], finish: Finish) -> Result
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 13, 2).unwrap(); // 2 blocks: 4 bits
-/// let b = encrypt_radix(&ck, 7, 2).unwrap();
+/// let a = encrypt_radix(&ck, 13u128, 2).unwrap(); // 2 blocks: 4 bits
+/// let b = encrypt_radix(&ck, 7u128, 2).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![mul(c, &x[0], &x[1])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 13 * 7 % 16);
 /// ```
@@ -141,7 +141,7 @@ enum Multiples {
 pub(crate) fn scalar_mul_with(
     c: &mut Circuit,
     x: &[Wire],
-    clear: u128,
+    clear: U256,
     strategy: Strategy,
 ) -> Result<Radix> {
     check_radix(c, x)?;
@@ -161,7 +161,7 @@ pub(crate) fn scalar_mul_with(
 fn scalar_mul_by(
     c: &mut Circuit,
     x: &[Wire],
-    clear: u128,
+    clear: U256,
     multiples: Multiples,
     finish: Finish,
 ) -> Result<Radix> {
@@ -247,16 +247,16 @@ fn scalar_mul_by(
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 11, 2).unwrap();
+/// let a = encrypt_radix(&ck, 11u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
-///     Ok(vec![scalar_mul(c, &x[0], 6)?, scalar_mul(c, &x[0], 4)?])
+///     Ok(vec![scalar_mul(c, &x[0], 6u128)?, scalar_mul(c, &x[0], 4u128)?])
 /// })
 /// .unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 11 * 6 % 16);
 /// assert_eq!(decrypt_radix(&ck, &out[1]).unwrap(), 11 * 4 % 16);
 /// ```
-pub fn scalar_mul(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
-    scalar_mul_with(c, x, clear, Strategy::Auto)
+pub fn scalar_mul(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+    scalar_mul_with(c, x, clear.into(), Strategy::Auto)
 }
 
 /// [`sum`] with carries propagated by `strategy`.
@@ -292,7 +292,7 @@ fn sum_by(c: &mut Circuit, terms: &[&[Wire]], finish: Finish) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let terms: Vec<_> = [9, 14, 5].iter().map(|&v| encrypt_radix(&ck, v, 2).unwrap()).collect();
+/// let terms: Vec<_> = [9u128, 14, 5].iter().map(|&v| encrypt_radix(&ck, v, 2).unwrap()).collect();
 /// let refs: Vec<_> = terms.iter().collect();
 /// let out = run(&backend, &refs, |c, x| {
 ///     let all: Vec<&[_]> = x.iter().map(|t| t.as_slice()).collect();
@@ -385,7 +385,7 @@ mod tests {
                             1,
                             blocks,
                             &values,
-                            &|c, x| Ok(vec![scalar_mul_by(c, &x[0], k, multiples, finish)?]),
+                            &|c, x| Ok(vec![scalar_mul_by(c, &x[0], k.into(), multiples, finish)?]),
                             &|v| vec![v[0].wrapping_mul(k)],
                         );
                     }
@@ -547,7 +547,7 @@ mod tests {
         assert!(sum(&mut c, &[&a, &b]).is_err());
         assert!(sum(&mut c, &[]).is_err());
         let dirty = c.add(a[0], a[1]).unwrap();
-        assert!(scalar_mul(&mut c, &[dirty], 3).is_err());
+        assert!(scalar_mul(&mut c, &[dirty], 3u8).is_err());
         assert!(mul(&mut c, &[], &[]).unwrap().is_empty());
     }
 }

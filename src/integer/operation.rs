@@ -2,7 +2,7 @@
 //! place: [`binary`] for [`BinaryOp`], [`comparison`] for [`CmpOp`]. The high level
 //! builds them, and the scheduler's cost model counts their bootstraps.
 
-use super::{BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire};
+use super::{BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire, U256};
 use crate::error::Result;
 
 /// A two-operand operation on encrypted integers (the right operand encrypted or
@@ -41,7 +41,7 @@ pub enum Rhs<'w> {
     /// The blocks of an encrypted operand.
     Wires(&'w [Wire]),
     /// A clear value.
-    Clear(u128),
+    Clear(U256),
 }
 
 /// The circuit of `lhs op rhs`.
@@ -76,13 +76,21 @@ pub fn binary(c: &mut Circuit, op: BinaryOp, lhs: &[Wire], rhs: Rhs) -> Result<R
             Mul => super::scalar_mul(c, lhs, k),
             BitAnd | BitOr | BitXor => super::scalar_bitwise(c, bit_op(op), lhs, k),
             Shl | Shr | RotateLeft | RotateRight => {
-                let bits = lhs.len() as u128 * c.message_modulus().trailing_zeros() as u128;
-                let amount = if bits == 0 { 0 } else { (k % bits) as u64 };
+                let amount = clear_shift_amount(c, lhs.len(), k);
                 super::shift(c, shift_op(op), lhs, amount)
             }
             Min => super::scalar_min(c, lhs, k),
             Max => super::scalar_max(c, lhs, k),
         },
+    }
+}
+
+/// A clear shift amount `k` of `blocks` blocks, modulo their width (0 for none).
+pub(crate) fn clear_shift_amount(c: &Circuit, blocks: usize, k: U256) -> u64 {
+    let bits = blocks as u128 * u128::from(c.message_modulus().trailing_zeros());
+    match bits {
+        0 => 0,
+        bits => k.div_rem(U256::from(bits)).1.low_u128() as u64,
     }
 }
 

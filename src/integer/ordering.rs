@@ -17,7 +17,7 @@
 //! then a [`crate::integer::select`] (2 bootstraps per block, 1 against a clear block).
 
 use super::comparison::{self, Relation, Rhs};
-use super::{check_radix, clear_digits, select, Radix};
+use super::{check_radix, clear_digits, select, Radix, U256};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -49,7 +49,7 @@ impl CmpOp {
         CmpOp::Ge,
     ];
 
-    /// The comparison on clear values (of any ordered type: `u128` for unsigned
+    /// The comparison on clear values (of any ordered type: [`U256`] for unsigned
     /// integers, `i128` for signed ones).
     ///
     /// ```
@@ -94,8 +94,8 @@ impl CmpOp {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 200, 4).unwrap();
-/// let b = encrypt_radix(&ck, 201, 4).unwrap();
+/// let a = encrypt_radix(&ck, 200u128, 4).unwrap();
+/// let b = encrypt_radix(&ck, 201u128, 4).unwrap();
 /// let out = run(&backend, &[&a, &b], |c, x| {
 ///     Ok(vec![
 ///         vec![compare(c, CmpOp::Lt, &x[0], &x[1])?],
@@ -125,26 +125,33 @@ pub fn compare(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: &[Wire]) -> Result
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 77, 4).unwrap();
+/// let a = encrypt_radix(&ck, 77u128, 4).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
 ///     Ok(vec![
-///         vec![scalar_compare(c, CmpOp::Gt, &x[0], 76)?],
-///         vec![scalar_compare(c, CmpOp::Lt, &x[0], 1000)?], // 1000 needs 10 bits
+///         vec![scalar_compare(c, CmpOp::Gt, &x[0], 76u128)?],
+///         vec![scalar_compare(c, CmpOp::Lt, &x[0], 1000u128)?], // 1000 needs 10 bits
 ///     ])
 /// })
 /// .unwrap();
 /// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 1);
 /// assert_eq!(ck.decrypt(&out[1][0]).unwrap(), 1);
 /// ```
-pub fn scalar_compare(c: &mut Circuit, op: CmpOp, x: &[Wire], clear: u128) -> Result<Wire> {
+pub fn scalar_compare(
+    c: &mut Circuit,
+    op: CmpOp,
+    x: &[Wire],
+    clear: impl Into<U256>,
+) -> Result<Wire> {
+    let clear: U256 = clear.into();
     check_radix(c, x)?;
     if !fits(c, x.len(), clear) {
         // Every value of x is below `clear`.
-        return c.constant(op.apply(0, clear) as u64);
+        return c.constant(op.apply(U256::ZERO, clear) as u64);
     }
-    if op.relation().is_some() && op.apply(0, clear) == op.apply(largest(c, x.len()), clear) {
+    let largest = largest(c, x.len());
+    if op.relation().is_some() && op.apply(U256::ZERO, clear) == op.apply(largest, clear) {
         // Order relations are monotonic in x: equal at both ends means constant.
-        return c.constant(op.apply(0, clear) as u64);
+        return c.constant(op.apply(U256::ZERO, clear) as u64);
     }
     let digits = clear_digits(clear, c.message_modulus(), x.len());
     match op.relation() {
@@ -153,18 +160,14 @@ pub fn scalar_compare(c: &mut Circuit, op: CmpOp, x: &[Wire], clear: u128) -> Re
     }
 }
 
-/// The largest value of `blocks` blocks (saturating at `u128::MAX`).
-fn largest(c: &Circuit, blocks: usize) -> u128 {
-    let bits = blocks as u32 * c.message_modulus().trailing_zeros();
-    match bits {
-        0 => 0,
-        1..=127 => (1 << bits) - 1,
-        _ => u128::MAX,
-    }
+/// The largest value of `blocks` blocks (saturating at `U256::MAX`).
+fn largest(c: &Circuit, blocks: usize) -> U256 {
+    let bits = u32::try_from(blocks).unwrap_or(u32::MAX);
+    U256::mask(bits.saturating_mul(c.message_modulus().trailing_zeros()))
 }
 
 /// Whether `clear` fits in `blocks` blocks.
-fn fits(c: &Circuit, blocks: usize, clear: u128) -> bool {
+fn fits(c: &Circuit, blocks: usize, clear: U256) -> bool {
     clear <= largest(c, blocks)
 }
 
@@ -176,7 +179,7 @@ fn fits(c: &Circuit, blocks: usize, clear: u128) -> bool {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let (a, b) = (encrypt_radix(&ck, 13, 2).unwrap(), encrypt_radix(&ck, 6, 2).unwrap());
+/// let (a, b) = (encrypt_radix(&ck, 13u128, 2).unwrap(), encrypt_radix(&ck, 6u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![min(c, &x[0], &x[1])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 6);
 /// ```
@@ -193,7 +196,7 @@ pub fn min(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let (a, b) = (encrypt_radix(&ck, 13, 2).unwrap(), encrypt_radix(&ck, 6, 2).unwrap());
+/// let (a, b) = (encrypt_radix(&ck, 13u128, 2).unwrap(), encrypt_radix(&ck, 6u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![max(c, &x[0], &x[1])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 13);
 /// ```
@@ -203,7 +206,7 @@ pub fn max(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
 }
 
 /// `x > clear` and the blocks of `clear` (modulo `base^blocks`) as trivial constants.
-fn against_clear(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<(Wire, Radix)> {
+fn against_clear(c: &mut Circuit, x: &[Wire], clear: U256) -> Result<(Wire, Radix)> {
     let greater = scalar_compare(c, CmpOp::Gt, x, clear)?;
     let digits = clear_digits(clear, c.message_modulus(), x.len());
     let blocks = digits
@@ -223,12 +226,12 @@ fn against_clear(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<(Wire, Radi
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 13, 2).unwrap();
-/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_min(c, &x[0], 9)?])).unwrap();
+/// let a = encrypt_radix(&ck, 13u128, 2).unwrap();
+/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_min(c, &x[0], 9u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 9);
 /// ```
-pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
-    let (greater, clear_blocks) = against_clear(c, x, clear)?;
+pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+    let (greater, clear_blocks) = against_clear(c, x, clear.into())?;
     select(c, greater, &clear_blocks, x)
 }
 
@@ -241,12 +244,12 @@ pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 13, 2).unwrap();
-/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_max(c, &x[0], 9)?])).unwrap();
+/// let a = encrypt_radix(&ck, 13u128, 2).unwrap();
+/// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_max(c, &x[0], 9u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 13);
 /// ```
-pub fn scalar_max(c: &mut Circuit, x: &[Wire], clear: u128) -> Result<Radix> {
-    let (greater, clear_blocks) = against_clear(c, x, clear)?;
+pub fn scalar_max(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+    let (greater, clear_blocks) = against_clear(c, x, clear.into())?;
     select(c, greater, x, &clear_blocks)
 }
 
@@ -383,7 +386,7 @@ mod tests {
     #[test]
     fn scalar_comparison_costs() {
         // (blocks, parallelism, op, clear, bootstraps, depth)
-        let k = 0x1234_5678_9abc_def1;
+        let k = 0x1234_5678_9abc_def1u128;
         let expected = [
             (4, 2, CmpOp::Lt, 77, 3, 2),
             (4, 2, CmpOp::Eq, 77, 3, 2),
@@ -478,7 +481,7 @@ mod tests {
             );
             assert_eq!((stats.bootstraps, stats.depth), (bootstraps, depth));
         }
-        let k = 0x1234_5678_9abc_def1;
+        let k = 0x1234_5678_9abc_def1u128;
         let stats = check_with(2, &[32], &[], 32, &|c, x| scalar_max(c, &x[0], k), &|_| 0);
         assert_eq!((stats.bootstraps, stats.depth), (54, 5));
     }

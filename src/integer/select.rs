@@ -29,8 +29,8 @@ use crate::integer::circuit::{Circuit, Wire};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let bit = vec![ck.encrypt(3).unwrap()];
-/// let a = encrypt_radix(&ck, 0xab, 4).unwrap();
-/// let b = encrypt_radix(&ck, 0x12, 4).unwrap();
+/// let a = encrypt_radix(&ck, 0xabu128, 4).unwrap();
+/// let b = encrypt_radix(&ck, 0x12u128, 4).unwrap();
 /// let out = run(&backend, &[&bit, &a, &b], |c, x| {
 ///     // A fresh block has degree 3: a table makes a 0/1 condition (1 bootstrap).
 ///     let cond = c.table(x[0][0], |v| v & 1)?;

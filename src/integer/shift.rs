@@ -120,7 +120,7 @@ impl ShiftOp {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0b1011_0110, 4).unwrap();
+/// let a = encrypt_radix(&ck, 0b1011_0110u128, 4).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
 ///     Ok(vec![
 ///         shift(c, ShiftOp::Shl, &x[0], 2)?,        // block move: free
@@ -200,8 +200,8 @@ fn move_blocks(c: &mut Circuit, op: ShiftOp, v: &[Wire], s: usize) -> Result<Rad
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0b1011_0110, 4).unwrap();
-/// let amount = encrypt_radix(&ck, 11, 4).unwrap(); // 11 mod 8 = 3
+/// let a = encrypt_radix(&ck, 0b1011_0110u128, 4).unwrap();
+/// let amount = encrypt_radix(&ck, 11u128, 4).unwrap(); // 11 mod 8 = 3
 /// let out = run(&backend, &[&a, &amount], |c, x| {
 ///     Ok(vec![shift_encrypted(c, ShiftOp::RotateLeft, &x[0], &x[1])?])
 /// })

@@ -68,7 +68,7 @@ fn wrap_clear(value: i128, bits: u32) -> u128 {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0b1000_0001, 4).unwrap(); // -127 as an i8
+/// let a = encrypt_radix(&ck, 0b1000_0001u128, 4).unwrap(); // -127 as an i8
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![vec![sign_block(c, &x[0])?]])).unwrap();
 /// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 3);
 /// ```
@@ -103,7 +103,7 @@ fn sign_table(c: &mut Circuit, x: &[Wire], negative: u64) -> Result<Wire> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0xfe, 4).unwrap(); // -2 as an i8
+/// let a = encrypt_radix(&ck, 0xfeu128, 4).unwrap(); // -2 as an i8
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![sign_extend(c, &x[0], 8)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 0xfffe); // -2 as an i16
 /// ```
@@ -134,8 +134,8 @@ fn signed_relation(op: CmpOp) -> Option<Relation> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0xff, 4).unwrap(); // -1
-/// let b = encrypt_radix(&ck, 0x01, 4).unwrap(); // 1
+/// let a = encrypt_radix(&ck, 0xffu128, 4).unwrap(); // -1
+/// let b = encrypt_radix(&ck, 0x01u128, 4).unwrap(); // 1
 /// let out = run(&backend, &[&a, &b], |c, x| {
 ///     Ok(vec![vec![signed_compare(c, CmpOp::Lt, &x[0], &x[1])?]])
 /// })
@@ -158,7 +158,7 @@ pub fn signed_compare(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: &[Wire]) ->
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0x80, 4).unwrap(); // -128
+/// let a = encrypt_radix(&ck, 0x80u128, 4).unwrap(); // -128
 /// let out = run(&backend, &[&a], |c, x| {
 ///     Ok(vec![
 ///         vec![signed_scalar_compare(c, CmpOp::Le, &x[0], -128)?],
@@ -198,8 +198,9 @@ fn signed_min_max(c: &mut Circuit, lhs: &[Wire], rhs: Rhs, want_max: bool) -> Re
         Rhs::Wires(r) => (signed_compare(c, CmpOp::Gt, lhs, r)?, r.to_vec()),
         Rhs::Clear(k) => {
             let bits = width(c, lhs.len());
-            let greater = signed_scalar_compare(c, CmpOp::Gt, lhs, sign_extend_clear(k, bits))?;
-            let digits = clear_digits(wrap_clear(k as i128, bits), c.message_modulus(), lhs.len());
+            let clear = sign_extend_clear(k.low_u128(), bits);
+            let greater = signed_scalar_compare(c, CmpOp::Gt, lhs, clear)?;
+            let digits = clear_digits(k, c.message_modulus(), lhs.len());
             let blocks = digits.into_iter().map(|d| c.constant(d));
             (greater, blocks.collect::<Result<Radix>>()?)
         }
@@ -241,7 +242,7 @@ fn flip_if_negative(c: &mut Circuit, x: &[Wire], by: &[Wire]) -> Result<Radix> {
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0x90, 4).unwrap(); // -112
+/// let a = encrypt_radix(&ck, 0x90u128, 4).unwrap(); // -112
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![arithmetic_shr(c, &x[0], 3)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 0xf2); // -14
 /// ```
@@ -288,7 +289,7 @@ pub fn arithmetic_shr_encrypted(c: &mut Circuit, x: &[Wire], amount: &[Wire]) ->
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
-/// let a = encrypt_radix(&ck, 0xf9, 4).unwrap(); // -7
+/// let a = encrypt_radix(&ck, 0xf9u128, 4).unwrap(); // -7
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![abs(c, &x[0])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 7);
 /// ```
@@ -309,10 +310,11 @@ pub fn abs(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
 pub fn signed_binary(c: &mut Circuit, op: BinaryOp, lhs: &[Wire], rhs: Rhs) -> Result<Radix> {
     match (op, rhs) {
         (BinaryOp::Shr, Rhs::Wires(amount)) => arithmetic_shr_encrypted(c, lhs, amount),
-        (BinaryOp::Shr, Rhs::Clear(k)) => {
-            let bits = width(c, lhs.len()).max(1) as u128;
-            arithmetic_shr(c, lhs, (k % bits) as u64)
-        }
+        (BinaryOp::Shr, Rhs::Clear(k)) => arithmetic_shr(
+            c,
+            lhs,
+            super::operation::clear_shift_amount(c, lhs.len(), k),
+        ),
         (BinaryOp::Min, rhs) => signed_min_max(c, lhs, rhs, false),
         (BinaryOp::Max, rhs) => signed_min_max(c, lhs, rhs, true),
         (op, rhs) => binary(c, op, lhs, rhs),
@@ -328,7 +330,7 @@ pub fn signed_comparison(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: Rhs) -> 
     let w = match rhs {
         Rhs::Wires(r) => signed_compare(c, op, lhs, r)?,
         Rhs::Clear(k) => {
-            let clear = sign_extend_clear(k, width(c, lhs.len()));
+            let clear = sign_extend_clear(k.low_u128(), width(c, lhs.len()));
             signed_scalar_compare(c, op, lhs, clear)?
         }
     };

@@ -20,7 +20,9 @@ use crate::backend::BlockInfo;
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
-/// More rounds than any column of a 2^32-block circuit needs.
+/// More rounds than the reduction of any column of a 2^32-block circuit needs; the
+/// carries of the last rounds may move one column per round, so a sum of `n`
+/// columns gets `n` more (the 256 columns of a 128-block product take 76).
 const MAX_ROUNDS: usize = 64;
 
 /// How column sums are finished: the propagation strategy, and whether the columns
@@ -78,7 +80,7 @@ fn reduce_columns(
 ) -> Result<Vec<Wire>> {
     let n = columns.len();
     let mut force = false;
-    for _ in 0..MAX_ROUNDS {
+    for _ in 0..MAX_ROUNDS + n {
         let mut next: Vec<Vec<Wire>> = vec![Vec::new(); n];
         let mut packs = 0;
         let mut fits = true;

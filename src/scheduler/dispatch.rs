@@ -160,7 +160,7 @@ pub enum RightOperand {
     /// An encrypted integer of the same width.
     Encrypted,
     /// A clear value (its digits decide some costs: `x + 0` is free).
-    Clear(u128),
+    Clear(crate::integer::U256),
 }
 
 /// One high-level operation on two integers.
@@ -178,8 +178,8 @@ impl Operation {
     /// ```
     /// use gpufhe::integer::CmpOp;
     /// use gpufhe::scheduler::{Operation, RightOperand};
-    /// let eq = Operation::Comparison(CmpOp::Eq, RightOperand::Clear(7));
-    /// assert_eq!(eq.rhs(), RightOperand::Clear(7));
+    /// let eq = Operation::Comparison(CmpOp::Eq, RightOperand::Clear(7u8.into()));
+    /// assert_eq!(eq.rhs(), RightOperand::Clear(7u8.into()));
     /// assert_eq!(eq.to_string(), "eq 7");
     /// ```
     pub fn rhs(&self) -> RightOperand {

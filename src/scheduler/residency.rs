@@ -38,7 +38,7 @@ pub(crate) enum CircuitInput<'a> {
     /// A clear (trivially encrypted) value of `bits` bits.
     Clear {
         /// The value.
-        value: u128,
+        value: crate::integer::U256,
         /// Its width (1 for a boolean).
         bits: u32,
     },

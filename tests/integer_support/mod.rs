@@ -49,7 +49,13 @@ pub fn encrypt(values: &[u128], blocks: usize) -> Vec<Vec<Ciphertext>> {
         .collect()
 }
 
-/// The value of a radix integer.
+/// The value of a radix integer (of at most 128 bits).
 pub fn decrypt(blocks: &[Ciphertext]) -> u128 {
-    decrypt_radix(client_key(), blocks).expect("decrypt")
+    decrypt_u128(client_key(), blocks)
+}
+
+/// The value of a radix integer of at most 128 bits under `ck`.
+pub fn decrypt_u128(ck: &ClientKey, blocks: &[Ciphertext]) -> u128 {
+    let value = decrypt_radix(ck, blocks).expect("decrypt");
+    u128::try_from(value).expect("at most 128 bits")
 }

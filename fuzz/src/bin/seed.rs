@@ -22,8 +22,7 @@ use gpufhe::shortint::{
 };
 use gpufhe::{
     ClientKey, CompressedCiphertextListBuilder, CompressedServerKey, Config, ConfigBuilder,
-    FheBool, FheUint128, FheUint16,
-    FheUint32, FheUint64, FheUint8,
+    FheBool, FheUint128, FheUint16, FheUint256, FheUint32, FheUint64, FheUint8,
 };
 use gpufhe_fuzz::keys::{client_key_path, cpu_scheduler, generate_client_key};
 use gpufhe_fuzz::params::parameters_to_bytes;
@@ -131,6 +130,9 @@ fn main() {
         .push(FheUint8::encrypt(0x3cu8, &client))
         .push(FheBool::encrypt(true, &client));
     w.value("compressed_list", &builder.build_with(&server).unwrap());
+    let wide = gpufhe::integer::U256::from((u128::MAX / 5, u128::MAX / 7));
+    w.value("fheuint256", &FheUint256::encrypt(wide, &client));
+    w.value("fheuint256-trivial", &FheUint256::encrypt_trivial(wide));
     // Keys: the fixture client key, and keys on tiny parameters.
     w.value("client_key-test", &client);
     let tiny = ClientKey::generate(config(TINY));

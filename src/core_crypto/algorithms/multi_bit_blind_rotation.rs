@@ -399,7 +399,7 @@ mod tests {
         let active = small
             .as_slice()
             .chunks_exact(g)
-            .filter(|group| group.iter().any(|&s| s == 1))
+            .filter(|group| group.contains(&1))
             .count();
         let h = glwe.as_slice().iter().filter(|&&s| s == 1).count();
         let model = noise::multi_bit_pbs_output_variance(&fourier.shape(), g, noise, active, h);

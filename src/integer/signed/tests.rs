@@ -49,7 +49,7 @@ fn signed_comparisons_on_edge_values() {
                     &[blocks],
                     &cases,
                     1,
-                    &|c, x| Ok(vec![signed_comparison(c, op, &x[0], Rhs::Clear(b))?]),
+                    &|c, x| Ok(vec![signed_comparison(c, op, &x[0], Rhs::Clear(b.into()))?]),
                     &|v| expected(v[0], b) as u128,
                 );
             }
@@ -112,7 +112,7 @@ fn signed_min_and_max() {
                 check_unary(
                     blocks,
                     &values,
-                    |c, a| signed_binary(c, op, a, Rhs::Clear(b)),
+                    |c, a| signed_binary(c, op, a, Rhs::Clear(b.into())),
                     |a| bits_of(f(s(a), s(b)), blocks),
                 );
             }
@@ -141,7 +141,7 @@ fn arithmetic_shifts_by_clear_and_encrypted_amounts() {
             check_unary(
                 blocks,
                 &values,
-                |c, a| signed_binary(c, BinaryOp::Shr, a, Rhs::Clear(k)),
+                |c, a| signed_binary(c, BinaryOp::Shr, a, Rhs::Clear(k.into())),
                 |a| expected(a, k),
             );
         }
