@@ -33,10 +33,9 @@ use gpufhe::serialization::{
 };
 use gpufhe::{
     ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
-    CompressedCompactPublicKey,
-    CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128, FheInt16, FheInt32, FheInt64,
-    FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16, FheUint2, FheUint32, FheUint4,
-    FheUint256, FheUint6, FheUint64, FheUint8, ServerKey,
+    CompressedCompactPublicKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128,
+    FheInt16, FheInt32, FheInt64, FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16,
+    FheUint2, FheUint256, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, ServerKey,
 };
 
 /// The size limit of every `safe_deserialize`: larger than any input the fuzzers
