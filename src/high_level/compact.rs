@@ -177,12 +177,32 @@ pub enum DataKind {
 }
 
 impl DataKind {
-    fn bits(self) -> u32 {
+    /// The width in bits (1 for a boolean).
+    pub(crate) fn bits(self) -> u32 {
         match self {
             Self::Unsigned(bits) | Self::Signed(bits) => bits,
             Self::Boolean => 1,
         }
     }
+}
+
+/// The number of blocks of each value of `kinds` under `parameters`; `Err` for a
+/// width of 0 or above 256 bits (read from untrusted data), naming `what` holds it.
+pub(crate) fn block_counts(
+    parameters: &shortint::ShortintParameters,
+    kinds: &[DataKind],
+    what: &str,
+) -> Result<Vec<usize>> {
+    kinds
+        .iter()
+        .map(|kind| match kind.bits() {
+            0 | 257.. => Err(Error::InvalidParameter(format!(
+                "a value of {} bits in a {what}",
+                kind.bits()
+            ))),
+            bits => Ok(block_count(parameters, bits)),
+        })
+        .collect()
 }
 
 /// Values of mixed types encrypted with a [`CompactPublicKey`], packed (see the
@@ -271,16 +291,7 @@ impl CompactCiphertextList {
 
     /// The blocks of every value.
     fn block_counts(&self) -> Result<Vec<usize>> {
-        self.kinds
-            .iter()
-            .map(|kind| match kind.bits() {
-                0 | 257.. => Err(Error::InvalidParameter(format!(
-                    "a value of {} bits in a compact list",
-                    kind.bits()
-                ))),
-                bits => Ok(block_count(&self.parameters, bits)),
-            })
-            .collect()
+        block_counts(&self.parameters, &self.kinds, "compact list")
     }
 
     /// `Err` unless the parameters are valid and the lists hold exactly the blocks

@@ -30,7 +30,7 @@
 //! dominates small lists; past about 30 `FheUint64` a list is smaller than
 //! TFHE-rs's.
 
-use super::compact::{DataKind, Expandable, ExpandedBlocks};
+use super::compact::{block_counts, DataKind, Expandable, ExpandedBlocks};
 use super::config::Config;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
@@ -155,7 +155,7 @@ impl CompressedCiphertextListBuilder {
             .iter()
             .map(|(kind, storage)| Input {
                 storage,
-                bits: kind_bits(*kind),
+                bits: kind.bits(),
             })
             .collect();
         // One circuit: a bootstrap for each block at the largest noise level,
@@ -291,7 +291,7 @@ impl CompressedCiphertextList {
         // take blocks of level 1.
         let input = CircuitInput::Encrypted {
             blocks: &blocks,
-            bits: kind_bits(kind),
+            bits: kind.bits(),
         };
         let (mut outputs, stats) = server_key.scheduler().run(&[input], |c, xs| {
             let refreshed = xs[0].iter().map(|&w| c.refresh(w)).collect::<Result<_>>()?;
@@ -309,17 +309,7 @@ impl CompressedCiphertextList {
 
     /// The number of blocks of every value.
     fn block_counts(&self) -> Result<Vec<usize>> {
-        let parameters = self.blocks.parameters();
-        self.kinds
-            .iter()
-            .map(|&kind| match kind_bits(kind) {
-                0 | 257.. => Err(Error::InvalidParameter(format!(
-                    "a value of {} bits in a compressed list",
-                    kind_bits(kind)
-                ))),
-                bits => Ok(crate::integer::block_count(parameters, bits)),
-            })
-            .collect()
+        block_counts(self.blocks.parameters(), &self.kinds, "compressed list")
     }
 }
 
@@ -338,14 +328,6 @@ impl crate::serialization::Conformant for CompressedCiphertextList {
                 "the compressed list was made for other parameters than the configuration's".into(),
             ))
         }
-    }
-}
-
-/// The width in bits of a value of `kind`.
-fn kind_bits(kind: DataKind) -> u32 {
-    match kind {
-        DataKind::Unsigned(bits) | DataKind::Signed(bits) => bits,
-        DataKind::Boolean => 1,
     }
 }
 

@@ -300,21 +300,6 @@ impl CompressedCompressionKeys {
         })
     }
 
-    /// The compression parameters.
-    pub fn parameters(&self) -> &CompressionParameters {
-        &self.parameters
-    }
-
-    /// `Err` unless the keys have the shapes `blocks` and their parameters imply.
-    pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
-        check_shapes(
-            &self.parameters,
-            blocks,
-            self.packing.shape(),
-            self.back.shape(),
-        )
-    }
-
     /// Bytes of host memory the expanded keys take.
     pub fn expanded_bytes(&self) -> u64 {
         let p = self.packing.shape();
@@ -335,22 +320,24 @@ impl CompressedCompressionKeys {
     }
 }
 
-impl CompressionKeys {
-    /// The compression parameters.
-    pub fn parameters(&self) -> &CompressionParameters {
-        &self.parameters
-    }
+/// The accessors both forms of the compression keys share.
+macro_rules! compression_key_accessors {
+    ($($keys:ty),*) => {$(
+        impl $keys {
+            /// The compression parameters.
+            pub fn parameters(&self) -> &CompressionParameters {
+                &self.parameters
+            }
 
-    /// `Err` unless the keys have the shapes `blocks` and their parameters imply.
-    pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
-        check_shapes(
-            &self.parameters,
-            blocks,
-            self.packing.shape(),
-            self.back.shape(),
-        )
-    }
+            /// `Err` unless the keys have the shapes `blocks` and their parameters
+            /// imply.
+            pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
+                check_shapes(&self.parameters, blocks, self.packing.shape(), self.back.shape())
+            }
+        }
+    )*};
 }
+compression_key_accessors!(CompressedCompressionKeys, CompressionKeys);
 
 /// `Err` unless the keys' shapes are those `parameters` imply for `blocks`.
 fn check_shapes(

@@ -49,6 +49,20 @@ pub(super) fn check_blind_rotation_shapes<C: AsRef<[u64]>>(
     switched: &ModulusSwitchedLweCiphertext,
     bsk: &FourierLweBootstrapKey,
 ) -> Result<()> {
+    check_eq(
+        "LWE dimension of the switched input",
+        bsk.shape().input_lwe_dimension.0,
+        switched.mask.len(),
+    )?;
+    check_accumulator_and_modulus(acc, switched, bsk)
+}
+
+/// `Err` unless `acc` has the key's GLWE shape and `switched` its modulus `2N`.
+pub(super) fn check_accumulator_and_modulus<C: AsRef<[u64]>>(
+    acc: &GlweCiphertext<C>,
+    switched: &ModulusSwitchedLweCiphertext,
+    bsk: &FourierLweBootstrapKey,
+) -> Result<()> {
     let shape = bsk.shape();
     check_eq(
         "polynomial size of the accumulator",
@@ -59,11 +73,6 @@ pub(super) fn check_blind_rotation_shapes<C: AsRef<[u64]>>(
         "GLWE size of the accumulator",
         shape.glwe_dimension.0 + 1,
         acc.glwe_size().0,
-    )?;
-    check_eq(
-        "LWE dimension of the switched input",
-        shape.input_lwe_dimension.0,
-        switched.mask.len(),
     )?;
     check_eq(
         "modulus of the switched input (log2, must be log2(2N))",

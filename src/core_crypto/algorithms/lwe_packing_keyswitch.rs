@@ -255,6 +255,12 @@ pub fn keyswitch_lwe_ciphertexts_into_glwe<C: AsRef<[u64]> + Sync>(
             input.lwe_dimension().0,
         )?;
     }
+    if inputs.is_empty() {
+        return GlweCiphertextOwned::new_zero(
+            shape.output_glwe_dimension.to_glwe_size(),
+            shape.output_polynomial_size,
+        );
+    }
     let decomposer = SignedDecomposer::new(shape.base_log, shape.level);
     let levels = shape.level.0;
     // digits[(i * levels + j) * count + t]: digit j of mask coefficient i of input t.

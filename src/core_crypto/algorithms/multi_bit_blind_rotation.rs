@@ -18,7 +18,9 @@
 //! ([`multi_bit_lwe_secret_key`]), so the classical generation, compression and
 //! Fourier conversion of bootstrap keys serve it unchanged.
 
-use super::blind_rotation::{multiply_accumulate_ggsw, rotate_by_body};
+use super::blind_rotation::{
+    check_accumulator_and_modulus, multiply_accumulate_ggsw, rotate_by_body,
+};
 use super::decomposition::SignedDecomposer;
 use super::modulus_switch::{
     modulus_switch_lwe_ciphertext, ModulusSwitchType, ModulusSwitchedLweCiphertext,
@@ -96,21 +98,7 @@ where
         multi_bit_ggsw_count(n, grouping_factor),
         shape.input_lwe_dimension.0,
     )?;
-    check_eq(
-        "polynomial size of the accumulator",
-        shape.polynomial_size.0,
-        acc.polynomial_size().0,
-    )?;
-    check_eq(
-        "GLWE size of the accumulator",
-        shape.glwe_dimension.0 + 1,
-        acc.glwe_size().0,
-    )?;
-    check_eq(
-        "modulus of the switched input (log2, must be log2(2N))",
-        shape.polynomial_size.log2() + 1,
-        switched.log_modulus,
-    )?;
+    check_accumulator_and_modulus(acc, switched, bsk)?;
     rotate_by_body(acc.as_mut_slice(), switched.body, shape.polynomial_size.0);
     pulp::Arch::new().dispatch(MultiBitChain {
         acc: acc.as_mut_slice(),

@@ -142,15 +142,24 @@ pub fn multi_bit_pbs_output_variance(
     active_groups: usize,
     glwe_key_hamming_weight: usize,
 ) -> f64 {
-    let per_group = ((1usize << grouping_factor) - 1) as f64;
-    let groups = shape.input_lwe_dimension.0 as f64 / per_group;
+    let (groups, bundle) = multi_bit_groups_and_bundle(shape, grouping_factor);
     multi_bit_pbs_exact_variance(
         shape,
         grouping_factor,
         bsk_noise,
         active_groups,
         glwe_key_hamming_weight,
-    ) + groups * 2.0 * per_group * fft_cmux_variance(shape, glwe_key_hamming_weight)
+    ) + groups * bundle * fft_cmux_variance(shape, glwe_key_hamming_weight)
+}
+
+/// The number of groups `n/g` of a multi-bit key of `shape`, and the factor
+/// `2 (2^g - 1)` its key bundles multiply the key's noise by.
+fn multi_bit_groups_and_bundle(shape: &BootstrapKeyShape, grouping_factor: usize) -> (f64, f64) {
+    let per_group = ((1usize << grouping_factor) - 1) as f64;
+    (
+        shape.input_lwe_dimension.0 as f64 / per_group,
+        2.0 * per_group,
+    )
 }
 
 /// [`multi_bit_pbs_output_variance`] without the FFT's error: the variance of a
@@ -163,8 +172,7 @@ pub fn multi_bit_pbs_exact_variance(
     active_groups: usize,
     glwe_key_hamming_weight: usize,
 ) -> f64 {
-    let per_group = ((1usize << grouping_factor) - 1) as f64;
-    let groups = shape.input_lwe_dimension.0 as f64 / per_group;
+    let (groups, bundle) = multi_bit_groups_and_bundle(shape, grouping_factor);
     let k1 = (shape.glwe_dimension.0 + 1) as f64;
     let l = shape.level.0 as f64;
     let big_n = shape.polynomial_size.0 as f64;
@@ -173,8 +181,7 @@ pub fn multi_bit_pbs_exact_variance(
         * l
         * big_n
         * decomposition_digit_variance(shape.base_log.0)
-        * 2.0
-        * per_group
+        * bundle
         * bsk_noise.variance();
     let rounding_term = active_groups as f64
         * 2.0
