@@ -158,41 +158,57 @@ impl CompressedCiphertextListBuilder {
                 bits: kind.bits(),
             })
             .collect();
-        // One circuit: a bootstrap for each block at the largest noise level,
-        // constants for trivial values, the other blocks as they are (no bootstrap).
+        // Usually every value is already blocks below the largest noise level: they
+        // are read (from a GPU: one copy) and packed as they are.
+        server_key.circuit_inputs(&inputs)?;
         let max = parameters.max_noise_level;
-        let prepared = server_key.execute(&inputs, |c, xs| {
-            xs.iter()
-                .map(|x| {
-                    x.iter()
-                        .map(|&w| {
-                            if c.info(w).noise_level >= max {
-                                c.refresh(w)
-                            } else {
-                                Ok(w)
-                            }
-                        })
-                        .collect()
-                })
-                .collect()
-        })?;
-        let mut blocks = Vec::new();
-        for storage in &prepared {
-            match storage {
-                Storage::Encrypted { blocks: b, .. } => blocks.extend(b.to_cpu()?.iter().cloned()),
-                Storage::Trivial(_) => {
-                    return Err(Error::InvalidParameter(
-                        "a trivial value was not made into blocks".into(),
-                    ))
-                }
-            }
+        let mut blocks = host_blocks(&self.values)?;
+        let ready = blocks
+            .as_ref()
+            .is_some_and(|b| b.iter().all(|block| block.noise_level() < max));
+        if !ready {
+            // One circuit: a bootstrap for each block at the largest noise level,
+            // constants for trivial values, the other blocks as they are.
+            let prepared = server_key.execute(&inputs, |c, xs| {
+                xs.iter()
+                    .map(|x| {
+                        x.iter()
+                            .map(|&w| {
+                                if c.info(w).noise_level >= max {
+                                    c.refresh(w)
+                                } else {
+                                    Ok(w)
+                                }
+                            })
+                            .collect()
+                    })
+                    .collect()
+            })?;
+            let kinds = self.values.iter().map(|v| v.0);
+            let values: Vec<(DataKind, Storage)> = kinds.zip(prepared).collect();
+            blocks = host_blocks(&values)?;
         }
+        let blocks = blocks.ok_or_else(|| {
+            Error::InvalidParameter("internal: a trivial value was not made into blocks".into())
+        })?;
         Ok(CompressedCiphertextList {
             tag: server_key.tag(),
             kinds: self.values.iter().map(|v| v.0).collect(),
             blocks: keys.compress(&blocks, &parameters)?,
         })
     }
+}
+
+/// The blocks of `values` on the host, in order; `None` if one is trivial.
+fn host_blocks(values: &[(DataKind, Storage)]) -> Result<Option<Vec<shortint::Ciphertext>>> {
+    let mut out = Vec::new();
+    for (_, storage) in values {
+        match storage {
+            Storage::Encrypted { blocks, .. } => out.extend(blocks.to_cpu()?.iter().cloned()),
+            Storage::Trivial(_) => return Ok(None),
+        }
+    }
+    Ok(Some(out))
 }
 
 /// Values packed by a [`CompressedCiphertextListBuilder`] (see the module docs):
