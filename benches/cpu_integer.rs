@@ -1,7 +1,8 @@
 //! Latency of high-level integer operations on the CPU backend, default (secure)
 //! parameters, on the rayon pool (set `RAYON_NUM_THREADS` to compare thread counts):
 //! `cpu/fheuint64/{add,sub,mul,eq,lt,bitand,shl,scalar_add}`, `cpu/fheuint8/add`,
-//! and `cpu/fheuint64/add_batch/32` (32 independent additions as one circuit).
+//! and `cpu/fheuint64/add_batch/32` (32 independent additions as one circuit); the
+//! additions again on multi-bit keys: `cpu/multi_bit/fheuint{8,64}/add`.
 //!
 //! Batches of additions written three ways (the guide's `par_iter`, `batch_add`,
 //! `run_batch`) are in `cpu_batch`.
@@ -57,6 +58,25 @@ fn bench(c: &mut Criterion) {
     g.bench_function("fheuint64/add_batch/32", |bench| {
         bench.iter(|| black_box(FheUint64::batch(BinaryOp::Add, &lhs, &rhs).expect("batch")))
     });
+    g.finish();
+
+    // The same additions on multi-bit keys (`ConfigBuilder::use_multi_bit_pbs`).
+    let (ck, sk) = gpufhe::generate_keys(ConfigBuilder::default().use_multi_bit_pbs());
+    set_server_key(sk.clone());
+    let a = FheUint64::encrypt(0x0123_4567_89ab_cdefu64, &ck);
+    let b = FheUint64::encrypt(0xfedc_ba98_7654_3210u64, &ck);
+    let a8 = FheUint8::encrypt(200u8, &ck);
+    let b8 = FheUint8::encrypt(99u8, &ck);
+    let mut g = c.benchmark_group("cpu/multi_bit");
+    g.sample_size(10);
+    let ops: Vec<Op> = vec![
+        ("fheuint8/add", Box::new(|| drop(black_box(&a8 + &b8)))),
+        ("fheuint64/add", Box::new(|| drop(black_box(&a + &b)))),
+    ];
+    for (name, f) in &ops {
+        report(&sk, name, f);
+        g.bench_function(*name, |bench| bench.iter(f));
+    }
     g.finish();
 }
 

@@ -56,9 +56,38 @@ use std::io::{Read, Write};
 /// The first bytes of everything [`safe_serialize`] writes.
 pub const SERIALIZATION_MAGIC: [u8; 8] = *b"GPUFHE\0\0";
 
-/// The version of the format [`safe_serialize`] writes; [`safe_deserialize`] reads
-/// only this one.
-pub const SERIALIZATION_VERSION: u32 = 1;
+/// The version of the format [`safe_serialize`] writes. [`safe_deserialize`] also
+/// reads version 1, written before parameter sets named their blind rotation
+/// ([`crate::shortint::PbsKind`]): its parameters read as classical.
+pub const SERIALIZATION_VERSION: u32 = 2;
+
+/// The oldest format version [`safe_deserialize`] reads.
+pub const OLDEST_SERIALIZATION_VERSION: u32 = 1;
+
+thread_local! {
+    /// The format version of the payload this thread is reading, while
+    /// [`safe_deserialize`] reads one (values whose layout changed read by it).
+    static READING_VERSION: std::cell::Cell<u32> = const { std::cell::Cell::new(SERIALIZATION_VERSION) };
+}
+
+/// The format version of the payload being read on this thread
+/// ([`SERIALIZATION_VERSION`] outside [`safe_deserialize`]).
+pub(crate) fn reading_version() -> u32 {
+    READING_VERSION.with(|v| v.get())
+}
+
+/// Runs `f` with [`reading_version`] returning `version`, restored afterwards (even
+/// if `f` panics).
+fn with_reading_version<R>(version: u32, f: impl FnOnce() -> R) -> R {
+    struct Restore(u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            READING_VERSION.with(|v| v.set(self.0));
+        }
+    }
+    let _restore = Restore(READING_VERSION.with(|v| v.replace(version)));
+    f()
+}
 
 /// The longest type name a header may hold.
 pub const MAX_TYPE_NAME_LEN: usize = 64;
@@ -324,10 +353,10 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
     let mut version = [0u8; 4];
     read_header_bytes(&mut limited, &mut version, "format version")?;
     let version = u32::from_le_bytes(version);
-    if version != SERIALIZATION_VERSION {
+    if !(OLDEST_SERIALIZATION_VERSION..=SERIALIZATION_VERSION).contains(&version) {
         return Err(Error::Serialization(format!(
-            "format version {version} is not supported (this build reads version \
-             {SERIALIZATION_VERSION})"
+            "format version {version} is not supported (this build reads versions \
+             {OLDEST_SERIALIZATION_VERSION} to {SERIALIZATION_VERSION})"
         )));
     }
     let mut len = [0u8; 1];
@@ -347,7 +376,10 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
             T::TYPE_NAME
         )));
     }
-    bincode::serde::decode_from_std_read(&mut limited, CODEC).map_err(|e| {
+    with_reading_version(version, || {
+        bincode::serde::decode_from_std_read(&mut limited, CODEC)
+    })
+    .map_err(|e| {
         if limited.limit() == 0 {
             Error::Serialization(format!(
                 "a {} needs more than the size limit of {size_limit} bytes ({e})",

@@ -13,7 +13,7 @@ use common::{keys, setup};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{
     safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
-    SERIALIZATION_MAGIC,
+    SERIALIZATION_MAGIC, SERIALIZATION_VERSION,
 };
 use gpufhe::shortint::DEFAULT_PARAMETERS;
 use gpufhe::{
@@ -345,9 +345,11 @@ fn wrong_header_type_or_size_are_errors() {
     let mut wrong = bytes.clone();
     wrong[0] ^= 1;
     assert!(from_bytes::<FheUint8>(&wrong).is_err());
-    let mut wrong = bytes.clone();
-    wrong[8..12].copy_from_slice(&2u32.to_le_bytes());
-    assert!(from_bytes::<FheUint8>(&wrong).is_err());
+    for version in [0, SERIALIZATION_VERSION + 1] {
+        let mut wrong = bytes.clone();
+        wrong[8..12].copy_from_slice(&version.to_le_bytes());
+        assert!(from_bytes::<FheUint8>(&wrong).is_err(), "version {version}");
+    }
     // The size limit, when reading and when writing.
     let len = bytes.len() as u64;
     assert!(safe_deserialize::<FheUint8>(bytes.as_slice(), len - 1).is_err());
@@ -368,6 +370,45 @@ fn wrong_header_type_or_size_are_errors() {
     let config = bincode::config::standard().with_fixed_int_encoding();
     assert!(bincode::serde::decode_from_slice::<FheUint64, _>(payload, config).is_err());
     assert!(bincode::serde::decode_from_slice::<FheUint8, _>(payload, config).is_ok());
+}
+
+/// Data of format version 1 (parameters without a `PbsKind`) still reads: values
+/// unchanged, parameters as classical; the same bytes claiming version 2 do not.
+#[test]
+fn version_1_data_reads_with_classical_parameters() {
+    let client_key = setup();
+    let x = FheUint8::encrypt(77u8, client_key);
+    let mut old = to_bytes(&x);
+    old[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let y: FheUint8 = from_bytes(&old).expect("a version-1 value");
+    assert_eq!(FheDecrypt::<u8>::decrypt(&y, client_key), 77);
+    // The PbsKind follows the 15 other fields of the parameters: three dimensions
+    // (u64), two TUniform noises (u32 variant + u32 bound), four decomposition
+    // values, three moduli and levels, log2_p_fail (u64 or f64 each), the modulus
+    // switch variant and the security bits (u32 each).
+    let classical = to_bytes(&ConfigBuilder::default().build());
+    let at = header_len::<Config>() + 3 * 8 + 2 * 8 + 4 * 8 + 3 * 8 + 8 + 4 + 4;
+    assert_eq!(
+        &classical[at..at + 4],
+        &0u32.to_le_bytes(),
+        "the Classical variant"
+    );
+    let multi_bit = to_bytes(&ConfigBuilder::default().use_multi_bit_pbs().build());
+    assert_eq!(
+        &multi_bit[at..at + 12],
+        &[1, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0],
+        "MultiBit {{ 4 }}"
+    );
+    let mut v1 = classical.clone();
+    v1.drain(at..at + 4);
+    v1[8..12].copy_from_slice(&1u32.to_le_bytes());
+    let config: Config = from_bytes(&v1).expect("a version-1 configuration");
+    assert_eq!(config, ConfigBuilder::default().build());
+    v1[8..12].copy_from_slice(&SERIALIZATION_VERSION.to_le_bytes());
+    assert!(
+        from_bytes::<Config>(&v1).is_err(),
+        "version 2 needs the PbsKind"
+    );
 }
 
 #[test]

@@ -10,7 +10,7 @@ use gpufhe::core_crypto::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, ModulusSwitchType,
     NoiseDistribution, PolynomialSize,
 };
-use gpufhe::shortint::ShortintParameters;
+use gpufhe::shortint::{PbsKind, ShortintParameters};
 
 /// Reads little-endian fields, zeros past the end.
 struct Reader<'a>(&'a [u8]);
@@ -70,6 +70,14 @@ pub fn parameters_from_bytes(data: &[u8]) -> ShortintParameters {
             ModulusSwitchType::CenteredMeanNoiseReduction
         },
         security_bits: u32::from_le_bytes(r.bytes()),
+        // 0: classical; g > 0: multi-bit of grouping factor g (any byte, so that
+        // validation sees factors that are out of range or do not divide n).
+        pbs_kind: match r.bytes::<1>()[0] {
+            0 => PbsKind::Classical,
+            g => PbsKind::MultiBit {
+                grouping_factor: g as usize,
+            },
+        },
     }
 }
 
@@ -105,5 +113,6 @@ pub fn parameters_to_bytes(p: &ShortintParameters) -> Vec<u8> {
         ModulusSwitchType::CenteredMeanNoiseReduction => 1,
     });
     out.extend_from_slice(&p.security_bits.to_le_bytes());
+    out.push(p.pbs_kind.grouping_factor().map_or(0, |g| g as u8));
     out
 }

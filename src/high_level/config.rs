@@ -148,6 +148,29 @@ impl ConfigBuilder {
         Ok(Self { parameters, ..self })
     }
 
+    /// Uses the multi-bit parameters
+    /// ([`crate::shortint::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]:
+    /// the default blocks, 128-bit security, bootstraps by a multi-bit blind rotation
+    /// of grouping factor 4), replacing the block parameters chosen so far. Every
+    /// operation computes the same results; a bootstrap runs `n/4` sequential
+    /// external products instead of `n`, which lowers its latency on a GPU, while on
+    /// the CPU it reads a key 3.75 times larger (about 1.6 times slower per
+    /// bootstrap).
+    ///
+    /// ```
+    /// use gpufhe::shortint::PbsKind;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default().use_multi_bit_pbs().build();
+    /// assert_eq!(config.parameters().pbs_kind, PbsKind::MultiBit { grouping_factor: 4 });
+    /// ```
+    pub fn use_multi_bit_pbs(self) -> Self {
+        Self {
+            parameters:
+                crate::shortint::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+            ..self
+        }
+    }
+
     /// Enables ciphertext compression with `parameters` (for the default block
     /// parameters: [`crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2`]): the client key
     /// then holds a compression key, and server keys the keys that pack values into

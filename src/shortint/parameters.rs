@@ -22,8 +22,7 @@ pub use super::compression::{
 /// Deserialization validates the set ([`ShortintParameters::validate`]) and requires
 /// it to be secure ([`ShortintParameters::check_security`]) unless it is read inside
 /// [`crate::serialization::with_insecure_parameters_allowed`].
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(try_from = "ParameterFields")]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct ShortintParameters {
     /// `n`, the dimension of the small LWE key.
     pub lwe_dimension: LweDimension,
@@ -56,10 +55,122 @@ pub struct ShortintParameters {
     pub modulus_switch: ModulusSwitchType,
     /// Estimated security in bits against the best known attacks.
     pub security_bits: u32,
+    /// Which blind rotation the bootstraps run, and so which bootstrap key the
+    /// server key holds.
+    pub pbs_kind: PbsKind,
+}
+
+/// Which blind rotation the bootstraps of a parameter set run.
+///
+/// The integer circuits do not depend on it: a bootstrap evaluates the same table
+/// either way, with other noise and another cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum PbsKind {
+    /// One CMux per mask coefficient: the bootstrap key holds one GGSW ciphertext per
+    /// bit of the small key ([`crate::core_crypto::blind_rotate_assign`]).
+    Classical,
+    /// The mask coefficients in groups of `grouping_factor`: one external product per
+    /// group with a key bundle built from the group's `2^g - 1` GGSW ciphertexts
+    /// ([`crate::core_crypto::multi_bit_blind_rotate_assign`]). `n / g` sequential
+    /// steps instead of `n`, each with independent bundle work that a GPU spreads
+    /// over otherwise idle cores; the key is `(2^g - 1) / g` times larger.
+    MultiBit {
+        /// `g`, the number of mask coefficients per group (it divides `n`).
+        grouping_factor: usize,
+    },
+}
+
+impl PbsKind {
+    /// The grouping factor of a multi-bit bootstrap, `None` for the classical one.
+    pub fn grouping_factor(self) -> Option<usize> {
+        match self {
+            PbsKind::Classical => None,
+            PbsKind::MultiBit { grouping_factor } => Some(grouping_factor),
+        }
+    }
+
+    /// The number of GGSW ciphertexts of the bootstrap key for a small key of
+    /// dimension `n`: `n`, or `(n / g)(2^g - 1)` (`usize::MAX` if `g` is 0 or too
+    /// large to count).
+    pub fn ggsw_count(self, n: usize) -> usize {
+        match self {
+            PbsKind::Classical => n,
+            // Saturating: also called on unchecked parameters (the memory bound).
+            PbsKind::MultiBit { grouping_factor: g } => {
+                let per_group = u32::try_from(g).ok().and_then(|g| 1usize.checked_shl(g));
+                match (n.checked_div(g), per_group) {
+                    (Some(groups), Some(p)) => groups.saturating_mul(p - 1),
+                    _ => usize::MAX,
+                }
+            }
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for ShortintParameters {
+    /// Reads the fields, then checks them; data of format version 1
+    /// ([`crate::serialization::OLDEST_SERIALIZATION_VERSION`]), which has no
+    /// [`PbsKind`], reads as classical.
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        let fields = if crate::serialization::reading_version() == 1 {
+            ParameterFields::from(ParameterFieldsV1::deserialize(deserializer)?)
+        } else {
+            ParameterFields::deserialize(deserializer)?
+        };
+        Self::try_from(fields).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The fields of a [`ShortintParameters`] in format version 1: all but the
+/// [`PbsKind`], which was classical.
+#[derive(serde::Deserialize)]
+#[serde(rename = "ShortintParameters")]
+struct ParameterFieldsV1 {
+    lwe_dimension: LweDimension,
+    glwe_dimension: GlweDimension,
+    polynomial_size: PolynomialSize,
+    lwe_noise_distribution: NoiseDistribution,
+    glwe_noise_distribution: NoiseDistribution,
+    pbs_base_log: DecompositionBaseLog,
+    pbs_level: DecompositionLevelCount,
+    ks_base_log: DecompositionBaseLog,
+    ks_level: DecompositionLevelCount,
+    message_modulus: u64,
+    carry_modulus: u64,
+    max_noise_level: u64,
+    log2_p_fail: f64,
+    modulus_switch: ModulusSwitchType,
+    security_bits: u32,
+}
+
+impl From<ParameterFieldsV1> for ParameterFields {
+    fn from(f: ParameterFieldsV1) -> Self {
+        Self {
+            lwe_dimension: f.lwe_dimension,
+            glwe_dimension: f.glwe_dimension,
+            polynomial_size: f.polynomial_size,
+            lwe_noise_distribution: f.lwe_noise_distribution,
+            glwe_noise_distribution: f.glwe_noise_distribution,
+            pbs_base_log: f.pbs_base_log,
+            pbs_level: f.pbs_level,
+            ks_base_log: f.ks_base_log,
+            ks_level: f.ks_level,
+            message_modulus: f.message_modulus,
+            carry_modulus: f.carry_modulus,
+            max_noise_level: f.max_noise_level,
+            log2_p_fail: f.log2_p_fail,
+            modulus_switch: f.modulus_switch,
+            security_bits: f.security_bits,
+            pbs_kind: PbsKind::Classical,
+        }
+    }
 }
 
 /// The fields of a [`ShortintParameters`] as read, before they are checked.
 #[derive(serde::Deserialize)]
+#[serde(rename = "ShortintParameters")]
 struct ParameterFields {
     lwe_dimension: LweDimension,
     glwe_dimension: GlweDimension,
@@ -76,6 +187,7 @@ struct ParameterFields {
     log2_p_fail: f64,
     modulus_switch: ModulusSwitchType,
     security_bits: u32,
+    pbs_kind: PbsKind,
 }
 
 impl TryFrom<ParameterFields> for ShortintParameters {
@@ -98,6 +210,7 @@ impl TryFrom<ParameterFields> for ShortintParameters {
             log2_p_fail: f.log2_p_fail,
             modulus_switch: f.modulus_switch,
             security_bits: f.security_bits,
+            pbs_kind: f.pbs_kind,
         };
         parameters.validate()?;
         if !crate::serialization::insecure_parameters_allowed() {
@@ -133,7 +246,46 @@ pub const PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters = Sh
     log2_p_fail: -129.581,
     modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
     security_bits: 128,
+    pbs_kind: PbsKind::Classical,
 };
+
+/// The multi-bit parameters: the blocks of [`DEFAULT_PARAMETERS`] (2 message bits, 2
+/// carry bits, a padding bit; **128-bit security**) bootstrapped by a multi-bit blind
+/// rotation with grouping factor 4 ([`PbsKind::MultiBit`]), for latency on a GPU
+/// (TFHE-rs' `PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`
+/// values). Chosen with [`crate::ConfigBuilder::use_multi_bit_pbs`].
+///
+/// `n = 920`, `k = 1`, `N = 2048`; LWE noise TUniform(45), GLWE noise TUniform(17);
+/// bootstrap decomposition `2^22` with 1 level, keyswitch `2^3` with 5 levels; max
+/// noise level 5; centered-mean modulus switch. The failure probability is the
+/// larger of TFHE-rs' published 2^-134.3 and this crate's model
+/// ([`ShortintParameters::modelled_log2_p_fail`]).
+///
+/// ```
+/// use gpufhe::shortint::{PbsKind, PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as p};
+/// assert_eq!(p.pbs_kind.grouping_factor(), Some(4));
+/// assert!(p.check_security().is_ok());
+/// assert!(p.log2_p_fail <= -128.0 && p.modelled_log2_p_fail() <= p.log2_p_fail);
+/// ```
+pub const PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters =
+    ShortintParameters {
+        lwe_dimension: LweDimension(920),
+        glwe_dimension: GlweDimension(1),
+        polynomial_size: PolynomialSize(2048),
+        lwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 45 },
+        glwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 17 },
+        pbs_base_log: DecompositionBaseLog(22),
+        pbs_level: DecompositionLevelCount(1),
+        ks_base_log: DecompositionBaseLog(3),
+        ks_level: DecompositionLevelCount(5),
+        message_modulus: 4,
+        carry_modulus: 4,
+        max_noise_level: 5,
+        log2_p_fail: -134.3,
+        modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
+        security_bits: 128,
+        pbs_kind: PbsKind::MultiBit { grouping_factor: 4 },
+    };
 
 /// **Insecure**: small dimensions that make keys and bootstraps fast, for tests only.
 /// Same encoding as the defaults (2 + 2 bits); the failure probability is about
@@ -155,7 +307,17 @@ pub const PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2: ShortintParameters = ShortintPa
     log2_p_fail: -37.0,
     modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
     security_bits: 0,
+    pbs_kind: PbsKind::Classical,
 };
+
+/// **Insecure**: [`PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`] bootstrapped by a
+/// multi-bit blind rotation of grouping factor 4, for tests only.
+#[cfg(any(test, feature = "test-params"))]
+pub const PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2: ShortintParameters =
+    ShortintParameters {
+        pbs_kind: PbsKind::MultiBit { grouping_factor: 4 },
+        ..PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2
+    };
 
 impl ShortintParameters {
     /// `Err` if the set is inconsistent (moduli not powers of two, too many values
@@ -185,6 +347,9 @@ impl ShortintParameters {
             return bad("the max noise level must be at least 1".into());
         }
         crate::core_crypto::check_polynomial_size(self.polynomial_size)?;
+        if let Some(g) = self.pbs_kind.grouping_factor() {
+            crate::core_crypto::check_grouping_factor(self.lwe_dimension.0, g)?;
+        }
         if !self.log2_p_fail.is_finite() || self.log2_p_fail > 0.0 {
             return bad(format!(
                 "log2 of the failure probability ({}) must be finite and at most 0",
@@ -251,21 +416,83 @@ impl ShortintParameters {
 
     /// The modelled output noise variance of a bootstrap on these parameters, with
     /// keys of average Hamming weight
-    /// ([`crate::core_crypto::noise::pbs_output_variance`]): the noise of one noise
-    /// level.
+    /// ([`crate::core_crypto::noise::pbs_output_variance`], or
+    /// [`crate::core_crypto::noise::multi_bit_pbs_output_variance`] with the average
+    /// number `(n/g)(1 - 2^-g)` of groups whose bits are not all zero): the noise of
+    /// one noise level.
     pub fn bootstrap_output_variance(&self) -> f64 {
-        crate::core_crypto::noise::pbs_output_variance(
-            &self.bootstrap_key_shape(),
-            self.glwe_noise_distribution,
-            self.lwe_dimension.0 / 2,
-            self.big_lwe_dimension().0 / 2,
-        )
+        let (shape, glwe_weight) = (self.bootstrap_key_shape(), self.big_lwe_dimension().0 / 2);
+        match self.pbs_kind {
+            PbsKind::Classical => crate::core_crypto::noise::pbs_output_variance(
+                &shape,
+                self.glwe_noise_distribution,
+                self.lwe_dimension.0 / 2,
+                glwe_weight,
+            ),
+            PbsKind::MultiBit { grouping_factor } => {
+                let groups = self.lwe_dimension.0 / grouping_factor;
+                let active = groups - (groups >> grouping_factor);
+                crate::core_crypto::noise::multi_bit_pbs_output_variance(
+                    &shape,
+                    grouping_factor,
+                    self.glwe_noise_distribution,
+                    active,
+                    glwe_weight,
+                )
+            }
+        }
     }
 
-    /// The shape of the bootstrap key.
+    /// The variance of the error a bootstrap's blind rotation reads, at the largest
+    /// noise level: `max_noise_level` bootstrap outputs
+    /// ([`ShortintParameters::bootstrap_output_variance`]), the keyswitch
+    /// ([`crate::core_crypto::noise::keyswitch_added_variance`]) and the modulus
+    /// switch to `2N`, whose rounding errors (variance `r = ((2^64/2N)^2 - 1)/12`
+    /// each) count `(1 + n/2) r` plainly and `(1 + n/4) r` with centered-mean noise
+    /// reduction (keys of average Hamming weight).
+    pub fn blind_rotation_input_variance(&self) -> f64 {
+        let n = self.lwe_dimension.0 as f64;
+        let step = 2f64.powi(64 - (self.polynomial_size.log2() as i32 + 1));
+        let rounding = (step * step - 1.0) / 12.0;
+        let mask_share = match self.modulus_switch {
+            ModulusSwitchType::Standard => n / 2.0,
+            ModulusSwitchType::CenteredMeanNoiseReduction => n / 4.0,
+        };
+        self.max_noise_level as f64 * self.bootstrap_output_variance()
+            + crate::core_crypto::noise::keyswitch_added_variance(
+                &self.keyswitch_key_shape(),
+                self.lwe_noise_distribution,
+                self.big_lwe_dimension().0 / 2,
+            )
+            + (1.0 + mask_share) * rounding
+    }
+
+    /// `log2` of the modelled probability that one bootstrap decrypts wrongly: a
+    /// centered Gaussian error of variance
+    /// [`ShortintParameters::blind_rotation_input_variance`] beyond half a message
+    /// step, `Δ/2` (`erfc(Δ / (2 sqrt(2 V)))`, through its asymptotic series). The
+    /// `log2_p_fail` of the crate's parameter sets is never below it.
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS as p;
+    /// assert!(p.modelled_log2_p_fail() <= p.log2_p_fail);
+    /// ```
+    pub fn modelled_log2_p_fail(&self) -> f64 {
+        let x = self.delta() as f64 / 2.0 / (2.0 * self.blind_rotation_input_variance()).sqrt();
+        if x < 3.0 {
+            // Outside the series' range: a bound that is never optimistic.
+            return (2.0 * (-x * x).exp()).min(1.0).log2();
+        }
+        let x2 = x * x;
+        let series = 1.0 - 1.0 / (2.0 * x2) + 3.0 / (4.0 * x2 * x2);
+        (-x2 - (x * std::f64::consts::PI.sqrt()).ln() + series.ln()) / std::f64::consts::LN_2
+    }
+
+    /// The shape of the bootstrap key: `n` GGSW ciphertexts, or `(n/g)(2^g - 1)` for a
+    /// multi-bit key ([`PbsKind::ggsw_count`]).
     pub fn bootstrap_key_shape(&self) -> BootstrapKeyShape {
         BootstrapKeyShape {
-            input_lwe_dimension: self.lwe_dimension,
+            input_lwe_dimension: LweDimension(self.pbs_kind.ggsw_count(self.lwe_dimension.0)),
             glwe_dimension: self.glwe_dimension,
             polynomial_size: self.polynomial_size,
             base_log: self.pbs_base_log,

@@ -122,8 +122,9 @@ impl ShortintParameters {
 
     /// The host memory, in bytes, that generating or decompressing a server key of
     /// these parameters needs at its peak: the keyswitching key (`k·N · ℓ_ks · (n +
-    /// 1)` words) and the bootstrap key twice (standard and Fourier domains, `n ·
-    /// (k + 1)² · ℓ_pbs · N` words each). `None` if that overflows a `u64`.
+    /// 1)` words) and the bootstrap key twice (standard and Fourier domains, `G ·
+    /// (k + 1)² · ℓ_pbs · N` words each, with `G` its GGSW count: `n`, or
+    /// `(n/g)(2^g - 1)` for a multi-bit key). `None` if that overflows a `u64`.
     ///
     /// ```
     /// use gpufhe::shortint::DEFAULT_PARAMETERS;
@@ -138,7 +139,8 @@ impl ShortintParameters {
         let ksk = big
             .checked_mul(self.ks_level.0 as u64)?
             .checked_mul(n.checked_add(1)?)?;
-        let bsk = n
+        let ggsws = self.pbs_kind.ggsw_count(self.lwe_dimension.0) as u64;
+        let bsk = ggsws
             .checked_mul(glwe_size.checked_mul(glwe_size)?)?
             .checked_mul(self.pbs_level.0 as u64)?
             .checked_mul(poly)?;

@@ -2,16 +2,18 @@
 //! blocks it enables; its compressed form.
 
 use super::{
-    BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ManyLookupTable, ShortintParameters,
+    BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ManyLookupTable, PbsKind,
+    ShortintParameters,
 };
 use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
-    batch_blind_rotate_lwe_ciphertext, blind_rotate_assign_multithreaded,
-    extract_lwe_sample_from_glwe_ciphertext, generate_seeded_lwe_bootstrap_key,
-    generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext, keyswitch_lwe_ciphertext_batch,
-    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_multithreaded,
-    keyswitch_lwe_ciphertext_rounded_multithreaded, modulus_switch_lwe_ciphertext,
-    mul_lwe_ciphertext_by_scalar_assign, programmable_bootstrap_lwe_ciphertext, BootstrapKeyShape,
+    batch_blind_rotate_lwe_ciphertext, batch_multi_bit_blind_rotate_lwe_ciphertext,
+    blind_rotate_assign_multithreaded, extract_lwe_sample_from_glwe_ciphertext,
+    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
+    keyswitch_lwe_ciphertext_batch, keyswitch_lwe_ciphertext_batch_rounded,
+    keyswitch_lwe_ciphertext_multithreaded, keyswitch_lwe_ciphertext_rounded_multithreaded,
+    modulus_switch_lwe_ciphertext, mul_lwe_ciphertext_by_scalar_assign,
+    multi_bit_blind_rotate_assign, multi_bit_lwe_secret_key, BootstrapKeyShape,
     EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
     LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
@@ -146,8 +148,18 @@ impl CompressedServerKey {
             keyswitch_seed,
             rng,
         )?;
+        // A multi-bit key is a bootstrap key over the indicator bits of the groups.
+        let indicator_bits = match p.pbs_kind {
+            PbsKind::Classical => None,
+            PbsKind::MultiBit { grouping_factor } => Some(multi_bit_lwe_secret_key(
+                &client_key.small_lwe_secret_key,
+                grouping_factor,
+            )?),
+        };
         let bootstrap_key = generate_seeded_lwe_bootstrap_key(
-            &client_key.small_lwe_secret_key,
+            indicator_bits
+                .as_ref()
+                .unwrap_or(&client_key.small_lwe_secret_key),
             &client_key.glwe_secret_key,
             p.pbs_base_log,
             p.pbs_level,
@@ -255,13 +267,8 @@ impl ServerKey {
         let p = &self.parameters;
         let small = self.keyswitch(ct)?;
         let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
-        programmable_bootstrap_lwe_ciphertext(
-            &small,
-            &mut out,
-            &lut.accumulator,
-            &self.bootstrap_key,
-            p.modulus_switch,
-        )?;
+        let rotated = self.blind_rotate_batch(std::slice::from_ref(&small), &[&lut.accumulator])?;
+        extract_lwe_sample_from_glwe_ciphertext(&rotated[0], &mut out, 0)?;
         Ok(self.fresh_block(out, lut.degree))
     }
 
@@ -468,11 +475,20 @@ impl ServerKey {
                         p.modulus_switch,
                     )?;
                     let mut rotated = (*acc).clone();
-                    blind_rotate_assign_multithreaded(
-                        &mut rotated,
-                        &switched,
-                        &self.bootstrap_key,
-                    )?;
+                    match p.pbs_kind {
+                        PbsKind::Classical => blind_rotate_assign_multithreaded(
+                            &mut rotated,
+                            &switched,
+                            &self.bootstrap_key,
+                        )?,
+                        // Not split: one thread builds the bundles and applies them.
+                        PbsKind::MultiBit { grouping_factor } => multi_bit_blind_rotate_assign(
+                            &mut rotated,
+                            &switched,
+                            &self.bootstrap_key,
+                            grouping_factor,
+                        )?,
+                    }
                     Ok(rotated)
                 })
                 .collect();
@@ -496,17 +512,35 @@ impl ServerKey {
                 };
                 let mut rotated = Vec::with_capacity(small.len());
                 for (small, accs) in small.chunks(PBS_BATCH).zip(accs.chunks(PBS_BATCH)) {
-                    rotated.extend(batch_blind_rotate_lwe_ciphertext(
-                        small,
-                        accs,
-                        &self.bootstrap_key,
-                        p.modulus_switch,
-                    )?);
+                    rotated.extend(self.blind_rotate_batch(small, accs)?);
                 }
                 Ok(rotated)
             })
             .collect::<Result<_>>()?;
         Ok(rotated.into_iter().flatten().collect())
+    }
+
+    /// Modulus-switches each block of `small` (under the small key) and blind-rotates a
+    /// copy of its accumulator by it, with the blind rotation of the parameters
+    /// ([`PbsKind`]), reading the bootstrap key once for the batch.
+    fn blind_rotate_batch(
+        &self,
+        small: &[LweCiphertextOwned],
+        accs: &[&GlweCiphertextOwned],
+    ) -> Result<Vec<GlweCiphertextOwned>> {
+        let (bsk, modulus_switch) = (&self.bootstrap_key, self.parameters.modulus_switch);
+        match self.parameters.pbs_kind {
+            PbsKind::Classical => {
+                batch_blind_rotate_lwe_ciphertext(small, accs, bsk, modulus_switch)
+            }
+            PbsKind::MultiBit { grouping_factor } => batch_multi_bit_blind_rotate_lwe_ciphertext(
+                small,
+                accs,
+                bsk,
+                grouping_factor,
+                modulus_switch,
+            ),
+        }
     }
 
     /// Evaluates a two-block table on `lhs * factor + rhs` (both must hold a message

@@ -5,20 +5,33 @@
 use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, ServerKey};
 use std::sync::OnceLock;
 
-/// The test binary's keys: generated once, on the default (secure) parameters.
-pub fn keys() -> &'static (ClientKey, CompressedServerKey, ServerKey) {
-    static KEYS: OnceLock<(ClientKey, CompressedServerKey, ServerKey)> = OnceLock::new();
-    KEYS.get_or_init(|| {
-        let client_key = ClientKey::generate(ConfigBuilder::default());
+/// A client key, its compressed server key and that key decompressed to the CPU.
+pub type Keys = (ClientKey, CompressedServerKey, ServerKey);
+
+/// The keys of `config`, generated once into `cell`.
+pub fn keys_in(cell: &'static OnceLock<Keys>, config: ConfigBuilder) -> &'static Keys {
+    cell.get_or_init(|| {
+        let client_key = ClientKey::generate(config);
         let compressed = CompressedServerKey::new(&client_key);
         let server_key = compressed.decompress();
         (client_key, compressed, server_key)
     })
 }
 
+/// The test binary's keys: generated once, on the default (secure) parameters.
+pub fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    keys_in(&KEYS, ConfigBuilder::default())
+}
+
 /// Sets the shared server key on the calling thread; returns the client key.
 pub fn setup() -> &'static ClientKey {
-    let (client_key, _, server_key) = keys();
+    setup_with(keys())
+}
+
+/// Sets the server key of `keys` on the calling thread; returns the client key.
+pub fn setup_with(keys: &'static Keys) -> &'static ClientKey {
+    let (client_key, _, server_key) = keys;
     set_server_key(server_key.clone());
     client_key
 }
@@ -26,7 +39,12 @@ pub fn setup() -> &'static ClientKey {
 /// A server key of the shared client key with counters of its own, set on the
 /// calling thread (tests run in parallel, so shared counters would mix).
 pub fn counting_setup() -> (&'static ClientKey, ServerKey) {
-    let (client_key, compressed, _) = keys();
+    counting_setup_with(keys())
+}
+
+/// [`counting_setup`] for the keys `keys`.
+pub fn counting_setup_with(keys: &'static Keys) -> (&'static ClientKey, ServerKey) {
+    let (client_key, compressed, _) = keys;
     let server_key = compressed.decompress();
     set_server_key(server_key.clone());
     (client_key, server_key)

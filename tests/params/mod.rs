@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use gpufhe::core_crypto::*;
-use gpufhe::shortint::ShortintParameters;
+use gpufhe::shortint::{PbsKind, ShortintParameters};
 
 /// **Insecure** parameters for fast tests: 2 message bits, 2 carry bits (the
 /// encoding of the defaults) on small dimensions.
@@ -30,6 +30,7 @@ pub fn insecure_parameters(
         log2_p_fail: -37.0,
         modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
         security_bits: 0,
+        pbs_kind: PbsKind::Classical,
     }
 }
 

@@ -225,6 +225,13 @@ impl CudaBackend {
     ) -> Result<Self> {
         let parameters = *parameters;
         parameters.validate()?;
+        if parameters.pbs_kind != crate::shortint::PbsKind::Classical {
+            return Err(crate::Error::InvalidParameter(
+                "multi-bit bootstrap keys run on the CPU only in this version: decompress the \
+                 key to the CPU, or use the classical parameters on the GPU"
+                    .into(),
+            ));
+        }
         let bootstrap = CudaFourierBootstrapKey::from_cpu(device, bootstrap_key)?;
         let keyswitch = CudaKeyswitchKey::from_cpu(device, keyswitch_key)?;
         device.synchronize()?;
