@@ -22,7 +22,10 @@ pub use super::compression::{
 /// Deserialization validates the set ([`ShortintParameters::validate`]) and requires
 /// it to be secure ([`ShortintParameters::check_security`]) unless it is read inside
 /// [`crate::serialization::with_insecure_parameters_allowed`].
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+// The derives only write `ShortintParameters::{serialize, deserialize}` (unchecked);
+// the trait impls below call them, the deserialization then checks.
+#[serde(remote = "Self")]
 pub struct ShortintParameters {
     /// `n`, the dimension of the small LWE key.
     pub lwe_dimension: LweDimension,
@@ -107,19 +110,36 @@ impl PbsKind {
     }
 }
 
+impl serde::Serialize for ShortintParameters {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        ShortintParameters::serialize(self, serializer)
+    }
+}
+
 impl<'de> serde::Deserialize<'de> for ShortintParameters {
-    /// Reads the fields, then checks them; data of format version 1
+    /// Reads the fields, then checks them ([`ShortintParameters::validate`], and
+    /// [`ShortintParameters::check_security`] unless insecure parameters are
+    /// allowed); data of format version 1
     /// ([`crate::serialization::OLDEST_SERIALIZATION_VERSION`]), which has no
     /// [`PbsKind`], reads as classical.
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> std::result::Result<Self, D::Error> {
-        let fields = if crate::serialization::reading_version() == 1 {
-            ParameterFields::from(ParameterFieldsV1::deserialize(deserializer)?)
+        let parameters = if crate::serialization::reading_version() == 1 {
+            ShortintParameters::from(ParameterFieldsV1::deserialize(deserializer)?)
         } else {
-            ParameterFields::deserialize(deserializer)?
+            ShortintParameters::deserialize(deserializer)?
         };
-        Self::try_from(fields).map_err(serde::de::Error::custom)
+        parameters.validate().map_err(serde::de::Error::custom)?;
+        if !crate::serialization::insecure_parameters_allowed() {
+            parameters
+                .check_security()
+                .map_err(serde::de::Error::custom)?;
+        }
+        Ok(parameters)
     }
 }
 
@@ -145,7 +165,7 @@ struct ParameterFieldsV1 {
     security_bits: u32,
 }
 
-impl From<ParameterFieldsV1> for ParameterFields {
+impl From<ParameterFieldsV1> for ShortintParameters {
     fn from(f: ParameterFieldsV1) -> Self {
         Self {
             lwe_dimension: f.lwe_dimension,
@@ -165,58 +185,6 @@ impl From<ParameterFieldsV1> for ParameterFields {
             security_bits: f.security_bits,
             pbs_kind: PbsKind::Classical,
         }
-    }
-}
-
-/// The fields of a [`ShortintParameters`] as read, before they are checked.
-#[derive(serde::Deserialize)]
-#[serde(rename = "ShortintParameters")]
-struct ParameterFields {
-    lwe_dimension: LweDimension,
-    glwe_dimension: GlweDimension,
-    polynomial_size: PolynomialSize,
-    lwe_noise_distribution: NoiseDistribution,
-    glwe_noise_distribution: NoiseDistribution,
-    pbs_base_log: DecompositionBaseLog,
-    pbs_level: DecompositionLevelCount,
-    ks_base_log: DecompositionBaseLog,
-    ks_level: DecompositionLevelCount,
-    message_modulus: u64,
-    carry_modulus: u64,
-    max_noise_level: u64,
-    log2_p_fail: f64,
-    modulus_switch: ModulusSwitchType,
-    security_bits: u32,
-    pbs_kind: PbsKind,
-}
-
-impl TryFrom<ParameterFields> for ShortintParameters {
-    type Error = Error;
-
-    fn try_from(f: ParameterFields) -> Result<Self> {
-        let parameters = Self {
-            lwe_dimension: f.lwe_dimension,
-            glwe_dimension: f.glwe_dimension,
-            polynomial_size: f.polynomial_size,
-            lwe_noise_distribution: f.lwe_noise_distribution,
-            glwe_noise_distribution: f.glwe_noise_distribution,
-            pbs_base_log: f.pbs_base_log,
-            pbs_level: f.pbs_level,
-            ks_base_log: f.ks_base_log,
-            ks_level: f.ks_level,
-            message_modulus: f.message_modulus,
-            carry_modulus: f.carry_modulus,
-            max_noise_level: f.max_noise_level,
-            log2_p_fail: f.log2_p_fail,
-            modulus_switch: f.modulus_switch,
-            security_bits: f.security_bits,
-            pbs_kind: f.pbs_kind,
-        };
-        parameters.validate()?;
-        if !crate::serialization::insecure_parameters_allowed() {
-            parameters.check_security()?;
-        }
-        Ok(parameters)
     }
 }
 

@@ -13,7 +13,7 @@ use crate::core_crypto::{
     keyswitch_lwe_ciphertext_batch, keyswitch_lwe_ciphertext_batch_rounded,
     keyswitch_lwe_ciphertext_multithreaded, keyswitch_lwe_ciphertext_rounded_multithreaded,
     modulus_switch_lwe_ciphertext, mul_lwe_ciphertext_by_scalar_assign,
-    multi_bit_blind_rotate_assign, multi_bit_lwe_secret_key, BootstrapKeyShape,
+    multi_bit_blind_rotate_assign_multithreaded, multi_bit_lwe_secret_key, BootstrapKeyShape,
     EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
     LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
@@ -481,13 +481,14 @@ impl ServerKey {
                             &switched,
                             &self.bootstrap_key,
                         )?,
-                        // Not split: one thread builds the bundles and applies them.
-                        PbsKind::MultiBit { grouping_factor } => multi_bit_blind_rotate_assign(
-                            &mut rotated,
-                            &switched,
-                            &self.bootstrap_key,
-                            grouping_factor,
-                        )?,
+                        PbsKind::MultiBit { grouping_factor } => {
+                            multi_bit_blind_rotate_assign_multithreaded(
+                                &mut rotated,
+                                &switched,
+                                &self.bootstrap_key,
+                                grouping_factor,
+                            )?
+                        }
                     }
                     Ok(rotated)
                 })

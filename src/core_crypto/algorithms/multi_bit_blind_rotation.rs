@@ -287,6 +287,109 @@ fn accumulate_scaled_ggsw<S: pulp::Simd>(
     }
 }
 
+/// Writes to `bundle` the key bundle `sum_T (ζ^(a_T) - 1) GGSW(f_T)` of group
+/// `group` for its switched mask values `a`, slot by slot (`factor`: a work buffer
+/// of `N/2` values).
+#[inline(always)]
+fn build_bundle<S: pulp::Simd>(
+    simd: S,
+    bundle: &mut [c64],
+    factor: &mut [c64],
+    a: &[usize],
+    group: usize,
+    bsk: &FourierLweBootstrapKey,
+) {
+    let g = a.len();
+    let n = bsk.shape().polynomial_size;
+    let wrap = 2 * n.0 - 1; // 2N is a power of two: `& wrap` reduces modulo 2N.
+    let tables = bundle_tables(n);
+    let per_group = (1usize << g) - 1;
+    bundle.iter_mut().for_each(|b| *b = c64::default());
+    for t in 1..=per_group {
+        let a_t = (0..g)
+            .filter(|i| t >> i & 1 == 1)
+            .fold(0usize, |s, i| s + a[i])
+            & wrap;
+        if a_t == 0 {
+            continue;
+        }
+        for (f, &e) in factor.iter_mut().zip(&tables.exponents) {
+            *f = tables.powers_minus_one[(e * a_t) & wrap];
+        }
+        accumulate_scaled_ggsw(simd, bundle, bsk.ggsw(group * per_group + t - 1), factor);
+    }
+}
+
+/// The buffers of `ACC += ACC ⊡ bundle`: decomposition, transforms, products.
+struct BundleProduct {
+    glwe_size: usize,
+    fft: &'static crate::core_crypto::fft::Fft,
+    scratch: PodBuffer,
+    decomposer: SignedDecomposer,
+    digits: Vec<u64>,
+    level_digits: Vec<u64>,
+    rows: Vec<c64>,
+    out: Vec<c64>,
+}
+
+impl BundleProduct {
+    fn new(bsk: &FourierLweBootstrapKey) -> Self {
+        let shape = bsk.shape();
+        let (n, level) = (shape.polynomial_size.0, shape.level.0);
+        let glwe_size = shape.glwe_dimension.0 + 1;
+        let fft = fft_for(shape.polynomial_size);
+        Self {
+            glwe_size,
+            fft,
+            scratch: fft.make_scratch(),
+            decomposer: SignedDecomposer::new(shape.base_log, shape.level),
+            digits: vec![0u64; level * n],
+            level_digits: vec![0u64; level],
+            rows: vec![c64::default(); glwe_size * level * n / 2],
+            out: vec![c64::default(); glwe_size * n / 2],
+        }
+    }
+
+    /// `acc += acc ⊡ bundle`.
+    #[inline(always)]
+    fn apply<S: pulp::Simd>(&mut self, simd: S, acc: &mut [u64], bundle: &[c64]) {
+        let (level, glwe_size) = (self.level_digits.len(), self.glwe_size);
+        let n = acc.len() / glwe_size;
+        let half = n / 2;
+        for (poly, poly_rows) in acc
+            .chunks_exact(n)
+            .zip(self.rows.chunks_exact_mut(level * half))
+        {
+            for (t, &x) in poly.iter().enumerate() {
+                self.decomposer.decompose_into(x, &mut self.level_digits);
+                for (j, &d) in self.level_digits.iter().enumerate() {
+                    self.digits[j * n + t] = d;
+                }
+            }
+            for (d, r) in self
+                .digits
+                .chunks_exact(n)
+                .zip(poly_rows.chunks_exact_mut(half))
+            {
+                self.fft
+                    .forward_as_integer_simd(simd, r, d, &mut self.scratch);
+            }
+        }
+        let row_refs: Vec<&[c64]> = self.rows.chunks_exact(half).collect();
+        multiply_accumulate_ggsw(simd, &mut self.out, &row_refs, bundle, glwe_size, 0);
+        for (poly, f) in acc.chunks_exact_mut(n).zip(self.out.chunks_exact_mut(half)) {
+            self.fft
+                .add_backward_as_integer_simd(simd, poly, f, &mut self.scratch);
+        }
+    }
+}
+
+/// Whether a group's switched mask values are all zero: `X^0`, the group leaves
+/// ACC unchanged.
+fn skips(a: &[usize]) -> bool {
+    a.iter().all(|&x| x == 0)
+}
+
 /// The chains of a batch, group-major: for each group, every member builds its
 /// bundle from the group's GGSW ciphertexts (in cache after the first member) and
 /// applies it. Shapes are checked by the callers.
@@ -299,64 +402,113 @@ fn multi_bit_chain<S: pulp::Simd>(
     g: usize,
 ) {
     let shape = bsk.shape();
-    let n = shape.polynomial_size.0;
-    let wrap = 2 * n - 1; // 2N is a power of two: `& wrap` reduces modulo 2N.
-    let half = n / 2;
-    let glwe_size = shape.glwe_dimension.0 + 1;
-    let level = shape.level.0;
-    let fft = fft_for(shape.polynomial_size);
-    let tables = bundle_tables(shape.polynomial_size);
-    let mut scratch: PodBuffer = fft.make_scratch();
-    let decomposer = SignedDecomposer::new(shape.base_log, shape.level);
-    let ggsw_len = shape.ggsw_size() / 2;
-    let per_group = (1usize << g) - 1;
-    let groups = shape.input_lwe_dimension.0 / per_group;
-    let mut bundle = vec![c64::default(); ggsw_len];
-    let mut factor = vec![c64::default(); half];
-    let mut digits = vec![0u64; level * n];
-    let mut level_digits = vec![0u64; level];
-    let mut rows = vec![c64::default(); glwe_size * level * half];
-    let mut out = vec![c64::default(); glwe_size * half];
+    let groups = shape.input_lwe_dimension.0 / ((1usize << g) - 1);
+    let mut bundle = vec![c64::default(); shape.ggsw_size() / 2];
+    let mut factor = vec![c64::default(); shape.polynomial_size.0 / 2];
+    let mut product = BundleProduct::new(bsk);
     for group in 0..groups {
         for (acc, mask) in accs.iter_mut().zip(masks) {
             let a = &mask[group * g..(group + 1) * g];
-            if a.iter().all(|&x| x == 0) {
-                continue; // X^0: the group leaves ACC unchanged.
-            }
-            // The bundle: sum over T of (ζ^(a_T) - 1) GGSW(f_T), slot by slot.
-            bundle.iter_mut().for_each(|b| *b = c64::default());
-            for t in 1..=per_group {
-                let a_t = (0..g)
-                    .filter(|i| t >> i & 1 == 1)
-                    .fold(0usize, |s, i| s + a[i])
-                    & wrap;
-                if a_t == 0 {
-                    continue;
-                }
-                for (f, &e) in factor.iter_mut().zip(&tables.exponents) {
-                    *f = tables.powers_minus_one[(e * a_t) & wrap];
-                }
-                let ggsw = bsk.ggsw(group * per_group + t - 1);
-                accumulate_scaled_ggsw(simd, &mut bundle, ggsw, &factor);
-            }
-            // ACC += ACC ⊡ bundle.
-            for (poly, poly_rows) in acc.chunks_exact(n).zip(rows.chunks_exact_mut(level * half)) {
-                for (t, &x) in poly.iter().enumerate() {
-                    decomposer.decompose_into(x, &mut level_digits);
-                    for (j, &d) in level_digits.iter().enumerate() {
-                        digits[j * n + t] = d;
-                    }
-                }
-                for (d, r) in digits.chunks_exact(n).zip(poly_rows.chunks_exact_mut(half)) {
-                    fft.forward_as_integer_simd(simd, r, d, &mut scratch);
-                }
-            }
-            let row_refs: Vec<&[c64]> = rows.chunks_exact(half).collect();
-            multiply_accumulate_ggsw(simd, &mut out, &row_refs, &bundle, glwe_size, 0);
-            for (poly, f) in acc.chunks_exact_mut(n).zip(out.chunks_exact_mut(half)) {
-                fft.add_backward_as_integer_simd(simd, poly, f, &mut scratch);
+            if !skips(a) {
+                build_bundle(simd, &mut bundle, &mut factor, a, group, bsk);
+                product.apply(simd, acc, &bundle);
             }
         }
+    }
+}
+
+/// How many groups' bundles [`multi_bit_blind_rotate_assign_multithreaded`] builds
+/// at once (64 KiB each on the default parameters).
+const BUNDLES_PER_ROUND: usize = 32;
+
+/// [`multi_bit_blind_rotate_assign`] on the threads of the current rayon pool:
+/// rounds of [`BUNDLES_PER_ROUND`] groups whose bundles (most of the work: reading
+/// `2^g - 1` GGSW ciphertexts each) are built in parallel, then applied in order.
+/// Bit-identical to the single-threaded rotation; without idle threads the bundles
+/// are simply built on the calling thread.
+pub fn multi_bit_blind_rotate_assign_multithreaded<C>(
+    acc: &mut GlweCiphertext<C>,
+    switched: &ModulusSwitchedLweCiphertext,
+    bsk: &FourierLweBootstrapKey,
+    grouping_factor: usize,
+) -> Result<()>
+where
+    C: AsRef<[u64]> + AsMut<[u64]>,
+{
+    use rayon::prelude::*;
+    let g = grouping_factor;
+    check_multi_bit_key(bsk, switched.mask.len(), g)?;
+    check_accumulator_and_modulus(acc, switched, bsk)?;
+    let shape = bsk.shape();
+    rotate_by_body(acc.as_mut_slice(), switched.body, shape.polynomial_size.0);
+    let (bundle_len, half) = (shape.ggsw_size() / 2, shape.polynomial_size.0 / 2);
+    let groups: Vec<(usize, &[usize])> = switched
+        .mask
+        .chunks_exact(g)
+        .enumerate()
+        .filter(|(_, a)| !skips(a))
+        .collect();
+    let mut bundles = vec![c64::default(); BUNDLES_PER_ROUND.min(groups.len()) * bundle_len];
+    let mut product = BundleProduct::new(bsk);
+    for round in groups.chunks(BUNDLES_PER_ROUND) {
+        let arch = pulp::Arch::new();
+        bundles
+            .par_chunks_mut(bundle_len)
+            .zip(round.par_iter())
+            .for_each_init(
+                || vec![c64::default(); half],
+                |factor, (bundle, &(group, a))| {
+                    arch.dispatch(BuildBundle {
+                        bundle,
+                        factor,
+                        a,
+                        group,
+                        bsk,
+                    })
+                },
+            );
+        for bundle in bundles.chunks_exact(bundle_len).take(round.len()) {
+            arch.dispatch(ApplyBundle {
+                product: &mut product,
+                acc: acc.as_mut_slice(),
+                bundle,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// [`build_bundle`] in a SIMD context.
+struct BuildBundle<'a> {
+    bundle: &'a mut [c64],
+    factor: &'a mut [c64],
+    a: &'a [usize],
+    group: usize,
+    bsk: &'a FourierLweBootstrapKey,
+}
+
+impl pulp::WithSimd for BuildBundle<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) {
+        build_bundle(simd, self.bundle, self.factor, self.a, self.group, self.bsk)
+    }
+}
+
+/// [`BundleProduct::apply`] in a SIMD context.
+struct ApplyBundle<'a> {
+    product: &'a mut BundleProduct,
+    acc: &'a mut [u64],
+    bundle: &'a [c64],
+}
+
+impl pulp::WithSimd for ApplyBundle<'_> {
+    type Output = ();
+
+    #[inline(always)]
+    fn with_simd<S: pulp::Simd>(self, simd: S) {
+        self.product.apply(simd, self.acc, self.bundle)
     }
 }
 
@@ -534,6 +686,59 @@ mod tests {
             measured.add(&phase, &exact_phase);
         }
         measured.get()
+    }
+
+    /// The rotation with bundles built on a pool of 2 threads is bit-identical to
+    /// the single-threaded one, over several rounds of bundles and with groups
+    /// whose mask values are all zero.
+    #[test]
+    fn multithreaded_rotation_is_bit_identical() {
+        let g = 3;
+        let n = 3 * (BUNDLES_PER_ROUND + 5);
+        let poly = PolynomialSize(512);
+        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([4; 32]));
+        let small = LweSecretKey::generate_binary(LweDimension(n), &mut secret);
+        let glwe = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
+        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([6; 32]));
+        let bsk = generate_seeded_lwe_bootstrap_key(
+            &multi_bit_lwe_secret_key(&small, g).unwrap(),
+            &glwe,
+            DecompositionBaseLog(15),
+            DecompositionLevelCount(2),
+            NoiseDistribution::TUniform { log2_bound: 4 },
+            Seed([7; 32]),
+            &mut rng,
+        )
+        .unwrap();
+        let fourier = FourierLweBootstrapKey::from_standard(&bsk.decompress());
+        let mut table = vec![0u64; 2 * 512];
+        rng.fill_mask(&mut table);
+        let mut mask: Vec<usize> = (0..n).map(|i| (i * 7919 + 3) % 1024).collect();
+        mask[3..6].iter_mut().for_each(|a| *a = 0); // group 1 is skipped
+        let switched = ModulusSwitchedLweCiphertext {
+            mask,
+            body: 77,
+            log_modulus: 10,
+        };
+        let mut one = GlweCiphertext::from_container(table.clone(), poly).unwrap();
+        multi_bit_blind_rotate_assign(&mut one, &switched, &fourier, g).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let mut split = GlweCiphertext::from_container(table, poly).unwrap();
+        pool.install(|| {
+            multi_bit_blind_rotate_assign_multithreaded(&mut split, &switched, &fourier, g)
+        })
+        .unwrap();
+        assert_eq!(one, split);
+        let bad = ModulusSwitchedLweCiphertext {
+            mask: vec![0; n - 1],
+            ..switched
+        };
+        assert!(
+            multi_bit_blind_rotate_assign_multithreaded(&mut split, &bad, &fourier, g).is_err()
+        );
     }
 
     /// Running sums of an error sample: its variance.
