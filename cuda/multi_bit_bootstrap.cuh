@@ -10,8 +10,10 @@
 // values a_1..a_g, the bundle sum_{T != 0} (X^{a_T} - 1) GGSW(f_T) (a_T the sum of
 // the a_i of T, mod 2N), then ACC += ACC ⊡ bundle; a group whose a_i are all 0 is
 // skipped. The host alternates two kernels over chunks of groups:
-//   - multi_bit_key_bundle_<N>_u64: every (ciphertext, group, GGSW polynomial) of the
-//     chunk, spread over the blocks of the grid, into the bundle buffer (per
+//   - multi_bit_key_bundle_<N>_u64: the bundles of every ciphertext and group of the
+//     chunk (items of BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials of one group,
+//     spread over the blocks of the grid by a grid-stride loop) into the bundle
+//     buffer (per
 //     ciphertext `capacity` bundles of the GGSW layout: row r, column c, slot v T + t);
 //   - multi_bit_bootstrap[_cluster]_<N>_u64: the CMux loop of programmable_bootstrap
 //     with ACC itself decomposed (no rotation) and the bundle as the GGSW, batched the
@@ -54,10 +56,18 @@ __device__ __forceinline__ double2 unit_power(const double2 *twist, uint32_t q) 
   }
 }
 
+// Ciphertexts and polynomials of a bundle one thread accumulates at once: each key
+// value loaded serves BUNDLE_CTS ciphertexts (the key, (2^g - 1)/g times the size of
+// a classical one, is read from L2 once per BUNDLE_CTS ciphertexts), and each
+// evaluation-point power BUNDLE_POLYS polynomials (k = 1, l = 1: all of them).
+constexpr uint32_t BUNDLE_CTS = 4;
+constexpr uint32_t BUNDLE_POLYS = 4;
+
 template <class Fft>
 __device__ __forceinline__ void multi_bit_key_bundle(const MultiBitParams &mp) {
   constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
   constexpr int LOG_2N = ilog2(2 * N);
+  constexpr uint32_t MOD = 2 * N - 1;
   const PbsParams &p = mp.pbs;
   GPUFHE_DYNAMIC_SHARED(double2, buffer);
   const int t = threadIdx.x;
@@ -72,52 +82,92 @@ __device__ __forceinline__ void multi_bit_key_bundle(const MultiBitParams &mp) {
 #pragma unroll
   for (int v = 0; v < R; ++v) {
     const double turns = atan2(x[v].y, x[v].x) * (N / 3.141592653589793);
-    exponent[v] = (uint32_t)__double2ll_rn(turns) & (2 * N - 1);
+    exponent[v] = (uint32_t)__double2ll_rn(turns) & MOD;
   }
 
   const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, gf = mp.grouping_factor;
   const uint32_t per_group = (1u << gf) - 1;
   const uint32_t polys = (k + 1) * (k + 1) * p.level;
+  const uint32_t poly_chunks = (polys + BUNDLE_POLYS - 1) / BUNDLE_POLYS;
+  const uint32_t ct_chunks = (p.count + BUNDLE_CTS - 1) / BUNDLE_CTS;
   const size_t ggsw_size = (size_t)polys * M;
-  const uint64_t items = (uint64_t)p.count * mp.groups * polys;
+  const uint64_t items = (uint64_t)ct_chunks * poly_chunks * mp.groups;
 #pragma unroll 1
   for (uint64_t item = blockIdx.x; item < items; item += gridDim.x) {
-    const uint32_t poly = (uint32_t)(item % polys);
-    const uint64_t pair = item / polys;
-    const uint32_t j = (uint32_t)(pair % mp.groups);
-    const uint32_t ct = (uint32_t)(pair / mp.groups);
+    // The ciphertexts vary fastest: the blocks that run at once read the same GGSWs
+    // of the key (from L2), instead of each streaming the key from memory.
+    const uint32_t ct0 = (uint32_t)(item % ct_chunks) * BUNDLE_CTS;
+    const uint64_t rest = item / ct_chunks;
+    const uint32_t poly0 = (uint32_t)(rest % poly_chunks) * BUNDLE_POLYS;
+    const uint32_t j = (uint32_t)(rest / poly_chunks);
     const uint32_t group = mp.first_group + j;
-    const uint64_t *in = p.in + (size_t)ct * (n + 1) + (size_t)group * gf;
-    uint32_t a[MAX_GROUPING_FACTOR];
-    bool any = false;
+    // The switched mask values of the group, per ciphertext.
+    uint32_t a[BUNDLE_CTS][MAX_GROUPING_FACTOR];
+    bool any[BUNDLE_CTS];
+    bool some = false;
 #pragma unroll
-    for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i) {
-      a[i] = i < gf ? (uint32_t)(switch_modulus(in[i], LOG_2N) & (2 * N - 1)) : 0;
-      any |= a[i] != 0;
+    for (uint32_t c = 0; c < BUNDLE_CTS; ++c) {
+      const bool real = ct0 + c < p.count;
+      const uint64_t *in = p.in + (size_t)(ct0 + c) * (n + 1) + (size_t)group * gf;
+      any[c] = false;
+#pragma unroll
+      for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i) {
+        a[c][i] = real && i < gf ? (uint32_t)(switch_modulus(in[i], LOG_2N) & MOD) : 0;
+        any[c] |= a[c][i] != 0;
+      }
+      some |= any[c];
     }
-    if (!any) continue;  // the accumulate kernel skips the group (uniform per block)
-    double2 acc[R];
+    if (!some) continue;  // the accumulate kernel skips the group (uniform per block)
+    const double2 *key = p.bsk + (size_t)group * per_group * ggsw_size + (size_t)poly0 * M;
 #pragma unroll
-    for (int v = 0; v < R; ++v) acc[v] = make_double2(0.0, 0.0);
-    const double2 *key = p.bsk + (size_t)group * per_group * ggsw_size + (size_t)poly * M;
+    for (int v = 0; v < R; ++v) {
+      // ζ^{a_i} of the slot, exact from the twist table.
+      double2 z[BUNDLE_CTS][MAX_GROUPING_FACTOR];
+#pragma unroll
+      for (uint32_t c = 0; c < BUNDLE_CTS; ++c)
+#pragma unroll
+        for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i)
+          z[c][i] = i < gf ? unit_power<N>(p.twist, (exponent[v] * a[c][i]) & MOD)
+                           : make_double2(1.0, 0.0);
+      double2 acc[BUNDLE_CTS][BUNDLE_POLYS];
+#pragma unroll
+      for (uint32_t c = 0; c < BUNDLE_CTS; ++c)
+#pragma unroll
+        for (uint32_t q = 0; q < BUNDLE_POLYS; ++q) acc[c][q] = make_double2(0.0, 0.0);
 #pragma unroll 1
-    for (uint32_t s = 1; s <= per_group; ++s) {
-      uint32_t a_s = 0;
+      for (uint32_t s = 1; s <= per_group; ++s) {
+        double2 key_s[BUNDLE_POLYS];
 #pragma unroll
-      for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i) a_s += (s >> i & 1) ? a[i] : 0;
-      a_s &= 2 * N - 1;
-      if (a_s == 0) continue;  // X^0 - 1 = 0
-      const double2 *key_s = key + (size_t)(s - 1) * ggsw_size;
+        for (uint32_t q = 0; q < BUNDLE_POLYS; ++q)
+          key_s[q] = poly0 + q < polys
+                         ? __ldg(&key[(s - 1) * ggsw_size + (size_t)q * M + v * T + t])
+                         : make_double2(0.0, 0.0);
 #pragma unroll
-      for (int v = 0; v < R; ++v) {
-        double2 f = unit_power<N>(p.twist, (exponent[v] * a_s) & (2 * N - 1));
-        f.x -= 1.0;
-        acc[v] = c_fma(f, __ldg(&key_s[v * T + t]), acc[v]);
+        for (uint32_t c = 0; c < BUNDLE_CTS; ++c) {
+          uint32_t a_s = 0;
+#pragma unroll
+          for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i) a_s += (s >> i & 1) ? a[c][i] : 0;
+          if ((a_s & MOD) == 0) continue;  // X^0 - 1 = 0 (also the missing ciphertexts)
+          // ζ^{a_T} = prod_{i in T} ζ^{a_i}: at most g - 1 rounded products.
+          double2 zt = make_double2(1.0, 0.0);
+#pragma unroll
+          for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i)
+            if (s >> i & 1) zt = c_mul(zt, z[c][i]);
+          const double2 f = make_double2(zt.x - 1.0, zt.y);
+#pragma unroll
+          for (uint32_t q = 0; q < BUNDLE_POLYS; ++q) acc[c][q] = c_fma(f, key_s[q], acc[c][q]);
+        }
+      }
+#pragma unroll
+      for (uint32_t c = 0; c < BUNDLE_CTS; ++c) {
+        if (!any[c]) continue;
+        double2 *out = mp.bundles + ((size_t)(ct0 + c) * mp.capacity + j) * ggsw_size +
+                       (size_t)poly0 * M + v * T + t;
+#pragma unroll
+        for (uint32_t q = 0; q < BUNDLE_POLYS; ++q)
+          if (poly0 + q < polys) out[(size_t)q * M] = acc[c][q];
       }
     }
-    double2 *out = mp.bundles + ((size_t)ct * mp.capacity + j) * ggsw_size + (size_t)poly * M;
-#pragma unroll
-    for (int v = 0; v < R; ++v) out[v * T + t] = acc[v];
   }
 }
 
@@ -152,20 +202,22 @@ __device__ __forceinline__ void multi_bit_accumulate(const MultiBitParams &mp,
   const size_t ggsw_size = (size_t)(k + 1) * l * (k + 1) * M;
   const double2 own_twist = __ldg(&p.twist[t]);
   uint32_t phase = 0;
-  for (uint32_t j = 0; j < mp.groups; ++j) {
-    const double2 *bundle = mp.bundles + ((size_t)ct * mp.capacity + j) * ggsw_size;
-    if (j + 1 < mp.groups) prefetch_column<Fft>(p, bundle + ggsw_size, g, t, ct);
-    const uint32_t *a = mask + (size_t)(mp.first_group + j) * gf;
+  const double2 *bundle = mp.bundles + (size_t)ct * mp.capacity * ggsw_size;
+  const uint32_t *a = mask + (size_t)mp.first_group * gf;
+  const double2 *const end = bundle + (size_t)mp.groups * ggsw_size;
+  for (; bundle != end; bundle += ggsw_size, a += gf) {
+    if (bundle + ggsw_size != end) prefetch_column<Fft>(p, bundle + ggsw_size, g, t, ct);
     bool any = false;
-    for (uint32_t i = 0; i < gf; ++i) any |= a[i] != 0;
+#pragma unroll
+    for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i) any |= i < gf && a[i] != 0;
     if (!any) continue;  // X^0 ACC: no bundle was made (uniform over the ciphertext)
     // D = ACC: ACC += ACC ⊡ bundle.
     const auto acc_itself = [&](int v, uint64_t &lo, uint64_t &hi) {
       lo = acc_lo[v];
       hi = acc_hi[v];
     };
-    external_product_add<Fft>(p, topo, bundle, phase, own_twist, acc_itself,
-                              acc_lo, acc_hi);
+    external_product_add<Fft>(p, topo, g, t, bundle, phase, own_twist, acc_itself, acc_lo,
+                              acc_hi);
     phase ^= 1;
   }
   // No block of a cluster may leave while another still reads its rows.

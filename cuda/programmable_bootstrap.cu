@@ -228,7 +228,7 @@ __device__ __forceinline__ void prefetch_column(const PbsParams &p, const double
 }
 
 // ACC += D ⊡ GGSW, the external product of one CMux (the multi-bit bootstrap's
-// iteration too): `source(v, lo, hi)` gives the thread's values v of D (elements
+// iteration too), by thread t of group g: `source(v, lo, hi)` gives the thread's values v of D (elements
 // t + v T and t + v T + M of the group's polynomial), which are decomposed (level by
 // level), twisted and transformed into row (g, j); after a barrier over the whole
 // ciphertext every group multiplies all rows by its column of the GGSW (`ggsw`: its
@@ -236,13 +236,11 @@ __device__ __forceinline__ void prefetch_column(const PbsParams &p, const double
 // and adds to its polynomial. The rows live in the buffers of `phase`.
 template <class Fft, class Topology, class Source>
 __device__ __forceinline__ void external_product_add(const PbsParams &p, const Topology &topo,
-                                                     const double2 *ggsw, uint32_t phase,
-                                                     double2 own_twist, Source source,
-                                                     uint64_t (&acc_lo)[Fft::R],
+                                                     int g, int t, const double2 *ggsw,
+                                                     uint32_t phase, double2 own_twist,
+                                                     Source source, uint64_t (&acc_lo)[Fft::R],
                                                      uint64_t (&acc_hi)[Fft::R]) {
   constexpr int M = Fft::M, R = Fft::R, T = Fft::T;
-  const int g = topo.group();
-  const int t = topo.thread();
   const uint32_t k = p.glwe_dimension, l = p.level;
   const uint32_t rows = (k + 1) * l;
   double2 x[R];
@@ -370,7 +368,7 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
       lo = rotated_right<N>(stage, e, a) - acc_lo[v];
       hi = rotated_right<N>(stage, e + M, a) - acc_hi[v];
     };
-    external_product_add<Fft>(p, topo, p.bsk + (size_t)i * ggsw_size, phase, own_twist,
+    external_product_add<Fft>(p, topo, g, t, p.bsk + (size_t)i * ggsw_size, phase, own_twist,
                               rotated_minus_acc, acc_lo, acc_hi);
     phase ^= 1;
   }

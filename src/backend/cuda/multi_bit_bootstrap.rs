@@ -30,6 +30,11 @@ struct MultiBitParams {
 // 32-bit integers, 8-byte aligned as its C++ twin), laid out as `MultiBitParams`.
 unsafe impl DeviceRepr for MultiBitParams {}
 
+/// Ciphertexts and polynomials of one item of the key-bundle kernel (mirrors
+/// `BUNDLE_CTS` and `BUNDLE_POLYS` in `cuda/multi_bit_bootstrap.cuh`).
+const BUNDLE_CTS: usize = 4;
+const BUNDLE_POLYS: usize = 4;
+
 /// At most this much of the GPU's free memory goes to the key bundles of one chunk
 /// (a bound on the buffer, not on the batch: more groups take more chunks).
 const MAX_BUNDLE_BYTES: usize = 2 << 30;
@@ -201,9 +206,9 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
         let in_chunk = chunk.min(groups - first);
         params.first_group = to_u32("multi-bit group", first)?;
         params.groups = in_chunk as u32;
-        // Blocks loop over the (ciphertext, group, polynomial) items; a few blocks per
-        // SM keep every SM busy.
-        let items = count * in_chunk * polys;
+        // Blocks loop over the items (BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials
+        // of one group); a few blocks per SM keep every SM busy.
+        let items = count.div_ceil(BUNDLE_CTS) * polys.div_ceil(BUNDLE_POLYS) * in_chunk;
         let blocks = items.min(device.multiprocessor_count() * 4).max(1);
         let config = LaunchConfig {
             grid_dim: (grid_x(blocks)?, 1, 1),
