@@ -165,11 +165,13 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
     let jobs = stream
         .clone_htod(&jobs)
         .map_err(device.driver_err("copying bootstrap jobs to the GPU"))?;
-    let mut bundles = stream
-        .alloc_zeros::<f64>(chunk * per_group / 8)
+    // SAFETY (both allocations, left uninitialised: zeroing them would cost a pass
+    // over the bundles): the kernels read a bundle only after the key-bundle kernel
+    // of the same chunk wrote it (both skip the groups whose mask values are all 0),
+    // and an accumulator only in a chunk after the one that stored it.
+    let mut bundles = unsafe { stream.alloc::<f64>(chunk * per_group / 8) }
         .map_err(device.driver_err("allocating the multi-bit key bundles"))?;
-    let mut state = stream
-        .alloc_zeros::<u64>(state_len.max(1))
+    let mut state = unsafe { stream.alloc::<u64>(state_len.max(1)) }
         .map_err(device.driver_err("allocating the multi-bit accumulators"))?;
     let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
