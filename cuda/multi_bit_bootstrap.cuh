@@ -13,8 +13,9 @@
 //   - multi_bit_key_bundle_<N>_u64: the bundles of every ciphertext and group of the
 //     chunk (items of BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials of one group,
 //     spread over the blocks of the grid by a grid-stride loop) into the bundle
-//     buffer (per
-//     ciphertext `capacity` bundles of the GGSW layout: row r, column c, slot v T + t);
+//     buffer (per ciphertext `capacity` bundles of the GGSW layout: row r, column c,
+//     slot v T + t); ζ^{a_T} is the product of the exact table values ζ^{a_i}, i in
+//     T (at most g - 1 rounded products);
 //   - multi_bit_bootstrap[_cluster]_<N>_u64: the CMux loop of programmable_bootstrap
 //     with ACC itself decomposed (no rotation) and the bundle as the GGSW, batched the
 //     same way (a block or a cluster per ciphertext). Between chunks the accumulator

@@ -25,6 +25,10 @@
 // of thread t at slot v T + t): exactly what the MAC loop reads, written by the
 // conversion kernel with the same FFT, so the two always agree.
 //
+// The multi-bit bootstrap (multi_bit_bootstrap.cuh, included below the classical
+// pieces it reuses: rotated_table, prefetch_column, external_product_add,
+// extract_samples) has its kernels instantiated next to these, per N.
+//
 // The loops over rows and levels, whose trip counts are known only at run time, are
 // kept rolled (`#pragma unroll 1`): scripts/kernel-report.py finds them in the SASS as
 // one loop each and weights their bodies by the trip counts.

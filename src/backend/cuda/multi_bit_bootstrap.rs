@@ -55,18 +55,33 @@ const MAX_BUNDLE_BYTES: usize = 2 << 30;
 /// any mismatch of shapes, before anything runs.
 ///
 /// ```no_run
-/// use gpufhe::backend::cuda::*;
+/// use gpufhe::backend::{cuda::*, Table};
 /// use gpufhe::core_crypto::*;
-/// # fn run(gpu: &CudaDevice, bsk: &CudaFourierBootstrapKey, small: &CudaLweCiphertextList,
-/// #        out: &mut CudaLweCiphertextList, luts: &CudaLookupTableList) -> gpufhe::Result<()> {
-/// // `bsk`: a multi-bit key of grouping factor 4; one table, one output per input.
-/// let count = small.count().0;
-/// let slots: Vec<usize> = (0..count).collect();
+/// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+/// let p = DEFAULT_PARAMETERS;
+/// let gpu = CudaDevice::new(0).unwrap();
+/// let ck = ClientKey::new(p).unwrap();
+/// // A multi-bit key of grouping factor 2: GGSWs of the small key's indicator bits.
+/// let bits = multi_bit_lwe_secret_key(ck.small_lwe_secret_key(), 2).unwrap();
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let key = generate_seeded_lwe_bootstrap_key(
+///     &bits, ck.glwe_secret_key(), p.pbs_base_log, p.pbs_level,
+///     p.glwe_noise_distribution, Seed::from_os().unwrap(), &mut rng,
+/// ).unwrap();
+/// let bsk = CudaFourierBootstrapKey::from_cpu(&gpu, &key.decompress()).unwrap();
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(
+///     ck.small_lwe_secret_key(), 3 * p.delta(), p.lwe_noise_distribution, &mut rng,
+/// ).unwrap();
+/// let list = LweCiphertextList::from_container(ct.as_slice().to_vec(), ct.lwe_size()).unwrap();
+/// let small = CudaLweCiphertextList::from_cpu(&gpu, &list).unwrap();
+/// let luts = CudaLookupTableList::from_tables(&gpu, &p, &[&Table::new(&p, |x| x + 1).unwrap()]).unwrap();
+/// let mut out = CudaLweCiphertextList::new_zero(&gpu, p.big_lwe_dimension().to_lwe_size(), LweCiphertextCount(1)).unwrap();
 /// cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list(
-///     bsk, 4, small, out, luts, &vec![0; count], &slots,
-///     ModulusSwitchType::CenteredMeanNoiseReduction,
-/// )
-/// # }
+///     &bsk, 2, &small, &mut out, &luts, &[0], &[0], p.modulus_switch,
+/// ).unwrap();
+/// let out = out.to_cpu().unwrap();
+/// let phase = decrypt_lwe_ciphertext(ck.big_lwe_secret_key(), &out.iter().next().unwrap()).unwrap();
+/// assert_eq!(phase.wrapping_add(p.delta() / 2) / p.delta() % 16, 4);
 /// ```
 #[allow(clippy::too_many_arguments)]
 pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list(
