@@ -25,6 +25,10 @@
 // of thread t at slot v T + t): exactly what the MAC loop reads, written by the
 // conversion kernel with the same FFT, so the two always agree.
 //
+// The multi-bit bootstrap (multi_bit_bootstrap.cuh, included below the classical
+// pieces it reuses: rotated_table, prefetch_column, external_product_add,
+// extract_samples) has its kernels instantiated next to these, per N.
+//
 // The loops over rows and levels, whose trip counts are known only at run time, are
 // kept rolled (`#pragma unroll 1`): scripts/kernel-report.py finds them in the SASS as
 // one loop each and weights their bodies by the trip counts.
@@ -190,125 +194,122 @@ __device__ __forceinline__ double2 twist_of(const PbsParams &p, double2 own, int
   return c_mul(own, make_double2(p.twist_steps[2 * v * step], p.twist_steps[2 * v * step + 1]));
 }
 
-template <class Fft, class Topology>
-__device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const Topology &topo) {
+// ACC = X^{-body} * (0, ..., 0, LUT) for the lookup table of ciphertext `ct`.
+template <class Fft>
+__device__ __forceinline__ void rotated_table(const PbsParams &p, uint32_t ct, int g, int t,
+                                              uint32_t body, uint64_t (&acc_lo)[Fft::R],
+                                              uint64_t (&acc_hi)[Fft::R]) {
   constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
-  constexpr int LOG_2N = ilog2(2 * N);
-  const int g = topo.group();
-  const int t = topo.thread();
-  const uint32_t ct = topo.ciphertext();
-  const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, l = p.level;
-  const uint64_t *input = p.in + (size_t)ct * (n + 1);
-  uint32_t *mask = topo.mask();
-  modulus_switch<LOG_2N>(input, n, p.centered != 0, mask);
-  __syncthreads();
-
-  // ACC = X^{-body} * (0, ..., 0, LUT).
-  const uint32_t lut = p.jobs[3 * ct];
-  const uint64_t *table = p.luts + (size_t)lut * N;
-  const uint32_t body = mask[n];
-  uint64_t acc_lo[R], acc_hi[R];
+  const uint64_t *table = p.luts + (size_t)p.jobs[3 * ct] * N;
 #pragma unroll
   for (int v = 0; v < R; ++v) {
     const int x = t + v * T;
-    acc_lo[v] = (uint32_t)g == k ? rotated_left<N>(table, x, body) : 0;
-    acc_hi[v] = (uint32_t)g == k ? rotated_left<N>(table, x + M, body) : 0;
+    acc_lo[v] = (uint32_t)g == p.glwe_dimension ? rotated_left<N>(table, x, body) : 0;
+    acc_hi[v] = (uint32_t)g == p.glwe_dimension ? rotated_left<N>(table, x + M, body) : 0;
   }
+}
 
-  const uint32_t rows = (k + 1) * l;
-  const size_t ggsw_size = (size_t)rows * (k + 1) * M;
-  const double2 own_twist = __ldg(&p.twist[t]);
-  // L2 prefetch of column g of the next GGSW, one iteration ahead: `rows` polynomials
-  // (k + 1) M values apart, LINES 128-byte lines each. The `share` ciphertexts that
-  // run at once (a wave, which walks the key in step) split it: ciphertext c asks for
-  // the lines L = c mod share (mod share), so L2 sees one request per line per wave
-  // instead of one per ciphertext.
+// L2 prefetch of column g of a GGSW (`ggsw`: its first value), one iteration ahead:
+// `rows` polynomials (k + 1) M values apart, LINES 128-byte lines each. The `share`
+// ciphertexts that run at once (a wave, which walks the key in step) split it:
+// ciphertext c asks for the lines L = c mod share (mod share), so L2 sees one request
+// per line per wave instead of one per ciphertext.
+template <class Fft>
+__device__ __forceinline__ void prefetch_column(const PbsParams &p, const double2 *ggsw, int g,
+                                                int t, uint32_t ct) {
+  constexpr int M = Fft::M, T = Fft::T;
   constexpr int POLY_BYTES = M * (int)sizeof(double2);
   constexpr uint32_t LINES = POLY_BYTES / 128;
   static_assert(POLY_BYTES % 128 == 0, "whole lines per polynomial");
+  const uint32_t k = p.glwe_dimension, rows = (k + 1) * p.level;
   const size_t row_stride = (size_t)(k + 1) * POLY_BYTES;
   const uint32_t share = p.prefetch_share > 0 ? p.prefetch_share : 1;
   const uint32_t column_lines = rows * LINES;
-  uint32_t phase = 0;
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i + 1 < n) {
-      const char *next = reinterpret_cast<const char *>(p.bsk + (i + 1) * ggsw_size + g * M);
+  const char *next = reinterpret_cast<const char *>(ggsw + (size_t)g * M);
 #pragma unroll 1
-      for (uint32_t line = ct % share + share * t; line < column_lines; line += share * T)
-        prefetch_l2(next + (line / LINES) * row_stride + (line % LINES) * 128);
-    }
-    const uint32_t a = mask[i];
-    if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
+  for (uint32_t line = ct % share + share * t; line < column_lines; line += share * T)
+    prefetch_l2(next + (line / LINES) * row_stride + (line % LINES) * 128);
+}
 
-    uint64_t *stage = topo.staging(g, phase);
-    __syncthreads();
+// ACC += D ⊡ GGSW, the external product of one CMux (the multi-bit bootstrap's
+// iteration too), by thread t of group g: `source(v, lo, hi)` gives the thread's values v of D (elements
+// t + v T and t + v T + M of the group's polynomial), which are decomposed (level by
+// level), twisted and transformed into row (g, j); after a barrier over the whole
+// ciphertext every group multiplies all rows by its column of the GGSW (`ggsw`: its
+// first value, read from global memory, coalesced), transforms back, untwists, rounds
+// and adds to its polynomial. The rows live in the buffers of `phase`.
+template <class Fft, class Topology, class Source>
+__device__ __forceinline__ void external_product_add(const PbsParams &p, const Topology &topo,
+                                                     int g, int t, const double2 *ggsw,
+                                                     uint32_t phase, double2 own_twist,
+                                                     Source source, uint64_t (&acc_lo)[Fft::R],
+                                                     uint64_t (&acc_hi)[Fft::R]) {
+  constexpr int M = Fft::M, R = Fft::R, T = Fft::T;
+  const uint32_t k = p.glwe_dimension, l = p.level;
+  const uint32_t rows = (k + 1) * l;
+  double2 x[R];
+#pragma unroll 1
+  for (uint32_t j = 0; j < l; ++j) {
 #pragma unroll
     for (int v = 0; v < R; ++v) {
-      stage[t + v * T] = acc_lo[v];
-      stage[t + v * T + M] = acc_hi[v];
+      uint64_t lo, hi;
+      source(v, lo, hi);
+      const uint64_t digit_lo =
+          l == 1 ? decompose_level1(lo, p.base_log) : decompose_digit(lo, p.base_log, l, j);
+      const uint64_t digit_hi =
+          l == 1 ? decompose_level1(hi, p.base_log) : decompose_digit(hi, p.base_log, l, j);
+      const double dl = (double)(int64_t)digit_lo;
+      const double dh = (double)(int64_t)digit_hi;
+      x[v] = c_mul(make_double2(dl, dh), twist_of<Fft>(p, own_twist, v));
     }
+    double2 *row = topo.own_row(g, j, phase);
+    Fft::forward(x, t, row, p.twiddles);
     __syncthreads();
-
-    double2 x[R];
-#pragma unroll 1
-    for (uint32_t j = 0; j < l; ++j) {
-#pragma unroll
-      for (int v = 0; v < R; ++v) {
-        const int e = t + v * T;
-        const uint64_t lo = rotated_right<N>(stage, e, a) - acc_lo[v];
-        const uint64_t hi = rotated_right<N>(stage, e + M, a) - acc_hi[v];
-        const uint64_t digit_lo =
-            l == 1 ? decompose_level1(lo, p.base_log) : decompose_digit(lo, p.base_log, l, j);
-        const uint64_t digit_hi =
-            l == 1 ? decompose_level1(hi, p.base_log) : decompose_digit(hi, p.base_log, l, j);
-        const double dl = (double)(int64_t)digit_lo;
-        const double dh = (double)(int64_t)digit_hi;
-        x[v] = c_mul(make_double2(dl, dh), twist_of<Fft>(p, own_twist, v));
-      }
-      double2 *row = topo.own_row(g, j, phase);
-      Fft::forward(x, t, row, p.twiddles);
-      __syncthreads();
-      Fft::store_spectrum(row, x, t);
-    }
-    topo.sync_all();
-
-    // External product: column g of GGSW_i against every row. The group's own last
-    // row is still in registers (x): it comes first, the other rows - 1 from shared
-    // (or distributed shared) memory, in row order.
-    const double2 *column = p.bsk + (size_t)i * ggsw_size + (size_t)g * M;
-    const uint32_t own = (uint32_t)g * l + l - 1;
-    double2 y[R];
-    {
-      const double2 *key = column + (size_t)own * (k + 1) * M;
-#pragma unroll
-      for (int v = 0; v < R; ++v) y[v] = c_fma(x[v], __ldg(&key[v * T + t]), make_double2(0.0, 0.0));
-    }
-#pragma unroll 1
-    for (uint32_t q = 0; q + 1 < rows; ++q) {
-      const uint32_t r = q < own ? q : q + 1;
-      const double2 *in_row = topo.row(r, phase);
-      const double2 *key = column + (size_t)r * (k + 1) * M;
-#pragma unroll
-      for (int v = 0; v < R; ++v) {
-        const double2 d = in_row[Fft::spectrum_slot(t, v)];
-        y[v] = c_fma(d, __ldg(&key[v * T + t]), y[v]);
-      }
-    }
-    // No barrier: the inverse's exchanges use the other phase's buffer, which no
-    // group reads any more (they all passed this CMux's barrier).
-    Fft::inverse(y, t, topo.own_row(g, 0, phase ^ 1), p.twiddles);
-#pragma unroll
-    for (int v = 0; v < R; ++v) {
-      const double2 z = c_mul_conj(y[v], twist_of<Fft>(p, own_twist, v));
-      acc_lo[v] += f64_to_torus(z.x * (1.0 / M));
-      acc_hi[v] += f64_to_torus(z.y * (1.0 / M));
-    }
-    phase ^= 1;
+    Fft::store_spectrum(row, x, t);
   }
-  // No block of a cluster may leave while another still reads its rows.
   topo.sync_all();
 
-  // Sample extraction of coefficient f N / count for each function f.
+  // Column g of the GGSW against every row. The group's own last row is still in
+  // registers (x): it comes first, the other rows - 1 from shared (or distributed
+  // shared) memory, in row order.
+  const double2 *column = ggsw + (size_t)g * M;
+  const uint32_t own = (uint32_t)g * l + l - 1;
+  double2 y[R];
+  {
+    const double2 *key = column + (size_t)own * (k + 1) * M;
+#pragma unroll
+    for (int v = 0; v < R; ++v) y[v] = c_fma(x[v], __ldg(&key[v * T + t]), make_double2(0.0, 0.0));
+  }
+#pragma unroll 1
+  for (uint32_t q = 0; q + 1 < rows; ++q) {
+    const uint32_t r = q < own ? q : q + 1;
+    const double2 *in_row = topo.row(r, phase);
+    const double2 *key = column + (size_t)r * (k + 1) * M;
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      const double2 d = in_row[Fft::spectrum_slot(t, v)];
+      y[v] = c_fma(d, __ldg(&key[v * T + t]), y[v]);
+    }
+  }
+  // No barrier: the inverse's exchanges use the other phase's buffer, which no
+  // group reads any more (they all passed this CMux's barrier).
+  Fft::inverse(y, t, topo.own_row(g, 0, phase ^ 1), p.twiddles);
+#pragma unroll
+  for (int v = 0; v < R; ++v) {
+    const double2 z = c_mul_conj(y[v], twist_of<Fft>(p, own_twist, v));
+    acc_lo[v] += f64_to_torus(z.x * (1.0 / M));
+    acc_hi[v] += f64_to_torus(z.y * (1.0 / M));
+  }
+}
+
+// Sample extraction of coefficient f N / count for each function f of ciphertext
+// `ct`'s job into its output slots.
+template <class Fft>
+__device__ __forceinline__ void extract_samples(const PbsParams &p, uint32_t ct, int g, int t,
+                                                const uint64_t (&acc_lo)[Fft::R],
+                                                const uint64_t (&acc_hi)[Fft::R]) {
+  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
+  const uint32_t k = p.glwe_dimension;
   const uint32_t first = p.jobs[3 * ct + 1];
   const uint32_t functions = p.jobs[3 * ct + 2];
   const size_t out_size = (size_t)k * N + 1;
@@ -331,6 +332,53 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
       }
     }
   }
+}
+
+template <class Fft, class Topology>
+__device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const Topology &topo) {
+  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
+  constexpr int LOG_2N = ilog2(2 * N);
+  const int g = topo.group();
+  const int t = topo.thread();
+  const uint32_t ct = topo.ciphertext();
+  const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, l = p.level;
+  const uint64_t *input = p.in + (size_t)ct * (n + 1);
+  uint32_t *mask = topo.mask();
+  modulus_switch<LOG_2N>(input, n, p.centered != 0, mask);
+  __syncthreads();
+
+  uint64_t acc_lo[R], acc_hi[R];
+  rotated_table<Fft>(p, ct, g, t, mask[n], acc_lo, acc_hi);
+
+  const size_t ggsw_size = (size_t)(k + 1) * l * (k + 1) * M;
+  const double2 own_twist = __ldg(&p.twist[t]);
+  uint32_t phase = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    if (i + 1 < n) prefetch_column<Fft>(p, p.bsk + (i + 1) * ggsw_size, g, t, ct);
+    const uint32_t a = mask[i];
+    if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
+
+    uint64_t *stage = topo.staging(g, phase);
+    __syncthreads();
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      stage[t + v * T] = acc_lo[v];
+      stage[t + v * T + M] = acc_hi[v];
+    }
+    __syncthreads();
+    // D = X^{a_i} ACC - ACC.
+    const auto rotated_minus_acc = [&](int v, uint64_t &lo, uint64_t &hi) {
+      const int e = t + v * T;
+      lo = rotated_right<N>(stage, e, a) - acc_lo[v];
+      hi = rotated_right<N>(stage, e + M, a) - acc_hi[v];
+    };
+    external_product_add<Fft>(p, topo, g, t, p.bsk + (size_t)i * ggsw_size, phase, own_twist,
+                              rotated_minus_acc, acc_lo, acc_hi);
+    phase ^= 1;
+  }
+  // No block of a cluster may leave while another still reads its rows.
+  topo.sync_all();
+  extract_samples<Fft>(p, ct, g, t, acc_lo, acc_hi);
 }
 
 template <class Fft>
@@ -356,7 +404,10 @@ __device__ __forceinline__ void bsk_to_fourier(const BskConversionParams &p) {
 
 }  // namespace gpufhe
 
+#include "multi_bit_bootstrap.cuh"
+
 using gpufhe::BskConversionParams;
+using gpufhe::MultiBitParams;
 using gpufhe::NegacyclicFft;
 using gpufhe::PbsParams;
 
@@ -381,18 +432,33 @@ using gpufhe::PbsParams;
   }                                                                                          \
   extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
       programmable_bootstrap_cluster_##N##_u64(PbsParams p) {                                \
-    CLUSTER_BODY(N, R)                                                                       \
+    CLUSTER_BODY(N, R, programmable_bootstrap, p)                                            \
+  }                                                                                          \
+  extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
+      multi_bit_key_bundle_##N##_u64(MultiBitParams p) {                                     \
+    gpufhe::multi_bit_key_bundle<NegacyclicFft<N / 2, R>>(p);                                \
+  }                                                                                          \
+  extern "C" __global__ void __launch_bounds__(THREADS)                                      \
+      multi_bit_bootstrap_##N##_u64(MultiBitParams p) {                                      \
+    GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
+    using Fft = NegacyclicFft<N / 2, R>;                                                     \
+    gpufhe::multi_bit_accumulate<Fft>(                                                       \
+        p, gpufhe::SingleBlock<Fft>{smem, p.pbs.glwe_dimension, p.pbs.level});               \
+  }                                                                                          \
+  extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
+      multi_bit_bootstrap_cluster_##N##_u64(MultiBitParams p) {                              \
+    CLUSTER_BODY(N, R, multi_bit_accumulate, p.pbs)                                          \
   }
 
+// BODY(p, topology) with a cluster of k + 1 blocks per ciphertext; PBS: the PbsParams.
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define CLUSTER_BODY(N, R)                                                                   \
+#define CLUSTER_BODY(N, R, BODY, PBS)                                                        \
   GPUFHE_DYNAMIC_SHARED(double2, smem);                                                      \
   using Fft = NegacyclicFft<N / 2, R>;                                                       \
-  gpufhe::programmable_bootstrap<Fft>(                                                       \
-      p, gpufhe::ClusterOfBlocks<Fft>{smem, p.glwe_dimension, p.level});
+  gpufhe::BODY<Fft>(p, gpufhe::ClusterOfBlocks<Fft>{smem, PBS.glwe_dimension, PBS.level});
 #else
 // Never launched below sm_90 (the host checks the compute capability).
-#define CLUSTER_BODY(N, R) (void)p;
+#define CLUSTER_BODY(N, R, BODY, PBS) (void)p;
 #endif
 
 BOOTSTRAP_KERNELS(256, 4, 256)

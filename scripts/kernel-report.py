@@ -50,6 +50,22 @@ LAUNCH_SOURCE = {
         "for (uint32_t q = 0; q + 1 < rows; ++q) {",
         "for (uint32_t line = ct % share + share * t; line < column_lines; line += share * T)",
     ],
+    # The multi-bit accumulation launches as the classical bootstrap (with n), the key
+    # bundles T threads and one padded polynomial, a grid of at most 4 blocks per SM,
+    # each item BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials of one group.
+    "src/backend/cuda/multi_bit_bootstrap.rs": [
+        "let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;",
+        ".allow_shared_memory(&device, padded_polynomial_bytes(polynomial_size))?;",
+        "let blocks = items.min(device.multiprocessor_count() * 4).max(1);",
+        "const BUNDLE_CTS: usize = 4;",
+        "const BUNDLE_POLYS: usize = 4;",
+    ],
+    "cuda/multi_bit_bootstrap.cuh": [
+        "constexpr uint32_t BUNDLE_CTS = 4;",
+        "constexpr uint32_t BUNDLE_POLYS = 4;",
+        "for (uint32_t s = 1; s <= per_group; ++s) {",
+        "const uint32_t ct0 = (uint32_t)(item % ct_chunks) * BUNDLE_CTS;",
+    ],
     "cuda/negacyclic_fft.cuh": [
         "return __ldg(&twiddles[M - 2 * span + i]);",
         "const double2 w = twiddle(twiddles, span, b + (j & (half - 1)) * D);",
@@ -74,6 +90,17 @@ MODEL = {
     "barrier_cycles": 20,             # one block barrier once all warps arrived
     "cluster_barrier_cycles": 600,    # arrive + wait across SMs with a GPU-scope fence
     "exposed_l2_trips_per_cmux": 1,   # key loads wait on L2 once per CMux (prefetched)
+}
+
+# The multi-bit default shape of issue #12 (n = 920, g = 4, k = 1, N = 2048, PBS
+# 2^22 x 1): modelled for the multi-bit kernels. An FheUint64 addition on 2+2-bit
+# blocks: 32 blocks through about 6 sequential bootstrap layers (the carry
+# propagation), each a batch of at most 32 bootstraps and one keyswitch of the batch.
+MB_DEFAULTS = {"n": 920, "g": 4, "k": 1, "N": 2048, "level": 1, "base_log": 22}
+FHE_UINT64_ADD = {"layers": 6, "blocks": 32, "ks_level": 4}
+MB_MODEL = {
+    "launch_cycles": 8000,            # one kernel launch after another on a stream (~4 us)
+    "exposed_l2_trips_per_pattern": 1,  # the bundle kernel's key loads, not prefetched
 }
 
 FP64 = ("DFMA", "DADD", "DMUL")
@@ -180,6 +207,18 @@ def launch_shapes(p, values_per_thread):
         f"programmable_bootstrap_cluster_{N}_u64":
             dict(threads=T, dyn=2 * level * rows + staging + mask, groups=k + 1, polys=1),
         f"bsk_to_fourier_{N}_u64": dict(threads=T, dyn=rows, groups=1, polys=1),
+    }
+
+
+def multi_bit_launch_shapes(pm, values_per_thread):
+    """The multi-bit kernels' launches at the multi-bit shape `pm`: the accumulation
+    as the classical bootstrap of dimension n, the key bundles as the conversion."""
+    base = launch_shapes(pm, values_per_thread)
+    N = pm["N"]
+    return {
+        f"multi_bit_bootstrap_{N}_u64": base[f"programmable_bootstrap_{N}_u64"],
+        f"multi_bit_bootstrap_cluster_{N}_u64": base[f"programmable_bootstrap_cluster_{N}_u64"],
+        f"multi_bit_key_bundle_{N}_u64": base[f"bsk_to_fourier_{N}_u64"],
     }
 
 
@@ -434,6 +473,14 @@ def model(gpu, counts, shape, p, occ_blocks, twiddles):
 
 # ---------------------------------------------------------------- report
 
+def multi_bit_report(args, results, archs, shapes, sizes, twiddles, local_in_loop):
+    """The multi-bit section (scripts/kernel_report_multi_bit.py), given this module."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import kernel_report_multi_bit
+    return kernel_report_multi_bit.report(sys.modules[__name__], args, results, archs, shapes,
+                                          sizes, twiddles, local_in_loop)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nvcc", help="nvcc; else --nvrtc, --ptxas and --include")
@@ -455,6 +502,7 @@ def main():
     if p["N"] not in sizes:
         fail(f"no bootstrap kernels for N = {p['N']}")
     shapes = launch_shapes(p, sizes[p["N"]])
+    shapes.update(multi_bit_launch_shapes(MB_DEFAULTS, sizes[MB_DEFAULTS["N"]]))
     archs = [int(a) for a in args.archs.split(",")]
     sources = sorted((ROOT / "cuda").glob("*.cu"))
 
@@ -493,7 +541,7 @@ def main():
                 print(f"{fn:42} {r['regs']:>4} {r['spill_st']:>6}/{r['spill_ld']:<6} "
                       f"{r['smem']:>11} {dyn:>12} {thr:>7} {occ:>24}")
                 spilled = r["spill_st"] or r["spill_ld"]
-                if fn.startswith("programmable_bootstrap") and spilled:
+                if fn.startswith(("programmable_bootstrap", "multi_bit_")) and spilled:
                     spills.append((arch, fn, r, fn in shapes))
 
     M, R = p["N"] // 2, sizes[p["N"]]
@@ -568,6 +616,7 @@ def main():
                   f"each would stream the key: {worst:,.0f})")
             print(f"  => batched: {ceilings[bound]:,.0f} PBS/s (modelled, bound: {bound}); "
                   f"single PBS: {latency:.2f} ms (modelled)")
+    multi_bit = multi_bit_report(args, results, archs, shapes, sizes, twiddles, local_in_loop)
     print("\nassumptions (modelled; see docs/kernel-report.md):")
     for gname, gpu in GPUS.items():
         print(f"  {gname}: {gpu['sms']} SMs at {gpu['clock_ghz']} GHz; FP64 {gpu['fp64_lanes']} "
@@ -575,11 +624,13 @@ def main():
               f"{gpu['l1_bytes_clk']} B/clk/SM; L2 {gpu['l2_tbs']} TB/s ({gpu['l2_mib']} MiB); "
               f"HBM {gpu['hbm_tbs']} TB/s; L2 latency {gpu['l2_latency']} cycles")
     print("  " + "; ".join(f"{k} {v}" for k, v in MODEL.items()))
+    print("  multi-bit: " + "; ".join(f"{k} {v}" for k, v in MB_MODEL.items()))
     print("  occupancy used: the blocks per SM computed above (at 100% issue efficiency); "
           "every CMux counted (a_i = 0 skipped in 1 of 2N)")
 
     status = 0
-    print("\n--- spill check (bootstrap kernels of the default parameters) ---")
+    print("\n--- spill check (bootstrap kernels of the default parameters, classical and "
+          "multi-bit) ---")
     for arch, fn, r, hot in spills:
         tag = "FAIL" if hot else "note (not the default parameters' kernel)"
         print(f"  {tag}: {fn} sm_{arch} spills {r['spill_st']} B stores / {r['spill_ld']} B loads")
@@ -588,13 +639,14 @@ def main():
         print(f"  FAIL: {fn} sm_{arch}: {local} local loads/stores per CMux in the loop")
         status = 1
     if status == 0:
-        print("  ok: no spill in the default parameters' bootstrap kernels or their CMux loop")
+        print("  ok: no spill in the default parameters' bootstrap kernels (classical and "
+              "multi-bit) or their CMux loop")
     if args.json:
         Path(args.json).write_text(json.dumps(dict(
             note="modelled, no GPU ran (scripts/kernel-report.py)",
             compiler=compiler_version(args), parameters=p, model=MODEL,
             gpus={g: dict(v) for g, v in GPUS.items() if v["arch"] in archs},
-            kernels=modelled), indent=1) + "\n")
+            kernels=modelled, multi_bit=multi_bit), indent=1) + "\n")
     return status
 
 

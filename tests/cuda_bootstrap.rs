@@ -301,3 +301,143 @@ fn lists_on_another_gpu_are_errors() {
     let err = bootstrap_one(&keys.bsk, &small, &mut out, &luts, &p).unwrap_err();
     assert!(matches!(err, Error::DimensionMismatch { .. }), "{err}");
 }
+
+/// A multi-bit bootstrap key of grouping factor `g` for `keys`, on the GPU.
+fn multi_bit_key(gpu: &CudaDevice, keys: &HostKeys, g: usize) -> CudaFourierBootstrapKey {
+    let p = keys.params();
+    let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), g).unwrap();
+    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([7; 32]), Seed([8; 32]));
+    let bsk = generate_seeded_lwe_bootstrap_key(
+        &bits,
+        keys.ck.glwe_secret_key(),
+        p.pbs_base_log,
+        p.pbs_level,
+        p.glwe_noise_distribution,
+        Seed([9; 32]),
+        &mut rng,
+    )
+    .unwrap();
+    CudaFourierBootstrapKey::from_cpu(gpu, &bsk.decompress()).unwrap()
+}
+
+/// The multi-bit bootstrap (g = 4 and 3) with every kernel, in one chunk and in
+/// several (the last partial): every output decrypts right, the spare slot stays
+/// untouched.
+#[test]
+fn multi_bit_bootstrap_decrypts_right() {
+    let Some(gpu) = gpu_for_tests() else { return };
+    let keys = HostKeys::new(insecure_parameters(48, 1, 512, 23, 1));
+    let p = keys.params();
+    let batch = make_batch(&keys, 6);
+    let switched: Vec<LweCiphertextOwned> = batch
+        .blocks
+        .iter()
+        .map(|b| keys.cpu.keyswitch(b).unwrap())
+        .collect();
+    let small = CudaLweCiphertextList::from_cpu(&gpu, &lwe_list(&switched)).unwrap();
+    let tables = tables(&p);
+    let refs: Vec<&Table> = tables.iter().collect();
+    let luts = CudaLookupTableList::from_tables(&gpu, &p, &refs).unwrap();
+    for g in [4, 3] {
+        let bsk = multi_bit_key(&gpu, &keys, g);
+        for kernel in kernels(&gpu) {
+            for chunk in [usize::MAX, 5] {
+                let mut out = big_zeros(&gpu, &p, batch.outputs);
+                cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
+                    &bsk,
+                    g,
+                    &small,
+                    &mut out,
+                    &luts,
+                    &batch.lut_indexes,
+                    &batch.output_slots,
+                    p.modulus_switch,
+                    kernel,
+                    chunk,
+                )
+                .unwrap();
+                let what = format!("multi-bit g = {g}, {kernel:?}, chunk {chunk}");
+                check_outputs(&keys, &batch, &out.to_cpu().unwrap(), &what);
+            }
+        }
+    }
+}
+
+#[test]
+fn invalid_multi_bit_bootstraps_are_errors() {
+    let Some(gpu) = gpu_for_tests() else { return };
+    let keys = Keys::new(&gpu, insecure_parameters(48, 1, 512, 23, 1));
+    let p = keys.params();
+    let batch = make_batch(&keys, 4);
+    let switched: Vec<LweCiphertextOwned> = batch
+        .blocks
+        .iter()
+        .map(|b| keys.cpu.keyswitch(b).unwrap())
+        .collect();
+    let small = CudaLweCiphertextList::from_cpu(&gpu, &lwe_list(&switched)).unwrap();
+    let big = CudaLweCiphertextList::from_cpu(&gpu, &block_list(&batch.blocks)).unwrap();
+    let luts =
+        CudaLookupTableList::from_tables(&gpu, &p, &[&Table::new(&p, |x| x).unwrap()]).unwrap();
+    let bsk = multi_bit_key(&gpu, &keys, 4);
+    let mut out = big_zeros(&gpu, &p, 5);
+    let ms = p.modulus_switch;
+    let slots = [0, 1, 2, 3];
+    let run = |bsk: &CudaFourierBootstrapKey,
+               g: usize,
+               input: &CudaLweCiphertextList,
+               out: &mut CudaLweCiphertextList,
+               l: &[usize],
+               s: &[usize]| {
+        cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list(
+            bsk, g, input, out, &luts, l, s, ms,
+        )
+    };
+    // Grouping factors out of range, not dividing n, or not the key's.
+    for g in [0, 5, 7, 3, 2] {
+        assert!(
+            run(&bsk, g, &small, &mut out, &[0; 4], &slots).is_err(),
+            "g = {g}"
+        );
+    }
+    // The classical key, inputs under the big key.
+    let err = run(&keys.bsk, 4, &small, &mut out, &[0; 4], &slots).unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { .. }), "{err}");
+    assert!(run(&bsk, 4, &big, &mut out, &[0; 4], &slots).is_err());
+    // Outputs of the wrong size, index lists of the wrong length, a table or slots
+    // out of range, shared slots, no group per chunk.
+    let mut wrong =
+        CudaLweCiphertextList::new_zero(&gpu, small.lwe_size(), LweCiphertextCount(5)).unwrap();
+    assert!(run(&bsk, 4, &small, &mut wrong, &[0; 4], &slots).is_err());
+    assert!(run(&bsk, 4, &small, &mut out, &[0; 3], &slots).is_err());
+    assert!(run(&bsk, 4, &small, &mut out, &[0; 4], &[0, 1, 2]).is_err());
+    assert!(run(&bsk, 4, &small, &mut out, &[0, 0, 0, 1], &slots).is_err());
+    assert!(run(&bsk, 4, &small, &mut out, &[0; 4], &[0, 1, 2, 5]).is_err());
+    assert!(run(&bsk, 4, &small, &mut out, &[0; 4], &[0, 1, 1, 3]).is_err());
+    assert!(
+        cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
+            &bsk,
+            4,
+            &small,
+            &mut out,
+            &luts,
+            &[0; 4],
+            &slots,
+            ms,
+            PbsKernel::Auto,
+            0
+        )
+        .is_err()
+    );
+    assert_eq!(
+        out.to_cpu().unwrap().as_slice(),
+        vec![0u64; 5 * p.big_lwe_dimension().to_lwe_size().0].as_slice(),
+        "a failed call must not touch its output"
+    );
+    // A valid call after all that.
+    run(&bsk, 4, &small, &mut out, &[0; 4], &[4, 3, 2, 1]).unwrap();
+    let got = out.to_cpu().unwrap();
+    let got: Vec<LweCiphertext<&[u64]>> = got.iter().collect();
+    for (j, &x) in batch.values.iter().enumerate() {
+        assert_eq!(keys.decrypt(&got[4 - j]), x, "input {j}");
+    }
+}

@@ -433,10 +433,180 @@ fn emulated_bootstrap_on_the_default_parameters() {
     check_bootstrap(harness, DEFAULT_PARAMETERS, 1, &["forward"]);
 }
 
+/// A multi-bit bootstrap key of grouping factor `g` for `keys` (standard domain),
+/// generated over the indicator bits of the small key.
+fn multi_bit_key(keys: &HostKeys, g: usize) -> LweBootstrapKey {
+    let p = keys.params();
+    let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), g).unwrap();
+    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([4; 32]), Seed([5; 32]));
+    generate_seeded_lwe_bootstrap_key(
+        &bits,
+        keys.ck.glwe_secret_key(),
+        p.pbs_base_log,
+        p.pbs_level,
+        p.glwe_noise_distribution,
+        Seed([6; 32]),
+        &mut rng,
+    )
+    .unwrap()
+    .decompress()
+}
+
+/// The CPU's multi-bit bootstrap of `small` through `body` (the accumulator body
+/// polynomial), the functions' coefficients extracted as the kernel does.
+fn cpu_multi_bit(
+    keys: &HostKeys,
+    bsk: &FourierLweBootstrapKey,
+    g: usize,
+    small: &LweCiphertextOwned,
+    body: &[u64],
+    functions: usize,
+) -> Vec<LweCiphertextOwned> {
+    let p = keys.params();
+    let n = p.polynomial_size;
+    let switched = modulus_switch_lwe_ciphertext(small, n.log2() + 1, p.modulus_switch).unwrap();
+    let mut table = vec![0u64; p.glwe_dimension.0 * n.0];
+    table.extend_from_slice(body);
+    let mut acc = GlweCiphertext::from_container(table, n).unwrap();
+    multi_bit_blind_rotate_assign(&mut acc, &switched, bsk, g).unwrap();
+    (0..functions)
+        .map(|f| {
+            let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
+            extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, f * n.0 / functions).unwrap();
+            out
+        })
+        .collect()
+}
+
+/// Multi-bit bootstraps of `count` ciphertexts (tables of 1, 2 and 4 functions) under
+/// the emulation, `chunk` groups per key-bundle/accumulate pair (the last chunk may be
+/// partial), with each kernel (single block, cluster) and each thread order: all
+/// results must be the same bits, and decrypt to the CPU's
+/// `multi_bit_blind_rotate_assign` results with an error below Δ/8 (not bit for bit:
+/// the two FFTs round differently, see `check_against_cpu`).
+fn check_multi_bit(
+    harness: &Path,
+    params: ShortintParameters,
+    g: usize,
+    count: usize,
+    chunk: usize,
+    orders: &[&str],
+) {
+    let keys = HostKeys::new(params);
+    let batch = make_batch(&keys, count);
+    let bsk = multi_bit_key(&keys, g);
+    let fourier = FourierLweBootstrapKey::from_standard(&bsk);
+    let dir = scratch("multi-bit");
+    write_u64(dir.join("bsk.bin"), bsk.as_slice());
+    let small: Vec<LweCiphertextOwned> = batch
+        .blocks
+        .iter()
+        .map(|b| keys.cpu.keyswitch(b).unwrap())
+        .collect();
+    write_u64(dir.join("input.bin"), lwe_list(&small).as_slice());
+    let tables = tables(&params);
+    let refs: Vec<&Table> = tables.iter().collect();
+    let bodies = lookup_table_bodies(&params, &refs).unwrap();
+    write_u64(dir.join("luts.bin"), &bodies);
+    let jobs: Vec<u8> = (0..count)
+        .flat_map(|j| {
+            let lut = batch.lut_indexes[j];
+            [lut, batch.output_slots[j], FUNCTIONS[lut].len()]
+        })
+        .flat_map(|x| (x as u32).to_le_bytes())
+        .collect();
+    std::fs::write(dir.join("jobs.bin"), jobs).unwrap();
+    let n = params.polynomial_size.0;
+    let what = format!(
+        "multi-bit g = {g}, n = {}, N = {n}, k = {}, 2^{} x {}, chunk {chunk}",
+        params.lwe_dimension.0, params.glwe_dimension.0, params.pbs_base_log.0, params.pbs_level.0,
+    );
+    let centered = params.modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction;
+    let mut first: Option<Vec<u64>> = None;
+    for cluster in [false, true] {
+        write_meta(
+            &dir,
+            &[
+                params.lwe_dimension.0,
+                params.glwe_dimension.0,
+                n,
+                params.pbs_base_log.0,
+                params.pbs_level.0,
+                centered as usize,
+                count,
+                batch.outputs,
+                cluster as usize,
+                g,
+                chunk,
+                // A grid smaller than the work: the blocks loop over it.
+                7,
+            ],
+        );
+        for order in orders {
+            let out = run(harness, "mbpbs", &dir, order);
+            let list = LweCiphertextList::from_container(
+                out.clone(),
+                params.big_lwe_dimension().to_lwe_size(),
+            )
+            .unwrap();
+            let label = format!("{what}, cluster {cluster}, {order}");
+            let errors = check_outputs(&keys, &batch, &list, &label);
+            let bound = (params.delta() / 8) as i64;
+            assert!(
+                errors.iter().all(|e| e.abs() < bound),
+                "{label}: errors {errors:?}"
+            );
+            match &first {
+                None => {
+                    let outs: Vec<LweCiphertext<&[u64]>> = list.iter().collect();
+                    for (j, ct) in small.iter().enumerate() {
+                        let lut = batch.lut_indexes[j];
+                        let body = &bodies[lut * n..(lut + 1) * n];
+                        let functions = FUNCTIONS[lut].len();
+                        let cpu = cpu_multi_bit(&keys, &fourier, g, ct, body, functions);
+                        for (i, c) in cpu.iter().enumerate() {
+                            let gpu = keys.decrypt(&outs[batch.output_slots[j] + i]);
+                            let expected = FUNCTIONS[lut][i](batch.values[j]);
+                            assert_eq!(keys.decrypt(&c.as_view()), gpu, "{label}: input {j}");
+                            assert!(keys.error(&c.as_view(), expected).abs() < bound);
+                        }
+                    }
+                    first = Some(out);
+                }
+                Some(f) => assert!(f == &out, "{label}: results differ from the first run"),
+            }
+        }
+    }
+}
+
+/// Grouping factors 2, 3 and 4 at N = 512 (several chunks, the last partial), two
+/// decomposition levels, GLWE dimension 2 and the standard modulus switch, and N = 2048.
+#[test]
+fn emulated_multi_bit_bootstrap_matches_the_cpu_in_every_thread_order() {
+    let Some(harness) = harness() else { return };
+    let orders = ["forward", "reverse", "shuffled"];
+    let params = insecure_parameters(48, 1, 512, 23, 1);
+    for (g, chunk) in [(2, 5), (3, 16), (4, 12)] {
+        check_multi_bit(harness, params, g, 5, chunk, &orders);
+    }
+    let mut standard = insecure_parameters(24, 2, 512, 12, 2);
+    standard.modulus_switch = ModulusSwitchType::Standard;
+    check_multi_bit(harness, standard, 3, 4, 3, &orders[..2]);
+    check_multi_bit(
+        harness,
+        insecure_parameters(16, 1, 2048, 23, 1),
+        4,
+        3,
+        3,
+        &orders[..2],
+    );
+}
+
 /// The kernels under AddressSanitizer and ThreadSanitizer: every kernel (bootstrap
 /// single-block and cluster, at 1 and 2 decomposition levels; keyswitch with split key
-/// rows and the reduction; linear combinations) runs without a report, with the
-/// same results as the CPU.
+/// rows and the reduction; linear combinations; the multi-bit key bundle and
+/// accumulation, over several chunks) runs without a report, with the same results
+/// as the CPU.
 fn check_sanitized(build: Build) {
     let Some(harness) = harness_of(build) else {
         return;
@@ -447,6 +617,14 @@ fn check_sanitized(build: Build) {
         harness,
         insecure_parameters(16, 1, 512, 12, 2),
         2,
+        &["reverse"],
+    );
+    check_multi_bit(
+        harness,
+        insecure_parameters(16, 1, 512, 12, 2),
+        2,
+        2,
+        3,
         &["reverse"],
     );
     let keys = HostKeys::new(small_parameters());

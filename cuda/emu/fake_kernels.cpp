@@ -88,6 +88,59 @@ LaunchResult bootstrap(const Geometry &g, void **params, const DeviceMemoryCheck
   });
 }
 
+// The multi-bit buffers beyond the bootstrap's: the key of (n/g)(2^g - 1) GGSWs, the
+// bundles of `capacity` groups per ciphertext and, when the rotation takes several
+// chunks, the accumulators.
+template <unsigned N>
+bool multi_bit_arguments_ok(const MultiBitParams &p, const DeviceMemoryCheck &check) {
+  const PbsParams &b = p.pbs;
+  const size_t M = N / 2, k = b.glwe_dimension, gf = p.grouping_factor;
+  if (gf == 0 || gf > 6 || b.lwe_dimension % gf != 0 || p.groups > p.capacity) return false;
+  const size_t groups = b.lwe_dimension / gf;
+  if ((size_t)p.first_group + p.groups > groups) return false;
+  const size_t ggsw = (k + 1) * b.level * (k + 1) * M;
+  const bool chunked = p.first_group > 0 || p.first_group + p.groups < groups;
+  return covers(check, b.in, (size_t)b.count * (b.lwe_dimension + 1)) &&
+         covers(check, b.bsk, groups * ((1u << gf) - 1) * ggsw) &&
+         covers(check, p.bundles, (size_t)b.count * p.capacity * ggsw) &&
+         (!chunked || covers(check, p.state, (size_t)b.count * (k + 1) * N)) &&
+         covers(check, b.twiddles, M - 1) && covers(check, b.twist, M);
+}
+
+template <unsigned N>
+LaunchResult multi_bit_key_bundle(const Geometry &g, void **params,
+                                  const DeviceMemoryCheck &check) {
+  const auto p = argument<MultiBitParams>(params, 0);
+  if (!multi_bit_arguments_ok<N>(p, check)) return LaunchResult::BadArgument;
+  return run_grid(g, [&] {
+    switch (N) {
+#define CASE(S) \
+  case S: multi_bit_key_bundle_##S##_u64(p); break;
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+#undef CASE
+    }
+  });
+}
+
+template <unsigned N, bool Cluster>
+LaunchResult multi_bit_bootstrap(const Geometry &g, void **params,
+                                 const DeviceMemoryCheck &check) {
+  const auto p = argument<MultiBitParams>(params, 0);
+  if (!multi_bit_arguments_ok<N>(p, check) || !bootstrap_arguments_ok<N>(p.pbs, check))
+    return LaunchResult::BadArgument;
+  return run_grid(g, [&] {
+    switch (N) {
+#define CASE(S)                                                 \
+  case S:                                                       \
+    if (Cluster) multi_bit_bootstrap_cluster_##S##_u64(p);      \
+    else multi_bit_bootstrap_##S##_u64(p);                      \
+    break;
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+#undef CASE
+    }
+  });
+}
+
 // Reduce: the reduction kernel; otherwise the keyswitch of CTS ciphertexts per block.
 template <bool Reduce, uint32_t CTS = 16>
 LaunchResult keyswitch(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
@@ -139,7 +192,13 @@ LaunchResult negate(const Geometry &g, void **params, const DeviceMemoryCheck &c
   {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>, {sizeof(BskConversionParams)}},   \
       {"programmable_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, bootstrap<N, false>,  \
        {sizeof(PbsParams)}},                                                            \
-      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>, {sizeof(PbsParams)}},
+      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>, {sizeof(PbsParams)}}, \
+      {"multi_bit_key_bundle_" #N "_u64", T, multi_bit_key_bundle<N>,                  \
+       {sizeof(MultiBitParams)}},                                                       \
+      {"multi_bit_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, multi_bit_bootstrap<N, false>, \
+       {sizeof(MultiBitParams)}},                                                       \
+      {"multi_bit_bootstrap_cluster_" #N "_u64", T, multi_bit_bootstrap<N, true>,       \
+       {sizeof(MultiBitParams)}},
 
 constexpr size_t WORD = sizeof(uint64_t);
 

@@ -1,6 +1,6 @@
 // Runs the gpufhe kernels under the CPU emulation (cuda_emu.h) on data files, with
 // the launch geometry of the Rust host code (src/backend/cuda/*.rs), which it
-// mirrors. Usage: harness <pbs|ks|linear> <dir> [forward|reverse|shuffled]
+// mirrors. Usage: harness <pbs|mbpbs|ks|linear> <dir> [forward|reverse|shuffled]
 // Reads <dir>/meta.txt (whitespace-separated integers, see each command) and binary
 // little-endian arrays, writes <dir>/output.bin. Exit status 0 on success.
 #include <cinttypes>
@@ -46,8 +46,14 @@ struct Sizes {
   void (*convert)(BskConversionParams);
   void (*single)(PbsParams);
   void (*cluster)(PbsParams);
+  void (*bundle)(MultiBitParams);
+  void (*mb_single)(MultiBitParams);
+  void (*mb_cluster)(MultiBitParams);
 };
-#define SIZE(N, T) {N, T, bsk_to_fourier_##N##_u64, programmable_bootstrap_##N##_u64, programmable_bootstrap_cluster_##N##_u64}
+#define SIZE(N, T)                                                                           \
+  {N, T, bsk_to_fourier_##N##_u64, programmable_bootstrap_##N##_u64,                         \
+   programmable_bootstrap_cluster_##N##_u64, multi_bit_key_bundle_##N##_u64,                 \
+   multi_bit_bootstrap_##N##_u64, multi_bit_bootstrap_cluster_##N##_u64}
 static const Sizes SIZES[] = {SIZE(256, 32),  SIZE(512, 32),  SIZE(1024, 64),
                               SIZE(2048, 128), SIZE(4096, 256), SIZE(8192, 512)};
 
@@ -61,63 +67,111 @@ static void fail(const char *what) {
   std::exit(1);
 }
 
-// meta: lwe_dim glwe_dim N base_log level centered count outputs cluster(0/1)
-static void run_pbs(const std::string &dir) {
-  auto m = meta(dir);
-  if (m.size() < 9) fail("pbs meta: lwe glwe N base_log level centered count outputs cluster");
-  const uint32_t n = m[0], k = m[1], N = m[2], base_log = m[3], level = m[4], centered = m[5],
-                 count = m[6], outputs = m[7];
-  const bool cluster = m[8] != 0;
-  const Sizes *sz = nullptr;
-  for (auto &s : SIZES)
-    if (s.n == N) sz = &s;
-  if (!sz) fail("unsupported N");
-  auto bsk_std = read<uint64_t>(dir + "/bsk.bin");
-  auto input = read<uint64_t>(dir + "/input.bin");
-  auto luts = read<uint64_t>(dir + "/luts.bin");
-  auto jobs = read<uint32_t>(dir + "/jobs.bin");
-  const size_t M = N / 2;
-  // Twiddles by stage, as FftTables::new builds them: the run of span s at M - 2 s.
-  std::vector<double2> twiddles, twist(M);
-  for (size_t s = M / 2; s >= 1; s /= 2)
-    for (size_t i = 0; i < s; ++i) {
-      double a = -2.0 * M_PI * (double)(i * M / (2 * s)) / (double)M;
-      twiddles.push_back(make_double2(std::cos(a), std::sin(a)));
+// What both bootstraps share: the shape, the key converted to the Fourier domain by
+// the conversion kernel, the FFT tables and the parameters of the batch.
+struct Bootstrap {
+  const Sizes *sz;
+  uint32_t n, k, N, level, count, outputs;
+  bool cluster;
+  std::vector<uint64_t> input, luts, out;
+  std::vector<uint32_t> jobs;
+  std::vector<double2> twiddles, twist, fourier;
+  PbsParams p;
+
+  // meta: lwe_dim glwe_dim N base_log level centered count outputs cluster(0/1)
+  explicit Bootstrap(const std::string &dir, const std::vector<uint64_t> &m) {
+    if (m.size() < 9) fail("pbs meta: lwe glwe N base_log level centered count outputs cluster");
+    n = m[0], k = m[1], N = m[2], level = m[4], count = m[6], outputs = m[7];
+    cluster = m[8] != 0;
+    sz = nullptr;
+    for (auto &s : SIZES)
+      if (s.n == N) sz = &s;
+    if (!sz) fail("unsupported N");
+    auto bsk_std = read<uint64_t>(dir + "/bsk.bin");
+    input = read<uint64_t>(dir + "/input.bin");
+    luts = read<uint64_t>(dir + "/luts.bin");
+    jobs = read<uint32_t>(dir + "/jobs.bin");
+    const size_t M = N / 2;
+    // Twiddles by stage, as FftTables::new builds them: the run of span s at M - 2 s.
+    twist.resize(M);
+    for (size_t s = M / 2; s >= 1; s /= 2)
+      for (size_t i = 0; i < s; ++i) {
+        double a = -2.0 * M_PI * (double)(i * M / (2 * s)) / (double)M;
+        twiddles.push_back(make_double2(std::cos(a), std::sin(a)));
+      }
+    for (size_t p = 0; p < M; ++p) {
+      double a = M_PI * (double)p / (double)N;
+      twist[p] = make_double2(std::cos(a), std::sin(a));
     }
-  for (size_t p = 0; p < M; ++p) {
-    double a = M_PI * (double)p / (double)N;
-    twist[p] = make_double2(std::cos(a), std::sin(a));
+    const size_t polys = bsk_std.size() / N;
+    fourier.resize(polys * M);
+    BskConversionParams cp{fourier.data(), bsk_std.data(), twiddles.data(), twist.data(), polys};
+    if (!emu::launch(dim3{(unsigned)std::min<size_t>(polys, 1 << 20), 1, 1},
+                     dim3{sz->threads, 1, 1}, padded_polynomial_bytes(N), 1,
+                     [&] { sz->convert(cp); }))
+      fail("conversion deadlock");
+    out.assign((size_t)outputs * (k * N + 1), 0);
+    p = PbsParams{out.data(),      input.data(),  luts.data(),   jobs.data(), fourier.data(),
+                  twiddles.data(), twist.data(),  {},            n,           k,
+                  (uint32_t)m[3],  level,         (uint32_t)m[5], count,      count};
+    // As twist_steps() in src/backend/cuda/fourier_bootstrap_key.rs.
+    for (int j = 0; j < 8; ++j) {
+      p.twist_steps[2 * j] = std::cos(M_PI * j / 16.0);
+      p.twist_steps[2 * j + 1] = std::sin(M_PI * j / 16.0);
+    }
   }
-  const size_t polys = bsk_std.size() / N;
-  std::vector<double2> fourier(polys * M);
-  BskConversionParams cp{fourier.data(), bsk_std.data(), twiddles.data(), twist.data(), polys};
-  const unsigned T = sz->threads;
-  if (!emu::launch(dim3{(unsigned)std::min<size_t>(polys, 1 << 20), 1, 1}, dim3{T, 1, 1},
-                   padded_polynomial_bytes(N), 1, [&] { sz->convert(cp); }))
-    fail("conversion deadlock");
-  std::vector<uint64_t> out((size_t)outputs * (k * N + 1), 0);
-  PbsParams p{out.data(),      input.data(),  luts.data(), jobs.data(), fourier.data(),
-              twiddles.data(), twist.data(), {},          n,           k,
-              base_log,        level,        centered,    count,       count};
-  // As twist_steps() in src/backend/cuda/fourier_bootstrap_key.rs.
-  for (int j = 0; j < 8; ++j) {
-    p.twist_steps[2 * j] = std::cos(M_PI * j / 16.0);
-    p.twist_steps[2 * j + 1] = std::sin(M_PI * j / 16.0);
+
+  // Runs `body` with the launch geometry of the bootstrap (one block, or a cluster of
+  // k + 1 blocks, per ciphertext), as cuda_programmable_bootstrap_lwe_ciphertext_list.
+  template <class F>
+  void launch(const F &body, const char *what) {
+    const unsigned T = sz->threads;
+    const size_t rows = padded_polynomial_bytes(N);
+    const size_t staging = level > 1 ? (size_t)N * 8 : 0;
+    const size_t mask = ((size_t)n + 1) * 4;
+    const size_t glwe_size = k + 1;
+    bool ok;
+    if (cluster) {
+      ok = emu::launch(dim3{count * (unsigned)glwe_size, 1, 1}, dim3{T, 1, 1},
+                       2 * level * rows + staging + mask, glwe_size, body);
+    } else {
+      ok = emu::launch(dim3{count, 1, 1}, dim3{T * (unsigned)glwe_size, 1, 1},
+                       glwe_size * (2 * level * rows + staging) + mask, 1, body);
+    }
+    if (!ok) fail(what);
   }
-  const size_t rows = padded_polynomial_bytes(N);
-  const size_t staging = level > 1 ? (size_t)N * 8 : 0;
-  const size_t mask = ((size_t)n + 1) * 4;
-  const size_t glwe_size = k + 1;
-  bool ok;
-  if (cluster) {
-    ok = emu::launch(dim3{count * (unsigned)glwe_size, 1, 1}, dim3{T, 1, 1},
-                     2 * level * rows + staging + mask, glwe_size, [&] { sz->cluster(p); });
-  } else {
-    ok = emu::launch(dim3{count, 1, 1}, dim3{T * (unsigned)glwe_size, 1, 1},
-                     glwe_size * (2 * level * rows + staging) + mask, 1, [&] { sz->single(p); });
+};
+
+static void run_pbs(const std::string &dir) {
+  Bootstrap b(dir, meta(dir));
+  b.launch([&] { b.cluster ? b.sz->cluster(b.p) : b.sz->single(b.p); }, "bootstrap deadlock");
+  write(dir + "/output.bin", b.out);
+}
+
+// meta: as pbs, then grouping_factor, groups per chunk, blocks of the key-bundle grid.
+// The host's alternation (cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list):
+// the bundles of a chunk of groups of every ciphertext, then the accumulation of that
+// chunk, until the n / g groups are done.
+static void run_multi_bit(const std::string &dir) {
+  auto m = meta(dir);
+  if (m.size() < 12) fail("mbpbs meta: as pbs, then grouping_factor chunk bundle_blocks");
+  Bootstrap b(dir, m);
+  const uint32_t gf = m[9], chunk = m[10], blocks = m[11];
+  const uint32_t total = b.n / gf;
+  const size_t ggsw = (size_t)(b.k + 1) * (b.k + 1) * b.level * b.N / 2;
+  std::vector<double2> bundles((size_t)b.count * chunk * ggsw);
+  std::vector<uint64_t> state(total > chunk ? (size_t)b.count * (b.k + 1) * b.N : 0);
+  for (uint32_t first = 0; first < total; first += chunk) {
+    const uint32_t groups = std::min(chunk, total - first);
+    MultiBitParams mp{b.p, bundles.data(), state.empty() ? nullptr : state.data(), gf, first,
+                      groups, chunk};
+    if (!emu::launch(dim3{blocks, 1, 1}, dim3{b.sz->threads, 1, 1},
+                     padded_polynomial_bytes(b.N), 1, [&] { b.sz->bundle(mp); }))
+      fail("key bundle deadlock");
+    b.launch([&] { b.cluster ? b.sz->mb_cluster(mp) : b.sz->mb_single(mp); },
+             "multi-bit bootstrap deadlock");
   }
-  if (!ok) fail("bootstrap deadlock");
-  write(dir + "/output.bin", out);
+  write(dir + "/output.bin", b.out);
 }
 
 // meta: in_dim out_dim base_log level count multiprocessors
@@ -177,7 +231,7 @@ static void run_linear(const std::string &dir) {
 }
 
 int main(int argc, char **argv) {
-  if (argc < 3) fail("usage: harness <pbs|ks|linear> <dir> [forward|reverse|shuffled]");
+  if (argc < 3) fail("usage: harness <pbs|mbpbs|ks|linear> <dir> [forward|reverse|shuffled]");
   std::string cmd = argv[1], dir = argv[2];
   if (argc > 3) {
     std::string o = argv[3];
@@ -186,6 +240,7 @@ int main(int argc, char **argv) {
                                            : emu::Order::Forward;
   }
   if (cmd == "pbs") run_pbs(dir);
+  else if (cmd == "mbpbs") run_multi_bit(dir);
   else if (cmd == "ks") run_ks(dir);
   else if (cmd == "linear") run_linear(dir);
   else fail("unknown command");

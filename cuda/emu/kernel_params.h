@@ -20,6 +20,12 @@ struct PbsParams {
   double twist_steps[16];
   uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count, prefetch_share;
 };
+struct MultiBitParams {
+  PbsParams pbs;
+  double2 *bundles;
+  uint64_t *state;
+  uint32_t grouping_factor, first_group, groups, capacity;
+};
 struct BskConversionParams {
   double2 *out;
   const uint64_t *in;
@@ -48,7 +54,10 @@ struct LinearCombinationParams {
 #define GPUFHE_DECLARE_BOOTSTRAP(N)                                                         \
   extern "C" void bsk_to_fourier_##N##_u64(gpufhe::BskConversionParams);                    \
   extern "C" void programmable_bootstrap_##N##_u64(gpufhe::PbsParams);                      \
-  extern "C" void programmable_bootstrap_cluster_##N##_u64(gpufhe::PbsParams);
+  extern "C" void programmable_bootstrap_cluster_##N##_u64(gpufhe::PbsParams);              \
+  extern "C" void multi_bit_key_bundle_##N##_u64(gpufhe::MultiBitParams);                   \
+  extern "C" void multi_bit_bootstrap_##N##_u64(gpufhe::MultiBitParams);                    \
+  extern "C" void multi_bit_bootstrap_cluster_##N##_u64(gpufhe::MultiBitParams);
 GPUFHE_DECLARE_BOOTSTRAP(256)
 GPUFHE_DECLARE_BOOTSTRAP(512)
 GPUFHE_DECLARE_BOOTSTRAP(1024)

@@ -201,6 +201,12 @@ pub(crate) struct BootstrapKernels {
     pub(crate) single_block: Kernel,
     /// One cluster of `k + 1` blocks per bootstrap (sm_90+).
     pub(crate) cluster: Kernel,
+    /// The multi-bit key bundles of a chunk of groups (`cuda/multi_bit_bootstrap.cuh`).
+    pub(crate) multi_bit_key_bundle: Kernel,
+    /// The multi-bit accumulation of a chunk, one block per bootstrap.
+    pub(crate) multi_bit_single_block: Kernel,
+    /// The multi-bit accumulation of a chunk, one cluster per bootstrap (sm_90+).
+    pub(crate) multi_bit_cluster: Kernel,
 }
 
 /// The polynomial sizes the bootstrap kernels are built for, with their threads per
@@ -356,6 +362,21 @@ impl CudaDevice {
                         o,
                         &module,
                         &format!("programmable_bootstrap_cluster_{n}_u64"),
+                    )?,
+                    multi_bit_key_bundle: load_kernel(
+                        o,
+                        &module,
+                        &format!("multi_bit_key_bundle_{n}_u64"),
+                    )?,
+                    multi_bit_single_block: load_kernel(
+                        o,
+                        &module,
+                        &format!("multi_bit_bootstrap_{n}_u64"),
+                    )?,
+                    multi_bit_cluster: load_kernel(
+                        o,
+                        &module,
+                        &format!("multi_bit_bootstrap_cluster_{n}_u64"),
                     )?,
                 })
             })

@@ -18,6 +18,7 @@ mod keyswitch;
 mod launch;
 mod linear_combination;
 mod lwe_linear_algebra;
+mod multi_bit_bootstrap;
 mod programmable_bootstrap;
 mod read_tracking;
 
@@ -29,6 +30,10 @@ pub use kernel_image::kernels_cuda_version;
 pub use keyswitch::{cuda_keyswitch_lwe_ciphertext_list, CudaKeyswitchKey};
 pub use linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use lwe_linear_algebra::*;
+pub use multi_bit_bootstrap::{
+    cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list,
+    cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with,
+};
 pub use programmable_bootstrap::{
     cuda_programmable_bootstrap_lwe_ciphertext_list,
     cuda_programmable_bootstrap_lwe_ciphertext_list_with, lookup_table_bodies, CudaLookupTableList,

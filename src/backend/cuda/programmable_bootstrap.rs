@@ -2,11 +2,12 @@
 
 use super::fourier_bootstrap_key::{padded_polynomial_bytes, twist_steps};
 use super::health::DeviceObject;
+use super::kernel::Kernel;
 use super::launch::{launch, launch_clusters};
 use super::read_tracking::ReadTracked;
 use super::{CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
 use crate::backend::Table;
-use crate::core_crypto::{ModulusSwitchType, PolynomialSize};
+use crate::core_crypto::{BootstrapKeyShape, LweDimension, ModulusSwitchType, PolynomialSize};
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{LookupTable, ManyLookupTable, ShortintParameters};
 use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
@@ -118,6 +119,10 @@ impl CudaLookupTableList {
     pub fn device(&self) -> &CudaDevice {
         &self.device
     }
+
+    pub(super) fn bodies(&self) -> &ReadTracked<u64> {
+        &self.bodies
+    }
 }
 
 /// The accumulator body polynomials of `tables` for `parameters`, one after the
@@ -147,7 +152,7 @@ pub enum PbsKernel {
 
 /// Mirrors `PbsParams` in `cuda/programmable_bootstrap.cu`.
 #[repr(C)]
-struct PbsParams {
+pub(super) struct PbsParams {
     out: u64,
     input: u64,
     luts: u64,
@@ -234,61 +239,21 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     modulus_switch: ModulusSwitchType,
     kernel: PbsKernel,
 ) -> Result<()> {
-    let jobs = check_bootstrap_batch(bsk, input, output, luts, lut_indexes, output_slots)?;
+    let n = bsk.shape().input_lwe_dimension.0;
+    let jobs = check_bootstrap_batch(bsk, n, input, output, luts, lut_indexes, output_slots)?;
     let count = input.count().0;
     if count == 0 {
         return Ok(());
     }
     // Queued on the output's stream (the caller's), whichever stream made the key.
     let device = output.device().clone();
-    let shape = bsk.shape();
-    let n = shape.polynomial_size.0;
-    let (glwe_size, level) = (shape.glwe_dimension.0 + 1, shape.level.0);
-    let kernels = device.bootstrap_kernels(n)?;
-    let threads = kernels.threads_per_polynomial;
-    let rows = padded_polynomial_bytes(n);
-    let staging = if level > 1 { n * 8 } else { 0 };
-    // The switched mask and body, 32 bits each.
-    let mask = (shape.input_lwe_dimension.0 + 1) * 4;
-    // Two sets of row buffers (the kernel alternates them from one CMux to the next).
-    let single_shared = glwe_size * (2 * level * rows + staging) + mask;
-    let cluster_shared = 2 * level * rows + staging + mask;
-    let attributes = *device.attributes();
-
-    let single_threads = threads as usize * glwe_size;
-    let single_fits = single_threads
-        <= kernels.single_block.max_threads_per_block(&device)? as usize
-        && single_shared <= kernels.single_block.max_dynamic_shared_memory(&device)?;
-    let cluster_fits = attributes.has_clusters()
-        && glwe_size <= 8
-        && threads <= kernels.cluster.max_threads_per_block(&device)?
-        && cluster_shared <= kernels.cluster.max_dynamic_shared_memory(&device)?;
-    // A cluster needs k + 1 SMs at once with that shared memory each, which a GPU
-    // partition may not offer: then `Auto` takes the single block.
-    let cluster_fits = cluster_fits
-        && kernels
-            .cluster
-            .clusters_fit(&device, glwe_size as u32, threads, cluster_shared)?;
-    let use_cluster = match kernel {
-        PbsKernel::Cluster => true,
-        PbsKernel::SingleBlock => false,
-        // While every cluster block can have an SM of its own, a bootstrap on k + 1
-        // SMs finishes sooner; beyond, SMs are shared either way and one block per
-        // bootstrap synchronizes less.
-        PbsKernel::Auto => {
-            cluster_fits
-                && (!single_fits || count * glwe_size <= attributes.multiprocessors as usize)
-        }
+    let kernels = device.bootstrap_kernels(bsk.shape().polynomial_size.0)?;
+    let flavour = BootstrapFlavour {
+        single_block: &kernels.single_block,
+        cluster: &kernels.cluster,
+        what: "",
     };
-    if (use_cluster && !cluster_fits) || (!use_cluster && !single_fits) {
-        return Err(Error::InvalidParameter(format!(
-            "no GPU bootstrap kernel fits these parameters on GPU {} (N = {n}, k + 1 = \
-             {glwe_size}, {level} level(s), {} blocks requested)",
-            device.ordinal(),
-            if use_cluster { "clustered" } else { "single" },
-        )));
-    }
-
+    let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;
     let stream = device.stream()?;
     let jobs = stream
         .clone_htod(&jobs)
@@ -300,86 +265,227 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
     let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);
     let (twist, _twist_guard) = bsk.tables().twist.device_ptr(stream);
-    let params = PbsParams {
-        out,
-        input: input_ptr,
-        luts: luts_ptr,
-        jobs: jobs_ptr,
-        bsk: bsk_ptr,
-        twiddles,
-        twist,
-        twist_steps: twist_steps(),
-        lwe_dimension: to_u32("LWE dimension", shape.input_lwe_dimension.0)?,
-        glwe_dimension: to_u32("GLWE dimension", shape.glwe_dimension.0)?,
-        base_log: shape.base_log.0 as u32,
-        level: level as u32,
-        centered: u32::from(modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction),
-        count: to_u32("number of bootstraps", count)?,
-        // The ciphertexts of one wave split the L2 prefetch of the key. Either kernel
-        // normally fits a block per SM, so SMs / (k + 1) ciphertexts or more run at
-        // once and every residue modulo this share is in every wave of a large batch
-        // (a residue missing from a wave costs that wave late key loads, not results).
-        prefetch_share: to_u32(
-            "bootstrap prefetch share",
-            count
-                .min(attributes.multiprocessors as usize / glwe_size)
-                .max(1),
-        )?,
-    };
-    // SAFETY (both launches): the parameter struct matches the kernel's; `input` holds
-    // `count` ciphertexts of size n + 1 and `output` room for every slot in `jobs`
-    // (checked above: each slot + function count <= output count, the outputs of
-    // size k N + 1); every lookup index is below the table count, and `luts` holds N
-    // coefficients per table; the Fourier key and tables were built for this shape
-    // by the conversion kernel. The block has exactly the threads the kernel indexes
-    // with ((k + 1) T, or T per cluster block) and the dynamic shared memory it
-    // carves (`*_shared`, allowed above 48 KB by `allow_shared_memory`). The guards
-    // keep every buffer's events until the launch is queued; the buffers (and
-    // `jobs`, freed in stream order) outlive the kernel.
-    if use_cluster {
-        let shared = kernels
-            .cluster
-            .allow_shared_memory(&device, cluster_shared)?;
-        let config = LaunchConfig {
-            grid_dim: (grid_x(count * glwe_size)?, 1, 1),
-            block_dim: (threads, 1, 1),
-            shared_mem_bytes: shared,
+    let params = PbsParams::new(
+        &device,
+        bsk,
+        [out, input_ptr, luts_ptr, jobs_ptr, bsk_ptr, twiddles, twist],
+        count,
+        modulus_switch,
+    )?;
+    // SAFETY: the parameter struct matches the kernel's; `input` holds `count`
+    // ciphertexts of size n + 1 and `output` room for every slot in `jobs` (checked
+    // above: each slot + function count <= output count, the outputs of size k N + 1);
+    // every lookup index is below the table count, and `luts` holds N coefficients per
+    // table; the Fourier key and tables were built for this shape by the conversion
+    // kernel. The guards keep every buffer's events until the launch is queued; the
+    // buffers (and `jobs`, freed in stream order) outlive the kernel.
+    unsafe { flavour.launch(&device, &geometry, &params) }
+}
+
+impl PbsParams {
+    /// The parameters of a batch of `count` bootstraps with `bsk`; `pointers`: the
+    /// output, input, lookup tables, jobs, key, twiddles and twist on the device.
+    pub(super) fn new(
+        device: &CudaDevice,
+        bsk: &CudaFourierBootstrapKey,
+        pointers: [u64; 7],
+        count: usize,
+        modulus_switch: ModulusSwitchType,
+    ) -> Result<Self> {
+        let [out, input, luts, jobs, bsk_ptr, twiddles, twist] = pointers;
+        let shape = bsk.shape();
+        let glwe_size = shape.glwe_dimension.0 + 1;
+        Ok(Self {
+            out,
+            input,
+            luts,
+            jobs,
+            bsk: bsk_ptr,
+            twiddles,
+            twist,
+            twist_steps: twist_steps(),
+            lwe_dimension: to_u32("LWE dimension", shape.input_lwe_dimension.0)?,
+            glwe_dimension: to_u32("GLWE dimension", shape.glwe_dimension.0)?,
+            base_log: shape.base_log.0 as u32,
+            level: shape.level.0 as u32,
+            centered: u32::from(modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction),
+            count: to_u32("number of bootstraps", count)?,
+            // The ciphertexts of one wave split the L2 prefetch of the key. Either
+            // kernel normally fits a block per SM, so SMs / (k + 1) ciphertexts or more
+            // run at once and every residue modulo this share is in every wave of a
+            // large batch (a residue missing from a wave costs that wave late key
+            // loads, not results).
+            prefetch_share: to_u32(
+                "bootstrap prefetch share",
+                count
+                    .min(device.attributes().multiprocessors as usize / glwe_size)
+                    .max(1),
+            )?,
+        })
+    }
+
+    /// Sets the LWE dimension the kernels read (the multi-bit bootstrap's `n`).
+    pub(super) fn set_lwe_dimension(&mut self, n: usize) -> Result<()> {
+        self.lwe_dimension = to_u32("LWE dimension", n)?;
+        Ok(())
+    }
+}
+
+/// A pair of bootstrap kernels of one size taking the same parameters: one block per
+/// ciphertext, or a cluster of `k + 1` blocks per ciphertext (sm_90+), with the
+/// thread-group layout and shared memory of `cuda/programmable_bootstrap.cu`.
+pub(super) struct BootstrapFlavour<'a> {
+    pub(super) single_block: &'a Kernel,
+    pub(super) cluster: &'a Kernel,
+    /// Empty for the classical bootstrap, else a word for the messages ("multi-bit ").
+    pub(super) what: &'static str,
+}
+
+/// The launch a [`BootstrapFlavour`] chose for a batch.
+pub(super) struct BootstrapGeometry {
+    use_cluster: bool,
+    count: usize,
+    glwe_size: usize,
+    threads: u32,
+    single_threads: usize,
+    single_shared: usize,
+    cluster_shared: usize,
+}
+
+impl BootstrapFlavour<'_> {
+    /// Chooses the kernel for `count` bootstraps with `bsk` of inputs of dimension
+    /// `lwe_dimension` (`Auto`: see below), or `Err` if the chosen one cannot run on
+    /// the device.
+    pub(super) fn geometry(
+        &self,
+        device: &CudaDevice,
+        bsk: &CudaFourierBootstrapKey,
+        lwe_dimension: usize,
+        count: usize,
+        kernel: PbsKernel,
+    ) -> Result<BootstrapGeometry> {
+        let shape = BootstrapKeyShape {
+            input_lwe_dimension: LweDimension(lwe_dimension),
+            ..bsk.shape()
         };
-        unsafe {
+        let n = shape.polynomial_size.0;
+        let (glwe_size, level) = (shape.glwe_dimension.0 + 1, shape.level.0);
+        let threads = device.bootstrap_kernels(n)?.threads_per_polynomial;
+        let rows = padded_polynomial_bytes(n);
+        let staging = if level > 1 { n * 8 } else { 0 };
+        // The switched mask and body, 32 bits each.
+        let mask = (shape.input_lwe_dimension.0 + 1) * 4;
+        // Two sets of row buffers (the kernel alternates them from one CMux to the next).
+        let single_shared = glwe_size * (2 * level * rows + staging) + mask;
+        let cluster_shared = 2 * level * rows + staging + mask;
+        let attributes = *device.attributes();
+
+        let single_threads = threads as usize * glwe_size;
+        let single_fits = single_threads
+            <= self.single_block.max_threads_per_block(device)? as usize
+            && single_shared <= self.single_block.max_dynamic_shared_memory(device)?;
+        let cluster_fits = attributes.has_clusters()
+            && glwe_size <= 8
+            && threads <= self.cluster.max_threads_per_block(device)?
+            && cluster_shared <= self.cluster.max_dynamic_shared_memory(device)?;
+        // A cluster needs k + 1 SMs at once with that shared memory each, which a GPU
+        // partition may not offer: then `Auto` takes the single block.
+        let cluster_fits = cluster_fits
+            && self
+                .cluster
+                .clusters_fit(device, glwe_size as u32, threads, cluster_shared)?;
+        let use_cluster = match kernel {
+            PbsKernel::Cluster => true,
+            PbsKernel::SingleBlock => false,
+            // While every cluster block can have an SM of its own, a bootstrap on k + 1
+            // SMs finishes sooner; beyond, SMs are shared either way and one block per
+            // bootstrap synchronizes less.
+            PbsKernel::Auto => {
+                cluster_fits
+                    && (!single_fits || count * glwe_size <= attributes.multiprocessors as usize)
+            }
+        };
+        if (use_cluster && !cluster_fits) || (!use_cluster && !single_fits) {
+            return Err(Error::InvalidParameter(format!(
+                "no GPU {}bootstrap kernel fits these parameters on GPU {} (N = {n}, k + 1 = \
+                 {glwe_size}, {level} level(s), {} blocks requested)",
+                self.what,
+                device.ordinal(),
+                if use_cluster { "clustered" } else { "single" },
+            )));
+        }
+        Ok(BootstrapGeometry {
+            use_cluster,
+            count,
+            glwe_size,
+            threads,
+            single_threads,
+            single_shared,
+            cluster_shared,
+        })
+    }
+
+    /// Launches the chosen kernel of `geometry` with `params`.
+    ///
+    /// # Safety
+    /// `params` must be the kernels' parameter struct, for the batch `geometry` was
+    /// chosen for, with every device address valid for what the kernel reads and
+    /// writes until it has run. The block has exactly the threads the kernel indexes
+    /// with ((k + 1) T, or T per cluster block) and the dynamic shared memory it
+    /// carves (`*_shared`, allowed above 48 KB by `allow_shared_memory`).
+    pub(super) unsafe fn launch<P: DeviceRepr>(
+        &self,
+        device: &CudaDevice,
+        geometry: &BootstrapGeometry,
+        params: &P,
+    ) -> Result<()> {
+        let BootstrapGeometry {
+            count,
+            glwe_size,
+            threads,
+            ..
+        } = *geometry;
+        if geometry.use_cluster {
+            let cluster_shared = geometry.cluster_shared;
+            let shared = self.cluster.allow_shared_memory(device, cluster_shared)?;
+            let config = LaunchConfig {
+                grid_dim: (grid_x(count * glwe_size)?, 1, 1),
+                block_dim: (threads, 1, 1),
+                shared_mem_bytes: shared,
+            };
             launch_clusters(
-                &device,
-                &kernels.cluster,
+                device,
+                self.cluster,
                 config,
                 glwe_size as u32,
-                &params,
+                params,
                 "launching the clustered bootstrap",
             )
-        }
-    } else {
-        let shared = kernels
-            .single_block
-            .allow_shared_memory(&device, single_shared)?;
-        let config = LaunchConfig {
-            grid_dim: (grid_x(count)?, 1, 1),
-            block_dim: (single_threads as u32, 1, 1),
-            shared_mem_bytes: shared,
-        };
-        unsafe {
+        } else {
+            let shared = self
+                .single_block
+                .allow_shared_memory(device, geometry.single_shared)?;
+            let config = LaunchConfig {
+                grid_dim: (grid_x(count)?, 1, 1),
+                block_dim: (geometry.single_threads as u32, 1, 1),
+                shared_mem_bytes: shared,
+            };
             launch(
-                &device,
-                &kernels.single_block,
+                device,
+                self.single_block,
                 config,
-                &params,
+                params,
                 "launching the bootstrap",
             )
         }
     }
 }
 
-/// Checks a bootstrap batch; returns the per-input jobs (lookup table, first output
-/// slot, function count) for the kernel.
-fn check_bootstrap_batch(
+/// Checks a bootstrap batch of inputs of dimension `lwe_dimension`; returns the
+/// per-input jobs (lookup table, first output slot, function count) for the kernel.
+pub(super) fn check_bootstrap_batch(
     bsk: &CudaFourierBootstrapKey,
+    lwe_dimension: usize,
     input: &CudaLweCiphertextList,
     output: &CudaLweCiphertextList,
     luts: &CudaLookupTableList,
@@ -393,7 +499,7 @@ fn check_bootstrap_batch(
     let shape = bsk.shape();
     check_eq(
         "LWE size of the bootstrap input",
-        shape.input_lwe_dimension.to_lwe_size().0,
+        lwe_dimension + 1,
         input.lwe_size().0,
     )?;
     check_eq(
@@ -442,13 +548,13 @@ fn check_bootstrap_batch(
     Ok(jobs)
 }
 
-fn to_u32(what: &str, value: usize) -> Result<u32> {
+pub(super) fn to_u32(what: &str, value: usize) -> Result<u32> {
     u32::try_from(value).map_err(|_| {
         Error::InvalidParameter(format!("{what} {value} exceeds the GPU kernels' range"))
     })
 }
 
-fn grid_x(blocks: usize) -> Result<u32> {
+pub(super) fn grid_x(blocks: usize) -> Result<u32> {
     match u32::try_from(blocks) {
         Ok(b) if b < 1 << 31 => Ok(b),
         _ => Err(Error::InvalidParameter(format!(
