@@ -1,27 +1,44 @@
-//! GPU bootstrap and keyswitch on the default parameters, stream synchronized before
-//! the clock stops. Skips without a GPU.
+//! GPU bootstrap and keyswitch on the default parameters, and on the multi-bit
+//! defaults, stream synchronized before the clock stops. Skips without a GPU.
 //!
 //! - `cuda/pbs/latency`: one programmable bootstrap alone (input already keyswitched).
 //! - `cuda/ks_pbs/latency`: one keyswitch followed by one bootstrap.
 //! - `cuda/pbs/throughput/<batch>`: one batched bootstrap launch (elements/s).
 //! - `cuda/keyswitch/<batch>`: one batched keyswitch (elements/s).
+//! - `cuda/multi_bit_pbs/latency`, `cuda/multi_bit_ks_pbs/latency`,
+//!   `cuda/multi_bit_pbs/throughput/<batch>`, `cuda/multi_bit_keyswitch/<batch>`:
+//!   the same on multi-bit keys (grouping factor 4).
 
 #[path = "../tests/cuda_support/mod.rs"]
 mod cuda_support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use cuda_support::{big_zeros, bootstrap_one, small_zeros, Keys};
+use cuda_support::{big_zeros, bootstrap_list, bootstrap_one, small_zeros, Keys};
 use gpufhe::backend::cuda::*;
 use gpufhe::backend::Table;
 use gpufhe::core_crypto::LweCiphertextList;
-use gpufhe::shortint::DEFAULT_PARAMETERS;
+use gpufhe::shortint::{
+    ShortintParameters, DEFAULT_PARAMETERS,
+    PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
 use std::time::Duration;
 
 const BATCHES: [usize; 6] = [1, 16, 256, 1024, 4096, 8192];
 
 fn bench(c: &mut Criterion) {
     let Some(gpu) = gpu_for_tests() else { return };
-    let p = DEFAULT_PARAMETERS;
+    bench_parameters(c, &gpu, DEFAULT_PARAMETERS, "");
+    bench_parameters(
+        c,
+        &gpu,
+        PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+        "multi_bit_",
+    );
+}
+
+/// The benches of `p`, their names prefixed by `prefix`.
+fn bench_parameters(c: &mut Criterion, gpu: &CudaDevice, p: ShortintParameters, prefix: &str) {
+    let gpu = gpu.clone();
     let keys = Keys::new(&gpu, p);
     let (ck, bsk, ksk) = (&keys.ck, &keys.bsk, &keys.ksk);
     let table = Table::new(&p, |x| (x * x + 1) % 16).expect("table");
@@ -56,13 +73,13 @@ fn bench(c: &mut Criterion) {
         let mut small = small_zeros(&gpu, &p, 1);
         cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
         let mut out = big_zeros(&gpu, &p, 1);
-        group.bench_function("pbs/latency", |b| {
+        group.bench_function(format!("{prefix}pbs/latency"), |b| {
             b.iter(|| {
                 bootstrap_one(bsk, &small, &mut out, &luts, &p).expect("bootstrap");
                 gpu.synchronize().expect("sync");
             })
         });
-        group.bench_function("ks_pbs/latency", |b| {
+        group.bench_function(format!("{prefix}ks_pbs/latency"), |b| {
             b.iter(|| {
                 cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
                 bootstrap_one(bsk, &small, &mut out, &luts, &p).expect("bootstrap");
@@ -74,30 +91,30 @@ fn bench(c: &mut Criterion) {
         let big = upload(batch);
         let mut small = small_zeros(&gpu, &p, batch);
         group.throughput(Throughput::Elements(batch as u64));
-        group.bench_with_input(BenchmarkId::new("keyswitch", batch), &batch, |b, _| {
-            b.iter(|| {
-                cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
-                gpu.synchronize().expect("sync");
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::new(format!("{prefix}keyswitch"), batch),
+            &batch,
+            |b, _| {
+                b.iter(|| {
+                    cuda_keyswitch_lwe_ciphertext_list(ksk, &big, &mut small).expect("keyswitch");
+                    gpu.synchronize().expect("sync");
+                })
+            },
+        );
         let mut out = big_zeros(&gpu, &p, batch);
         let lut_indexes = vec![0; batch];
         let slots: Vec<usize> = (0..batch).collect();
-        group.bench_with_input(BenchmarkId::new("pbs/throughput", batch), &batch, |b, _| {
-            b.iter(|| {
-                cuda_programmable_bootstrap_lwe_ciphertext_list(
-                    bsk,
-                    &small,
-                    &mut out,
-                    &luts,
-                    &lut_indexes,
-                    &slots,
-                    p.modulus_switch,
-                )
-                .expect("bootstrap");
-                gpu.synchronize().expect("sync");
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::new(format!("{prefix}pbs/throughput"), batch),
+            &batch,
+            |b, _| {
+                b.iter(|| {
+                    bootstrap_list(bsk, &small, &mut out, &luts, &lut_indexes, &slots, &p)
+                        .expect("bootstrap");
+                    gpu.synchronize().expect("sync");
+                })
+            },
+        );
     }
     group.finish();
 }

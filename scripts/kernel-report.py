@@ -97,7 +97,11 @@ MODEL = {
 # blocks: 32 blocks through about 6 sequential bootstrap layers (the carry
 # propagation), each a batch of at most 32 bootstraps and one keyswitch of the batch.
 MB_DEFAULTS = {"n": 920, "g": 4, "k": 1, "N": 2048, "level": 1, "base_log": 22}
-FHE_UINT64_ADD = {"layers": 6, "blocks": 32, "ks_level": 4}
+MB_SOURCE = ("src/shortint/parameters.rs", [
+    "lwe_dimension: LweDimension(920)", "pbs_base_log: DecompositionBaseLog(22)",
+    "ks_level: DecompositionLevelCount(5)",
+    "pbs_kind: PbsKind::MultiBit { grouping_factor: 4 }"])
+FHE_UINT64_ADD = {"layers": 6, "blocks": 32, "ks_level": 5}
 MB_MODEL = {
     "launch_cycles": 8000,            # one kernel launch after another on a stream (~4 us)
     "exposed_l2_trips_per_pattern": 1,  # the bundle kernel's key loads, not prefetched
@@ -495,6 +499,7 @@ def main():
     if not args.nvcc and not (args.nvrtc and args.ptxas):
         ap.error("give --nvcc, or --nvrtc and --ptxas")
     check_source(*DEFAULT_SOURCE)
+    check_source(*MB_SOURCE)
     for path, lines in LAUNCH_SOURCE.items():
         check_source(path, lines)
     p = DEFAULTS

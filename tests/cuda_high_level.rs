@@ -16,7 +16,7 @@ use gpufhe::core_crypto::{
 };
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_serialize};
-use gpufhe::shortint::CompressionParameters;
+use gpufhe::shortint::{CompressionParameters, PbsKind};
 use gpufhe::CompressedCiphertextListBuilder;
 use gpufhe::{
     get_number_of_gpus, set_server_key, unset_server_key, BinaryOp, ClientKey, CompressedServerKey,
@@ -467,5 +467,37 @@ fn compressed_lists_of_gpu_values_read_back_on_the_gpu() {
     // The CPU key of the same client key reads the same list.
     let y: FheUint8 = list.get_with(0, &keys.cpu).unwrap().unwrap();
     assert_eq!(FheDecrypt::<u8>::decrypt(&y, ck), 80);
+    unset_server_key();
+}
+
+/// Multi-bit keys (grouping factor 4 on the small parameters) on the GPU: every
+/// FheUint8 operation matches the clear result and the same key on the CPU, and the
+/// GPU key serializes as its host key.
+#[test]
+fn multi_bit_keys_compute_on_the_gpu_like_on_the_cpu() {
+    if gpu_for_tests().is_none() {
+        return;
+    }
+    let mut params = small_parameters();
+    params.pbs_kind = PbsKind::MultiBit { grouping_factor: 4 };
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(params)
+        .expect("parameters");
+    let client = ClientKey::generate(config);
+    let compressed = CompressedServerKey::new(&client);
+    let gpu = compressed
+        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .expect("multi-bit GPU key");
+    let cpu = compressed.decompress();
+    for (a, b) in [(200u8, 100u8), (7, 3)] {
+        let on_gpu = results_u8(&client, &gpu, GPU0, a, b);
+        assert_eq!(on_gpu, clear_results(a as u128, b as u128, 8), "{a} op {b}");
+        assert_eq!(
+            on_gpu,
+            results_u8(&client, &cpu, Device::Cpu, a, b),
+            "{a} op {b}"
+        );
+    }
+    assert_eq!(gpu.config().parameters().pbs_kind, params.pbs_kind);
     unset_server_key();
 }

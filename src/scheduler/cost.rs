@@ -26,7 +26,10 @@
 use crate::error::{Error, Result};
 use crate::integer::CircuitStats;
 use crate::scheduler::GpuIndex;
-use crate::shortint::{ShortintParameters, DEFAULT_PARAMETERS};
+use crate::shortint::{
+    PbsKind, ShortintParameters, DEFAULT_PARAMETERS,
+    PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::time::Duration;
@@ -335,6 +338,15 @@ const MODELLED_H100_LATENCY: f64 = 3.5e-3;
 /// KS+PBS per second of an H100 SXM on large batches at the default parameters,
 /// modelled likewise.
 const MODELLED_H100_THROUGHPUT: f64 = 30_000.0;
+/// Seconds of one multi-bit PBS launch on an H100 SXM at the multi-bit default
+/// parameters
+/// ([`PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]: key
+/// bundles, then 230 external products), modelled by the kernel report
+/// (`docs/kernel-report.md`, 0.448 ms).
+const MODELLED_H100_MULTI_BIT_LATENCY: f64 = 0.45e-3;
+/// Multi-bit KS+PBS per second of an H100 SXM on batches, modelled likewise (a
+/// batch of 32 in 0.718 ms).
+const MODELLED_H100_MULTI_BIT_THROUGHPUT: f64 = 44_000.0;
 /// Multiprocessors of an H100 SXM.
 const H100_MULTIPROCESSORS: usize = 132;
 /// Host-to-device and device-to-host bytes per second over PCIe 5 x16, modelled.
@@ -349,7 +361,10 @@ impl CostModel {
     /// multiprocessors) at 3.5 ms for one PBS launch and 30,000 PBS/s on large
     /// batches, with 25 GB/s copies each way. These are the default parameters'
     /// figures; other parameters scale them by their blind-rotation work
-    /// (`n * levels * (k+1)^2 * N * log2 N`). Every figure is
+    /// (`n * levels * (k+1)^2 * N * log2 N`, with a multi-bit rotation's bundles
+    /// counted on the CPU). Multi-bit parameters take the GPU figures of the
+    /// multi-bit defaults instead (0.45 ms for one PBS launch, 44,000 PBS/s, from the
+    /// kernel report), scaled likewise. Every figure is
     /// [`Provenance::Modelled`]: calibrate ([`crate::scheduler::Calibration`]) for
     /// real ones.
     ///
@@ -365,6 +380,20 @@ impl CostModel {
     /// ```
     pub fn modelled(params: &ShortintParameters, cpu_threads: usize, gpus: &[GpuIndex]) -> Self {
         let scale = blind_rotation_work(params) / blind_rotation_work(&DEFAULT_PARAMETERS);
+        // The GPU figures are modelled per bootstrap kind, scaled from its defaults.
+        let (reference, gpu_latency, gpu_throughput) = match params.pbs_kind {
+            PbsKind::Classical => (
+                DEFAULT_PARAMETERS,
+                MODELLED_H100_LATENCY,
+                MODELLED_H100_THROUGHPUT,
+            ),
+            PbsKind::MultiBit { .. } => (
+                PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+                MODELLED_H100_MULTI_BIT_LATENCY,
+                MODELLED_H100_MULTI_BIT_THROUGHPUT,
+            ),
+        };
+        let gpu_scale = blind_rotation_work(params) / blind_rotation_work(&reference);
         let cpu = (cpu_threads > 0).then_some(CpuSpeed {
             threads: cpu_threads,
             seconds_per_bootstrap_one_core: MODELLED_CPU_ONE_CORE * scale,
@@ -372,8 +401,8 @@ impl CostModel {
             provenance: Provenance::Modelled,
         });
         // Latency-bound until the GPU is full, then at its throughput.
-        let latency = MODELLED_H100_LATENCY * scale;
-        let per_bootstrap = scale / MODELLED_H100_THROUGHPUT;
+        let latency = gpu_latency * gpu_scale;
+        let per_bootstrap = gpu_scale / gpu_throughput;
         let full = ((latency / per_bootstrap).floor() as usize).max(2);
         let largest = 4096.max(2 * full);
         let samples = vec![
@@ -773,5 +802,31 @@ mod tests {
         assert_eq!(format_seconds(0.0035), "3.50 ms");
         assert_eq!(format_seconds(12.345), "12.35 s");
         assert_eq!(format_seconds(0.00085), "850 µs");
+    }
+
+    /// The model knows both bootstraps: a multi-bit bootstrap is slower on a CPU
+    /// core (it reads 3.75 times the key) and takes the multi-bit GPU figures.
+    #[test]
+    fn multi_bit_parameters_have_their_own_costs() {
+        let gpus = [GpuIndex::new(0)];
+        let classical = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &gpus);
+        let multi_bit = CostModel::modelled(
+            &PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+            2,
+            &gpus,
+        );
+        let core = |m: &CostModel| m.cpu.as_ref().unwrap().seconds_per_bootstrap_one_core;
+        let ratio = core(&multi_bit) / core(&classical);
+        assert!((1.5..1.7).contains(&ratio), "CPU ratio {ratio}");
+        assert!(
+            (multi_bit.gpus[0].batch_seconds(1) - MODELLED_H100_MULTI_BIT_LATENCY).abs() < 1e-12
+        );
+        assert!(multi_bit.gpus[0].batch_seconds(1) < classical.gpus[0].batch_seconds(1) / 5.0);
+        let big = 1 << 16;
+        let per = |m: &CostModel| m.gpus[0].batch_seconds(big) / big as f64;
+        assert!(
+            per(&multi_bit) < per(&classical),
+            "multi-bit batches are faster too"
+        );
     }
 }

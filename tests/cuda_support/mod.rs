@@ -111,15 +111,41 @@ pub fn bootstrap_one(
     luts: &CudaLookupTableList,
     p: &ShortintParameters,
 ) -> gpufhe::Result<()> {
-    cuda_programmable_bootstrap_lwe_ciphertext_list(
-        bsk,
-        input,
-        out,
-        luts,
-        &[0],
-        &[0],
-        p.modulus_switch,
-    )
+    bootstrap_list(bsk, input, out, luts, &[0], &[0], p)
+}
+
+/// The batched bootstrap of `p`'s kind (classical or multi-bit).
+pub fn bootstrap_list(
+    bsk: &CudaFourierBootstrapKey,
+    input: &CudaLweCiphertextList,
+    out: &mut CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    lut_indexes: &[usize],
+    slots: &[usize],
+    p: &ShortintParameters,
+) -> gpufhe::Result<()> {
+    let ms = p.modulus_switch;
+    match p.pbs_kind.grouping_factor() {
+        None => cuda_programmable_bootstrap_lwe_ciphertext_list(
+            bsk,
+            input,
+            out,
+            luts,
+            lut_indexes,
+            slots,
+            ms,
+        ),
+        Some(g) => cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list(
+            bsk,
+            g,
+            input,
+            out,
+            luts,
+            lut_indexes,
+            slots,
+            ms,
+        ),
+    }
 }
 
 /// The LWE ciphertexts of `blocks` as one list.

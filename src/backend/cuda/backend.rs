@@ -6,6 +6,7 @@
 
 use super::{
     cuda_keyswitch_lwe_ciphertext_list, cuda_linear_combination_lwe_ciphertext_list,
+    cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list,
     cuda_programmable_bootstrap_lwe_ciphertext_list, CudaDevice, CudaFourierBootstrapKey,
     CudaKeyswitchKey, CudaLookupTableList, CudaLweCiphertextList,
 };
@@ -14,7 +15,7 @@ use crate::core_crypto::{
     LweBootstrapKey, LweCiphertextCount, LweCiphertextList, LweCiphertextOwned, LweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
-use crate::shortint::{Ciphertext, CompressedServerKey, ShortintParameters};
+use crate::shortint::{Ciphertext, CompressedServerKey, PbsKind, ShortintParameters};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -225,13 +226,6 @@ impl CudaBackend {
     ) -> Result<Self> {
         let parameters = *parameters;
         parameters.validate()?;
-        if parameters.pbs_kind != crate::shortint::PbsKind::Classical {
-            return Err(crate::Error::InvalidParameter(
-                "multi-bit bootstrap keys run on the CPU only in this version: decompress the \
-                 key to the CPU, or use the classical parameters on the GPU"
-                    .into(),
-            ));
-        }
         let bootstrap = CudaFourierBootstrapKey::from_cpu(device, bootstrap_key)?;
         let keyswitch = CudaKeyswitchKey::from_cpu(device, keyswitch_key)?;
         device.synchronize()?;
@@ -340,15 +334,30 @@ impl CudaBackend {
                 })
             })
             .collect::<Result<Vec<usize>>>()?;
-        cuda_programmable_bootstrap_lwe_ciphertext_list(
-            &self.keys.bootstrap,
-            &small,
-            out,
-            luts,
-            &lut_indexes,
-            slots,
-            self.parameters.modulus_switch,
-        )
+        let (bsk, ms) = (&self.keys.bootstrap, self.parameters.modulus_switch);
+        match self.parameters.pbs_kind {
+            PbsKind::Classical => cuda_programmable_bootstrap_lwe_ciphertext_list(
+                bsk,
+                &small,
+                out,
+                luts,
+                &lut_indexes,
+                slots,
+                ms,
+            ),
+            PbsKind::MultiBit { grouping_factor } => {
+                cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list(
+                    bsk,
+                    grouping_factor,
+                    &small,
+                    out,
+                    luts,
+                    &lut_indexes,
+                    slots,
+                    ms,
+                )
+            }
+        }
     }
 
     /// Device bytes one chunk of `exprs` needs besides the step's output.
