@@ -164,37 +164,62 @@ where
     E: AsRef<[u64]>,
 {
     let shape = bsk.shape();
-    check_eq(
-        "number of bootstrap accumulators",
-        inputs.len(),
-        accumulators.len(),
-    )?;
-    let n = shape.polynomial_size.0;
-    let mut switched = Vec::with_capacity(inputs.len());
-    let mut accs = Vec::with_capacity(inputs.len());
-    for (input, accumulator) in inputs.iter().zip(accumulators) {
-        check_eq(
-            "LWE dimension of the bootstrap input",
-            shape.input_lwe_dimension.0,
-            input.lwe_dimension().0,
-        )?;
-        let s =
-            modulus_switch_lwe_ciphertext(input, shape.polynomial_size.log2() + 1, modulus_switch)?;
-        let mut acc = GlweCiphertext::from_container(
-            accumulator.as_slice().to_vec(),
-            accumulator.polynomial_size(),
-        )?;
-        check_blind_rotation_shapes(&acc, &s, bsk)?;
-        rotate_by_body(acc.as_mut_slice(), s.body, n);
-        switched.push(s);
-        accs.push(acc);
-    }
+    let (switched, mut accs) =
+        switch_and_rotate_by_body(inputs, accumulators, bsk, modulus_switch, |n| {
+            check_eq(
+                "LWE dimension of the bootstrap input",
+                shape.input_lwe_dimension.0,
+                n,
+            )
+        })?;
     pulp::Arch::new().dispatch(CmuxChain {
         accs: accs.iter_mut().map(|a| a.as_mut_slice()).collect(),
         masks: switched.iter().map(|s| s.mask.as_slice()).collect(),
         bsk,
     });
     Ok(accs)
+}
+
+/// The first steps of a batch of blind rotations: `check_input` on each input's
+/// dimension, its modulus switch to `2N`, and a copy of its accumulator rotated by
+/// `X^(-body)`; `Err` unless there is one accumulator per input, each of the key's
+/// shape.
+#[allow(clippy::type_complexity)]
+pub(super) fn switch_and_rotate_by_body<C, E>(
+    inputs: &[LweCiphertext<C>],
+    accumulators: &[&GlweCiphertext<E>],
+    bsk: &FourierLweBootstrapKey,
+    modulus_switch: ModulusSwitchType,
+    check_input: impl Fn(usize) -> Result<()>,
+) -> Result<(
+    Vec<ModulusSwitchedLweCiphertext>,
+    Vec<GlweCiphertext<Vec<u64>>>,
+)>
+where
+    C: AsRef<[u64]>,
+    E: AsRef<[u64]>,
+{
+    check_eq(
+        "number of bootstrap accumulators",
+        inputs.len(),
+        accumulators.len(),
+    )?;
+    let poly = bsk.shape().polynomial_size;
+    let mut switched = Vec::with_capacity(inputs.len());
+    let mut accs = Vec::with_capacity(inputs.len());
+    for (input, accumulator) in inputs.iter().zip(accumulators) {
+        check_input(input.lwe_dimension().0)?;
+        let s = modulus_switch_lwe_ciphertext(input, poly.log2() + 1, modulus_switch)?;
+        let mut acc = GlweCiphertext::from_container(
+            accumulator.as_slice().to_vec(),
+            accumulator.polynomial_size(),
+        )?;
+        check_accumulator_and_modulus(&acc, &s, bsk)?;
+        rotate_by_body(acc.as_mut_slice(), s.body, poly.0);
+        switched.push(s);
+        accs.push(acc);
+    }
+    Ok((switched, accs))
 }
 
 /// The CMux chain, compiled for the best SIMD level of the machine (AVX-512, AVX2,

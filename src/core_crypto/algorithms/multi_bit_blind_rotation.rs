@@ -20,11 +20,10 @@
 
 use super::blind_rotation::{
     check_accumulator_and_modulus, multiply_accumulate_ggsw, rotate_by_body,
+    switch_and_rotate_by_body,
 };
 use super::decomposition::SignedDecomposer;
-use super::modulus_switch::{
-    modulus_switch_lwe_ciphertext, ModulusSwitchType, ModulusSwitchedLweCiphertext,
-};
+use super::modulus_switch::{ModulusSwitchType, ModulusSwitchedLweCiphertext};
 use super::sample_extraction::extract_lwe_sample_from_glwe_ciphertext;
 use crate::core_crypto::entities::{
     FourierLweBootstrapKey, GlweCiphertext, LweCiphertext, LweSecretKey,
@@ -94,6 +93,23 @@ fn check_multi_bit_key(
     )
 }
 
+/// Checks the shapes of one multi-bit rotation and rotates `acc` by `X^(-body)`.
+fn start_rotation<C>(
+    acc: &mut GlweCiphertext<C>,
+    switched: &ModulusSwitchedLweCiphertext,
+    bsk: &FourierLweBootstrapKey,
+    grouping_factor: usize,
+) -> Result<()>
+where
+    C: AsRef<[u64]> + AsMut<[u64]>,
+{
+    check_multi_bit_key(bsk, switched.mask.len(), grouping_factor)?;
+    check_accumulator_and_modulus(acc, switched, bsk)?;
+    let n = bsk.shape().polynomial_size.0;
+    rotate_by_body(acc.as_mut_slice(), switched.body, n);
+    Ok(())
+}
+
 /// Blind-rotates `acc` by the phase of `switched` (modulo `2N`) with a multi-bit key
 /// of grouping factor `grouping_factor`: the same result as
 /// [`crate::core_crypto::blind_rotate_assign`] with a classical key, with other noise.
@@ -106,13 +122,7 @@ pub fn multi_bit_blind_rotate_assign<C>(
 where
     C: AsRef<[u64]> + AsMut<[u64]>,
 {
-    check_multi_bit_key(bsk, switched.mask.len(), grouping_factor)?;
-    check_accumulator_and_modulus(acc, switched, bsk)?;
-    rotate_by_body(
-        acc.as_mut_slice(),
-        switched.body,
-        bsk.shape().polynomial_size.0,
-    );
+    start_rotation(acc, switched, bsk, grouping_factor)?;
     pulp::Arch::new().dispatch(MultiBitChain {
         accs: vec![acc.as_mut_slice()],
         masks: vec![&switched.mask],
@@ -137,27 +147,10 @@ where
     C: AsRef<[u64]>,
     E: AsRef<[u64]>,
 {
-    check_eq(
-        "number of bootstrap accumulators",
-        inputs.len(),
-        accumulators.len(),
-    )?;
-    let shape = bsk.shape();
-    let mut switched = Vec::with_capacity(inputs.len());
-    let mut accs = Vec::with_capacity(inputs.len());
-    for (input, accumulator) in inputs.iter().zip(accumulators) {
-        check_multi_bit_key(bsk, input.lwe_dimension().0, grouping_factor)?;
-        let s =
-            modulus_switch_lwe_ciphertext(input, shape.polynomial_size.log2() + 1, modulus_switch)?;
-        let mut acc = GlweCiphertext::from_container(
-            accumulator.as_slice().to_vec(),
-            accumulator.polynomial_size(),
-        )?;
-        check_accumulator_and_modulus(&acc, &s, bsk)?;
-        rotate_by_body(acc.as_mut_slice(), s.body, shape.polynomial_size.0);
-        switched.push(s);
-        accs.push(acc);
-    }
+    let (switched, mut accs) =
+        switch_and_rotate_by_body(inputs, accumulators, bsk, modulus_switch, |n| {
+            check_multi_bit_key(bsk, n, grouping_factor)
+        })?;
     pulp::Arch::new().dispatch(MultiBitChain {
         accs: accs.iter_mut().map(|a| a.as_mut_slice()).collect(),
         masks: switched.iter().map(|s| s.mask.as_slice()).collect(),
@@ -437,10 +430,8 @@ where
 {
     use rayon::prelude::*;
     let g = grouping_factor;
-    check_multi_bit_key(bsk, switched.mask.len(), g)?;
-    check_accumulator_and_modulus(acc, switched, bsk)?;
+    start_rotation(acc, switched, bsk, g)?;
     let shape = bsk.shape();
-    rotate_by_body(acc.as_mut_slice(), switched.body, shape.polynomial_size.0);
     let (bundle_len, half) = (shape.ggsw_size() / 2, shape.polynomial_size.0 / 2);
     let groups: Vec<(usize, &[usize])> = switched
         .mask
