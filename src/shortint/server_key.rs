@@ -260,15 +260,18 @@ impl ServerKey {
         Ok(out)
     }
 
-    /// Evaluates `lut` on a block: keyswitch, then programmable bootstrap. The result
-    /// has noise level 1 and the table's degree.
+    /// Evaluates `lut` on a block: keyswitch, then programmable bootstrap (its blind
+    /// rotation spread over the idle threads of the rayon pool, bit-identical to one
+    /// thread). The result has noise level 1 and the table's degree.
     pub fn apply_lookup_table(&self, ct: &Ciphertext, lut: &LookupTable) -> Result<Ciphertext> {
         self.check_lut_input(ct, lut)?;
         let p = &self.parameters;
-        let small = self.keyswitch(ct)?;
+        // The exact keyswitch of `keyswitch`, spread over the pool (the same bits).
+        let mut small = LweCiphertextOwned::new_zero(p.lwe_dimension.to_lwe_size());
+        keyswitch_lwe_ciphertext_multithreaded(&self.keyswitch_key, &ct.ct, &mut small)?;
         let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
-        let rotated = self.blind_rotate_batch(std::slice::from_ref(&small), &[&lut.accumulator])?;
-        extract_lwe_sample_from_glwe_ciphertext(&rotated[0], &mut out, 0)?;
+        let rotated = self.blind_rotate_multithreaded(&small, &lut.accumulator)?;
+        extract_lwe_sample_from_glwe_ciphertext(&rotated, &mut out, 0)?;
         Ok(self.fresh_block(out, lut.degree))
     }
 
@@ -469,28 +472,7 @@ impl ServerKey {
                     } else {
                         keyswitch_lwe_ciphertext_multithreaded(ksk, &ct.ct, &mut small)?;
                     }
-                    let switched = modulus_switch_lwe_ciphertext(
-                        &small,
-                        p.polynomial_size.log2() + 1,
-                        p.modulus_switch,
-                    )?;
-                    let mut rotated = (*acc).clone();
-                    match p.pbs_kind {
-                        PbsKind::Classical => blind_rotate_assign_multithreaded(
-                            &mut rotated,
-                            &switched,
-                            &self.bootstrap_key,
-                        )?,
-                        PbsKind::MultiBit { grouping_factor } => {
-                            multi_bit_blind_rotate_assign_multithreaded(
-                                &mut rotated,
-                                &switched,
-                                &self.bootstrap_key,
-                                grouping_factor,
-                            )?
-                        }
-                    }
-                    Ok(rotated)
+                    self.blind_rotate_multithreaded(&small, acc)
                 })
                 .collect();
         }
@@ -519,6 +501,32 @@ impl ServerKey {
             })
             .collect::<Result<_>>()?;
         Ok(rotated.into_iter().flatten().collect())
+    }
+
+    /// Modulus-switches `small` (under the small key) and blind-rotates a copy of
+    /// `acc` by it on the threads of the pool that are idle (bit-identical to one
+    /// thread).
+    fn blind_rotate_multithreaded(
+        &self,
+        small: &LweCiphertextOwned,
+        acc: &GlweCiphertextOwned,
+    ) -> Result<GlweCiphertextOwned> {
+        let p = &self.parameters;
+        let switched =
+            modulus_switch_lwe_ciphertext(small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
+        let mut rotated = acc.clone();
+        match p.pbs_kind {
+            PbsKind::Classical => {
+                blind_rotate_assign_multithreaded(&mut rotated, &switched, &self.bootstrap_key)?
+            }
+            PbsKind::MultiBit { grouping_factor } => multi_bit_blind_rotate_assign_multithreaded(
+                &mut rotated,
+                &switched,
+                &self.bootstrap_key,
+                grouping_factor,
+            )?,
+        }
+        Ok(rotated)
     }
 
     /// Modulus-switches each block of `small` (under the small key) and blind-rotates a
