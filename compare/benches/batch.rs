@@ -23,6 +23,8 @@
 //!
 //!     cd compare && RAYON_NUM_THREADS=2 cargo bench --bench batch
 //!     cd compare && cargo bench --bench batch -- '/8/'    # only n = 8
+//!     cd compare && COMPARE_MULTI_BIT=1 RAYON_NUM_THREADS=2 cargo bench --bench batch
+//!                                     # both crates on the multi-bit parameters
 //!
 //! `RAYON_NUM_THREADS` sets the rayon pool both crates' `par_iter` runs on (and
 //! tfhe's own threads); gpufhe's CPU worker has its own threads,
@@ -80,8 +82,24 @@ fn bench_checked<R>(
 }
 
 fn bench(c: &mut Criterion) {
-    let (gck, gsk) = gpufhe::generate_keys(gpufhe::ConfigBuilder::default());
-    let (tck, tsk) = tfhe::generate_keys(tfhe::ConfigBuilder::default().build());
+    // COMPARE_MULTI_BIT=1: both crates on the multi-bit parameters (grouping factor
+    // 4, the same values).
+    let multi_bit = std::env::var("COMPARE_MULTI_BIT").is_ok_and(|v| v == "1");
+    let (gconfig, tconfig) = (
+        gpufhe::ConfigBuilder::default(),
+        tfhe::ConfigBuilder::default(),
+    );
+    let (gconfig, tconfig) = if multi_bit {
+        use tfhe::shortint::parameters::current_params::V1_8_PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as P;
+        (
+            gconfig.use_multi_bit_pbs(),
+            tconfig.use_custom_parameters(P),
+        )
+    } else {
+        (gconfig, tconfig)
+    };
+    let (gck, gsk) = gpufhe::generate_keys(gconfig);
+    let (tck, tsk) = tfhe::generate_keys(tconfig.build());
     gpufhe::set_server_key(gsk.clone());
     tfhe::set_server_key(tsk.clone());
 

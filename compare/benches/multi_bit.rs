@@ -47,7 +47,11 @@ fn bench(c: &mut Criterion) {
     // Integer additions through the high-level API.
     for multi_bit in [true, false] {
         let gconfig = gpufhe::ConfigBuilder::default();
-        let gconfig = if multi_bit { gconfig.use_multi_bit_pbs() } else { gconfig };
+        let gconfig = if multi_bit {
+            gconfig.use_multi_bit_pbs()
+        } else {
+            gconfig
+        };
         let (gck, gsk) = gpufhe::generate_keys(gconfig);
         gpufhe::set_server_key(gsk);
         let tconfig = tfhe::ConfigBuilder::default();

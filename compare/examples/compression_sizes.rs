@@ -30,7 +30,11 @@ fn main() {
     tfhe::safe_serialization::safe_serialize(&one_t, &mut plain_t, limit).unwrap();
     let mut plain_g = Vec::new();
     gpufhe::serialization::safe_serialize(&one_g, &mut plain_g, limit).unwrap();
-    println!("| one FheUint64, uncompressed | {} | {} |", plain_t.len(), plain_g.len());
+    println!(
+        "| one FheUint64, uncompressed | {} | {} |",
+        plain_t.len(),
+        plain_g.len()
+    );
     for count in [1usize, 8, 64] {
         let mut tb = tfhe::CompressedCiphertextListBuilder::new();
         let mut gb = gpufhe::CompressedCiphertextListBuilder::new();
