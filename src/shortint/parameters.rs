@@ -238,21 +238,13 @@ pub const PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters = Sh
 pub const PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters =
     ShortintParameters {
         lwe_dimension: LweDimension(920),
-        glwe_dimension: GlweDimension(1),
-        polynomial_size: PolynomialSize(2048),
-        lwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 45 },
-        glwe_noise_distribution: NoiseDistribution::TUniform { log2_bound: 17 },
         pbs_base_log: DecompositionBaseLog(22),
-        pbs_level: DecompositionLevelCount(1),
         ks_base_log: DecompositionBaseLog(3),
         ks_level: DecompositionLevelCount(5),
-        message_modulus: 4,
-        carry_modulus: 4,
-        max_noise_level: 5,
         log2_p_fail: -134.3,
-        modulus_switch: ModulusSwitchType::CenteredMeanNoiseReduction,
-        security_bits: 128,
         pbs_kind: PbsKind::MultiBit { grouping_factor: 4 },
+        // The blocks, noise and encoding of the defaults.
+        ..PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
     };
 
 /// **Insecure**: small dimensions that make keys and bootstraps fast, for tests only.

@@ -282,7 +282,7 @@ fn accumulate_scaled_ggsw<S: pulp::Simd>(
 
 /// Writes to `bundle` the key bundle `sum_T (ζ^(a_T) - 1) GGSW(f_T)` of group
 /// `group` for its switched mask values `a`, slot by slot (`factor`: a work buffer
-/// of `N/2` values).
+/// of `N/2` values; `tables`: [`bundle_tables`] of the key's `N`).
 #[inline(always)]
 fn build_bundle<S: pulp::Simd>(
     simd: S,
@@ -291,11 +291,10 @@ fn build_bundle<S: pulp::Simd>(
     a: &[usize],
     group: usize,
     bsk: &FourierLweBootstrapKey,
+    tables: &BundleTables,
 ) {
     let g = a.len();
-    let n = bsk.shape().polynomial_size;
-    let wrap = 2 * n.0 - 1; // 2N is a power of two: `& wrap` reduces modulo 2N.
-    let tables = bundle_tables(n);
+    let wrap = 2 * bsk.shape().polynomial_size.0 - 1; // 2N is a power of two: `& wrap` reduces modulo 2N.
     let per_group = (1usize << g) - 1;
     bundle.iter_mut().for_each(|b| *b = c64::default());
     for t in 1..=per_group {
@@ -399,11 +398,12 @@ fn multi_bit_chain<S: pulp::Simd>(
     let mut bundle = vec![c64::default(); shape.ggsw_size() / 2];
     let mut factor = vec![c64::default(); shape.polynomial_size.0 / 2];
     let mut product = BundleProduct::new(bsk);
+    let tables = bundle_tables(shape.polynomial_size);
     for group in 0..groups {
         for (acc, mask) in accs.iter_mut().zip(masks) {
             let a = &mask[group * g..(group + 1) * g];
             if !skips(a) {
-                build_bundle(simd, &mut bundle, &mut factor, a, group, bsk);
+                build_bundle(simd, &mut bundle, &mut factor, a, group, bsk, tables);
                 product.apply(simd, acc, &bundle);
             }
         }
@@ -441,6 +441,7 @@ where
         .collect();
     let mut bundles = vec![c64::default(); BUNDLES_PER_ROUND.min(groups.len()) * bundle_len];
     let mut product = BundleProduct::new(bsk);
+    let tables = bundle_tables(shape.polynomial_size);
     for round in groups.chunks(BUNDLES_PER_ROUND) {
         let arch = pulp::Arch::new();
         bundles
@@ -455,6 +456,7 @@ where
                         a,
                         group,
                         bsk,
+                        tables,
                     })
                 },
             );
@@ -476,6 +478,7 @@ struct BuildBundle<'a> {
     a: &'a [usize],
     group: usize,
     bsk: &'a FourierLweBootstrapKey,
+    tables: &'a BundleTables,
 }
 
 impl pulp::WithSimd for BuildBundle<'_> {
@@ -483,7 +486,15 @@ impl pulp::WithSimd for BuildBundle<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, simd: S) {
-        build_bundle(simd, self.bundle, self.factor, self.a, self.group, self.bsk)
+        build_bundle(
+            simd,
+            self.bundle,
+            self.factor,
+            self.a,
+            self.group,
+            self.bsk,
+            self.tables,
+        )
     }
 }
 
