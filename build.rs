@@ -8,8 +8,17 @@ use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 const DEFAULT_ARCHS: &str = "75,80,86,89,90";
+/// nvcc's flags besides the architectures and files (NVRTC's are those of
+/// scripts/nvrtc-compile.py, which the kernel cache's key holds).
+const NVCC_FLAGS: [&str; 3] = ["-fatbin", "-O3", "-std=c++17"];
+
+#[path = "build/kernel_cache.rs"]
+mod kernel_cache;
+use kernel_cache::KernelCache;
 
 fn main() {
     for var in [
@@ -20,6 +29,7 @@ fn main() {
         "GPUFHE_CUDA_ARCHS",
         "GPUFHE_REQUIRE_NVCC",
         "PYTHON",
+        "GPUFHE_KERNEL_CACHE",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -28,6 +38,7 @@ fn main() {
         PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     println!("cargo:rerun-if-changed=cuda");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
     // A watched path that does not exist counts as changed on every build, so the
     // pip install's stamp is watched only once it exists (a fresh machine, a
     // registry or path dependency have none); scripts/install-nvcc.sh touches
@@ -146,43 +157,100 @@ fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result
         Compiler::Nvcc(nvcc) => nvcc_version(nvcc)?,
         Compiler::Nvrtc(_) => nvrtc_version(&run(compiler.nvrtc(manifest_dir, &["--version"]))?)?,
     };
-    let mut built = Vec::new();
-    for src in sources {
+    let identity = compiler.identity(manifest_dir, version, &archs)?;
+    let cache = KernelCache::open(
+        manifest_dir,
+        &identity,
+        &manifest_dir.join("cuda"),
+        &["emu"],
+    )?;
+    // Every image to make: (source index, kind, arch, compiler target or "", file).
+    let mut jobs = Vec::new();
+    for (index, src) in sources.iter().enumerate() {
         let name = stem(src);
-        let images = match &compiler {
-            Compiler::Nvcc(nvcc) => {
-                let out = out_dir.join(format!("{name}.fatbin"));
-                let mut cmd = Command::new(nvcc);
-                cmd.args(["-fatbin", "-O3", "-std=c++17", "-o"])
-                    .arg(&out)
-                    .arg(src);
-                for a in &archs {
-                    cmd.arg(format!("-gencode=arch=compute_{a},code=sm_{a}"));
-                }
-                cmd.arg(format!(
-                    "-gencode=arch=compute_{newest},code=compute_{newest}"
-                ));
-                run(cmd)?;
-                vec![("Fatbin", 0, out)]
+        match &compiler {
+            Compiler::Nvcc(_) => {
+                jobs.push((index, "Fatbin", 0, String::new(), format!("{name}.fatbin")));
             }
             Compiler::Nvrtc(_) => {
                 let targets = archs.iter().map(|&a| ("Cubin", a, format!("sm_{a}")));
                 let ptx = ("Ptx", newest, format!("compute_{newest}"));
-                let mut images = Vec::new();
                 for (kind, arch, target) in targets.chain([ptx]) {
-                    let out = out_dir.join(format!("{name}.{target}"));
-                    let out_arg = out.display().to_string();
-                    let src_arg = src.display().to_string();
-                    run(compiler
-                        .nvrtc(manifest_dir, &["--arch", &target, "-o", &out_arg, &src_arg]))?;
-                    images.push((kind, arch, out));
+                    let file = format!("{name}.{target}");
+                    jobs.push((index, kind, arch, target, file));
                 }
-                images
             }
-        };
-        built.push((name, images));
+        }
+    }
+    // One image per compiler call, several calls at once (cargo's NUM_JOBS), the
+    // largest sources first: a cold build of the bootstrap's six images takes
+    // minutes one after another.
+    let size = |index: usize| fs::metadata(&sources[index]).map_or(0, |m| m.len());
+    jobs.sort_by_key(|job| std::cmp::Reverse(size(job.0)));
+    let threads = env::var("NUM_JOBS")
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1)
+        .clamp(1, jobs.len().max(1));
+    let next = AtomicUsize::new(0);
+    let results: Vec<Mutex<Result<(), String>>> = jobs.iter().map(|_| Mutex::new(Ok(()))).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((index, _, _, target, file)) = jobs.get(i) else {
+                    break;
+                };
+                let src = &sources[*index];
+                let out = out_dir.join(file);
+                let compile =
+                    || compile_image(manifest_dir, &compiler, &archs, newest, target, &out, src);
+                *results[i].lock().unwrap_or_else(|e| e.into_inner()) =
+                    cache.image(src, target, &out, compile);
+            });
+        }
+    });
+    for result in results {
+        result.into_inner().unwrap_or_else(|e| e.into_inner())?;
+    }
+    let mut built: Vec<(String, Vec<Image>)> =
+        sources.iter().map(|s| (stem(s), Vec::new())).collect();
+    for (index, kind, arch, _, file) in jobs {
+        built[index].1.push((kind, arch, out_dir.join(file)));
     }
     Ok((version, built))
+}
+
+/// Compiles `src` into `out`: an nvcc fatbin (every arch, PTX of the newest), or one
+/// NVRTC image for `target` (`sm_XY` cubin or `compute_XY` PTX).
+fn compile_image(
+    manifest_dir: &Path,
+    compiler: &Compiler,
+    archs: &[u32],
+    newest: u32,
+    target: &str,
+    out: &Path,
+    src: &Path,
+) -> Result<(), String> {
+    match compiler {
+        Compiler::Nvcc(nvcc) => {
+            let mut cmd = Command::new(nvcc);
+            cmd.args(NVCC_FLAGS).arg("-o").arg(out).arg(src);
+            for a in archs {
+                cmd.arg(format!("-gencode=arch=compute_{a},code=sm_{a}"));
+            }
+            cmd.arg(format!(
+                "-gencode=arch=compute_{newest},code=compute_{newest}"
+            ));
+            run(cmd)?;
+        }
+        Compiler::Nvrtc(_) => {
+            let out_arg = out.display().to_string();
+            let src_arg = src.display().to_string();
+            run(compiler.nvrtc(manifest_dir, &["--arch", target, "-o", &out_arg, &src_arg]))?;
+        }
+    }
+    Ok(())
 }
 
 /// Runs `cmd`; its stdout, or `Err` with its stderr.
@@ -235,6 +303,37 @@ enum Compiler {
 }
 
 impl Compiler {
+    /// What identifies this compiler for the kernel cache: the binary or library
+    /// (path, size, modification time), its release, the pinned wheels, the NVRTC
+    /// driver script, the flags and the architectures.
+    fn identity(
+        &self,
+        manifest_dir: &Path,
+        version: (u32, u32),
+        archs: &[u32],
+    ) -> Result<String, String> {
+        let (kind, path, flags) = match self {
+            Compiler::Nvcc(path) => ("nvcc", path, NVCC_FLAGS.as_slice()),
+            Compiler::Nvrtc(path) => ("nvrtc", path, [].as_slice()),
+        };
+        let meta =
+            fs::metadata(path).map_err(|e| format!("cannot stat {}: {e}", path.display()))?;
+        let modified = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or(0, |d| d.as_nanos());
+        let read = |file: &str| fs::read_to_string(manifest_dir.join(file)).unwrap_or_default();
+        Ok(format!(
+            "{kind} {} size {} modified {modified}\nrelease {version:?}\nflags {flags:?}\narchs {archs:?}\n\
+             pins {}\nscript {}",
+            path.display(),
+            meta.len(),
+            read(".cuda/.gpufhe-pins"),
+            read("scripts/nvrtc-compile.py"),
+        ))
+    }
+
     /// The command that runs scripts/nvrtc-compile.py with `args`.
     fn nvrtc(&self, manifest_dir: &Path, args: &[&str]) -> Command {
         let Compiler::Nvrtc(lib) = self else {

@@ -9,7 +9,7 @@
 //!   `cuda/multi_bit_pbs/throughput/<batch>`, `cuda/multi_bit_keyswitch/<batch>`:
 //!   the same on multi-bit keys (grouping factor 4).
 
-#[path = "../tests/cuda_support/mod.rs"]
+#[path = "../tests/support/cuda_support.rs"]
 mod cuda_support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

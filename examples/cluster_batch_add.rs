@@ -137,7 +137,7 @@ fn run(cluster: &Cluster) -> Result<(), String> {
         .results
         .iter()
         .zip(&clear)
-        .filter(|(sum, &(a, b))| FheDecrypt::<u64>::decrypt(*sum, &client_key) != a.wrapping_add(b))
+        .filter(|(sum, (a, b))| FheDecrypt::<u64>::decrypt(*sum, &client_key) != a.wrapping_add(*b))
         .count();
     println!(
         "{batch_size} FheUint64 additions over {} process(es) in {}: {:.2} additions/s in \

@@ -93,7 +93,7 @@ fn tick(bar: &ProgressBar) {
 fn count_wrong(sums: &[FheUint64], left: &[u64], right: &[u64], key: &ClientKey) -> usize {
     sums.iter()
         .zip(left.iter().zip(right))
-        .filter(|(sum, (&a, &b))| FheDecrypt::<u64>::decrypt(*sum, key) != a.wrapping_add(b))
+        .filter(|(sum, (a, b))| FheDecrypt::<u64>::decrypt(*sum, key) != a.wrapping_add(**b))
         .count()
 }
 

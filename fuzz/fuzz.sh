@@ -2,8 +2,14 @@
 # Fuzzing gpufhe on a stable toolchain (see the README's "Fuzzing" section).
 #
 #   fuzz/fuzz.sh ci                       build, replay the corpus with its
-#                                         deterministic mutations, then fuzz each
-#                                         target for FUZZ_SECONDS (20) seconds
+#                                         deterministic mutations and every saved
+#                                         crash, then fuzz each target for
+#                                         FUZZ_SECONDS (5) seconds (CI, every landing)
+#   fuzz/fuzz.sh campaign [SECONDS]       the long run: the replay, then each target
+#                                         for SECONDS (default 1800) seconds; run it
+#                                         before a release and after changing a
+#                                         parser, and commit what it finds as
+#                                         regression inputs (fuzz/crashes/)
 #   fuzz/fuzz.sh run TARGET [SECONDS] [libFuzzer flags...]
 #                                         coverage-guided fuzzing of one target
 #   fuzz/fuzz.sh replay [replay flags...] the stable replay runner only
@@ -50,16 +56,25 @@ fuzz_target() {
     return "$status"
 }
 
+# The replay, then libFuzzer on every target for $1 seconds each.
+replay_and_fuzz() {
+    local failed=0
+    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" || failed=1
+    for target in safe_deserialize serde_bincode config_builder; do
+        fuzz_target "$target" "$1" || failed=1
+    done
+    return "$failed"
+}
+
 case "${1:-}" in
 ci)
     cargo fmt -- --check
     build
-    failed=0
-    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" || failed=1
-    for target in safe_deserialize serde_bincode config_builder; do
-        fuzz_target "$target" "${FUZZ_SECONDS:-20}" || failed=1
-    done
-    exit "$failed"
+    replay_and_fuzz "${FUZZ_SECONDS:-5}"
+    ;;
+campaign)
+    build
+    replay_and_fuzz "${2:-1800}"
     ;;
 run)
     [ $# -ge 2 ] || { echo "usage: $0 run TARGET [SECONDS] [libFuzzer flags...]" >&2; exit 2; }
@@ -80,7 +95,7 @@ seed)
     "$BIN/seed" "$@"
     ;;
 *)
-    sed -n '2,17p' "$0" >&2
+    sed -n '2,23p' "$0" >&2
     exit 2
     ;;
 esac

@@ -5,7 +5,7 @@
 # directory first on LD_LIBRARY_PATH, GPUFHE_FAKE_CUDA=1 (without which the fake
 # reports no device) and GPUFHE_REQUIRE_GPU=1 (so GPU tests cannot skip).
 #
-#   scripts/fake-cuda.sh cargo test --release --test cuda_backend
+#   scripts/fake-cuda.sh cargo test --release --test gpu cuda_backend::
 #   GPUFHE_FAKE_CUDA_DEVICES=2 scripts/fake-cuda.sh cargo run --release --example multi_gpu_batch_add -- 8
 #   scripts/fake-cuda.sh            # only builds, prints the library's directory
 #

@@ -3,7 +3,8 @@
 # this script to .gpu/run.sh next to the binaries it built; run it there:
 #
 #   bash .gpu/run.sh all                 # every phase below, in order
-#   bash .gpu/run.sh tests [BINARY...]   # GPU test binaries, GPUFHE_REQUIRE_GPU=1
+#   bash .gpu/run.sh tests [ENTRY...]    # GPU tests, GPUFHE_REQUIRE_GPU=1; an entry
+#                                        # is "LOG BINARY [FILTER...]" in one word
 #   bash .gpu/run.sh examples            # the GPU examples
 #   bash .gpu/run.sh sanitize [TOOL...]  # compute-sanitizer memcheck, racecheck,
 #                                        # synccheck, initcheck over quick GPU tests
@@ -33,13 +34,20 @@ failed=0
 mkdir -p "$logs"
 cd "$out" || exit 2  # what the binaries write lands here
 
-# Quick GPU tests for the sanitizers (and the fake driver): binary, libtest filters.
+# The GPU tests: log name, test binary (one per layer, tests/<layer>/main.rs), libtest
+# filters (the GPU modules; the kernels' CPU emulation needs no GPU).
+gpu_tests=(
+  "gpu gpu --skip cuda_emulation::"
+  "scheduler scheduler gpu_selection:: scheduler_cost:: stress::sixty_four_threads_with_transient_pools_on_four_gpus"
+  "high_level high_level hostile_input:: tfhe_rs_guide::"
+)
+# Quick GPU tests for the sanitizers (and the fake driver), in the same form.
 quick=(
-  "cuda_lwe_add"
-  "cuda_linear_combination"
-  "cuda_keyswitch batched_keyswitch_is_bit_identical_to_the_cpu mismatched_keyswitch_lists_are_errors"
-  "cuda_bootstrap bootstrap_of_one_and_of_a_partial_batch bootstrap_shapes_and_decompositions"
-  "cuda_backend steps_give_the_cpu_results_and_bookkeeping"
+  "cuda_lwe_add gpu cuda_lwe_add::"
+  "cuda_linear_combination gpu cuda_linear_combination::"
+  "cuda_keyswitch gpu cuda_keyswitch::batched_keyswitch_is_bit_identical_to_the_cpu cuda_keyswitch::mismatched_keyswitch_lists_are_errors"
+  "cuda_bootstrap gpu cuda_bootstrap::bootstrap_of_one_and_of_a_partial_batch cuda_bootstrap::bootstrap_shapes_and_decompositions"
+  "cuda_backend gpu cuda_backend::steps_give_the_cpu_results_and_bookkeeping"
 )
 
 note() { echo "$1" | tee -a "$logs/notes.txt" >&2; }
@@ -99,17 +107,19 @@ environment() {
 }
 
 phase_tests() {
-  local names=("$@") t
-  if [ ${#names[@]} -eq 0 ]; then
+  local entries=("$@") entry words
+  if [ ${#entries[@]} -eq 0 ]; then
     if [ "${GPUFHE_ACCEPTANCE_FAKE:-0}" = 1 ]; then
-      names=(cuda_lwe_add cuda_linear_combination)
+      entries=("${quick[@]:0:2}")
     else
-      for t in "$here"/bin/tests/*; do names+=("$(basename "$t")"); done
+      entries=("${gpu_tests[@]}")
     fi
   fi
-  for t in "${names[@]}"; do
+  for entry in "${entries[@]}"; do
+    read -r -a words <<< "$entry"
     # shellcheck disable=SC2086 # the libtest arguments are words
-    run tests "$t" "$here/bin/tests/$t" ${GPUFHE_ACCEPTANCE_TEST_ARGS:-}
+    run tests "${words[0]}" "$here/bin/tests/${words[1]}" "${words[@]:2}" \
+      ${GPUFHE_ACCEPTANCE_TEST_ARGS:-}
   done
 }
 
@@ -134,7 +144,7 @@ phase_sanitize() {
     for entry in "${quick[@]}"; do
       read -r -a words <<< "$entry"
       run sanitize "$tool--${words[0]}" "$sanitizer" --tool "$tool" --error-exitcode 97 \
-        --print-limit 20 "$here/bin/tests/${words[0]}" "${words[@]:1}"
+        --print-limit 20 "$here/bin/tests/${words[1]}" "${words[@]:2}"
     done
   done
 }

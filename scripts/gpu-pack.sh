@@ -13,8 +13,8 @@
 #   scripts/gpu-pack.sh --archive    # also .gpu.tar.xz (about 12 MB; .gpu/ is ~140 MB):
 #                                    # there, `tar xJf .gpu.tar.xz && bash .gpu/run.sh all`
 #
-# GPU tests are the test targets whose source uses the CUDA backend or a GPU key,
-# except cuda_emulation (it runs the kernels on the CPU, with a C++ compiler).
+# The test binaries packed are the layers with GPU tests (tests/gpu, tests/scheduler,
+# tests/high_level); run.sh picks their GPU modules with libtest filters.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -41,7 +41,7 @@ mkdir -p "$pack/bin/tests" "$pack/bin/examples" "$pack/bin/benches"
 # kind, name and path of each executable to pack, from cargo's JSON messages.
 python3 - "$tmp/tests.json" "$tmp/build.json" > "$tmp/list" <<'EOF'
 import json, re, sys
-GPU = re.compile(r"gpu_for_tests|CudaGpu|decompress_to_(specific_)?gpu|backend::cuda")
+GPU_TESTS = {"gpu", "scheduler", "high_level"}
 def artifacts(path):
     for line in open(path):
         if not line.startswith("{"):
@@ -50,8 +50,7 @@ def artifacts(path):
         if msg.get("reason") == "compiler-artifact" and msg.get("executable"):
             yield msg["target"], msg["executable"]
 for target, exe in artifacts(sys.argv[1]):
-    if target["kind"] == ["test"] and target["name"] != "cuda_emulation" \
-            and GPU.search(open(target["src_path"]).read()):
+    if target["kind"] == ["test"] and target["name"] in GPU_TESTS:
         print("tests", target["name"], exe)
 for target, exe in artifacts(sys.argv[2]):
     if target["kind"] == ["example"]:

@@ -7,7 +7,7 @@
 //   planted_bugs global    one thread reads past the end of a device buffer
 //                          (AddressSanitizer: heap-buffer-overflow)
 // Built like the kernels (g++ -include cuda_emu.h -DGPUFHE_EMULATION) with
-// -fsanitize=address or -fsanitize=thread by tests/cuda_emulation.rs. Exit status 0
+// -fsanitize=address or -fsanitize=thread by tests/gpu/cuda_emulation.rs. Exit status 0
 // when the kernel ran and its result is right.
 #include <cinttypes>
 #include <cstring>

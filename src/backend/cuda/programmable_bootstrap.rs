@@ -453,14 +453,17 @@ impl BootstrapFlavour<'_> {
                 block_dim: (threads, 1, 1),
                 shared_mem_bytes: shared,
             };
-            launch_clusters(
-                device,
-                self.cluster,
-                config,
-                glwe_size as u32,
-                params,
-                "launching the clustered bootstrap",
-            )
+            // SAFETY: this function's contract is the launch's.
+            unsafe {
+                launch_clusters(
+                    device,
+                    self.cluster,
+                    config,
+                    glwe_size as u32,
+                    params,
+                    "launching the clustered bootstrap",
+                )
+            }
         } else {
             let shared = self
                 .single_block
@@ -470,13 +473,16 @@ impl BootstrapFlavour<'_> {
                 block_dim: (geometry.single_threads as u32, 1, 1),
                 shared_mem_bytes: shared,
             };
-            launch(
-                device,
-                self.single_block,
-                config,
-                params,
-                "launching the bootstrap",
-            )
+            // SAFETY: this function's contract is the launch's.
+            unsafe {
+                launch(
+                    device,
+                    self.single_block,
+                    config,
+                    params,
+                    "launching the bootstrap",
+                )
+            }
         }
     }
 }

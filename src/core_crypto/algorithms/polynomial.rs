@@ -27,7 +27,7 @@ impl pulp::WithSimd for AddMulBinary<'_> {
 fn add_mul_binary(out: &mut [u64], a: &[u64], s: &[u64]) {
     let n = out.len();
     debug_assert!(a.len() == n && s.len() == n);
-    for (j, _) in s.iter().enumerate().filter(|(_, &b)| b == 1) {
+    for (j, _) in s.iter().enumerate().filter(|&(_, &b)| b == 1) {
         // (X^j * a)_t = a_{t-j} for t >= j, and -a_{t-j+N} for t < j.
         let (low, high) = out.split_at_mut(j);
         for (o, x) in high.iter_mut().zip(&a[..n - j]) {

@@ -1,0 +1,26 @@
+//! The CUDA backend (feature `gpu`): driver objects, kernels through the backend,
+//! the kernels' emulation, GPU keys and values, the scheduler's GPU workers. Without
+//! a GPU the tests print `SKIPPED (no CUDA device)`; scripts/fake-cuda.sh runs them
+//! on the fake driver.
+
+#[path = "../support/child.rs"]
+mod child;
+#[path = "../support/common.rs"]
+mod common;
+#[path = "../support/cuda_support.rs"]
+mod cuda_support;
+#[path = "../support/fake_child.rs"]
+mod fake_child;
+
+mod cuda_backend;
+mod cuda_bootstrap;
+mod cuda_device_lost;
+mod cuda_driver_version;
+mod cuda_emulation;
+mod cuda_high_level;
+mod cuda_keyswitch;
+mod cuda_linear_combination;
+mod cuda_lwe_add;
+mod cuda_stream_order;
+mod gpu_auto_select;
+mod scheduler_gpu;

@@ -1,0 +1,134 @@
+//! Public-key encryption on the default (secure) parameters: compact lists of mixed
+//! types spanning several GLWE ciphertexts, expanded and computed on by the server,
+//! single values encrypted with the public key, serialization, and malformed lists.
+
+use crate::common;
+
+use common::setup;
+use gpufhe::prelude::*;
+use gpufhe::serialization::{safe_deserialize, safe_serialize};
+use gpufhe::{
+    CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey, Error, FheBool, FheInt64,
+    FheInt8, FheUint4, FheUint64, FheUint8,
+};
+
+const LIMIT: u64 = 1 << 30;
+
+#[test]
+fn mixed_lists_expand_into_values_the_server_computes_on() {
+    let ck = setup();
+    let pk = CompactPublicKey::new(ck);
+    // 70 FheUint64 (2240 blocks) and more: two GLWE ciphertexts of 2048 blocks.
+    let mut builder = CompactCiphertextList::builder(&pk);
+    for i in 0..70u64 {
+        builder.push(u64::MAX - i * 0x0123_4567_89ab);
+    }
+    builder.push(-5i64).push(true).push(-128i8).push(200u8);
+    builder.push_with_num_bits(9u8, 4).unwrap();
+    assert!(builder.push_with_num_bits(16u8, 4).is_err());
+    assert!(builder.push_with_num_bits(-9i8, 4).is_err());
+    let list = builder.build();
+    assert_eq!(list.len(), 75);
+
+    let mut bytes = Vec::new();
+    safe_serialize(&list, &mut bytes, LIMIT).unwrap();
+    assert!(
+        bytes.len() < 2 * 2 * 2048 * 8 + 4096,
+        "{} bytes",
+        bytes.len()
+    );
+    let list: CompactCiphertextList = safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    let expander = list.expand().unwrap();
+    for i in [0usize, 63, 69] {
+        let v: FheUint64 = expander.get(i).unwrap().unwrap();
+        let clear: u64 = v.decrypt(ck);
+        assert_eq!(clear, u64::MAX - i as u64 * 0x0123_4567_89ab, "value {i}");
+    }
+    let a: FheInt64 = expander.get(70).unwrap().unwrap();
+    let b: FheBool = expander.get(71).unwrap().unwrap();
+    let c: FheInt8 = expander.get(72).unwrap().unwrap();
+    let d: FheUint8 = expander.get(73).unwrap().unwrap();
+    let e: FheUint4 = expander.get(74).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<i64>::decrypt(&a, ck), -5);
+    assert!(b.decrypt(ck));
+    assert_eq!(FheDecrypt::<i8>::decrypt(&c, ck), -128);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&e, ck), 9);
+    // Expanded values compute like client-key encryptions (their noise is far below
+    // a bootstrap's).
+    let sum: u8 = (&d + 100u8).decrypt(ck);
+    assert_eq!(sum, 44);
+    let picked: u8 = b.select(&d, &FheUint8::encrypt(1u8, ck)).decrypt(ck);
+    assert_eq!(picked, 200);
+    // The wrong type, and past the end.
+    assert!(expander.get::<FheUint8>(70).is_err());
+    assert!(expander.get::<FheUint8>(75).unwrap().is_none());
+}
+
+#[test]
+fn single_values_and_malformed_lists() {
+    let ck = setup();
+    let pk = CompactPublicKey::new(ck);
+    let mut bytes = Vec::new();
+    safe_serialize(&pk, &mut bytes, LIMIT).unwrap();
+    let pk: CompactPublicKey = safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    let x = FheUint8::try_encrypt(77u8, &pk).unwrap();
+    let y = FheInt8::try_encrypt(-77i8, &pk).unwrap();
+    let z = FheBool::try_encrypt(true, &pk).unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&x, ck), 77);
+    assert_eq!(FheDecrypt::<i8>::decrypt(&y, ck), -77);
+    assert!(z.decrypt(ck));
+    assert!(FheUint8::try_encrypt(256u16, &pk).is_err());
+    assert_eq!(x.tag(), Some(ck.tag()));
+
+    // A list whose ciphertext lost a word, or whose kinds claim more blocks than it
+    // holds, is refused when read.
+    let mut builder = CompactCiphertextList::builder(&pk);
+    builder.push(1u8).push(2u16);
+    let list = builder.build();
+    let mut bytes = Vec::new();
+    safe_serialize(&list, &mut bytes, LIMIT).unwrap();
+    for cut in [1, 8, 100, bytes.len() / 2] {
+        let r: Result<CompactCiphertextList, Error> =
+            safe_deserialize(&bytes[..bytes.len() - cut], LIMIT);
+        assert!(r.is_err(), "a list cut by {cut} bytes was read");
+    }
+}
+
+#[test]
+fn compressed_public_keys_are_half_the_size_and_decompress_to_working_keys() {
+    let ck = setup();
+    let compressed = CompressedCompactPublicKey::new(ck);
+    let mut bytes = Vec::new();
+    safe_serialize(&compressed, &mut bytes, LIMIT).unwrap();
+    let mut full = Vec::new();
+    safe_serialize(&compressed.decompress(), &mut full, LIMIT).unwrap();
+    println!(
+        "serialized: compressed compact public key {} bytes, compact public key {} bytes",
+        bytes.len(),
+        full.len()
+    );
+    assert!(
+        2 * bytes.len() < full.len() + 1024,
+        "{} vs {}",
+        bytes.len(),
+        full.len()
+    );
+    let read: CompressedCompactPublicKey = safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    assert_eq!(read.tag(), ck.tag());
+    let pk = read.decompress();
+    let x = FheUint64::try_encrypt(0xdead_beef_u64, &pk).unwrap();
+    assert_eq!(FheDecrypt::<u64>::decrypt(&x, ck), 0xdead_beef);
+    let mut builder = CompactCiphertextList::builder(&pk);
+    builder.push(-5i8).push(true);
+    let expanded = builder.build().expand().unwrap();
+    let a: FheInt8 = expanded.get(0).unwrap().unwrap();
+    let b: FheBool = expanded.get(1).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<i8>::decrypt(&a, ck), -5);
+    assert!(b.decrypt(ck));
+    // A key that lost words of its body is refused when read.
+    for cut in [1, 8, 100] {
+        let r: Result<CompressedCompactPublicKey, Error> =
+            safe_deserialize(&bytes[..bytes.len() - cut], LIMIT);
+        assert!(r.is_err(), "a key cut by {cut} bytes was read");
+    }
+}

@@ -1,0 +1,30 @@
+//! The high-level API on the CPU: `FheUint`/`FheInt`/`FheBool` operations on the
+//! default and the insecure test parameters, keys, lists, serialization, hostile
+//! input, and the TFHE-rs guide's program.
+
+#[path = "../support/child.rs"]
+mod child;
+#[path = "../support/common.rs"]
+mod common;
+#[path = "../support/insecure_keys.rs"]
+mod insecure_keys;
+#[path = "../support/params.rs"]
+mod params;
+
+mod bit_operations;
+mod bit_operations_default_parameters;
+mod compact_public_key;
+mod compression;
+mod division;
+mod division_default_parameters;
+mod fhe_uint256;
+mod high_level;
+mod high_level_default_parameters;
+mod hostile_input;
+mod multi_bit_default_parameters;
+mod oprf_default_parameters;
+mod serialization;
+mod signed;
+mod signed_default_parameters;
+mod small_widths_default_parameters;
+mod tfhe_rs_guide;

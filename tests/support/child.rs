@@ -1,0 +1,49 @@
+//! Running one test of this binary in a child process. The tests of a layer share
+//! one binary (and one process under `cargo test`); a test that measures the whole
+//! process (its CPU time, its resident memory), or needs settings read once per
+//! process, runs its body in a child of its own.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+/// The harness's name of the test `$name` of the calling module (`module::name`),
+/// as `--exact` wants it.
+macro_rules! test_path {
+    ($name:literal) => {
+        crate::child::qualified(module_path!(), $name)
+    };
+}
+pub(crate) use test_path;
+
+/// `name` under `module_path` (from `module_path!()`) without the binary's crate name.
+pub fn qualified(module_path: &str, name: &str) -> String {
+    match module_path.split_once("::") {
+        Some((_, module)) => format!("{module}::{name}"),
+        None => name.to_string(),
+    }
+}
+
+/// The variable that names the test a child was started for.
+const ALONE: &str = "GPUFHE_TEST_ALONE";
+
+/// Whether to run the body of `test` (a [`test_path!`]) here: `true` in the child
+/// started for it; in any other process, runs `test` in such a child, prints its
+/// output, panics unless exactly that test ran and passed, and returns `false`.
+pub fn run_alone(test: &str) -> bool {
+    if std::env::var(ALONE).is_ok_and(|name| name == test) {
+        return true;
+    }
+    let output = Command::new(std::env::current_exe().expect("the test executable"))
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(ALONE, test)
+        .output()
+        .expect("the test executable runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}{stderr}");
+    assert!(
+        output.status.success() && stdout.contains("1 passed"),
+        "{test} in a process of its own failed"
+    );
+    false
+}
