@@ -24,6 +24,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <random>
 #include <vector>
 
@@ -46,7 +47,9 @@ void AnnotateIgnoreWritesEnd(const char *file, int line);
 #define __host__
 #define __forceinline__ inline
 #define __noinline__ __attribute__((noinline)) inline
-#define __shared__ static
+// Per OS thread: the fibers of a launch share it, and launches on other OS threads
+// (the fake driver runs kernels of several streams at once) have their own.
+#define __shared__ static thread_local
 #define __launch_bounds__(...)
 #define __maxnreg__(...)
 
@@ -209,8 +212,9 @@ struct State {
 #endif
 };
 
+// The state of the launch running on this OS thread.
 inline State &state() {
-  static State s;
+  static thread_local State s;
   return s;
 }
 
@@ -337,6 +341,43 @@ inline void fiber_entry() {
 
 constexpr size_t STACK = 256 * 1024;
 
+// The fiber stacks of one launch, taken from the stacks that earlier launches gave
+// back (launches on several OS threads at once each take their own) and given back
+// when it ends.
+class Stacks {
+ public:
+  explicit Stacks(size_t fibers) {
+    {
+      std::lock_guard<std::mutex> guard(pool().lock);
+      if (!pool().free.empty()) {
+        stacks_ = std::move(pool().free.back());
+        pool().free.pop_back();
+      }
+    }
+    if (stacks_.size() < fibers) stacks_.resize(fibers);
+    for (auto &st : stacks_)
+      if (st.empty()) st.resize(STACK);
+  }
+  ~Stacks() {
+    std::lock_guard<std::mutex> guard(pool().lock);
+    pool().free.push_back(std::move(stacks_));
+  }
+  Stacks(const Stacks &) = delete;
+  Stacks &operator=(const Stacks &) = delete;
+  std::vector<char> &operator[](size_t i) { return stacks_[i]; }
+
+ private:
+  struct Pool {
+    std::mutex lock;
+    std::vector<std::vector<std::vector<char>>> free;
+  };
+  static Pool &pool() {
+    static Pool p;
+    return p;
+  }
+  std::vector<std::vector<char>> stacks_;
+};
+
 // Runs `body` for every thread of the grid, `cluster` blocks (along x) at a time
 // sharing barriers and each other's shared memory. Returns false on deadlock.
 inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
@@ -347,11 +388,8 @@ inline bool launch(dim3 grid, dim3 block, size_t shared_bytes, unsigned cluster,
   Kernel kernel{std::move(body)};
   s.kernel = &kernel;
   const unsigned threads = block.x * block.y * block.z;
-  static std::vector<std::vector<char>> stacks;
   const size_t fibers = (size_t)threads * cluster;
-  if (stacks.size() < fibers) stacks.resize(fibers);
-  for (auto &st : stacks)
-    if (st.empty()) st.resize(STACK);
+  Stacks stacks(fibers);
   if (grid.x % cluster != 0) {
     std::fprintf(stderr, "grid %u is not a multiple of the cluster size %u\n", grid.x, cluster);
     return false;

@@ -33,8 +33,11 @@
 //   Launches check the function's context against the stream's and the current one,
 //   the block size against the kernel's limit, the dynamic shared memory against the
 //   kernel's attribute and the cluster shape.
-// - Streams run everything synchronously, in call order, under one lock (the
-//   emulation is single-threaded); events are complete once recorded. With
+// - Streams run everything synchronously, in call order, under one lock; kernels
+//   run at the launch without it, those of other threads at the same time (at most
+//   one per core; each on its own OS thread's fibers), as on a GPU. Memory freed
+//   while kernels run stays readable until those started before the free are done.
+//   Events are complete once recorded. With
 //   GPUFHE_FAKE_CUDA_DEFERRED=1 the asynchronous work of each stream waits in a
 //   queue until something synchronizes with it, so a missing wait between streams
 //   shows (fake_streams.cpp).
@@ -273,6 +276,10 @@ CUresult release(Driver &d, CUdeviceptr dptr, const char *call) {
   if (it == d.allocations.end())
     return fail(CUDA_ERROR_INVALID_VALUE, call, "not the start of a live allocation");
   d.allocated[it->second.device] -= it->second.bytes;
+  ++d.releases;
+  // A kernel running now may still read it (its host code is then wrong, but the
+  // fake must not crash): kept until the kernels started before now have finished.
+  if (!d.running.empty()) d.released.emplace_back(d.releases, std::move(it->second.data));
   d.allocations.erase(it);
   return CUDA_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #include <cuda.h>
 #pragma GCC visibility pop
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -17,8 +18,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <semaphore>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "fake_image.h"
@@ -93,6 +96,13 @@ struct Driver {
   // handle) of one of them: a handle of before a reset stays unknown after it.
   std::vector<std::unique_ptr<CUctx_st>> reset_contexts;
   std::vector<std::unique_ptr<unsigned char[]>> reset_memory;
+  // Kernels run outside the lock, several at once (fake_launch.cpp). Each running
+  // kernel holds the number of releases when it started; memory released while
+  // kernels run stays allocated, numbered, until every kernel started before its
+  // release has finished.
+  std::multiset<unsigned long long> running;
+  unsigned long long releases = 0;
+  std::vector<std::pair<unsigned long long, std::unique_ptr<unsigned char[]>>> released;
 };
 
 Driver &driver();

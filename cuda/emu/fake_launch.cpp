@@ -25,6 +25,34 @@ CUresult check_geometry(Driver &d, CUfunction f, const fake::Geometry &g, const 
   return CUDA_SUCCESS;
 }
 
+// Runs `kernel` (which returns a LaunchResult) without the driver's lock, which the
+// caller holds once, and takes it again: kernels of several threads and streams run
+// at once, as on a GPU, at most as many as the machine has cores. Memory released
+// meanwhile is freed once no kernel that started before its release runs.
+std::counting_semaphore<> &kernel_slots() {
+  static std::counting_semaphore<> slots(std::max(1u, std::thread::hardware_concurrency()));
+  return slots;
+}
+
+template <class Kernel>
+fake::LaunchResult run_unlocked(Driver &d, Kernel kernel) {
+  std::counting_semaphore<> &slots = kernel_slots();
+  d.lock.unlock();
+  slots.acquire();
+  d.lock.lock();
+  const auto started = d.running.insert(d.releases);
+  d.lock.unlock();
+  const fake::LaunchResult result = kernel();
+  d.lock.lock();
+  d.running.erase(started);
+  const unsigned long long oldest = d.running.empty() ? ~0ull : *d.running.begin();
+  std::erase_if(d.released, [oldest](const auto &r) { return r.first <= oldest; });
+  d.lock.unlock();
+  slots.release();
+  d.lock.lock();
+  return result;
+}
+
 CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream stream,
                 void **params, void **extra, const char *call) {
   if (!d.functions.count(f)) return fail(CUDA_ERROR_INVALID_HANDLE, call, "unknown function");
@@ -48,12 +76,16 @@ CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream strea
     });
   // Runs the grid on arguments `args` (when the work runs: the memory check sees the
   // allocations of that moment).
-  const auto run = [&d, kernel, g, device, call](void **args) {
+  const auto execute = [&d, kernel, g, device](void **args) {
     const fake::DeviceMemoryCheck check = [&](const void *p, size_t bytes) {
+      std::lock_guard<std::recursive_mutex> guard(d.lock);
       const Allocation *a = find_allocation(d, reinterpret_cast<uintptr_t>(p), bytes);
       return a != nullptr && a->device == device;
     };
-    switch (kernel->run(g, args, check)) {
+    return kernel->run(g, args, check);
+  };
+  const auto status = [kernel, call](fake::LaunchResult result) {
+    switch (result) {
       case fake::LaunchResult::Ok:
         return CUDA_SUCCESS;
       case fake::LaunchResult::BadArgument:
@@ -65,7 +97,8 @@ CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream strea
     }
     return fail(CUDA_ERROR_LAUNCH_FAILED, call, "the emulated kernel deadlocked");
   };
-  if (!d.deferred) return run(params);
+  const auto run = [execute, status](void **args) { return status(execute(args)); };
+  if (!d.deferred) return status(run_unlocked(d, [&] { return execute(params); }));
   // Deferred: the arguments are copied now, as a real launch does.
   std::vector<std::vector<unsigned char>> copies;
   for (int i = 0; i < 4 && kernel->argument_bytes[i] != 0; ++i) {

@@ -61,7 +61,8 @@ fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
         .join("cuda-emulation")
         .join(build.name());
     std::fs::create_dir_all(&out).expect("scratch directory");
-    let mut objects = Vec::new();
+    // Every source at once (each compiler is one process), then the link.
+    let mut compiling = Vec::new();
     for src in sources {
         let file = src.file_name().expect("file name").to_string_lossy();
         let object = out.join(format!("{file}.o"));
@@ -76,7 +77,12 @@ fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
             cmd.args(["-x", "c++", "-include"])
                 .arg(root.join("cuda/emu/cuda_emu.h"));
         }
-        let status = cmd.arg("-c").arg(src).arg("-o").arg(&object).status();
+        let child = cmd.arg("-c").arg(src).arg("-o").arg(&object).spawn();
+        compiling.push((src, object, child));
+    }
+    let mut objects = Vec::new();
+    for (src, object, child) in compiling {
+        let status = child.and_then(|mut c| c.wait());
         assert!(
             status.is_ok_and(|s| s.success()),
             "{cxx} failed on {} ({build:?})",
@@ -611,27 +617,27 @@ fn check_sanitized(build: Build) {
     let Some(harness) = harness_of(build) else {
         return;
     };
-    check_linear(harness);
-    check_bootstrap(harness, small_parameters(), 3, &["forward"]);
-    check_bootstrap(
-        harness,
-        insecure_parameters(16, 1, 512, 12, 2),
-        2,
-        &["reverse"],
-    );
-    check_multi_bit(
-        harness,
-        insecure_parameters(16, 1, 512, 12, 2),
-        2,
-        2,
-        3,
-        &["reverse"],
-    );
-    let keys = HostKeys::new(small_parameters());
-    let cts: Vec<LweCiphertextOwned> = (0..17)
-        .map(|i| keys.ck.encrypt_with_carry(i % 16).unwrap().as_lwe().clone())
-        .collect();
-    check_keyswitch(harness, &keys, &cts, 132);
+    // Five checks, each its own harness process, at once: a sanitized run is
+    // single-threaded and slow (ThreadSanitizer most of all).
+    std::thread::scope(|scope| {
+        scope.spawn(|| check_linear(harness));
+        scope.spawn(|| check_bootstrap(harness, small_parameters(), 3, &["forward"]));
+        scope.spawn(|| {
+            let params = insecure_parameters(16, 1, 512, 12, 2);
+            check_bootstrap(harness, params, 2, &["reverse"]);
+        });
+        scope.spawn(|| {
+            let params = insecure_parameters(16, 1, 512, 12, 2);
+            check_multi_bit(harness, params, 2, 2, 3, &["reverse"]);
+        });
+        scope.spawn(|| {
+            let keys = HostKeys::new(small_parameters());
+            let cts: Vec<LweCiphertextOwned> = (0..17)
+                .map(|i| keys.ck.encrypt_with_carry(i % 16).unwrap().as_lwe().clone())
+                .collect();
+            check_keyswitch(harness, &keys, &cts, 132);
+        });
+    });
 }
 
 #[test]

@@ -40,10 +40,21 @@ pub fn run_alone(test: &str) -> bool {
         .expect("the test executable runs");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let stderr = String::from_utf8_lossy(&output.stderr);
-    println!("{stdout}{stderr}");
+    // The test's own output, without the child's harness lines (a count of passed
+    // tests here would count the test twice).
+    let prefix = format!("test {test} ... ");
+    for line in stdout.lines() {
+        let line = line.strip_prefix(prefix.as_str()).unwrap_or(line);
+        let harness =
+            line == "ok" || line.starts_with("running ") || line.starts_with("test result:");
+        if !harness && !line.trim().is_empty() {
+            println!("{line}");
+        }
+    }
+    eprint!("{stderr}");
     assert!(
-        output.status.success() && stdout.contains("1 passed"),
-        "{test} in a process of its own failed"
+        output.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "{test} in a process of its own failed:\n{stdout}{stderr}"
     );
     false
 }
