@@ -56,10 +56,16 @@ fuzz_target() {
     return "$status"
 }
 
-# The replay, then libFuzzer on every target for $1 seconds each.
+# The replay (two runners at once: each runs its inputs one after the other in a
+# worker process), then libFuzzer on every target for $1 seconds each.
 replay_and_fuzz() {
-    local failed=0
-    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" || failed=1
+    local failed=0 first second
+    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" safe_deserialize &
+    first=$!
+    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" serde_bincode config_builder &
+    second=$!
+    wait "$first" || failed=1
+    wait "$second" || failed=1
     for target in safe_deserialize serde_bincode config_builder; do
         fuzz_target "$target" "$1" || failed=1
     done

@@ -23,4 +23,6 @@ mod cuda_linear_combination;
 mod cuda_lwe_add;
 mod cuda_stream_order;
 mod gpu_auto_select;
+mod gpu_default_parameters;
+mod gpu_multi_bit_default_parameters;
 mod scheduler_gpu;

@@ -1,10 +1,23 @@
-//! Every high-level operation on the default (secure) parameters (the tests of
-//! `support/ops.rs`).
+//! Every high-level operation on the default (secure) parameters, on the CPU (the
+//! tests of `support/ops.rs`; `tests/gpu/gpu_default_parameters.rs` runs them on a
+//! GPU).
 
 use crate::common;
-// The same tests over this module's keys (and over the other parameter set's).
+// The same tests over this module's keys (and over the other parameter sets' and
+// backends').
 #[allow(clippy::duplicate_mod)]
 #[path = "../support/ops.rs"]
 mod ops;
 
-use common::{counting_setup, keys, setup};
+use common::keys;
+use gpufhe::{ClientKey, ServerKey};
+
+/// The shared CPU key set on the thread.
+fn setup() -> Option<&'static ClientKey> {
+    Some(common::setup())
+}
+
+/// A CPU key of its own (its own counters) set on the thread.
+fn counting_setup() -> Option<(&'static ClientKey, ServerKey)> {
+    Some(common::counting_setup())
+}

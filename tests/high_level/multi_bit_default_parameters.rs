@@ -1,36 +1,33 @@
 //! Every high-level operation on the multi-bit default parameters
 //! (`ConfigBuilder::use_multi_bit_pbs`, grouping factor 4, 128-bit security), on the
-//! CPU: the tests of `support/ops.rs`, whose circuits (and bootstrap counts) are those of
-//! the classical parameters, with keys, serialization and validation of the
-//! multi-bit set.
+//! CPU: the tests of `support/ops.rs` (`tests/gpu/gpu_multi_bit_default_parameters.rs`
+//! runs them on a GPU), whose circuits (and bootstrap counts) are those of the
+//! classical parameters, with keys, serialization and validation of the multi-bit
+//! set.
 
 use crate::common;
-// The same tests over this module's keys (and over the other parameter set's).
+// The same tests over this module's keys (and over the other parameter sets' and
+// backends').
 #[allow(clippy::duplicate_mod)]
 #[path = "../support/ops.rs"]
 mod ops;
 
-use common::{counting_setup_with, keys_in, setup_with, Keys};
+use common::{counting_setup_with, multi_bit_keys as keys, setup_with};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{
     safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
 };
 use gpufhe::shortint::{PbsKind, PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128};
 use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
-use std::sync::OnceLock;
 
-/// The test binary's keys: multi-bit default parameters.
-fn keys() -> &'static Keys {
-    static KEYS: OnceLock<Keys> = OnceLock::new();
-    keys_in(&KEYS, ConfigBuilder::default().use_multi_bit_pbs())
+/// The shared CPU key set on the thread.
+fn setup() -> Option<&'static ClientKey> {
+    Some(setup_with(keys()))
 }
 
-fn setup() -> &'static ClientKey {
-    setup_with(keys())
-}
-
-fn counting_setup() -> (&'static ClientKey, gpufhe::ServerKey) {
-    counting_setup_with(keys())
+/// A CPU key of its own (its own counters) set on the thread.
+fn counting_setup() -> Option<(&'static ClientKey, gpufhe::ServerKey)> {
+    Some(counting_setup_with(keys()))
 }
 
 #[test]

@@ -24,6 +24,12 @@ pub fn keys() -> &'static Keys {
     keys_in(&KEYS, ConfigBuilder::default())
 }
 
+/// The test binary's keys on the multi-bit default parameters: generated once.
+pub fn multi_bit_keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    keys_in(&KEYS, ConfigBuilder::default().use_multi_bit_pbs())
+}
+
 /// Sets the shared server key on the calling thread; returns the client key.
 pub fn setup() -> &'static ClientKey {
     setup_with(keys())
