@@ -14,6 +14,41 @@ mod params;
 #[allow(unused_imports)]
 pub use params::{insecure_parameters, small_parameters};
 
+/// A high-level key on GPU 0 decompressed from `compressed()` (called only once a GPU
+/// was found), or `None` after printing the skip without a GPU.
+pub fn key_on_gpu0(
+    compressed: impl FnOnce() -> &'static gpufhe::CompressedServerKey,
+) -> Option<gpufhe::ServerKey> {
+    gpu_for_tests()?;
+    let key = compressed().decompress_to_specific_gpu(gpufhe::GpuIndex::new(0));
+    Some(key.expect("a key on GPU 0"))
+}
+
+/// Defines the `setup` and `counting_setup` that `support/ops.rs` calls, with keys on
+/// GPU 0 made from the test binary's keys `$keys()` (client, compressed, CPU key):
+/// both return `None` after printing a skip without a GPU.
+#[allow(unused_macros)]
+macro_rules! gpu_ops_setup {
+    ($keys:path) => {
+        /// The shared key on GPU 0, set on the thread.
+        fn setup() -> Option<&'static gpufhe::ClientKey> {
+            static KEY: std::sync::OnceLock<Option<gpufhe::ServerKey>> = std::sync::OnceLock::new();
+            let key = KEY.get_or_init(|| crate::cuda_support::key_on_gpu0(|| &$keys().1));
+            gpufhe::set_server_key(key.clone()?);
+            Some(&$keys().0)
+        }
+
+        /// A key of its own on GPU 0 (its own counters), set on the thread.
+        fn counting_setup() -> Option<(&'static gpufhe::ClientKey, gpufhe::ServerKey)> {
+            let key = crate::cuda_support::key_on_gpu0(|| &$keys().1)?;
+            gpufhe::set_server_key(key.clone());
+            Some((&$keys().0, key))
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use gpu_ops_setup;
+
 /// A client key and one server key on the CPU (also in the standard domain, which
 /// the GPU and the kernel emulation convert themselves).
 pub struct HostKeys {
