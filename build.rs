@@ -12,8 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 const DEFAULT_ARCHS: &str = "75,80,86,89,90";
-/// nvcc's flags besides the architectures and files (NVRTC's are those of
-/// scripts/nvrtc-compile.py, which the kernel cache's key holds).
+/// nvcc's flags besides the architectures, the line information and the files
+/// (NVRTC's are those of scripts/nvrtc-compile.py, whose text the kernel cache's key
+/// holds).
 const NVCC_FLAGS: [&str; 3] = ["-fatbin", "-O3", "-std=c++17"];
 
 #[path = "build/kernel_cache.rs"]
@@ -30,6 +31,7 @@ fn main() {
         "GPUFHE_REQUIRE_NVCC",
         "PYTHON",
         "GPUFHE_KERNEL_CACHE",
+        "GPUFHE_CUDA_LINEINFO",
     ] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -203,10 +205,10 @@ fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result
                 };
                 let src = &sources[*index];
                 let out = out_dir.join(file);
-                let compile =
-                    || compile_image(manifest_dir, &compiler, &archs, newest, target, &out, src);
+                let flags = image_flags(&compiler, &archs, newest, target);
+                let compile = || compile_image(manifest_dir, &compiler, &flags, &out, src);
                 *results[i].lock().unwrap_or_else(|e| e.into_inner()) =
-                    cache.image(src, target, &out, compile);
+                    cache.image(src, &flags, &out, compile);
             });
         }
     });
@@ -221,36 +223,63 @@ fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result
     Ok((version, built))
 }
 
-/// Compiles `src` into `out`: an nvcc fatbin (every arch, PTX of the newest), or one
-/// NVRTC image for `target` (`sm_XY` cubin or `compute_XY` PTX).
+/// The compiler's arguments for one image, besides the output and the source: an
+/// nvcc fatbin (every arch, PTX of the newest), or one NVRTC image for `target`
+/// (`sm_XY` cubin or `compute_XY` PTX). `GPUFHE_CUDA_LINEINFO=1` adds line
+/// information (compute-sanitizer's reports then name source lines; no instruction
+/// changes, the images grow): to nvcc's fatbin, and to NVRTC's PTX only (NVRTC 12.0
+/// crashes making cubins with it), which `GPUFHE_CUDA_IMAGE=ptx` loads.
+fn image_flags(compiler: &Compiler, archs: &[u32], newest: u32, target: &str) -> Vec<String> {
+    let lineinfo = env::var("GPUFHE_CUDA_LINEINFO").is_ok_and(|v| v == "1");
+    match compiler {
+        Compiler::Nvcc(_) => {
+            let mut flags: Vec<String> = NVCC_FLAGS.iter().map(|f| f.to_string()).collect();
+            if lineinfo {
+                flags.push("-lineinfo".into());
+            }
+            flags.extend(
+                archs
+                    .iter()
+                    .map(|a| format!("-gencode=arch=compute_{a},code=sm_{a}")),
+            );
+            flags.push(format!(
+                "-gencode=arch=compute_{newest},code=compute_{newest}"
+            ));
+            flags
+        }
+        Compiler::Nvrtc(_) => {
+            let mut flags = vec!["--arch".to_string(), target.to_string()];
+            if lineinfo && target.starts_with("compute_") {
+                flags.push("-X=--generate-line-info".into());
+            }
+            flags
+        }
+    }
+}
+
+/// Compiles `src` into `out` with `flags` ([`image_flags`]).
 fn compile_image(
     manifest_dir: &Path,
     compiler: &Compiler,
-    archs: &[u32],
-    newest: u32,
-    target: &str,
+    flags: &[String],
     out: &Path,
     src: &Path,
 ) -> Result<(), String> {
-    match compiler {
+    let out_arg = out.display().to_string();
+    let src_arg = src.display().to_string();
+    let cmd = match compiler {
         Compiler::Nvcc(nvcc) => {
             let mut cmd = Command::new(nvcc);
-            cmd.args(NVCC_FLAGS).arg("-o").arg(out).arg(src);
-            for a in archs {
-                cmd.arg(format!("-gencode=arch=compute_{a},code=sm_{a}"));
-            }
-            cmd.arg(format!(
-                "-gencode=arch=compute_{newest},code=compute_{newest}"
-            ));
-            run(cmd)?;
+            cmd.args(flags).args(["-o", &out_arg, &src_arg]);
+            cmd
         }
         Compiler::Nvrtc(_) => {
-            let out_arg = out.display().to_string();
-            let src_arg = src.display().to_string();
-            run(compiler.nvrtc(manifest_dir, &["--arch", target, "-o", &out_arg, &src_arg]))?;
+            let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+            args.extend(["-o", &out_arg, &src_arg]);
+            compiler.nvrtc(manifest_dir, &args)
         }
-    }
-    Ok(())
+    };
+    run(cmd).map(drop)
 }
 
 /// Runs `cmd`; its stdout, or `Err` with its stderr.
@@ -305,16 +334,16 @@ enum Compiler {
 impl Compiler {
     /// What identifies this compiler for the kernel cache: the binary or library
     /// (path, size, modification time), its release, the pinned wheels, the NVRTC
-    /// driver script, the flags and the architectures.
+    /// driver script and the architectures (each image's key adds its flags).
     fn identity(
         &self,
         manifest_dir: &Path,
         version: (u32, u32),
         archs: &[u32],
     ) -> Result<String, String> {
-        let (kind, path, flags) = match self {
-            Compiler::Nvcc(path) => ("nvcc", path, NVCC_FLAGS.as_slice()),
-            Compiler::Nvrtc(path) => ("nvrtc", path, [].as_slice()),
+        let (kind, path) = match self {
+            Compiler::Nvcc(path) => ("nvcc", path),
+            Compiler::Nvrtc(path) => ("nvrtc", path),
         };
         let meta =
             fs::metadata(path).map_err(|e| format!("cannot stat {}: {e}", path.display()))?;
@@ -325,7 +354,7 @@ impl Compiler {
             .map_or(0, |d| d.as_nanos());
         let read = |file: &str| fs::read_to_string(manifest_dir.join(file)).unwrap_or_default();
         Ok(format!(
-            "{kind} {} size {} modified {modified}\nrelease {version:?}\nflags {flags:?}\narchs {archs:?}\n\
+            "{kind} {} size {} modified {modified}\nrelease {version:?}\narchs {archs:?}\n\
              pins {}\nscript {}",
             path.display(),
             meta.len(),

@@ -5,6 +5,8 @@
 //!
 //! - `cuda/fheuint64/{add,mul,eq,bitand}`: latency of one operation.
 //! - `cuda/fheuint64/add_batch/<n>`: `n` additions as one batch (elements/s).
+//! - `cuda/multi_bit_fheuint64/...`: the same on the multi-bit default parameters
+//!   (`ConfigBuilder::use_multi_bit_pbs`).
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use gpufhe::backend::cuda::gpu_for_tests;
@@ -22,8 +24,18 @@ fn bench(c: &mut Criterion) {
     if gpu_for_tests().is_none() {
         return;
     }
+    bench_config(c, ConfigBuilder::default(), "fheuint64");
+    bench_config(
+        c,
+        ConfigBuilder::default().use_multi_bit_pbs(),
+        "multi_bit_fheuint64",
+    );
+}
+
+/// The benches of the keys of `config`, their ids under `cuda/<name>/`.
+fn bench_config(c: &mut Criterion, config: ConfigBuilder, name: &str) {
     let gpu = Device::CudaGpu(GpuIndex::new(0));
-    let client_key = ClientKey::generate(ConfigBuilder::default());
+    let client_key = ClientKey::generate(config);
     let server_key = CompressedServerKey::new(&client_key)
         .decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("GPU server key");
@@ -37,14 +49,16 @@ fn bench(c: &mut Criterion) {
     let b = encrypt_on_gpu(0xfedc_ba98_7654_3210);
 
     let mut group = c.benchmark_group("cuda");
-    group
-        .sample_size(10)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(5));
-    group.bench_function("fheuint64/add", |bench| bench.iter(|| black_box(&a + &b)));
-    group.bench_function("fheuint64/mul", |bench| bench.iter(|| black_box(&a * &b)));
-    group.bench_function("fheuint64/eq", |bench| bench.iter(|| black_box(a.eq(&b))));
-    group.bench_function("fheuint64/bitand", |bench| {
+    group.bench_function(format!("{name}/add"), |bench| {
+        bench.iter(|| black_box(&a + &b))
+    });
+    group.bench_function(format!("{name}/mul"), |bench| {
+        bench.iter(|| black_box(&a * &b))
+    });
+    group.bench_function(format!("{name}/eq"), |bench| {
+        bench.iter(|| black_box(a.eq(&b)))
+    });
+    group.bench_function(format!("{name}/bitand"), |bench| {
         bench.iter(|| black_box(&a & &b))
     });
 
@@ -56,7 +70,7 @@ fn bench(c: &mut Criterion) {
     for n in BATCHES {
         group.throughput(Throughput::Elements(n as u64));
         group.bench_with_input(
-            BenchmarkId::new("fheuint64/add_batch", n),
+            BenchmarkId::new(format!("{name}/add_batch"), n),
             &n,
             |bench, &n| {
                 bench.iter(|| {
@@ -68,5 +82,14 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+// The settings as the group's defaults: `--warm-up-time`, `--measurement-time` and
+// `--sample-size` on the command line override them.
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(5));
+    targets = bench
+}
 criterion_main!(benches);

@@ -64,10 +64,6 @@ fn bench_parameters(c: &mut Criterion, gpu: &CudaDevice, p: ShortintParameters, 
     };
 
     let mut group = c.benchmark_group("cuda");
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(4));
     {
         let big = upload(1);
         let mut small = small_zeros(&gpu, &p, 1);
@@ -119,5 +115,14 @@ fn bench_parameters(c: &mut Criterion, gpu: &CudaDevice, p: ShortintParameters, 
     group.finish();
 }
 
-criterion_group!(benches, bench);
+// The settings as the group's defaults: `--warm-up-time`, `--measurement-time` and
+// `--sample-size` on the command line override them.
+criterion_group! {
+    name = benches;
+    config = Criterion::default()
+        .sample_size(20)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4));
+    targets = bench
+}
 criterion_main!(benches);

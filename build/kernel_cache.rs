@@ -6,9 +6,9 @@
 //! An entry is one image: a folder named after a hash of its key, holding the key
 //! (`key`) and the image (`image`). The key is everything the image depends on,
 //! written out in full: the compiler's identity (path, size and time of the binary
-//! or library, release, the pinned wheels, the driver script, the flags and the
-//! architectures), the target, the source and every header of the kernel folder,
-//! byte for byte. A hit needs the stored key to equal the computed one exactly, so
+//! or library, release, the pinned wheels, the driver script, the architectures),
+//! the image's own compiler arguments, the source and every header of the kernel
+//! folder, byte for byte. A hit needs the stored key to equal the computed one exactly, so
 //! neither a stale entry nor a hash collision can be used. Entries are written in a
 //! temporary folder and renamed into place (a build that is interrupted or runs
 //! beside another leaves no half entry), and the least recently used are removed
@@ -64,12 +64,13 @@ impl KernelCache {
         Ok(KernelCache { dir, shared_key })
     }
 
-    /// Puts the image of `src` for `target` at `out`: copied from the cache on a
-    /// hit, else made by `compile` (which writes `out`) and stored.
+    /// Puts the image of `src` compiled with `flags` (every argument of the compiler
+    /// but the output and the source) at `out`: copied from the cache on a hit, else
+    /// made by `compile` (which writes `out`) and stored.
     pub fn image(
         &self,
         src: &Path,
-        target: &str,
+        flags: &[String],
         out: &Path,
         compile: impl FnOnce() -> Result<(), String>,
     ) -> Result<(), String> {
@@ -78,15 +79,14 @@ impl KernelCache {
         };
         let source = fs::read(src).map_err(|e| format!("cannot read {}: {e}", src.display()))?;
         let mut key = self.shared_key.clone();
-        push_part(&mut key, "target", target.as_bytes());
-        let name = src
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        push_part(&mut key, "flags", format!("{flags:?}").as_bytes());
+        let file_name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().into_owned());
+        let name = file_name(src).unwrap_or_default();
         push_part(&mut key, &format!("source {name}"), &source);
         let mut hasher = DefaultHasher::new();
         key.hash(&mut hasher);
-        let entry = dir.join(format!("{:016x}-{name}-{target}", hasher.finish()));
+        let image = file_name(out).unwrap_or_default();
+        let entry = dir.join(format!("{:016x}-{image}", hasher.finish()));
         if fs::read(entry.join("key")).is_ok_and(|stored| stored == key)
             && fs::copy(entry.join("image"), out).is_ok()
         {

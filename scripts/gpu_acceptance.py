@@ -1,17 +1,17 @@
 #!/usr/bin/env python3
-"""The summary of the GPU acceptance run (scripts/gpu-acceptance.sh, packed as
-.gpu/run.sh by scripts/gpu-pack.sh): reads the logs the phases left under OUTDIR
-and writes the whole Markdown summary. Python 3 standard library only; no GPU.
+"""The summary of the first look at a GPU (scripts/gpu-first-look.sh, packed as
+.gpu/first-look.sh by scripts/gpu-pack.sh): reads the logs its steps left and writes
+the whole Markdown summary. Python 3 standard library only; no GPU.
 
-  gpu_acceptance.py summary OUTDIR [MODEL_JSON]   the summary, on stdout
-  gpu_acceptance.py ncu-metrics QUERY_OUTPUT      the wanted counters this ncu has
+  gpu_acceptance.py first-look LOGDIR [MODEL_JSON]   the summary, on stdout
+  gpu_acceptance.py ncu-metrics QUERY_OUTPUT         the wanted counters this ncu has
 
-OUTDIR/logs holds env.txt and notes.txt (lines the runner wrote), and one folder
-per phase (tests, examples, sanitize, bench, ncu) of NAME.log, the output of one
-command, and NAME.rc, `rc=N seconds=S` (rc 124: timed out); bench/criterion is
-criterion's CRITERION_HOME; ncu/NAME.csv is `ncu --csv --page raw` of a report.
-Every figure that did not come from a GPU is marked modelled (MODEL_JSON:
-scripts/kernel-report.py --json).
+LOGDIR holds, per step, NAME.log (its output: gpu_first_look's `RESULT step=...
+key=value` lines, libtest's, compute-sanitizer's in `=== TOOL` sections) and
+NAME.rc (`rc=N seconds=S budget=B`; rc 124: cut at its budget, 125: not started),
+and ncu.csv (`ncu --csv --page raw` of the bootstrap kernels). Every figure that
+did not come from a GPU is marked modelled (MODEL_JSON: scripts/kernel-report.py
+--json).
 """
 
 import csv
@@ -97,32 +97,6 @@ def parse_libtest(text):
     return total
 
 
-def tests_section(logdir, libtest=True):
-    """A row per command of `logdir`; with `libtest`, its test counts."""
-    if not libtest:
-        rows = ["| command | result | seconds |", "|---|---|---|"]
-        for log in sorted(Path(logdir).glob("*.log")):
-            rc, secs = read_status(log)
-            rows.append(f"| {log.stem} | {outcome(rc)} | {fmt(secs)} |")
-        return "\n".join(rows) + "\n"
-    rows = ["| test binary | result | passed | failed | ignored | skipped | seconds |",
-            "|---|---|---|---|---|---|---|"]
-    notes = []
-    for log in sorted(Path(logdir).glob("*.log")):
-        rc, secs = read_status(log)
-        t = parse_libtest(log.read_text(errors="replace"))
-        verdict = outcome(rc)
-        if rc == 0 and t["results"] == 0:
-            verdict = "FAIL (no libtest result)"
-        if rc == 0 and t["skipped"]:
-            verdict = "FAIL (tests skipped)"
-        rows.append(f"| {log.stem} | {verdict} | {t['passed']} | {t['failed']} | {t['ignored']} "
-                    f"| {t['skipped']} | {fmt(secs)} |")
-        if t["failures"]:
-            notes.append(f"- {log.stem}: failed " + ", ".join(t["failures"]))
-    return "\n".join(rows + ([""] + notes if notes else [])) + "\n"
-
-
 # ---------------------------------------------------------------- compute-sanitizer
 
 def parse_sanitizer(text):
@@ -133,40 +107,6 @@ def parse_sanitizer(text):
     counts += [int(m.group(1)) for m in re.finditer(
         r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) errors?, \d+ warnings?\)", text)]
     return max(counts, default=None)
-
-
-def sanitize_section(logdir):
-    rows = ["| tool | test binary | result | errors | tests passed/failed | seconds |",
-            "|---|---|---|---|---|---|"]
-    for log in sorted(Path(logdir).glob("*.log")):
-        tool, _, binary = log.stem.partition("--")
-        rc, secs = read_status(log)
-        text = log.read_text(errors="replace")
-        errors = parse_sanitizer(text)
-        t = parse_libtest(text)
-        verdict = outcome(rc)
-        if rc == 0 and errors is None:
-            verdict = "FAIL (no sanitizer summary)"
-        rows.append(f"| {tool} | {binary} | {verdict} | {fmt(errors)} | {t['passed']}/"
-                    f"{t['failed']} | {fmt(secs)} |")
-    return "\n".join(rows) + "\n"
-
-
-# ---------------------------------------------------------------- criterion
-
-def criterion_results(home):
-    """(full id, median ns, elements per iteration or None) of each benchmark that
-    criterion saved under `home` (CRITERION_HOME)."""
-    out = []
-    for bench in sorted(Path(home).glob("**/new/benchmark.json")):
-        estimates = bench.with_name("estimates.json")
-        if not estimates.exists():
-            continue
-        meta = json.loads(bench.read_text())
-        median = json.loads(estimates.read_text())["median"]["point_estimate"]
-        elements = (meta.get("throughput") or {}).get("Elements")
-        out.append((meta["full_id"], median, elements))
-    return out
 
 
 def load_model(path):
@@ -182,27 +122,6 @@ def model_gpu(model, arch=90):
         if any(k.get("arch") == arch for k in kernels.values()):
             return name, kernels
     return None, {}
-
-
-def bench_section(home, model_path=None):
-    model = load_model(model_path)
-    gpu, kernels = model_gpu(model)
-    best = max((k["batched_pbs_per_s"] for k in kernels.values()), default=None)
-    latency = min((k["latency_ms"] for k in kernels.values()), default=None)
-    rows = ["| benchmark | median | per second | modelled (no GPU) |", "|---|---|---|---|"]
-    for full_id, ns, elements in criterion_results(home):
-        per_s = (elements or 1) / (ns * 1e-9)
-        modelled = "-"
-        if full_id.startswith("cuda/pbs/throughput/") and best:
-            modelled = f"{fmt(best)} PBS/s (batched ceiling)"
-        elif full_id == "cuda/pbs/latency" and latency:
-            modelled = f"{latency:.2f} ms"
-        unit = "elements/s" if elements else "iterations/s"
-        rows.append(f"| {full_id} | {ns / 1e6:.3f} ms | {fmt(per_s)} {unit} | {modelled} |")
-    if len(rows) == 2:
-        rows.append("| (no criterion results) | | | |")
-    note = f"\nModelled figures: {gpu} (scripts/kernel-report.py; no GPU ran).\n" if gpu else ""
-    return "\n".join(rows) + "\n" + note
 
 
 # ---------------------------------------------------------------- Nsight Compute
@@ -301,31 +220,203 @@ def ncu_section(csv_path, model_path=None):
     return "\n".join(out) + "\n"
 
 
-def summary(outdir, model_path=None):
-    """The whole summary from what the phases left under `outdir`/logs."""
-    logs = Path(outdir) / "logs"
-    text = ["# gpufhe GPU acceptance\n"]
-    for name in ("env.txt", "notes.txt"):
-        if (logs / name).exists():
-            text.append("".join(f"- {l}\n" for l in (logs / name).read_text().splitlines()
-                                if l.strip()))
-    sections = [
-        ("tests", "GPU tests (GPUFHE_REQUIRE_GPU=1)", lambda d: tests_section(d)),
-        ("examples", "Examples", lambda d: tests_section(d, libtest=False)),
-        ("sanitize", "compute-sanitizer", sanitize_section),
-        ("bench", "Benchmarks (criterion medians)",
-         lambda d: bench_section(d / "criterion", model_path) + "\n"
-         + tests_section(d, libtest=False)),
-    ]
-    for folder, title, section in sections:
-        if (logs / folder).is_dir():
-            text.append(f"\n## {title}\n\n" + section(logs / folder))
-    if (logs / "ncu").is_dir():
-        text.append("\n## Nsight Compute: the bootstrap kernel, measured and modelled\n")
-        for csv_path in sorted((logs / "ncu").glob("*.csv")):
-            text.append(f"\n### {csv_path.stem}\n" + ncu_section(csv_path, model_path))
-        text.append("\n" + tests_section(logs / "ncu", libtest=False))
+# ---------------------------------------------------------------- first look
+
+# Skips that are right on one real GPU: tests of the fake driver's settings and of
+# several GPUs. Any other skip (no CUDA device, no compiler) is a failure.
+EXPECTED_SKIP = re.compile(r"fake CUDA driver|fake driver|needs two GPUs|needs \d+ GPUs")
+
+# TFHE-rs's published H100 figures (its GPU benchmarks: classical and multi-bit
+# KS+PBS latency, FheUint64 addition latency on one H100, additions/s on 8xH100).
+TFHE_RS_H100 = {"ks_pbs classical": "4.31 ms", "ks_pbs multi-bit": "1.13 ms",
+                "add classical": "9.52 ms", "guide": "510/s on 8xH100"}
+
+FIRST_LOOK_STEPS = ["environment", "bootstrap", "integer", "operation-tests", "speed", "guide",
+                    "tests", "sanitize", "ncu", "failure-rate"]
+
+
+def results(text):
+    """The `RESULT step=... key=value` lines of gpu_first_look, as dicts."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("RESULT "):
+            out.append(dict(f.split("=", 1) for f in line.split()[1:] if "=" in f))
+    return out
+
+
+def libtest_verdict(text, rc):
+    """`ok`, or `FAIL (why)`, of a libtest run's output and exit status: a failed
+    test, no libtest result, a filter that matched no test, or a skip that a real
+    GPU should not need (see EXPECTED_SKIP)."""
+    t = parse_libtest(text)
+    skips = re.findall(r"^SKIPPED (.*)$", text, re.M)
+    unexpected = [s for s in skips if not EXPECTED_SKIP.search(s)]
+    if rc not in (0, None):
+        return outcome(rc)
+    if t["results"] == 0:
+        return "FAIL (no libtest result)"
+    if t["passed"] + t["failed"] == 0:
+        return "FAIL (no test matched the filters)"
+    if unexpected:
+        return f"FAIL ({len(unexpected)} unexpected skips: {unexpected[0][:80]})"
+    return "ok"
+
+
+def sanitizer_errors(text):
+    """Errors per compute-sanitizer tool in a log of `=== TOOL` sections (None: the
+    tool printed no summary)."""
+    errors = {}
+    for section in re.split(r"^=== ", text, flags=re.M)[1:]:
+        tool, _, body = section.partition("\n")
+        counts = [parse_sanitizer(chunk) for chunk in body.split("========= COMPUTE-SANITIZER")]
+        counts = [c for c in counts if c is not None]
+        errors[tool.strip()] = sum(counts) if counts else None
+    return errors
+
+
+def first_look_facts(logdir):
+    """Each step's status, results and logs."""
+    facts = {}
+    for name in FIRST_LOOK_STEPS:
+        log = Path(logdir) / f"{name}.log"
+        rc, secs = read_status(log)
+        text = log.read_text(errors="replace") if log.exists() else ""
+        budget = None
+        rc_file = log.with_suffix(".rc")
+        if rc_file.exists():
+            budget = dict(f.split("=", 1) for f in rc_file.read_text().split() if "=" in f).get(
+                "budget")
+        facts[name] = dict(rc=rc, seconds=secs, budget=budget, text=text, results=results(text))
+    return facts
+
+
+def step_verdict(name, fact):
+    """`ok`, `not run`, `skipped (...)`, `INCOMPLETE (...)` or `FAIL (...)`."""
+    rc, text = fact["rc"], fact["text"]
+    if rc is None:
+        return "not run"
+    if rc == 125:
+        return "INCOMPLETE (no time left)"
+    if rc == 124:
+        return "INCOMPLETE (cut at its budget)"
+    if name in ("operation-tests", "tests"):
+        verdicts = [libtest_verdict(chunk, 0) for chunk in re.split(r"(?=^running \d+ tests?$)",
+                                                                    text, flags=re.M)
+                    if chunk.startswith("running ")]
+        bad = [v[len("FAIL ("):-1] for v in verdicts if v != "ok"]
+        if bad:
+            return "FAIL (" + "; ".join(bad) + ")"
+        if rc != 0 or not verdicts:
+            return outcome(rc) if rc else "FAIL (no libtest result)"
+        return "ok"
+    if name == "sanitize":
+        errors = sanitizer_errors(text)
+        if any(e for e in errors.values()):
+            return "FAIL (" + ", ".join(f"{t}: {e} errors" for t, e in errors.items() if e) + ")"
+        if any(e is None for e in errors.values()) or not errors:
+            return "FAIL (a tool printed no summary)"
+    return outcome(rc)
+
+
+def first_look_summary(logdir, model_path=None):
+    """The first look's summary: the verdict, the key numbers measured and modelled,
+    then every step."""
+    facts = first_look_facts(logdir)
+    verdicts = {name: step_verdict(name, fact) for name, fact in facts.items()}
+    env = facts["environment"]["text"]
+    fake = "FAKE CUDA DRIVER" in env
+    failed = [f"{n}: {v}" for n, v in verdicts.items() if v.startswith("FAIL")]
+    cut = [f"{n}: {v}" for n, v in verdicts.items() if v.startswith("INCOMPLETE")]
+    verdict = "FAIL" if failed else "INCOMPLETE" if cut else "PASS"
+    text = [f"# gpufhe first look on a GPU{' (FAKE DRIVER: numbers mean nothing)' if fake else ''}\n",
+            f"**Verdict: {verdict}**" + (" - " + "; ".join(failed + cut) if failed or cut else "")
+            + "\n"]
+    text.append(key_numbers(facts, load_model(model_path), fake))
+    text.append("\n## Steps\n\n| step | result | seconds | budget |\n|---|---|---|---|\n")
+    for name, fact in facts.items():
+        text.append(f"| {name} | {verdicts[name]} | {fmt(fact['seconds'])} | "
+                    f"{fact['budget'] or '-'} |\n")
+    text.append("\n## Environment\n\n" + "".join(f"- {l}\n" for l in env.splitlines()
+                                                  if l.strip()))
+    for name in ("bootstrap", "integer", "speed", "guide", "failure-rate"):
+        rows = facts[name]["results"]
+        if rows:
+            keys = [k for k in rows[0] if k != "step"]
+            text.append(f"\n## {name}\n\n| " + " | ".join(keys) + " |\n|"
+                        + "---|" * len(keys) + "\n")
+            for r in rows:
+                text.append("| " + " | ".join(r.get(k, "-") for k in keys) + " |\n")
+    if facts["sanitize"]["rc"] is not None:
+        text.append("\n## compute-sanitizer (errors per tool)\n\n")
+        for tool, errors in sanitizer_errors(facts["sanitize"]["text"]).items():
+            text.append(f"- {tool}: {fmt(errors)}\n")
+    csv_path = Path(logdir) / "ncu.csv"
+    if csv_path.exists():
+        text.append("\n## Nsight Compute: the bootstrap kernels, measured and modelled\n"
+                    + ncu_section(csv_path, model_path))
     return "".join(text)
+
+
+def key_numbers(facts, model, fake):
+    """The table of key numbers: measured, modelled (kernel report), TFHE-rs's."""
+    gpu, kernels = model_gpu(model)
+    mb = ((model or {}).get("multi_bit") or {}).get(gpu or "", {})
+    speed = facts["speed"]["results"]
+    unit = "measured (fake driver)" if fake else "measured"
+
+    def pick(rows, **want):
+        return [r for r in rows if all(r.get(k) == v for k, v in want.items())]
+
+    def at(params, what, batch=None):
+        rows = pick(speed, params=params, what=what)
+        if batch is not None:
+            rows = pick(rows, batch=str(batch))
+        return rows
+
+    def value(rows, key):
+        try:
+            return float(rows[-1][key]) if rows else None
+        except (KeyError, ValueError):
+            return None
+
+    latency = min((k["latency_ms"] for k in kernels.values()), default=None)
+    batched = max((k["batched_pbs_per_s"] for k in kernels.values()), default=None)
+    mb_latency = (mb["single_pbs"]["total_ms"] + mb.get("keyswitch_ms", 0)) if mb else None
+    lines = ["", f"| figure | {unit} | modelled ({gpu or 'no model'}) | TFHE-rs (published, H100) |",
+             "|---|---|---|---|"]
+
+    def row(label, measured, modelled=None, theirs="-"):
+        m = fmt(measured) if isinstance(measured, float) else (measured or "-")
+        lines.append(f"| {label} | {m} | {fmt(modelled) if modelled else '-'} | {theirs} |")
+
+    for params in ("classical", "multi-bit"):
+        one = value(at(params, "ks_pbs", 1), "median_ms")
+        many = at(params, "ks_pbs")
+        row(f"{params} KS+PBS alone, ms", one,
+            latency if params == "classical" else mb_latency, TFHE_RS_H100[f"ks_pbs {params}"])
+        row(f"{params} KS+PBS/s, batch of {many[-1]['batch'] if many else '-'}",
+            value(many, "per_second"), batched if params == "classical" else None)
+        add = value(at(params, "fheuint64_add", 1), "median_ms")
+        row(f"{params} FheUint64 add alone, ms", add,
+            mb.get("fhe_uint64_add_ms") if params == "multi-bit" else None,
+            TFHE_RS_H100.get(f"add {params}", "-"))
+        adds = at(params, "fheuint64_add")
+        row(f"{params} FheUint64 adds/s, batch of {adds[-1]['batch'] if adds else '-'}",
+            value(adds, "per_second"))
+        noise = pick(facts["bootstrap"]["results"], params=params)
+        row(f"{params} bootstrap noise, measured / model variance", value(noise, "ratio"))
+    guide = facts["guide"]["results"]
+    if guide:
+        best = max(guide, key=lambda r: float(r.get("per_second", 0)))
+        row(f"guide: FheUint64 adds/s ({best['gpus']} GPU, best at {best['streams_per_gpu']} "
+            "streams/GPU)", float(best["per_second"]), None, TFHE_RS_H100["guide"])
+    rate = facts["failure-rate"]["results"]
+    if rate:
+        row("failure rate: bootstraps, failures", f"{rate[-1]['bootstraps']}, "
+            f"{rate[-1]['failures']}")
+    lines.append("\nModelled: scripts/kernel-report.py (static, no GPU ran); its classical "
+                 "figures are the bootstrap kernel's alone (the keyswitch is not modelled).")
+    return "\n".join(lines) + "\n"
 
 
 def main(argv):
@@ -335,11 +426,11 @@ def main(argv):
             print("ncu lacks: " + ", ".join(missing), file=sys.stderr)
         print(",".join(have))
         return 0
-    if argv[:1] != ["summary"] or len(argv) not in (2, 3):
-        print(__doc__, file=sys.stderr)
-        return 2
-    sys.stdout.write(summary(*argv[1:]))
-    return 0
+    if argv[:1] == ["first-look"] and len(argv) in (2, 3):
+        sys.stdout.write(first_look_summary(*argv[1:]))
+        return 0
+    print(__doc__, file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 use super::health::{DeviceObject, Opening};
 use super::kernel::Kernel;
 use super::kernel_image::{
-    describe_images, driver_requirement, kernels_cuda_version, select_image, KernelImage,
+    describe_images, driver_requirement, kernels_cuda_version, select_image, ImagePreference,
+    KernelImage,
 };
 use super::{cuda_err, kernels};
 use crate::error::{check_eq, Error, Result};
@@ -19,7 +20,8 @@ fn load_module(
     (major, minor): (u32, u32),
 ) -> Result<Arc<CudaModule>> {
     use cudarc::driver::sys::CUresult;
-    let Some(image) = select_image(images, 10 * major + minor) else {
+    let preference = ImagePreference::from_env()?;
+    let Some(image) = select_image(images, 10 * major + minor, preference) else {
         return Err(Error::Cuda {
             context: "loading a kernel module",
             message: format!(

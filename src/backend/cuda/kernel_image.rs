@@ -26,19 +26,63 @@ pub(crate) struct KernelImage {
     pub(crate) bytes: &'static [u8],
 }
 
+/// The variable that makes devices load the PTX (see [`ImagePreference`]).
+pub(crate) const IMAGE_VARIABLE: &str = "GPUFHE_CUDA_IMAGE";
+
+/// Which embedded image a device loads: `GPUFHE_CUDA_IMAGE` unset, empty or `auto`,
+/// the one a driver would pick (machine code first); `ptx`, the PTX, which the
+/// driver JIT-compiles and which carries line information (compute-sanitizer's
+/// reports then name source lines). An nvcc fatbin is loaded whole either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ImagePreference {
+    /// Machine code of the device's architecture, else PTX.
+    Auto,
+    /// PTX no newer than the device, else machine code.
+    Ptx,
+}
+
+impl ImagePreference {
+    /// The preference set by `GPUFHE_CUDA_IMAGE`; `Err` naming the variable for any
+    /// other value.
+    pub(crate) fn from_env() -> crate::error::Result<Self> {
+        Self::parse(std::env::var_os(IMAGE_VARIABLE).as_deref())
+    }
+
+    /// The preference of the variable's value (`None`: unset).
+    fn parse(value: Option<&std::ffi::OsStr>) -> crate::error::Result<Self> {
+        match value.map(|v| v.to_str()) {
+            None => Ok(Self::Auto),
+            Some(Some("" | "auto")) => Ok(Self::Auto),
+            Some(Some("ptx")) => Ok(Self::Ptx),
+            Some(other) => Err(crate::error::Error::InvalidParameter(format!(
+                "{IMAGE_VARIABLE}={:?}: expected `auto` or `ptx`",
+                other.unwrap_or("(not UTF-8)")
+            ))),
+        }
+    }
+}
+
 /// The image a device of compute capability `cc` (10 x major + minor) loads, as a
 /// driver picks inside a fatbin: machine code of the same major architecture and no
-/// newer minor one (the newest such), else the newest PTX no newer than the device.
-pub(crate) fn select_image(images: &[KernelImage], cc: u32) -> Option<&KernelImage> {
+/// newer minor one (the newest such), else the newest PTX no newer than the device;
+/// with [`ImagePreference::Ptx`] the PTX first.
+pub(crate) fn select_image(
+    images: &[KernelImage],
+    cc: u32,
+    preference: ImagePreference,
+) -> Option<&KernelImage> {
     let newest = |kind: ImageKind, fits: &dyn Fn(u32) -> bool| {
         images
             .iter()
             .filter(|i| i.kind == kind && fits(i.arch))
             .max_by_key(|i| i.arch)
     };
-    newest(ImageKind::Fatbin, &|_| true)
-        .or_else(|| newest(ImageKind::Cubin, &|arch| arch / 10 == cc / 10 && arch <= cc))
-        .or_else(|| newest(ImageKind::Ptx, &|arch| arch <= cc))
+    let machine_code = || newest(ImageKind::Cubin, &|arch| arch / 10 == cc / 10 && arch <= cc);
+    let ptx = || newest(ImageKind::Ptx, &|arch| arch <= cc);
+    newest(ImageKind::Fatbin, &|_| true).or_else(|| match preference {
+        ImagePreference::Auto => machine_code().or_else(ptx),
+        ImagePreference::Ptx => ptx().or_else(machine_code),
+    })
 }
 
 /// What the images hold, for the error when none fits a device.
@@ -127,7 +171,7 @@ mod tests {
             image(ImageKind::Cubin, 90),
             image(ImageKind::Ptx, 90),
         ];
-        let pick = |cc| select_image(&images, cc).map(|i| (i.kind, i.arch));
+        let pick = |cc| select_image(&images, cc, ImagePreference::Auto).map(|i| (i.kind, i.arch));
         assert_eq!(pick(75), Some((ImageKind::Cubin, 75)));
         assert_eq!(pick(87), Some((ImageKind::Cubin, 86)));
         assert_eq!(pick(89), Some((ImageKind::Cubin, 86)));
@@ -135,11 +179,32 @@ mod tests {
         assert_eq!(pick(100), Some((ImageKind::Ptx, 90)));
         assert_eq!(pick(120), Some((ImageKind::Ptx, 90)));
         assert_eq!(pick(70), None);
+        let ptx = |cc| select_image(&images, cc, ImagePreference::Ptx).map(|i| (i.kind, i.arch));
+        assert_eq!(ptx(90), Some((ImageKind::Ptx, 90)));
+        assert_eq!(
+            ptx(89),
+            Some((ImageKind::Cubin, 86)),
+            "no PTX old enough: machine code"
+        );
         assert_eq!(describe_images(&images[3..]), "sm_90, compute_90 PTX");
         let fatbin = [image(ImageKind::Fatbin, 0)];
         assert_eq!(
-            select_image(&fatbin, 70).map(|i| i.kind),
+            select_image(&fatbin, 70, ImagePreference::Ptx).map(|i| i.kind),
             Some(ImageKind::Fatbin)
+        );
+    }
+
+    #[test]
+    fn the_image_variable_is_auto_or_ptx() {
+        let parse = |v: Option<&str>| ImagePreference::parse(v.map(std::ffi::OsStr::new));
+        assert_eq!(parse(None).unwrap(), ImagePreference::Auto);
+        assert_eq!(parse(Some("")).unwrap(), ImagePreference::Auto);
+        assert_eq!(parse(Some("auto")).unwrap(), ImagePreference::Auto);
+        assert_eq!(parse(Some("ptx")).unwrap(), ImagePreference::Ptx);
+        let err = parse(Some("sass")).unwrap_err().to_string();
+        assert!(
+            err.contains("GPUFHE_CUDA_IMAGE=\"sass\": expected `auto` or `ptx`"),
+            "{err}"
         );
     }
 
