@@ -260,9 +260,13 @@ impl CompressedServerKey {
 
     /// Expands the seeds into a server key that computes on the CPU, with the CPU
     /// thread budget of the environment (`GPUFHE_CPU_THREADS`, see
-    /// [`SchedulerConfig`]). An invalid environment value cannot be returned from
-    /// here: it is reported on stderr and the default is used instead; use
-    /// [`CompressedServerKey::decompress_with`] to get it as an `Err`.
+    /// [`SchedulerConfig`]).
+    ///
+    /// An invalid `GPUFHE_*` value: every fallible entry point (this one's
+    /// [`CompressedServerKey::try_decompress`], the `decompress_to_*` functions,
+    /// `safe_deserialize` of a [`ServerKey`]) returns it as an `Err` naming the
+    /// variable; this infallible one, TFHE-rs's signature, reports it on stderr and
+    /// uses the default configuration instead of panicking.
     ///
     /// # Panics
     ///
@@ -271,21 +275,27 @@ impl CompressedServerKey {
     /// an `Err`.
     #[track_caller]
     pub fn decompress(&self) -> ServerKey {
-        match self.try_decompress() {
+        let config = SchedulerConfig::from_env().unwrap_or_else(|e| {
+            eprintln!("gpufhe: {e}; using the default scheduler configuration");
+            SchedulerConfig::default()
+        });
+        match self.decompress_on_cpu(&config) {
             Ok(key) => key,
             Err(e) => panic!("CompressedServerKey::decompress failed: {e}"),
         }
     }
 
-    /// [`CompressedServerKey::decompress`], with `Err(OutOfMemory)` instead of a
-    /// panic when the host cannot reserve the memory the key needs (checked before
+    /// [`CompressedServerKey::decompress`], with an `Err` instead of a panic when the
+    /// host cannot reserve the memory the key needs (`OutOfMemory`, checked before
     /// anything is allocated: a key read from untrusted bytes may claim parameters
-    /// whose key is large).
+    /// whose key is large), and instead of the defaults when a `GPUFHE_*` value is
+    /// invalid (`InvalidParameter` naming the variable).
     pub fn try_decompress(&self) -> Result<ServerKey> {
-        let config = SchedulerConfig::from_env().unwrap_or_else(|e| {
-            eprintln!("gpufhe: {e}; using the default scheduler configuration");
-            SchedulerConfig::default()
-        });
+        self.decompress_on_cpu(&SchedulerConfig::from_env()?)
+    }
+
+    /// The key on the CPU with the CPU settings of `config`.
+    fn decompress_on_cpu(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let key = self.key.decompress()?;
         let compression = self.expand_compression()?;
         Ok(ServerKey::from_parts(
@@ -293,7 +303,7 @@ impl CompressedServerKey {
             self.config,
             key,
             compression,
-            &config,
+            config,
         ))
     }
 
@@ -489,11 +499,13 @@ impl ServerKey {
     /// [`ServerKey::try_new`].
     #[track_caller]
     pub fn new(client_key: &ClientKey) -> Self {
-        expect_os_randomness(Self::try_new(client_key), "ServerKey::new")
+        let compressed = CompressedServerKey::try_new(client_key);
+        // An invalid `GPUFHE_*` value: reported, the defaults used (as `decompress`).
+        expect_os_randomness(compressed, "ServerKey::new").decompress()
     }
 
     /// Generates the server key of `client_key`; `Err` if the operating system's
-    /// random source fails.
+    /// random source fails, or a `GPUFHE_*` value is invalid.
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         CompressedServerKey::try_new(client_key)?.try_decompress()
     }

@@ -253,7 +253,9 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// The wrapping sum of `values` as one circuit; a trivial zero (which needs no
-    /// key) for an empty slice and a copy for a single value. `Err` on failure.
+    /// key) for an empty slice, and for a single value a copy (no bootstrap), which
+    /// needs the thread's server key and a value of its key like any operation.
+    /// `Err` on failure.
     pub fn sum(values: &[Self]) -> Result<Self> {
         Self::sum_of(&values.iter().collect::<Vec<_>>())
     }
@@ -261,7 +263,11 @@ impl<Id: FheUintId> FheUint<Id> {
     pub(crate) fn sum_of(values: &[&Self]) -> Result<Self> {
         match values {
             [] => Ok(Self::from_storage(Storage::Trivial(U256::ZERO))),
-            [one] => Ok((*one).clone()),
+            [one] => {
+                // Through a circuit, which checks the key and the value's tag.
+                let out = run(&[one.input()], |_, w| Ok(vec![w[0].clone()]))?;
+                Ok(Self::from_storage(single(out)?))
+            }
             many => {
                 let inputs: Vec<Input<'_>> = many.iter().map(|x| x.input()).collect();
                 let out = run(&inputs, |c, w| {

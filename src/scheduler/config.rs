@@ -48,10 +48,12 @@ const MAX_BATCH: Range = Range {
     max: usize::MAX,
     expected: "an integer >= 1 (default: sized from free GPU memory)",
 };
+// Bounded so that a mistyped value cannot make every operation try to start tens
+// of thousands of threads (1024 is above any machine's hardware threads today).
 const CPU_THREADS: Range = Range {
     min: 0,
-    max: 65536,
-    expected: "an integer from 0 to 65536, 0 for no CPU worker beside the GPUs (default: \
+    max: 1024,
+    expected: "an integer from 0 to 1024, 0 for no CPU worker beside the GPUs (default: \
                hardware threads - GPUs in use, at least 1)",
 };
 const RATIO_EXPECTED: &str = "a finite number > 0, e.g. 8 or 2.5 (default: measured)";
@@ -188,7 +190,7 @@ impl std::fmt::Display for Source {
 /// | [`GPUFHE_STREAMS_PER_GPU`](ENV_STREAMS_PER_GPU) | 1 to 1024; more than about 10 hurts | 4 |
 /// | [`GPUFHE_GPU_OVERPROVISION`](ENV_GPU_OVERPROVISION) | 1 to 1024 logical workers per physical GPU | 1 |
 /// | [`GPUFHE_MAX_BATCH_SIZE`](ENV_MAX_BATCH_SIZE) | an integer >= 1: the most ciphertexts bootstrapped in one launch | sized from free GPU memory |
-/// | [`GPUFHE_CPU_THREADS`](ENV_CPU_THREADS) | 0 to 65536 CPU worker threads beside the GPUs; 0: none | hardware threads - GPUs in use, at least 1 |
+/// | [`GPUFHE_CPU_THREADS`](ENV_CPU_THREADS) | 0 to 1024 CPU worker threads beside the GPUs; 0: none | hardware threads - GPUs in use, at least 1 |
 /// | [`GPUFHE_DEVICE_TO_CORE_RATIO`](ENV_DEVICE_TO_CORE_RATIO) | a finite number > 0: the work one GPU gets per CPU core's | measured |
 ///
 /// A variable set to the empty string (or only whitespace) counts as unset;
@@ -514,7 +516,7 @@ impl SchedulerConfigBuilder {
         self
     }
 
-    /// CPU worker threads beside the GPUs (0 to 65536; 0 for none), or `None` for
+    /// CPU worker threads beside the GPUs (0 to 1024; 0 for none), or `None` for
     /// the default rule of [`SchedulerConfig::cpu_threads_for`].
     pub fn cpu_threads(mut self, threads: impl Into<Option<usize>>) -> Self {
         self.cpu_threads = Some(threads.into());

@@ -234,7 +234,28 @@ fn without_a_server_key_every_new_operation_is_an_error() {
         y.try_checked_add(&x),
         Err(Error::KeyMismatch { .. })
     ));
+    // A sum of one value is an operation too (it was returned as it was).
+    assert!(matches!(
+        FheUint8::sum(std::slice::from_ref(&x)),
+        Err(Error::KeyMismatch { .. })
+    ));
+    assert!(matches!(
+        FheUint8::batch_sum(&[std::slice::from_ref(&x)]),
+        Err(Error::KeyMismatch { .. })
+    ));
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&FheUint8::sum(std::slice::from_ref(&y)).unwrap(), &other),
+        1
+    );
     unset_server_key();
+    assert_eq!(
+        FheUint8::sum(std::slice::from_ref(&x)).unwrap_err(),
+        Error::NoServerKey
+    );
+    assert_eq!(
+        FheUint8::batch_sum(&[&[x]]).unwrap_err(),
+        Error::NoServerKey
+    );
 }
 
 #[test]

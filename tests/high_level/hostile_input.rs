@@ -3,7 +3,7 @@
 //! insecure parameters, fields set to extremes and requests for more memory than
 //! the host has all give an `Err`, never a panic or an abort.
 
-use crate::child::test_path;
+use crate::child::{self, test_path};
 use crate::common;
 use crate::params;
 
@@ -438,4 +438,34 @@ fn the_driver_functions_checked_are_those_the_fake_driver_implements() {
         .map(|s| s.to_string())
         .collect();
     assert_eq!(exported, checked);
+}
+
+#[test]
+fn an_invalid_environment_value_is_an_err_wherever_an_err_can_be_returned() {
+    // In a child with GPUFHE_CPU_THREADS=lots: the variable is read per call.
+    let test = test_path!("an_invalid_environment_value_is_an_err_wherever_an_err_can_be_returned");
+    if !child::run_alone_with(&test, &[("GPUFHE_CPU_THREADS", "lots")]) {
+        return;
+    }
+    let client_key = small_client_key();
+    let compressed = CompressedServerKey::new(&client_key);
+    let names_the_variable = |e: gpufhe::Error| {
+        let text = e.to_string();
+        assert!(
+            text.contains("GPUFHE_CPU_THREADS") && text.contains("lots"),
+            "{text}"
+        );
+    };
+    // Fallible: an Err naming the variable (try_decompress warned and went on).
+    names_the_variable(compressed.try_decompress().unwrap_err());
+    names_the_variable(ServerKey::try_new(&client_key).unwrap_err());
+    let bytes = to_bytes(&compressed.decompress());
+    let read =
+        with_insecure_parameters_allowed(|| safe_deserialize::<ServerKey>(bytes.as_slice(), LIMIT));
+    names_the_variable(read.unwrap_err());
+    // Infallible (TFHE-rs's signatures): the defaults, after a line on stderr.
+    let key = ServerKey::new(&client_key);
+    gpufhe::set_server_key(key);
+    let x = FheUint8::encrypt(3u8, &client_key);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&x + &x), &client_key), 6);
 }

@@ -227,13 +227,19 @@ fn cpu_threads_from_the_environment() {
     let config = valid(&[(ENV_CPU_THREADS, "0")]);
     assert_eq!(config.cpu_threads(), Some(0));
     assert_eq!(config.cpu_threads_for(2, 32), 0);
-    let expected = "an integer from 0 to 65536, 0 for no CPU worker beside the GPUs";
+    let expected = "an integer from 0 to 1024, 0 for no CPU worker beside the GPUs";
+    assert_eq!(
+        valid(&[(ENV_CPU_THREADS, "1024")]).cpu_threads(),
+        Some(1024)
+    );
+    // 65536 was accepted, and every operation then tried to start 65,536 threads.
     for value in [
         "all",
         "-1",
         "NaN",
         "1.5",
-        "65537",
+        "1025",
+        "65536",
         "99999999999999999999999",
     ] {
         refused(ENV_CPU_THREADS, value, expected);

@@ -30,12 +30,18 @@ const ALONE: &str = "GPUFHE_TEST_ALONE";
 /// started for it; in any other process, runs `test` in such a child, prints its
 /// output, panics unless exactly that test ran and passed, and returns `false`.
 pub fn run_alone(test: &str) -> bool {
+    run_alone_with(test, &[])
+}
+
+/// [`run_alone`], the child with the variables `vars` set as well.
+pub fn run_alone_with(test: &str, vars: &[(&str, &str)]) -> bool {
     if std::env::var(ALONE).is_ok_and(|name| name == test) {
         return true;
     }
     let output = Command::new(std::env::current_exe().expect("the test executable"))
         .args([test, "--exact", "--nocapture", "--test-threads=1"])
         .env(ALONE, test)
+        .envs(vars.iter().copied())
         .output()
         .expect("the test executable runs");
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -179,7 +179,27 @@ fn check_driver_library() -> Result<()> {
 pub fn cuda_device_count() -> Result<usize> {
     check_driver()?;
     let n = CudaContext::device_count().map_err(cuda_err("counting devices"))?;
-    Ok(n.max(0) as usize)
+    checked_device_count(n)
+}
+
+/// The most devices a driver is believed: a count sizes per-GPU keys and probes, so
+/// a broken or hostile driver's larger count is refused before it sizes anything.
+pub(crate) const MAX_DEVICES: usize = 1024;
+
+/// `reported` (from `cuDeviceGetCount`; negative counts as 0), or `Err` above
+/// [`MAX_DEVICES`].
+fn checked_device_count(reported: i32) -> Result<usize> {
+    let n = usize::try_from(reported).unwrap_or(0);
+    if n > MAX_DEVICES {
+        return Err(Error::Cuda {
+            context: "counting devices",
+            message: format!(
+                "the driver reports {n} devices, more than the {MAX_DEVICES} this crate \
+                 accepts: a broken driver"
+            ),
+        });
+    }
+    Ok(n)
 }
 
 /// The kernels of `cuda/lwe_linear_algebra.cu`, looked up once.
@@ -712,5 +732,20 @@ fn free_memory(
         let released = result::primary_ctx::release(device);
         let free = measured?;
         released.map(|()| free)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_driver_count_is_bounded_before_it_sizes_anything() {
+        assert_eq!(checked_device_count(-3).unwrap(), 0);
+        assert_eq!(checked_device_count(8).unwrap(), 8);
+        assert_eq!(checked_device_count(1024).unwrap(), 1024);
+        // A driver reporting 2^31 - 1 devices made decompress_to_gpu allocate 8.6 GB.
+        let err = checked_device_count(i32::MAX).unwrap_err().to_string();
+        assert!(err.contains("reports 2147483647 devices"), "{err}");
     }
 }
