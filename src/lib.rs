@@ -33,6 +33,7 @@ pub mod core_crypto;
 mod error;
 pub mod high_level;
 pub mod integer;
+pub mod memory;
 pub mod scheduler;
 pub mod serialization;
 pub mod shortint;

@@ -106,6 +106,19 @@ pub trait SafeSerialization: Serialize + DeserializeOwned {
     /// configuration, 64 MiB for a value, 2 GiB for a key; a key of the default
     /// parameters takes about 120 MiB, an `FheUint128` about 1 MiB).
     const DEFAULT_SIZE_LIMIT: u64;
+    /// The most host memory a value read by [`safe_deserialize_default`] may need
+    /// when it is expanded ([`SafeSerialization::expanded_bytes`]): 4 GiB. A default
+    /// key expands to about 172 MiB (503 MiB multi-bit); a compact list of 8,192
+    /// `FheUint64` on the default parameters to 4 GiB. Above it, read with
+    /// [`safe_deserialize`] and an explicit size limit; expanding is then still
+    /// checked against the memory budget ([`crate::memory`]).
+    const DEFAULT_EXPANDED_LIMIT: u64 = 4 << 30;
+    /// The host memory, in bytes, that expanding this value needs (a compact list's
+    /// [`expand`](crate::CompactCiphertextList::expand), the values of a compressed
+    /// list, a compressed key's decompression); 0 for values used as they are.
+    fn expanded_bytes(&self) -> u64 {
+        0
+    }
 }
 
 /// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of keys.
@@ -196,6 +209,9 @@ impl SafeSerialization for ClientKey {
 impl SafeSerialization for CompressedServerKey {
     const TYPE_NAME: &'static str = "CompressedServerKey";
     const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+    fn expanded_bytes(&self) -> u64 {
+        self.expanded_bytes()
+    }
 }
 
 impl SafeSerialization for ServerKey {
@@ -216,11 +232,17 @@ impl SafeSerialization for crate::CompressedCompactPublicKey {
 impl SafeSerialization for crate::CompactCiphertextList {
     const TYPE_NAME: &'static str = "CompactCiphertextList";
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+    fn expanded_bytes(&self) -> u64 {
+        self.expanded_bytes()
+    }
 }
 
 impl SafeSerialization for crate::CompressedCiphertextList {
     const TYPE_NAME: &'static str = "CompressedCiphertextList";
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+    fn expanded_bytes(&self) -> u64 {
+        self.expanded_bytes()
+    }
 }
 
 impl SafeSerialization for FheBool {
@@ -436,7 +458,8 @@ pub(crate) fn insecure_parameters_allowed() -> bool {
 }
 
 /// [`safe_deserialize`] with the type's default size limit
-/// ([`SafeSerialization::DEFAULT_SIZE_LIMIT`]).
+/// ([`SafeSerialization::DEFAULT_SIZE_LIMIT`]), then `Err` if the value would expand
+/// to more than [`SafeSerialization::DEFAULT_EXPANDED_LIMIT`] bytes.
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -450,7 +473,17 @@ pub(crate) fn insecure_parameters_allowed() -> bool {
 /// # Ok::<(), gpufhe::Error>(())
 /// ```
 pub fn safe_deserialize_default<T: SafeSerialization>(reader: impl Read) -> Result<T> {
-    safe_deserialize(reader, T::DEFAULT_SIZE_LIMIT)
+    let value: T = safe_deserialize(reader, T::DEFAULT_SIZE_LIMIT)?;
+    let expanded = value.expanded_bytes();
+    if expanded > T::DEFAULT_EXPANDED_LIMIT {
+        return Err(Error::Serialization(format!(
+            "a {} that expands to {expanded} bytes, more than the default limit of {} \
+             (read it with safe_deserialize and a limit of your own)",
+            T::TYPE_NAME,
+            T::DEFAULT_EXPANDED_LIMIT
+        )));
+    }
+    Ok(value)
 }
 
 /// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see

@@ -19,8 +19,15 @@
 //!   `ConfigBuilder::with_custom_parameters` and `with_insecure_custom_parameters`, then key generation.
 //!
 //! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
-//! (`src/bin/replay.rs`) call these same functions.
+//! (`src/bin/replay.rs`) call these same functions. Every run is under a memory
+//! limit (`ulimit -v`), and [`exercise`] expands what it reads (compact lists,
+//! compressed lists, compressed keys): expansion is fuzzed, not only reading, and
+//! an input that would expand past the limit must be an `Err` (gpufhe's memory
+//! budget), not an abort. The probe's crafted inputs ([`crafted`]) replay with the
+//! saved findings.
 
+#[path = "../../tests/support/crafted.rs"]
+pub mod crafted;
 pub mod exercise;
 pub mod keys;
 pub mod mutate;

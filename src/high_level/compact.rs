@@ -81,7 +81,9 @@ impl CompactPublicKey {
 /// A [`CompactPublicKey`] in about half the size, for sending it: its public mask
 /// replaced by the 32-byte seed it was drawn from (16,583 bytes instead of 32,925
 /// serialized on the default parameters; TFHE-rs 1.8.2's takes 16,732).
-/// [`CompressedCompactPublicKey::decompress`] gives the public key back.
+/// [`CompressedCompactPublicKey::decompress`] gives the public key back: it grows
+/// (k + 1)×, 2× on the default parameters, to `(k + 1) N` words, at most a few MiB
+/// for any valid parameters.
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -312,8 +314,23 @@ impl CompactCiphertextList {
         Ok(())
     }
 
+    /// The host bytes [`CompactCiphertextList::expand`] allocates: every block of
+    /// every value as a big LWE ciphertext ([`shortint::expanded_compact_bytes`]).
+    /// The largest growth in the crate: 1,024× the list's size on the default
+    /// parameters, less than 2^16 + 1 times on any valid parameters (which a list
+    /// read from untrusted bytes carries itself).
+    /// [`safe_deserialize_default`](crate::serialization::safe_deserialize_default)
+    /// refuses a list above 4 GiB expanded; [`CompactCiphertextList::expand`] checks
+    /// the memory budget whatever read it.
+    pub fn expanded_bytes(&self) -> u64 {
+        let blocks = self.block_counts().map_or(0, |c| c.iter().sum());
+        shortint::expanded_compact_bytes(&self.parameters, blocks)
+    }
+
     /// The values as blocks of the client key, ready to compute with (no server key
-    /// needed); `Err` if the list is malformed.
+    /// needed); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
+    /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
+    /// the memory budget ([`crate::memory`]).
     pub fn expand(&self) -> Result<CompactCiphertextListExpander> {
         let counts = self.block_counts()?;
         let total = counts.iter().sum();

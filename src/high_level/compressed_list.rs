@@ -323,6 +323,18 @@ impl CompressedCiphertextList {
         T::from_expanded(kind, ExpandedBlocks(storage)).map(Some)
     }
 
+    /// The host bytes that reading every value of the list allocates: one big LWE
+    /// ciphertext per block ([`CompressedCiphertextList::get`] expands one value at
+    /// a time, and checks its own share against the memory budget,
+    /// [`crate::memory`]). On the default parameters with
+    /// [`COMP_PARAM_MESSAGE_2_CARRY_2`](crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2)
+    /// a block stored in about 41 bytes expands to 16 KiB, about 400× (four
+    /// `FheUint64`: 5.2 kB stored, 2.1 MB expanded).
+    pub fn expanded_bytes(&self) -> u64 {
+        let words = self.blocks.parameters().big_lwe_dimension().to_lwe_size().0 as u64;
+        (self.blocks.len() as u64).saturating_mul(words * 8)
+    }
+
     /// The number of blocks of every value.
     fn block_counts(&self) -> Result<Vec<usize>> {
         block_counts(self.blocks.parameters(), &self.kinds, "compressed list")

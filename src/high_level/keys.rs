@@ -425,6 +425,19 @@ impl CompressedServerKey {
     pub fn tag(&self) -> KeyTag {
         self.tag
     }
+
+    /// The host memory, in bytes, that decompressing the key needs at its peak
+    /// (checked against the memory budget, [`crate::memory`], before anything is
+    /// allocated): [`ShortintParameters::server_key_peak_bytes`](crate::shortint::ShortintParameters::server_key_peak_bytes)
+    /// and the compression keys. The seeds replace every mask, so a key grows
+    /// about 2(k + 1)× (standard and Fourier bootstrap keys): 4.4× on the default
+    /// parameters with compression keys (64 MB stored, 281 MB expanded), 4.7× on
+    /// the multi-bit defaults (113 MB, 528 MB).
+    pub fn expanded_bytes(&self) -> u64 {
+        let key = self.key.parameters().server_key_peak_bytes();
+        let compression = self.compression.as_ref().map_or(0, |c| c.expanded_bytes());
+        key.map_or(u64::MAX, |k| k.saturating_add(compression))
+    }
 }
 
 /// The public evaluation key: what the server computes with. Cloning is cheap (the

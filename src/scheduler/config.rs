@@ -193,6 +193,9 @@ impl std::fmt::Display for Source {
 /// | [`GPUFHE_CPU_THREADS`](ENV_CPU_THREADS) | 0 to 1024 CPU worker threads beside the GPUs; 0: none | hardware threads - GPUs in use, at least 1 |
 /// | [`GPUFHE_DEVICE_TO_CORE_RATIO`](ENV_DEVICE_TO_CORE_RATIO) | a finite number > 0: the work one GPU gets per CPU core's | measured |
 ///
+/// The memory budget of expansions, [`GPUFHE_MEMORY_LIMIT`](crate::memory::ENV_MEMORY_LIMIT),
+/// is the process's, not a scheduler's: see [`crate::memory`].
+///
 /// A variable set to the empty string (or only whitespace) counts as unset;
 /// surrounding whitespace is ignored. A value that is not valid, or not UTF-8, is
 /// an [`Error::InvalidConfiguration`] naming the variable, the value and what is

@@ -77,6 +77,10 @@ impl CompactPublicKey {
         }
         let n = p.polynomial_size.0;
         let k = p.glwe_dimension.0;
+        crate::memory::check_host_memory(
+            compact_list_bytes(p, messages.len()),
+            "encrypting a compact list",
+        )?;
         let noise = p.glwe_noise_distribution;
         let mut secret = SecretRandomGenerator::from_os()?;
         let mut rng = EncryptionRandomGenerator::from_os()?;
@@ -185,6 +189,36 @@ pub(crate) fn glwe_words(parameters: &ShortintParameters) -> usize {
     (parameters.glwe_dimension.0 + 1) * parameters.polynomial_size.0
 }
 
+/// The bytes of the compact ciphertexts holding `count` blocks of `parameters`:
+/// `ceil(count / N)` GLWE ciphertexts of `(k + 1) N` words (saturating).
+pub fn compact_list_bytes(parameters: &ShortintParameters, count: usize) -> u64 {
+    let glwes = count.div_ceil(parameters.polynomial_size.0.max(1)) as u64;
+    glwes.saturating_mul(glwe_words(parameters) as u64 * 8)
+}
+
+/// The host bytes [`expand_compact_blocks`] allocates for `count` blocks: one big
+/// LWE ciphertext of `k N + 1` words and its bookkeeping per block (saturating).
+///
+/// Expansion is the largest growth in the crate: a compact ciphertext of `(k + 1) N`
+/// words becomes `N` blocks of `k N + 1` words, `(k N + 1) / (k + 1)` times its size,
+/// 1,024.5× on the default parameters (k = 1, N = 2048) and less than 2^16 + 1 for
+/// any parameters [`ShortintParameters::validate`] accepts (`k N` is at most 2^17).
+///
+/// ```
+/// use gpufhe::shortint::{compact_list_bytes, expanded_compact_bytes, DEFAULT_PARAMETERS};
+/// let (stored, expanded) = (
+///     compact_list_bytes(&DEFAULT_PARAMETERS, 2048),
+///     expanded_compact_bytes(&DEFAULT_PARAMETERS, 2048),
+/// );
+/// assert_eq!(stored, 2 * 2048 * 8);
+/// assert!(expanded / stored >= 1024 && expanded / stored < 1040);
+/// ```
+pub fn expanded_compact_bytes(parameters: &ShortintParameters, count: usize) -> u64 {
+    let each = parameters.big_lwe_dimension().to_lwe_size().0 as u64 * 8
+        + std::mem::size_of::<Ciphertext>() as u64;
+    (count as u64).saturating_mul(each)
+}
+
 /// The first `count` blocks of compact ciphertexts (`(k + 1) N` words each, as
 /// [`CompactPublicKey::encrypt_blocks`] writes them), as clean blocks of noise level 1.
 /// `Err` if the lists are not of `parameters` or hold fewer than `count` blocks.
@@ -198,6 +232,10 @@ pub fn expand_compact_blocks(
         "number of compact ciphertexts for the blocks",
         count.div_ceil(n),
         lists.len(),
+    )?;
+    crate::memory::check_host_memory(
+        expanded_compact_bytes(parameters, count),
+        "expanding a compact list",
     )?;
     let size = parameters.big_lwe_dimension().to_lwe_size();
     let mut blocks = Vec::with_capacity(count);

@@ -311,7 +311,7 @@ impl CompressedCompressionKeys {
 
     /// The expanded keys; `Err(OutOfMemory)` if the host cannot reserve them.
     pub fn decompress(&self) -> Result<CompressionKeys> {
-        super::safety::check_host_memory(self.expanded_bytes(), "expanding compression keys")?;
+        crate::memory::check_host_memory(self.expanded_bytes(), "expanding compression keys")?;
         Ok(CompressionKeys {
             packing: self.packing.decompress(),
             back: self.back.decompress(),

@@ -25,7 +25,10 @@ mod table;
 
 pub use ciphertext::Ciphertext;
 pub use client_key::ClientKey;
-pub use compact::{expand_compact_blocks, CompactPublicKey, CompressedCompactPublicKey};
+pub use compact::{
+    compact_list_bytes, expand_compact_blocks, expanded_compact_bytes, CompactPublicKey,
+    CompressedCompactPublicKey,
+};
 pub use compressed_list::CompressedBlockList;
 pub use compression::*;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};

@@ -8,6 +8,7 @@
 use super::ShortintParameters;
 use crate::core_crypto::NoiseDistribution;
 use crate::error::{Error, Result};
+use crate::memory::check_host_memory;
 
 /// The largest small LWE dimension `n` accepted (published TFHE parameters use
 /// fewer than 2^11).
@@ -179,18 +180,4 @@ impl ShortintParameters {
         let big = self.glwe_dimension.0.saturating_mul(self.polynomial_size.0);
         check_secure_noise("GLWE", big, self.glwe_noise_distribution)
     }
-}
-
-/// `Err(OutOfMemory)` unless `bytes` of host memory can be reserved now (the
-/// reservation is released at once): checked before expanding or generating keys,
-/// so that a request the machine cannot meet is an error, not an abort.
-pub(crate) fn check_host_memory(bytes: u64, what: &str) -> Result<()> {
-    let fail = || {
-        Error::OutOfMemory(format!(
-            "{what} needs {bytes} bytes of host memory, which cannot be reserved"
-        ))
-    };
-    let len = usize::try_from(bytes).map_err(|_| fail())?;
-    let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(len).map_err(|_| fail())
 }

@@ -266,3 +266,45 @@ fn malformed_fake_settings_fail_at_cuinit() {
     assert!(err.to_string().contains("did not initialize"), "{err}");
     assert!(Devices::auto_select(1).is_err());
 }
+
+#[test]
+fn a_key_over_a_gpus_memory_budget_is_an_err_before_any_copy() {
+    // A fake GPU whose memory holds the key of the small parameters with ~10 % to
+    // spare: over the default budget (75 % of the free memory), so decompressing to
+    // it is an Err naming the need; with a budget of all of it, the key fits.
+    use gpufhe::memory::{set_memory_limit, MemoryLimit};
+    use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
+    let p = crate::cuda_support::small_parameters();
+    let (n, k, big) = (
+        p.lwe_dimension.0 as u64,
+        p.glwe_dimension.0 as u64,
+        p.big_lwe_dimension().0 as u64,
+    );
+    let bootstrap = n * (k + 1) * (k + 1) * p.pbs_level.0 as u64 * p.polynomial_size.0 as u64 * 8;
+    let need = 2 * bootstrap + big * p.ks_level.0 as u64 * (n + 1) * 8;
+    let test = &test_path!("a_key_over_a_gpus_memory_budget_is_an_err_before_any_copy");
+    if parent_on_fake_driver(test) {
+        let mib = (need * 10 / 9).div_ceil(MIB).to_string();
+        run_child(test, 1, &[("GPUFHE_FAKE_CUDA_MEMORY_MIB", mib.as_str())]);
+    }
+    if !is_child(test) {
+        return;
+    }
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(p)
+        .unwrap();
+    let key = CompressedServerKey::new(&ClientKey::generate(config));
+    let err = key.decompress_to_gpu().unwrap_err();
+    assert!(matches!(err, Error::OutOfDeviceMemory(_)), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains(&format!(
+            "decompressing a server key to GPU 0 needs {need} bytes"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("75% of the available memory"), "{text}");
+    set_memory_limit(MemoryLimit::Share(100));
+    key.decompress_to_gpu().unwrap();
+    set_memory_limit(None);
+}

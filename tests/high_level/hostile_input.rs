@@ -268,9 +268,6 @@ fn insecure_parameters_need_the_named_path() {
     assert!(safe_deserialize_default::<CompressedServerKey>(&bytes[..]).is_ok());
 }
 
-/// Set by the child process of [`keys_the_host_cannot_hold_are_errors_not_aborts`].
-const MEMORY_CHILD: &str = "GPUFHE_TEST_MEMORY_LIMITED_CHILD";
-
 #[test]
 fn keys_the_host_cannot_hold_are_errors_not_aborts() {
     // Parameters within the bounds whose server key needs about 7 GiB: under a
@@ -284,26 +281,8 @@ fn keys_the_host_cannot_hold_are_errors_not_aborts() {
     big.pbs_base_log.0 = 15;
     let bytes = big.server_key_peak_bytes().unwrap();
     assert!(bytes > 6 << 30 && bytes < gpufhe::shortint::MAX_SERVER_KEY_BYTES);
-    if std::env::var_os(MEMORY_CHILD).is_none() {
-        let exe = std::env::current_exe().unwrap();
-        let output = std::process::Command::new("sh")
-            .arg("-c")
-            .arg("ulimit -v 3145728 && exec \"$0\" \"$@\"")
-            .arg(exe)
-            .args([
-                test_path!("keys_the_host_cannot_hold_are_errors_not_aborts").as_str(),
-                "--exact",
-                "--test-threads=1",
-            ])
-            .env(MEMORY_CHILD, "1")
-            .output()
-            .unwrap();
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        assert!(
-            output.status.success() && stdout.contains("1 passed"),
-            "the memory-limited child failed:\n{stdout}\n{}",
-            String::from_utf8_lossy(&output.stderr)
-        );
+    let test = test_path!("keys_the_host_cannot_hold_are_errors_not_aborts");
+    if !child::run_alone_limited(&test, &[], Some(3 << 10)) {
         return;
     }
     let config = ConfigBuilder::default()

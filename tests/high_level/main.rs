@@ -6,6 +6,8 @@
 mod child;
 #[path = "../support/common.rs"]
 mod common;
+#[path = "../support/crafted.rs"]
+mod crafted;
 #[path = "../support/insecure_keys.rs"]
 mod insecure_keys;
 #[path = "../support/params.rs"]
@@ -21,6 +23,7 @@ mod fhe_uint256;
 mod high_level;
 mod high_level_default_parameters;
 mod hostile_input;
+mod memory_budget;
 mod multi_bit_default_parameters;
 mod oprf_default_parameters;
 mod serialization;

@@ -35,10 +35,32 @@ pub fn run_alone(test: &str) -> bool {
 
 /// [`run_alone`], the child with the variables `vars` set as well.
 pub fn run_alone_with(test: &str, vars: &[(&str, &str)]) -> bool {
+    run_alone_limited(test, vars, None)
+}
+
+/// [`run_alone_with`], the child also limited to `address_space_mib` MiB of
+/// address space (`ulimit -v`) when given: what a machine with that much memory
+/// can hold, without this machine running out.
+pub fn run_alone_limited(
+    test: &str,
+    vars: &[(&str, &str)],
+    address_space_mib: Option<u64>,
+) -> bool {
     if std::env::var(ALONE).is_ok_and(|name| name == test) {
         return true;
     }
-    let output = Command::new(std::env::current_exe().expect("the test executable"))
+    let exe = std::env::current_exe().expect("the test executable");
+    let mut command = match address_space_mib {
+        Some(mib) => {
+            let mut sh = Command::new("sh");
+            sh.arg("-c")
+                .arg(format!("ulimit -v {} && exec \"$0\" \"$@\"", mib * 1024))
+                .arg(exe);
+            sh
+        }
+        None => Command::new(exe),
+    };
+    let output = command
         .args([test, "--exact", "--nocapture", "--test-threads=1"])
         .env(ALONE, test)
         .envs(vars.iter().copied())

@@ -82,7 +82,8 @@ fn plan_of(file: &Path, bytes: &[u8], budget: Budget) -> Vec<Mutation> {
     }
 }
 
-/// The inputs of `target`: its corpus and its saved findings, in name order.
+/// The inputs of `target`: its corpus and its saved findings (with, for
+/// `safe_deserialize`, the crafted ones, [`gpufhe_fuzz::crafted`]), in name order.
 fn entries(target: &str) -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
@@ -91,13 +92,27 @@ fn entries(target: &str) -> Vec<PathBuf> {
             files.extend(read.flatten().map(|e| e.path()).filter(|p| p.is_file()));
         }
     }
+    if target == "safe_deserialize" {
+        let crashes = root.join("crashes").join(target);
+        files.extend(gpufhe_fuzz::crafted::NAMES.map(|name| crashes.join(name)));
+    }
     files.sort();
     files
 }
 
+/// The bytes of input `file`: a crafted one made by code, or the file's.
+fn read_entry(file: &Path) -> Vec<u8> {
+    let name = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    gpufhe_fuzz::crafted::crafted(name)
+        .unwrap_or_else(|| std::fs::read(file).expect("a readable corpus file"))
+}
+
 /// The input at (`file`, `mutation`), with the mutation's description.
 fn input(files: &[PathBuf], budget: Budget, file: usize, mutation: usize) -> (String, Vec<u8>) {
-    let bytes = std::fs::read(&files[file]).expect("a readable corpus file");
+    let bytes = read_entry(&files[file]);
     let m = plan_of(&files[file], &bytes, budget)[mutation];
     (format!("{} {m:?}", files[file].display()), m.apply(&bytes))
 }
@@ -122,7 +137,7 @@ fn worker(target: &str, budget: Budget, start: (usize, usize)) {
     let files = entries(target);
     let mut out = std::io::stdout().lock();
     for (f, file) in files.iter().enumerate().skip(start.0) {
-        let bytes = std::fs::read(file).expect("a readable corpus file");
+        let bytes = read_entry(file);
         let first = if f == start.0 { start.1 } else { 0 };
         for (m, mutation) in plan_of(file, &bytes, budget)
             .into_iter()

@@ -226,6 +226,17 @@ impl CudaBackend {
     ) -> Result<Self> {
         let parameters = *parameters;
         parameters.validate()?;
+        // At its peak the GPU holds the bootstrap key twice (standard, then Fourier)
+        // and the keyswitching key: checked against the device's budget before
+        // anything is copied.
+        let need = 2 * std::mem::size_of_val(bootstrap_key.as_slice()) as u64
+            + std::mem::size_of_val(keyswitch_key.as_slice()) as u64;
+        let (free, _) = device.memory_info()?;
+        crate::memory::check_device_budget(
+            need,
+            free as u64,
+            &format!("decompressing a server key to GPU {}", device.ordinal()),
+        )?;
         let bootstrap = CudaFourierBootstrapKey::from_cpu(device, bootstrap_key)?;
         let keyswitch = CudaKeyswitchKey::from_cpu(device, keyswitch_key)?;
         device.synchronize()?;
