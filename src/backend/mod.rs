@@ -16,7 +16,8 @@ pub mod cpu;
 #[cfg(feature = "gpu")]
 #[allow(unsafe_code)]
 pub mod cuda;
-pub use crate::shortint::Table;
+pub mod gpu;
+pub use crate::shortint::{BlockInfo, Table};
 
 use crate::error::{Error, Result};
 use crate::shortint::{Ciphertext, ShortintParameters};
@@ -94,15 +95,6 @@ impl Step<'_> {
     pub fn bootstrap_count(&self) -> usize {
         self.exprs.iter().filter(|e| e.table.is_some()).count()
     }
-}
-
-/// The public bookkeeping of a block: an upper bound of its value and its noise level.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct BlockInfo {
-    /// Upper bound of the encrypted value.
-    pub degree: u64,
-    /// Sum of the factors applied to fresh noises (1 after a bootstrap, 0 if trivial).
-    pub noise_level: u64,
 }
 
 /// What a backend provides: blocks in its own memory and the evaluation of steps.

@@ -9,5 +9,8 @@
 //! # let _ = gpus;
 //! ```
 
-pub use crate::high_level::clear_gpu_thread_locals;
-pub use crate::scheduler::get_number_of_gpus;
+// layers: up. The two names TFHE-rs users import from `tfhe::core_crypto::gpu`,
+// re-exported at that path (no code here): they belong to the GPU facts
+// (`backend::gpu`) and the high level's thread-local keys.
+pub use crate::backend::gpu::get_number_of_gpus; // layers: up (TFHE-rs path)
+pub use crate::high_level::clear_gpu_thread_locals; // layers: up (TFHE-rs path)

@@ -5,12 +5,12 @@
 
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId};
-use super::keys::{KeyTag, ServerKey, SERVER_KEY};
+use super::keys::{ServerKey, SERVER_KEY};
+use super::recording;
 use super::storage::Storage;
 use crate::error::{Error, Result};
-use crate::integer::{Circuit, CircuitStats, Radix, Wire};
-use crate::scheduler::{BatchProgress, Blocks, Chunk, CircuitInput, Device, Recording};
-use std::cell::RefCell;
+use crate::integer::{Circuit, CircuitStats, Wire};
+use crate::scheduler::{BatchProgress, Blocks, Chunk, Device, Recording};
 
 /// Values a batch's closure may return ([`ServerKey::run_batch`]): encrypted values,
 /// and tuples, vectors, arrays, options and results of them. Implement it for your
@@ -98,45 +98,6 @@ tuple_output!(A, B);
 tuple_output!(A, B, C);
 tuple_output!(A, B, C, D);
 
-/// The recording of the batch the current thread is running, if any.
-struct Active {
-    tag: KeyTag,
-    recording: Recording,
-}
-
-thread_local! {
-    static RECORDING: RefCell<Option<Active>> = const { RefCell::new(None) };
-}
-
-/// Whether this thread is recording a batch.
-pub(crate) fn recording() -> bool {
-    RECORDING.with(|r| r.borrow().is_some())
-}
-
-/// Records an operation of `tag`'s key into this thread's batch; its outputs are
-/// pending blocks. `Err` if the batch belongs to another key.
-pub(crate) fn record(
-    tag: KeyTag,
-    inputs: &[CircuitInput<'_>],
-    build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
-) -> Result<Vec<Blocks>> {
-    RECORDING.with(|r| {
-        let mut active = r.borrow_mut();
-        let active = active.as_mut().ok_or_else(|| {
-            Error::InvalidParameter("internal: no batch is being recorded".into())
-        })?;
-        active.tag.check(
-            "an operation inside run_batch (use the batch's server key)",
-            tag,
-        )?;
-        let outputs = active.recording.record(inputs, build)?;
-        Ok(outputs
-            .into_iter()
-            .map(|wires| active.recording.pending(wires))
-            .collect())
-    })
-}
-
 /// Runs `f` with `recording` as this thread's batch and `key` as its server key,
 /// both put back as they were afterwards (also if `f` panics); returns `f`'s result
 /// and the recording.
@@ -150,24 +111,19 @@ fn recorded<R>(
         fn drop(&mut self) {
             let previous = self.0.take().flatten();
             let _ = SERVER_KEY.try_with(|k| *k.borrow_mut() = previous);
-            let _ = RECORDING.try_with(|r| r.borrow_mut().take());
+            recording::stop();
         }
     }
     let previous = SERVER_KEY.with(|k| k.borrow_mut().replace(key.clone()));
     let restore = Restore(Some(previous));
-    RECORDING.with(|r| {
-        *r.borrow_mut() = Some(Active {
-            tag: key.tag(),
-            recording,
-        })
-    });
+    recording::start(key.tag(), recording);
     let result = f();
-    let active = RECORDING.with(|r| r.borrow_mut().take());
+    let recording = recording::stop();
     drop(restore);
-    let active = active.ok_or_else(|| {
+    let recording = recording.ok_or_else(|| {
         Error::InvalidParameter("internal: the batch's recording went missing".into())
     })?;
-    Ok((result, active.recording))
+    Ok((result, recording))
 }
 
 /// The wires of the values of `outputs` pending in `recording`, in visit order.
@@ -277,7 +233,7 @@ impl ServerKey {
         f: &impl Fn(&T) -> R,
         count: usize,
     ) -> Result<(CircuitStats, usize)> {
-        if recording() {
+        if recording::recording() {
             return Err(Error::InvalidParameter(
                 "a batch cannot be spread over processes from inside another batch".into(),
             ));
@@ -298,7 +254,7 @@ impl ServerKey {
         if items.is_empty() {
             return Ok(Vec::new());
         }
-        if recording() {
+        if recording::recording() {
             // Inside another batch: these operations join its circuit.
             return Ok(items.iter().map(f).collect());
         }

@@ -76,6 +76,11 @@ impl CompactPublicKey {
     pub fn tag(&self) -> KeyTag {
         self.tag
     }
+
+    /// Its block parameters.
+    pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
+        self.key.parameters()
+    }
 }
 
 /// A [`CompactPublicKey`] in about half the size, for sending it: its public mask
@@ -164,6 +169,11 @@ impl CompressedCompactPublicKey {
     /// The tag of the client key it encrypts for.
     pub fn tag(&self) -> KeyTag {
         self.tag
+    }
+
+    /// Its block parameters.
+    pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
+        self.key.parameters()
     }
 }
 
@@ -294,6 +304,16 @@ impl CompactCiphertextList {
     /// The blocks of every value.
     fn block_counts(&self) -> Result<Vec<usize>> {
         block_counts(&self.parameters, &self.kinds, "compact list")
+    }
+
+    /// The tag of the client key it was encrypted for.
+    pub(crate) fn tag(&self) -> KeyTag {
+        self.tag
+    }
+
+    /// Its block parameters.
+    pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
+        &self.parameters
     }
 
     /// `Err` unless the parameters are valid and the lists hold exactly the blocks
@@ -600,43 +620,5 @@ impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, CompactPublicKey> for FheInt
 impl FheTryEncrypt<bool, CompactPublicKey> for FheBool {
     fn try_encrypt(value: bool, key: &CompactPublicKey) -> Result<Self> {
         encrypt_one(key, DataKind::Boolean, value.into())
-    }
-}
-
-impl crate::serialization::Conformant for CompactPublicKey {
-    /// Of the configuration's parameters and, if a key was given, of its tag.
-    fn conforms_to(&self, params: &crate::serialization::ConformanceParams) -> Result<()> {
-        params.check_tag("the public key", Some(self.tag))?;
-        check_parameters(self.key.parameters(), params)
-    }
-}
-
-impl crate::serialization::Conformant for CompressedCompactPublicKey {
-    /// Of the configuration's parameters and, if a key was given, of its tag.
-    fn conforms_to(&self, params: &crate::serialization::ConformanceParams) -> Result<()> {
-        params.check_tag("the compressed public key", Some(self.tag))?;
-        check_parameters(self.key.parameters(), params)
-    }
-}
-
-impl crate::serialization::Conformant for CompactCiphertextList {
-    /// Of the configuration's parameters and, if a key was given, of its tag.
-    fn conforms_to(&self, params: &crate::serialization::ConformanceParams) -> Result<()> {
-        params.check_tag("the compact list", Some(self.tag))?;
-        check_parameters(&self.parameters, params)
-    }
-}
-
-/// `Err` unless `parameters` are the configuration's.
-fn check_parameters(
-    parameters: &shortint::ShortintParameters,
-    params: &crate::serialization::ConformanceParams,
-) -> Result<()> {
-    if parameters == params.config().parameters() {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter(
-            "the value was made for other parameters than the configuration's".into(),
-        ))
     }
 }

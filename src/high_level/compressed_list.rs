@@ -31,7 +31,6 @@
 //! TFHE-rs's.
 
 use super::compact::{block_counts, DataKind, Expandable, ExpandedBlocks};
-use super::config::Config;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
 use super::fhe_uint::{FheUint, FheUintId};
@@ -39,9 +38,7 @@ use super::keys::{current_server_key, KeyTag, ServerKey};
 use super::storage::{Input, Storage};
 use crate::error::{check_eq, Error, Result};
 use crate::scheduler::{Blocks, CircuitInput};
-use crate::shortint::{
-    self, CompressedBlockList, CompressedCompressionKeys, CompressionKeys, CompressionPrivateKey,
-};
+use crate::shortint::{self, CompressedBlockList, CompressionKeys};
 use serde::{Deserialize, Serialize};
 
 /// A value that a [`CompressedCiphertextListBuilder`] takes: every `FheUint`,
@@ -335,27 +332,14 @@ impl CompressedCiphertextList {
         (self.blocks.len() as u64).saturating_mul(words * 8)
     }
 
+    /// Its blocks.
+    pub(crate) fn blocks(&self) -> &shortint::CompressedBlockList {
+        &self.blocks
+    }
+
     /// The number of blocks of every value.
     fn block_counts(&self) -> Result<Vec<usize>> {
         block_counts(self.blocks.parameters(), &self.kinds, "compressed list")
-    }
-}
-
-impl crate::serialization::Conformant for CompressedCiphertextList {
-    /// Of the configuration's block and compression parameters and, if a key was
-    /// given, of its tag.
-    fn conforms_to(&self, params: &crate::serialization::ConformanceParams) -> Result<()> {
-        params.check_tag("the compressed list", Some(self.tag))?;
-        let config = params.config();
-        if self.blocks.parameters() == config.parameters()
-            && Some(self.blocks.compression_parameters()) == config.compression_parameters()
-        {
-            Ok(())
-        } else {
-            Err(Error::InvalidParameter(
-                "the compressed list was made for other parameters than the configuration's".into(),
-            ))
-        }
     }
 }
 
@@ -367,70 +351,5 @@ fn compression_keys_of(server_key: &ServerKey) -> Result<&CompressionKeys> {
              configuration (ConfigBuilder::enable_compression) before generating keys"
                 .into(),
         )
-    })
-}
-
-/// `Err` unless a key holds compression material exactly when `config` enables
-/// compression, for its parameters.
-fn check_presence<K>(
-    config: &Config,
-    key: Option<&K>,
-    what: &str,
-    check: impl FnOnce(&K, &shortint::CompressionParameters) -> Result<()>,
-) -> Result<()> {
-    match (config.compression_parameters(), key) {
-        (None, None) => Ok(()),
-        (Some(c), Some(k)) => check(k, c),
-        (Some(_), None) => Err(Error::InvalidParameter(format!(
-            "the configuration enables compression but the key has no {what}"
-        ))),
-        (None, Some(_)) => Err(Error::InvalidParameter(format!(
-            "the key has a {what} but its configuration does not enable compression"
-        ))),
-    }
-}
-
-/// `Err` unless the parameters are `expected`.
-fn check_same(
-    got: &shortint::CompressionParameters,
-    expected: &shortint::CompressionParameters,
-) -> Result<()> {
-    if got == expected {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter(
-            "the compression key's parameters differ from its configuration's".into(),
-        ))
-    }
-}
-
-/// The check of a client key's compression key against its configuration.
-pub(crate) fn check_private_key(
-    config: &Config,
-    key: Option<&CompressionPrivateKey>,
-) -> Result<()> {
-    check_presence(config, key, "compression key", |k, c| {
-        check_same(k.parameters(), c)?;
-        k.check_shape()
-    })
-}
-
-/// The check of a compressed server key's compression keys against its
-/// configuration.
-pub(crate) fn check_seeded_keys(
-    config: &Config,
-    keys: Option<&CompressedCompressionKeys>,
-) -> Result<()> {
-    check_presence(config, keys, "compression keys", |k, c| {
-        check_same(k.parameters(), c)?;
-        k.validate(config.parameters())
-    })
-}
-
-/// The check of a server key's compression keys against its configuration.
-pub(crate) fn check_expanded_keys(config: &Config, keys: Option<&CompressionKeys>) -> Result<()> {
-    check_presence(config, keys, "compression keys", |k, c| {
-        check_same(k.parameters(), c)?;
-        k.validate(config.parameters())
     })
 }

@@ -1,7 +1,10 @@
 //! The configuration keys are generated for: the block parameters.
 
 use crate::error::{Error, Result};
-use crate::shortint::{CompressionParameters, ShortintParameters, DEFAULT_PARAMETERS};
+use crate::shortint::{
+    self, CompressedCompressionKeys, CompressionKeys, CompressionParameters, CompressionPrivateKey,
+    ShortintParameters, DEFAULT_PARAMETERS,
+};
 use serde::{Deserialize, Serialize};
 
 /// What keys are generated for: the parameters of the blocks encrypted integers are
@@ -239,3 +242,68 @@ fn check_integer_parameters(parameters: &ShortintParameters) -> Result<()> {
 }
 
 pub(crate) use crate::integer::block_count;
+
+/// `Err` unless a key holds compression material exactly when `config` enables
+/// compression, for its parameters.
+fn check_presence<K>(
+    config: &Config,
+    key: Option<&K>,
+    what: &str,
+    check: impl FnOnce(&K, &shortint::CompressionParameters) -> Result<()>,
+) -> Result<()> {
+    match (config.compression_parameters(), key) {
+        (None, None) => Ok(()),
+        (Some(c), Some(k)) => check(k, c),
+        (Some(_), None) => Err(Error::InvalidParameter(format!(
+            "the configuration enables compression but the key has no {what}"
+        ))),
+        (None, Some(_)) => Err(Error::InvalidParameter(format!(
+            "the key has a {what} but its configuration does not enable compression"
+        ))),
+    }
+}
+
+/// `Err` unless the parameters are `expected`.
+fn check_same(
+    got: &shortint::CompressionParameters,
+    expected: &shortint::CompressionParameters,
+) -> Result<()> {
+    if got == expected {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(
+            "the compression key's parameters differ from its configuration's".into(),
+        ))
+    }
+}
+
+/// The check of a client key's compression key against its configuration.
+pub(crate) fn check_private_key(
+    config: &Config,
+    key: Option<&CompressionPrivateKey>,
+) -> Result<()> {
+    check_presence(config, key, "compression key", |k, c| {
+        check_same(k.parameters(), c)?;
+        k.check_shape()
+    })
+}
+
+/// The check of a compressed server key's compression keys against its
+/// configuration.
+pub(crate) fn check_seeded_keys(
+    config: &Config,
+    keys: Option<&CompressedCompressionKeys>,
+) -> Result<()> {
+    check_presence(config, keys, "compression keys", |k, c| {
+        check_same(k.parameters(), c)?;
+        k.validate(config.parameters())
+    })
+}
+
+/// The check of a server key's compression keys against its configuration.
+pub(crate) fn check_expanded_keys(config: &Config, keys: Option<&CompressionKeys>) -> Result<()> {
+    check_presence(config, keys, "compression keys", |k, c| {
+        check_same(k.parameters(), c)?;
+        k.validate(config.parameters())
+    })
+}

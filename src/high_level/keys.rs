@@ -152,7 +152,7 @@ impl<'de> Deserialize<'de> for ClientKey {
         let inner = ClientKeyInner::deserialize(d)?;
         check_parameters(&inner.config, inner.key.parameters())
             .and_then(|()| {
-                super::compressed_list::check_private_key(&inner.config, inner.compression.as_ref())
+                super::config::check_private_key(&inner.config, inner.compression.as_ref())
             })
             .map_err(serde::de::Error::custom)?;
         Ok(Self {
@@ -219,7 +219,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
 
     fn try_from(parts: CompressedServerKeyParts) -> Result<Self> {
         check_parameters(&parts.config, parts.key.parameters())?;
-        super::compressed_list::check_seeded_keys(&parts.config, parts.compression.as_ref())?;
+        super::config::check_seeded_keys(&parts.config, parts.compression.as_ref())?;
         Ok(Self {
             tag: parts.tag,
             config: parts.config,
@@ -658,8 +658,8 @@ impl ServerKey {
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<Vec<Storage>> {
         let inputs = self.circuit_inputs(inputs)?;
-        if super::batch::recording() {
-            let pending = super::batch::record(self.inner.tag, &inputs, build)?;
+        if super::recording::recording() {
+            let pending = super::recording::record(self.inner.tag, &inputs, build)?;
             return Ok(self.storages(pending));
         }
         let (outputs, stats) = self.inner.scheduler.run(&inputs, build)?;
@@ -711,25 +711,7 @@ impl ServerKey {
             .layers
             .fetch_add(layers as u64, Ordering::Relaxed);
     }
-
-    /// What calibration measures: the host key, the key on each GPU, and the CPU
-    /// worker's thread budget.
-    pub(crate) fn calibration_parts(&self) -> (&shortint::ServerKey, CalibrationGpus, usize) {
-        let scheduler = &self.inner.scheduler;
-        (
-            scheduler.host_key(),
-            scheduler.gpu_backends(),
-            scheduler.cpu_threads(),
-        )
-    }
 }
-
-/// The GPU backends [`ServerKey::calibration_parts`] returns.
-#[cfg(feature = "gpu")]
-pub(crate) type CalibrationGpus = Vec<crate::backend::cuda::CudaBackend>;
-/// Without the `gpu` feature there is no GPU backend.
-#[cfg(not(feature = "gpu"))]
-pub(crate) type CalibrationGpus = Vec<std::convert::Infallible>;
 
 /// Generates a client key and its server key (on the CPU).
 ///

@@ -92,10 +92,12 @@
 
 mod batch;
 mod bit_ops;
+mod calibration;
 mod casts;
 mod compact;
 mod compressed_list;
 mod config;
+pub(crate) mod conformance;
 mod division;
 mod fhe_bool;
 mod fhe_int;
@@ -106,6 +108,7 @@ mod keys;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
+mod recording;
 mod server_key_serde;
 mod signed_ops;
 mod storage;

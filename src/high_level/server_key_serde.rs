@@ -47,10 +47,7 @@ impl<'de> Deserialize<'de> for ServerKey {
         let parts = ServerKeyParts::deserialize(d)?;
         check_parameters(&parts.config, parts.key.parameters())
             .and_then(|()| {
-                super::compressed_list::check_expanded_keys(
-                    &parts.config,
-                    parts.compression.as_ref(),
-                )
+                super::config::check_expanded_keys(&parts.config, parts.compression.as_ref())
             })
             .map_err(serde::de::Error::custom)?;
         let scheduler = SchedulerConfig::from_env().map_err(serde::de::Error::custom)?;

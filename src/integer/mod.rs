@@ -26,6 +26,7 @@ mod signed;
 mod sum;
 mod u256;
 
+pub use crate::shortint::seed_block_info;
 pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
     overflowing_sub, scalar_add, scalar_sub, sub,
@@ -39,7 +40,7 @@ pub use div::{div_rem, scalar_div_rem};
 pub use execute::{execute, execute_observed, run};
 pub use mul::{mul, scalar_mul, sum};
 pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
-pub use oprf::{oblivious_random, seed_block_info};
+pub use oprf::oblivious_random;
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
 pub use shift::{shift, shift_encrypted, ShiftOp};

@@ -55,24 +55,13 @@ pub fn oblivious_random(c: &mut Circuit, seeds: &[Wire], bits: u32) -> Result<Ra
         .collect()
 }
 
-/// The bookkeeping of a seed block: any cell of the table's domain (its phase is
-/// uniform), noise level 1.
-pub fn seed_block_info(
-    parameters: &crate::shortint::ShortintParameters,
-) -> crate::backend::BlockInfo {
-    crate::backend::BlockInfo {
-        degree: parameters.total_modulus() - 1,
-        noise_level: 1,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::Backend;
     use crate::integer::tests::{circuit_with_inputs, test_backend};
     use crate::integer::{decrypt_radix, execute};
-    use crate::shortint::oprf_seed_blocks;
+    use crate::shortint::{oprf_seed_blocks, seed_block_info};
 
     #[test]
     fn every_value_is_reached_about_equally_often() {

@@ -6,12 +6,12 @@
 //! used for the parameters and GPUs it was measured on
 //! ([`Calibration::cost_model_for`]).
 
-use super::cost::{CostModel, CpuSpeed, GpuSpeed, Provenance};
+use super::cost::CostModel;
+use super::speed::{CpuSpeed, GpuSpeed, Provenance};
 use crate::core_crypto::LweCiphertextOwned;
 use crate::error::{Error, Result};
-use crate::serialization::{safe_deserialize, safe_serialize, SafeSerialization};
+use crate::serialization::codec::{safe_deserialize, safe_serialize, SafeSerialization};
 use crate::shortint::{self, Ciphertext, ShortintParameters};
-use crate::ServerKey;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::Path;
@@ -146,36 +146,15 @@ impl Calibration {
         Ok(calibration)
     }
 
-    /// Measures the CPU worker and every GPU of `key` with the default options
-    /// ([`CalibrationOptions::default`]). Takes seconds on the default parameters.
-    ///
-    /// ```no_run
-    /// use gpufhe::scheduler::Calibration;
-    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
-    /// let key = CompressedServerKey::new(&client_key).decompress_to_gpu().unwrap();
-    /// let calibration = Calibration::measure(&key).unwrap();
-    /// assert_eq!(calibration.gpus().len() as u32, gpufhe::get_number_of_gpus());
-    /// println!("{calibration}");
-    /// ```
-    pub fn measure(key: &ServerKey) -> Result<Self> {
-        Self::measure_with(key, &CalibrationOptions::default())
-    }
-
-    /// [`Calibration::measure`] with `options`.
-    ///
-    /// ```no_run
-    /// use gpufhe::scheduler::{Calibration, CalibrationOptions};
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// let options = CalibrationOptions { repetitions: 1, ..CalibrationOptions::default() };
-    /// let calibration = Calibration::measure_with(&server_key, &options).unwrap();
-    /// assert!(calibration.cpu().seconds_per_bootstrap_one_core > 0.0);
-    /// ```
-    pub fn measure_with(key: &ServerKey, options: &CalibrationOptions) -> Result<Self> {
-        let (host, gpus, cpu_threads) = key.calibration_parts();
+    /// Measures the CPU worker and every GPU of `scheduler` (what
+    /// [`Calibration::measure_with`] does with a server key's).
+    pub(crate) fn measure_scheduler(
+        scheduler: &super::Scheduler,
+        options: &CalibrationOptions,
+    ) -> Result<Self> {
+        let (host, gpus) = (scheduler.host_key(), scheduler.gpu_backends());
         let options = &CalibrationOptions {
-            cpu_threads: options.cpu_threads.or(Some(cpu_threads)),
+            cpu_threads: options.cpu_threads.or(Some(scheduler.cpu_threads())),
             ..options.clone()
         };
         #[cfg(feature = "gpu")]
@@ -259,29 +238,19 @@ impl Calibration {
         }
     }
 
-    /// `Err` unless this calibration was measured for `key`'s parameters and on its
-    /// GPUs (each of them, by ordinal and description).
-    ///
-    /// ```
-    /// use gpufhe::scheduler::{Calibration, CostModel};
-    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// let cpu = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &[]).cpu.unwrap();
-    /// let calibration = Calibration::new(DEFAULT_PARAMETERS, cpu.clone(), vec![]).unwrap();
-    /// assert!(calibration.check(&server_key).is_ok());
-    /// let mut other = DEFAULT_PARAMETERS;
-    /// other.lwe_dimension.0 += 2;
-    /// let elsewhere = Calibration::new(other, cpu, vec![]).unwrap();
-    /// assert!(elsewhere.check(&server_key).is_err());
-    /// ```
-    pub fn check(&self, key: &ServerKey) -> Result<()> {
-        if key.config().parameters() != &self.parameters {
+    /// `Err` unless this calibration was measured for `parameters` and on every GPU
+    /// of `gpus` (the same model of GPU): what [`Calibration::check`] asks of a key.
+    pub(crate) fn check_workers(
+        &self,
+        parameters: &ShortintParameters,
+        gpus: &[super::GpuIndex],
+    ) -> Result<()> {
+        if parameters != &self.parameters {
             return Err(Error::InvalidParameter(
                 "the calibration was measured with other parameters than the key's".into(),
             ));
         }
-        for gpu in key.gpus() {
+        for &gpu in gpus {
             let ordinal = gpu.get();
             #[cfg(feature = "gpu")]
             let description =
@@ -304,24 +273,16 @@ impl Calibration {
         Ok(())
     }
 
-    /// The cost model of `key`'s workers: the CPU, and the GPUs the key computes on.
-    /// `Err` if the calibration does not belong to the key ([`Calibration::check`]).
-    ///
-    /// ```
-    /// use gpufhe::scheduler::{Calibration, CostModel};
-    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// let cpu = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &[]).cpu.unwrap();
-    /// let calibration = Calibration::new(DEFAULT_PARAMETERS, cpu, vec![]).unwrap();
-    /// let model = calibration.cost_model_for(&server_key).unwrap();
-    /// assert!(model.gpus.is_empty() && model.cpu.is_some());
-    /// ```
-    pub fn cost_model_for(&self, key: &ServerKey) -> Result<CostModel> {
-        self.check(key)?;
-        let chosen = key.gpus();
+    /// The cost model of the CPU and of the GPUs `gpus` among those measured;
+    /// `Err` as [`Calibration::check_workers`].
+    pub(crate) fn cost_model_of(
+        &self,
+        parameters: &ShortintParameters,
+        gpus: &[super::GpuIndex],
+    ) -> Result<CostModel> {
+        self.check_workers(parameters, gpus)?;
         let mut model = self.cost_model();
-        model.gpus.retain(|g| chosen.contains(&g.gpu));
+        model.gpus.retain(|g| gpus.contains(&g.gpu));
         Ok(model)
     }
 

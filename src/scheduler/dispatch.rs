@@ -9,7 +9,8 @@
 //! then spreads what is left as evenly as those bounds allow. A worker that would
 //! only slow the batch down gets nothing.
 
-use super::cost::{format_seconds, CostModel, Prediction, Provenance, Worker};
+use super::cost::{format_seconds, CostModel, Prediction, Worker};
+use super::speed::Provenance;
 use crate::backend::BlockInfo;
 use crate::error::{Error, Result};
 use crate::integer::{self, BinaryOp, Circuit, CircuitStats, CmpOp, Rhs};

@@ -10,40 +10,10 @@
 //! memory into chunks, so this is what the circuit needs to run in one piece.
 
 use super::{CircuitInput, CostModel, GpuIndex, Recording, Scheduler, Target, Worker};
+pub(crate) use crate::backend::gpu::big_lwe_bytes;
+pub use crate::backend::gpu::gpu_expression_bytes;
 use crate::error::Result;
 use crate::integer::{Circuit, Radix, Wire};
-use crate::shortint::ShortintParameters;
-
-/// Device bytes of one big (post-bootstrap) LWE ciphertext.
-pub(crate) fn big_lwe_bytes(params: &ShortintParameters) -> usize {
-    params.big_lwe_dimension().to_lwe_size().0 * 8
-}
-
-/// Device bytes one expression of a step needs besides the step's output: its
-/// linear result (a big LWE ciphertext), its offsets, constant and `terms` terms,
-/// and with a table the keyswitched small ciphertext and its table index. The CUDA
-/// backend plans its chunks with it.
-///
-/// ```
-/// use gpufhe::scheduler::gpu_expression_bytes;
-/// use gpufhe::shortint::DEFAULT_PARAMETERS;
-/// // A bootstrapped sum of two blocks: a 2049-word linear result, a 919-word
-/// // keyswitched block, bookkeeping.
-/// assert_eq!(gpu_expression_bytes(&DEFAULT_PARAMETERS, 2, true), 2049 * 8 + 16 + 32 + 919 * 8 + 12);
-/// ```
-pub fn gpu_expression_bytes(
-    params: &ShortintParameters,
-    terms: usize,
-    bootstrapped: bool,
-) -> usize {
-    let small = params.lwe_dimension.to_lwe_size().0 * 8;
-    let linear = big_lwe_bytes(params) + 16 + 16 * terms;
-    if bootstrapped {
-        linear + small + 12
-    } else {
-        linear
-    }
-}
 
 /// The device bytes `circuit` needs on a GPU to run in one piece (see the module
 /// docs), for inputs that are not on the GPU yet.

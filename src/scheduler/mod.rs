@@ -30,15 +30,17 @@ mod dispatch;
 mod memory;
 mod record;
 mod residency;
+mod speed;
 mod worker;
 
 pub use batch::BatchProgress;
 #[cfg(feature = "gpu")]
 pub use calibrate::measure_gpu;
 pub use calibrate::{measure_cpu, Calibration, CalibrationOptions};
-pub use cost::{format_seconds, CostModel, CpuSpeed, GpuSpeed, Prediction, Provenance, Worker};
+pub use cost::{format_seconds, CostModel, Prediction, Worker};
 pub use dispatch::{plan, split_even, Advice, Operation, RightOperand, Workload};
 pub use memory::{circuit_gpu_memory_bytes, gpu_expression_bytes};
+pub use speed::{CpuSpeed, GpuSpeed, Provenance};
 
 pub(crate) use batch::{Chunk, Target};
 pub use config::{

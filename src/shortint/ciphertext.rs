@@ -85,3 +85,12 @@ impl Ciphertext {
         self.carry_modulus
     }
 }
+
+/// The public bookkeeping of a block: an upper bound of its value and its noise level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct BlockInfo {
+    /// Upper bound of the encrypted value.
+    pub degree: u64,
+    /// Sum of the factors applied to fresh noises (1 after a bootstrap, 0 if trivial).
+    pub noise_level: u64,
+}

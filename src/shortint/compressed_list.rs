@@ -419,7 +419,7 @@ mod tests {
 
     #[test]
     fn blocks_come_back_with_their_values_on_the_test_parameters() {
-        crate::serialization::with_insecure_parameters_allowed(|| {
+        crate::serialization::codec::with_insecure_parameters_allowed(|| {
             // Two GLWE ciphertexts, the second one partly filled.
             round_trip(
                 PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,

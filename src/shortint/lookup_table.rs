@@ -1,7 +1,7 @@
 //! Lookup tables: the accumulator polynomials that make a bootstrap evaluate a function.
 
 use super::ShortintParameters;
-use crate::backend::Table;
+use super::Table;
 use crate::core_crypto::{GlweCiphertextOwned, GlweSize};
 use crate::error::{Error, Result};
 

@@ -23,7 +23,7 @@ mod safety;
 mod server_key;
 mod table;
 
-pub use ciphertext::Ciphertext;
+pub use ciphertext::{BlockInfo, Ciphertext};
 pub use client_key::ClientKey;
 pub use compact::{
     compact_list_bytes, expand_compact_blocks, expanded_compact_bytes, CompactPublicKey,
@@ -32,7 +32,7 @@ pub use compact::{
 pub use compressed_list::CompressedBlockList;
 pub use compression::*;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
-pub use oprf::oprf_seed_blocks;
+pub use oprf::{oprf_seed_blocks, seed_block_info};
 pub use parameters::*;
 pub use safety::{
     minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,

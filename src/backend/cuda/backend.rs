@@ -373,7 +373,7 @@ impl CudaBackend {
 
     /// Device bytes one chunk of `exprs` needs besides the step's output.
     fn chunk_bytes(&self, expr: &BlockExpr) -> usize {
-        crate::scheduler::gpu_expression_bytes(
+        crate::backend::gpu::gpu_expression_bytes(
             &self.parameters,
             expr.terms.len(),
             expr.table.is_some(),

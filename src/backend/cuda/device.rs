@@ -1,7 +1,7 @@
 //! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
 
 use super::health::{DeviceObject, Opening};
-use super::kernel::Kernel;
+use super::kernel::{Kernel, KernelDevice};
 use super::kernel_image::{
     describe_images, driver_requirement, kernels_cuda_version, select_image, ImagePreference,
     KernelImage,
@@ -242,10 +242,14 @@ pub(crate) const BOOTSTRAP_SIZES: [(usize, u32); 6] = [
     (8192, 512),
 ];
 
+/// Ciphertexts per block of `keyswitch_<CTS>_u64`, one kernel each (the `CTS` of
+/// `cuda/keyswitch.cu`): a batch takes the smallest that holds it, up to 16.
+pub(crate) const KEYSWITCH_CIPHERTEXTS_PER_BLOCK: [usize; 5] = [1, 2, 4, 8, 16];
+
 /// The kernels of `cuda/keyswitch.cu` and `cuda/linear_combination.cu`.
 #[derive(Debug)]
 pub(crate) struct StepKernels {
-    /// `keyswitch_<c>_u64` for each `c` of `keyswitch::CIPHERTEXTS_PER_BLOCK`.
+    /// `keyswitch_<c>_u64` for each `c` of [`KEYSWITCH_CIPHERTEXTS_PER_BLOCK`].
     pub(crate) keyswitch: [Kernel; 5],
     pub(crate) keyswitch_reduce: Kernel,
     pub(crate) linear_combination: Kernel,
@@ -408,7 +412,7 @@ impl CudaDevice {
         let step = StepKernels {
             keyswitch: {
                 let load = |c| load_kernel(o, &keyswitch_module, &format!("keyswitch_{c}_u64"));
-                let [c1, c2, c4, c8, c16] = super::keyswitch::CIPHERTEXTS_PER_BLOCK;
+                let [c1, c2, c4, c8, c16] = KEYSWITCH_CIPHERTEXTS_PER_BLOCK;
                 [load(c1)?, load(c2)?, load(c4)?, load(c8)?, load(c16)?]
             },
             keyswitch_reduce: load_kernel(o, &keyswitch_module, "keyswitch_reduce_u64")?,
@@ -645,6 +649,34 @@ impl CudaDevice {
     }
 }
 
+impl KernelDevice for CudaDevice {
+    fn check(&self) -> Result<()> {
+        CudaDevice::check(self)
+    }
+
+    fn driver_err(&self, context: &'static str) -> impl FnOnce(DriverError) -> Error + '_ {
+        CudaDevice::driver_err(self, context)
+    }
+
+    fn max_shared_memory_per_block(&self) -> u32 {
+        self.attributes().max_shared_memory_per_block
+    }
+
+    fn ordinal(&self) -> usize {
+        CudaDevice::ordinal(self)
+    }
+
+    fn bind_context(&self) -> Result<()> {
+        self.context()?
+            .bind_to_thread()
+            .map_err(CudaDevice::driver_err(self, "binding the CUDA context"))
+    }
+
+    fn cu_stream(&self) -> Result<cudarc::driver::sys::CUstream> {
+        Ok(self.stream()?.cu_stream())
+    }
+}
+
 /// Device 0 for GPU tests, or `None` after printing `SKIPPED (no CUDA device)` when
 /// there is none. With `GPUFHE_REQUIRE_GPU=1` a missing device panics instead, so a
 /// GPU machine cannot silently skip its tests.
@@ -662,29 +694,42 @@ pub fn gpu_for_tests() -> Option<CudaDevice> {
     }
 }
 
-/// Every visible GPU probed for [`crate::scheduler::Devices::auto_select`]: its
-/// compute mode, and its free memory measured in its primary context, which is
-/// retained, pushed on this thread, popped and released again (the thread's current
-/// context is left as it was). A GPU that cannot be used is listed with the reason;
-/// `Err` only when there is no driver or it cannot count the devices.
-pub(crate) fn probe_gpus() -> Result<Vec<crate::scheduler::GpuProbe>> {
+/// What probing one device found: its ordinal, its memory, and its free memory or
+/// why this process cannot use it. The driver layer's side of
+/// [`GpuProbe`](crate::backend::gpu::GpuProbe).
+#[derive(Debug)]
+pub(crate) struct ProbedDevice {
+    pub(crate) ordinal: u32,
+    pub(crate) total_bytes: u64,
+    pub(crate) free_bytes: std::result::Result<u64, String>,
+}
+
+/// Every visible device probed: its compute mode, and its free memory measured in
+/// its primary context, which is retained, pushed on this thread, popped and
+/// released again (the thread's current context is left as it was). A device that
+/// cannot be used is listed with the reason; `Err` only when there is no driver or
+/// it cannot count the devices.
+pub(crate) fn probe_devices() -> Result<Vec<ProbedDevice>> {
     use cudarc::driver::result;
     check_driver()?;
     result::init()
         .map_err(|e| Error::NoCudaDevice(format!("the CUDA driver did not initialize: {e}")))?;
     let count = result::device::get_count().map_err(cuda_err("counting devices"))?;
-    Ok((0..count.max(0)).map(probe_gpu).collect())
+    Ok((0..count.max(0)).map(probe_device).collect())
 }
 
-/// One GPU for [`probe_gpus`]; a failure makes it unusable, with the reason.
-fn probe_gpu(ordinal: std::ffi::c_int) -> crate::scheduler::GpuProbe {
-    use crate::scheduler::GpuProbe;
+/// One device for [`probe_devices`]; a failure makes it unusable, with the reason.
+fn probe_device(ordinal: std::ffi::c_int) -> ProbedDevice {
     use cudarc::driver::result;
     use cudarc::driver::sys::CUcomputemode;
-    let gpu = crate::GpuIndex::new(ordinal.max(0) as u32);
+    let unusable = |total_bytes, reason: String| ProbedDevice {
+        ordinal: ordinal.max(0) as u32,
+        total_bytes,
+        free_bytes: Err(reason),
+    };
     let device = match result::device::get(ordinal) {
         Ok(device) => device,
-        Err(e) => return GpuProbe::unusable(gpu, 0, format!("no handle on it ({e})")),
+        Err(e) => return unusable(0, format!("no handle on it ({e})")),
     };
     // SAFETY: `device` was returned by cuDeviceGet; the query only reads it.
     let total = unsafe { result::device::total_mem(device) }.map_or(0, |b| b as u64);
@@ -694,20 +739,22 @@ fn probe_gpu(ordinal: std::ffi::c_int) -> crate::scheduler::GpuProbe {
     };
     let is = |m: CUcomputemode| matches!(mode, Ok(v) if v == m as i32);
     if is(CUcomputemode::CU_COMPUTEMODE_PROHIBITED) {
-        return GpuProbe::unusable(
-            gpu,
+        return unusable(
             total,
-            "its compute mode is prohibited: no process may create a context on it",
+            "its compute mode is prohibited: no process may create a context on it".into(),
         );
     }
     match free_memory(device) {
-        Ok(free) => GpuProbe::usable(gpu, free as u64, total),
-        Err(e) if is(CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS) => GpuProbe::unusable(
-            gpu,
+        Ok(free) => ProbedDevice {
+            ordinal: ordinal.max(0) as u32,
+            total_bytes: total,
+            free_bytes: Ok(free as u64),
+        },
+        Err(e) if is(CUcomputemode::CU_COMPUTEMODE_EXCLUSIVE_PROCESS) => unusable(
             total,
             format!("it is in exclusive-process compute mode and another process holds it ({e})"),
         ),
-        Err(e) => GpuProbe::unusable(gpu, total, format!("no context can be created on it ({e})")),
+        Err(e) => unusable(total, format!("no context can be created on it ({e})")),
     }
 }
 

@@ -1,5 +1,6 @@
 //! Keyswitching keys on a GPU and the batched keyswitch.
 
+use super::device::KEYSWITCH_CIPHERTEXTS_PER_BLOCK;
 use super::health::DeviceObject;
 use super::launch::launch;
 use super::{CudaDevice, CudaLweCiphertextList};
@@ -10,9 +11,6 @@ use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, LaunchConfig};
 /// Output coefficients per block of the keyswitch kernels (`KS_OUTPUTS` in
 /// `cuda/keyswitch.cu`).
 const OUTPUTS_PER_BLOCK: usize = 128;
-/// Ciphertexts per block of `keyswitch_<CTS>_u64`, one kernel each (the `CTS` of
-/// `cuda/keyswitch.cu`): a batch takes the smallest that holds it, up to 16.
-pub(crate) const CIPHERTEXTS_PER_BLOCK: [usize; 5] = [1, 2, 4, 8, 16];
 /// Fewest input coefficients per split of the key rows.
 const MIN_COEFFICIENTS_PER_SPLIT: usize = 64;
 
@@ -158,7 +156,7 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
         })
     };
     let per_block = count.next_power_of_two().min(16);
-    let kernel_index = CIPHERTEXTS_PER_BLOCK
+    let kernel_index = KEYSWITCH_CIPHERTEXTS_PER_BLOCK
         .iter()
         .position(|&c| c == per_block)
         .expect("a power of two up to 16");

@@ -23,7 +23,7 @@ mod programmable_bootstrap;
 mod read_tracking;
 
 pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
-pub(crate) use device::probe_gpus;
+pub(crate) use device::probe_devices;
 pub use device::{cuda_device_count, gpu_for_tests, CudaDevice, DRIVER_SYMBOLS};
 pub use fourier_bootstrap_key::CudaFourierBootstrapKey;
 pub use kernel_image::kernels_cuda_version;

@@ -1,15 +1,10 @@
-//! Parameter sets of blocks: the cryptographic dimensions and the message encoding.
+//! The parameters of a block: the cryptographic dimensions and the message encoding.
 
 use crate::core_crypto::{
     BootstrapKeyShape, DecompositionBaseLog, DecompositionLevelCount, GlweDimension,
     KeyswitchKeyShape, LweDimension, ModulusSwitchType, NoiseDistribution, PolynomialSize,
 };
 use crate::error::{Error, Result};
-
-pub use super::compression::{
-    CompressionParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
-    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-};
 
 /// Everything that defines a block: dimensions, noise, decompositions and encoding.
 ///
@@ -128,13 +123,13 @@ impl<'de> serde::Deserialize<'de> for ShortintParameters {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> std::result::Result<Self, D::Error> {
-        let parameters = if crate::serialization::reading_version() == 1 {
+        let parameters = if crate::serialization::codec::reading_version() == 1 {
             ShortintParameters::from(ParameterFieldsV1::deserialize(deserializer)?)
         } else {
             ShortintParameters::deserialize(deserializer)?
         };
         parameters.validate().map_err(serde::de::Error::custom)?;
-        if !crate::serialization::insecure_parameters_allowed() {
+        if !crate::serialization::codec::insecure_parameters_allowed() {
             parameters
                 .check_security()
                 .map_err(serde::de::Error::custom)?;
@@ -283,7 +278,7 @@ impl ShortintParameters {
     /// `Err` if the set is inconsistent (moduli not powers of two, too many values
     /// for the polynomial size, invalid decompositions or noise) or asks too much of
     /// the machine (dimensions or key size above the bounds of
-    /// [`MAX_LWE_DIMENSION`](super::MAX_LWE_DIMENSION) and the constants beside it).
+    /// [`MAX_LWE_DIMENSION`](crate::shortint::MAX_LWE_DIMENSION) and the constants beside it).
     /// It does not check security: see [`ShortintParameters::check_security`].
     pub fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidParameter(msg));

@@ -1,0 +1,223 @@
+//! What the GPU driver layer tells the layers above it, in every build (without
+//! the `gpu` feature there are no GPUs): how many GPUs are visible
+//! ([`get_number_of_gpus`]), a GPU's index ([`GpuIndex`]), what probing one found
+//! ([`GpuProbe`], [`probe_gpus`]) and the device memory one expression of a step
+//! needs ([`gpu_expression_bytes`]). The scheduler chooses GPUs and sizes batches
+//! from these facts; the driver layer (`backend::cuda`) measures them.
+
+use crate::error::{Error, Result};
+use crate::shortint::ShortintParameters;
+
+/// The number of CUDA devices visible to this process (after
+/// `CUDA_VISIBLE_DEVICES`): 0 without a driver, without a device, or without the
+/// `gpu` feature. Never panics.
+///
+/// ```
+/// let n = gpufhe::get_number_of_gpus();
+/// println!("{n} GPU(s)");
+/// # let _ = n;
+/// ```
+pub fn get_number_of_gpus() -> u32 {
+    #[cfg(feature = "gpu")]
+    {
+        crate::backend::cuda::cuda_device_count()
+            .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        0
+    }
+}
+
+/// A GPU, by its ordinal among the visible ones (0, 1, ...).
+///
+/// ```
+/// use gpufhe::GpuIndex;
+/// let first = GpuIndex::new(0);
+/// assert_eq!(first.get(), 0);
+/// if gpufhe::get_number_of_gpus() == 0 {
+///     assert!(GpuIndex::try_new(0).is_err());
+/// }
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct GpuIndex(u32);
+
+impl GpuIndex {
+    /// GPU `index`; whether it exists is checked when it is used (see
+    /// [`GpuIndex::try_new`] to check now).
+    pub const fn new(index: u32) -> Self {
+        Self(index)
+    }
+
+    /// GPU `index`, or `Err(NoCudaDevice)` unless `index < get_number_of_gpus()`.
+    ///
+    /// ```
+    /// use gpufhe::GpuIndex;
+    /// let err = GpuIndex::try_new(u32::MAX).unwrap_err();
+    /// assert!(err.to_string().contains("GPU 4294967295"));
+    /// ```
+    pub fn try_new(index: u32) -> Result<Self> {
+        let gpu = Self(index);
+        gpu.check(get_number_of_gpus())?;
+        Ok(gpu)
+    }
+
+    /// The ordinal.
+    pub const fn get(self) -> u32 {
+        self.0
+    }
+
+    /// `Err` unless this GPU is among the `count` visible ones.
+    pub(crate) fn check(self, count: u32) -> Result<()> {
+        if self.0 < count {
+            Ok(())
+        } else {
+            Err(Error::NoCudaDevice(format!(
+                "GPU {} requested, but {count} GPU(s) are visible{}",
+                self.0,
+                if cfg!(feature = "gpu") {
+                    ""
+                } else {
+                    " (gpufhe was built without the `gpu` feature)"
+                }
+            )))
+        }
+    }
+}
+
+impl std::fmt::Display for GpuIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "GPU {}", self.0)
+    }
+}
+
+/// What probing one GPU found: its memory, and whether this process can use it.
+///
+/// ```
+/// use gpufhe::scheduler::GpuProbe;
+/// use gpufhe::GpuIndex;
+/// let idle = GpuProbe::usable(GpuIndex::new(0), 70 << 30, 80 << 30);
+/// let held = GpuProbe::unusable(GpuIndex::new(1), 80 << 30, "held by another process");
+/// assert!(idle.is_usable() && !held.is_usable());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GpuProbe {
+    /// The GPU probed.
+    pub gpu: GpuIndex,
+    /// Free device memory in bytes (0 when unusable).
+    pub free_bytes: u64,
+    /// Device memory in bytes.
+    pub total_bytes: u64,
+    /// Why this process cannot use the GPU; `None` when it can.
+    pub unusable: Option<String>,
+}
+
+impl GpuProbe {
+    /// A GPU this process can use, with `free_bytes` of its `total_bytes` free.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::GpuProbe;
+    /// let probe = GpuProbe::usable(gpufhe::GpuIndex::new(2), 1 << 30, 16 << 30);
+    /// assert_eq!((probe.free_bytes, probe.unusable), (1 << 30, None));
+    /// ```
+    pub const fn usable(gpu: GpuIndex, free_bytes: u64, total_bytes: u64) -> Self {
+        Self {
+            gpu,
+            free_bytes,
+            total_bytes,
+            unusable: None,
+        }
+    }
+
+    /// A GPU this process cannot use, and why.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::GpuProbe;
+    /// let probe = GpuProbe::unusable(gpufhe::GpuIndex::new(1), 16 << 30, "prohibited");
+    /// assert_eq!(probe.unusable.as_deref(), Some("prohibited"));
+    /// assert_eq!(probe.free_bytes, 0);
+    /// ```
+    pub fn unusable(gpu: GpuIndex, total_bytes: u64, reason: impl Into<String>) -> Self {
+        Self {
+            gpu,
+            free_bytes: 0,
+            total_bytes,
+            unusable: Some(reason.into()),
+        }
+    }
+
+    /// Whether this process can create a context on the GPU.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::GpuProbe;
+    /// assert!(GpuProbe::usable(gpufhe::GpuIndex::new(0), 1, 2).is_usable());
+    /// ```
+    pub fn is_usable(&self) -> bool {
+        self.unusable.is_none()
+    }
+}
+
+/// Every visible GPU, probed: compute mode, and free memory measured in its primary
+/// context, which is retained for the measurement and released after. A GPU that
+/// cannot be used (compute mode prohibited, exclusive-process mode held by another
+/// process, any driver failure on it) is in the list with the reason. `Err` when
+/// there is no driver; an empty list without the `gpu` feature.
+///
+/// ```no_run
+/// for probe in gpufhe::scheduler::probe_gpus()? {
+///     println!("{}: {} MiB free, {:?}", probe.gpu, probe.free_bytes >> 20, probe.unusable);
+/// }
+/// assert!(gpufhe::scheduler::probe_gpus()?.len() as u32 == gpufhe::get_number_of_gpus());
+/// # Ok::<(), gpufhe::Error>(())
+/// ```
+pub fn probe_gpus() -> Result<Vec<GpuProbe>> {
+    #[cfg(feature = "gpu")]
+    {
+        let probed = crate::backend::cuda::probe_devices()?;
+        Ok(probed
+            .into_iter()
+            .map(|d| {
+                let gpu = GpuIndex::new(d.ordinal);
+                match d.free_bytes {
+                    Ok(free) => GpuProbe::usable(gpu, free, d.total_bytes),
+                    Err(reason) => GpuProbe::unusable(gpu, d.total_bytes, reason),
+                }
+            })
+            .collect())
+    }
+    #[cfg(not(feature = "gpu"))]
+    {
+        Ok(Vec::new())
+    }
+}
+
+/// Device bytes of one big (post-bootstrap) LWE ciphertext.
+pub(crate) fn big_lwe_bytes(params: &ShortintParameters) -> usize {
+    params.big_lwe_dimension().to_lwe_size().0 * 8
+}
+
+/// Device bytes one expression of a step needs besides the step's output: its
+/// linear result (a big LWE ciphertext), its offsets, constant and `terms` terms,
+/// and with a table the keyswitched small ciphertext and its table index. The CUDA
+/// backend plans its chunks with it.
+///
+/// ```
+/// use gpufhe::scheduler::gpu_expression_bytes;
+/// use gpufhe::shortint::DEFAULT_PARAMETERS;
+/// // A bootstrapped sum of two blocks: a 2049-word linear result, a 919-word
+/// // keyswitched block, bookkeeping.
+/// assert_eq!(gpu_expression_bytes(&DEFAULT_PARAMETERS, 2, true), 2049 * 8 + 16 + 32 + 919 * 8 + 12);
+/// ```
+pub fn gpu_expression_bytes(
+    params: &ShortintParameters,
+    terms: usize,
+    bootstrapped: bool,
+) -> usize {
+    let small = params.lwe_dimension.to_lwe_size().0 * 8;
+    let linear = big_lwe_bytes(params) + 16 + 16 * terms;
+    if bootstrapped {
+        linear + small + 12
+    } else {
+        linear
+    }
+}

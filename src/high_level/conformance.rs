@@ -1,0 +1,269 @@
+//! Conformance of deserialized values to a configuration or a key
+//! ([`safe_deserialize_conformant`]), and the [`SafeSerialization`] impls of the
+//! high-level types: the high level's half of [`crate::serialization`] (its codec
+//! sits below shortint).
+
+use super::{
+    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
+    CompressedCompactPublicKey, CompressedServerKey, Config, FheBool, FheInt, FheIntId, FheUint,
+    FheUintId, KeyTag, ServerKey,
+};
+use crate::error::{Error, Result};
+use crate::serialization::codec::{safe_deserialize, SafeSerialization};
+use std::io::Read;
+
+/// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of keys.
+const KEY_SIZE_LIMIT: u64 = 2 << 30;
+/// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of encrypted values.
+const VALUE_SIZE_LIMIT: u64 = 64 << 20;
+
+/// What a deserialized value must belong to: a configuration, and optionally the
+/// client key (by its tag) when it is given through a key.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConformanceParams {
+    config: Config,
+    tag: Option<KeyTag>,
+}
+
+impl ConformanceParams {
+    /// The configuration values must belong to.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The key tag values must carry, if a key was given.
+    pub fn tag(&self) -> Option<KeyTag> {
+        self.tag
+    }
+
+    /// `Err` unless `tag` is the required one (if any).
+    pub(crate) fn check_tag(&self, what: &'static str, tag: Option<KeyTag>) -> Result<()> {
+        match (self.tag, tag) {
+            (Some(expected), Some(got)) => expected.check(what, got),
+            _ => Ok(()),
+        }
+    }
+
+    /// `Err` unless a key of this configuration and tag.
+    fn check_key(&self, what: &'static str, config: &Config, tag: KeyTag) -> Result<()> {
+        if config != &self.config {
+            return Err(Error::InvalidParameter(format!(
+                "the {what} was generated for other parameters than the configuration's"
+            )));
+        }
+        self.check_tag(what, Some(tag))
+    }
+}
+
+impl From<&Config> for ConformanceParams {
+    fn from(config: &Config) -> Self {
+        Self {
+            config: *config,
+            tag: None,
+        }
+    }
+}
+
+macro_rules! conformance_from_key {
+    ($($key:ty),*) => {$(
+        impl From<&$key> for ConformanceParams {
+            fn from(key: &$key) -> Self {
+                Self {
+                    config: *key.config(),
+                    tag: Some(key.tag()),
+                }
+            }
+        }
+    )*};
+}
+conformance_from_key!(ClientKey, CompressedServerKey, ServerKey);
+
+/// Whether a value belongs to a configuration (and key).
+pub trait Conformant {
+    /// `Err` unless the value belongs to `params`: ciphertext blocks of its
+    /// parameters (moduli, LWE size, number of blocks) and, if a key was given, its
+    /// tag (trivial values belong to every key); keys generated for its
+    /// configuration (and with its tag).
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()>;
+}
+
+impl SafeSerialization for Config {
+    const TYPE_NAME: &'static str = "Config";
+    const DEFAULT_SIZE_LIMIT: u64 = 1 << 20;
+}
+
+impl SafeSerialization for ClientKey {
+    const TYPE_NAME: &'static str = "ClientKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+}
+
+impl SafeSerialization for CompressedServerKey {
+    const TYPE_NAME: &'static str = "CompressedServerKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+    fn expanded_bytes(&self) -> u64 {
+        self.expanded_bytes()
+    }
+}
+
+impl SafeSerialization for ServerKey {
+    const TYPE_NAME: &'static str = "ServerKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+}
+
+impl SafeSerialization for crate::CompactPublicKey {
+    const TYPE_NAME: &'static str = "CompactPublicKey";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl SafeSerialization for crate::CompressedCompactPublicKey {
+    const TYPE_NAME: &'static str = "CompressedCompactPublicKey";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl SafeSerialization for crate::CompactCiphertextList {
+    const TYPE_NAME: &'static str = "CompactCiphertextList";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+    fn expanded_bytes(&self) -> u64 {
+        self.expanded_bytes()
+    }
+}
+
+impl SafeSerialization for crate::CompressedCiphertextList {
+    const TYPE_NAME: &'static str = "CompressedCiphertextList";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+    fn expanded_bytes(&self) -> u64 {
+        self.expanded_bytes()
+    }
+}
+
+impl SafeSerialization for FheBool {
+    const TYPE_NAME: &'static str = "FheBool";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl<Id: FheUintId> SafeSerialization for FheUint<Id> {
+    const TYPE_NAME: &'static str = Id::NAME;
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl<Id: FheIntId> SafeSerialization for FheInt<Id> {
+    const TYPE_NAME: &'static str = Id::NAME;
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl Conformant for Config {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        if self == params.config() {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter(
+                "the configuration differs from the expected one".into(),
+            ))
+        }
+    }
+}
+
+macro_rules! conformant_key {
+    ($($key:ty, $what:literal;)*) => {$(
+        impl Conformant for $key {
+            fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+                params.check_key($what, self.config(), self.tag())
+            }
+        }
+    )*};
+}
+conformant_key! {
+    ClientKey, "client key";
+    CompressedServerKey, "compressed server key";
+    ServerKey, "server key";
+}
+
+impl Conformant for FheBool {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the value", self.tag())?;
+        self.storage.conforms_to(params.config().parameters(), 1)
+    }
+}
+
+impl<Id: FheUintId> Conformant for FheUint<Id> {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the value", self.tag())?;
+        self.storage
+            .conforms_to(params.config().parameters(), Id::BITS)
+    }
+}
+
+impl<Id: FheIntId> Conformant for FheInt<Id> {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        self.as_unsigned().conforms_to(params)
+    }
+}
+
+impl Conformant for CompactPublicKey {
+    /// Of the configuration's parameters and, if a key was given, of its tag.
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the public key", Some(self.tag()))?;
+        check_parameters(self.parameters(), params)
+    }
+}
+
+impl Conformant for CompressedCompactPublicKey {
+    /// Of the configuration's parameters and, if a key was given, of its tag.
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the compressed public key", Some(self.tag()))?;
+        check_parameters(self.parameters(), params)
+    }
+}
+
+impl Conformant for CompactCiphertextList {
+    /// Of the configuration's parameters and, if a key was given, of its tag.
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the compact list", Some(self.tag()))?;
+        check_parameters(self.parameters(), params)
+    }
+}
+
+impl Conformant for CompressedCiphertextList {
+    /// Of the configuration's block and compression parameters and, if a key was
+    /// given, of its tag.
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the compressed list", Some(self.tag()))?;
+        let config = params.config();
+        if self.blocks().parameters() == config.parameters()
+            && Some(self.blocks().compression_parameters()) == config.compression_parameters()
+        {
+            Ok(())
+        } else {
+            Err(Error::InvalidParameter(
+                "the compressed list was made for other parameters than the configuration's".into(),
+            ))
+        }
+    }
+}
+
+/// `Err` unless `parameters` are the configuration's.
+fn check_parameters(
+    parameters: &crate::shortint::ShortintParameters,
+    params: &ConformanceParams,
+) -> Result<()> {
+    if parameters == params.config().parameters() {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(
+            "the value was made for other parameters than the configuration's".into(),
+        ))
+    }
+}
+
+/// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see
+/// [`Conformant`]): a `&Config`, or a `&ClientKey` / `&ServerKey` /
+/// `&CompressedServerKey` whose tag encrypted values must also carry.
+pub fn safe_deserialize_conformant<T: SafeSerialization + Conformant>(
+    reader: impl Read,
+    size_limit: u64,
+    params: impl Into<ConformanceParams>,
+) -> Result<T> {
+    let value: T = safe_deserialize(reader, size_limit)?;
+    value.conforms_to(&params.into())?;
+    Ok(value)
+}
