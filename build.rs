@@ -160,12 +160,7 @@ fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result
         Compiler::Nvrtc(_) => nvrtc_version(&run(compiler.nvrtc(manifest_dir, &["--version"]))?)?,
     };
     let identity = compiler.identity(manifest_dir, version, &archs)?;
-    let cache = KernelCache::open(
-        manifest_dir,
-        &identity,
-        &manifest_dir.join("cuda"),
-        &["emu"],
-    )?;
+    let cache = KernelCache::open(manifest_dir, &identity, &manifest_dir.join("cuda"))?;
     // Every image to make: (source index, kind, arch, compiler target or "", file).
     let mut jobs = Vec::new();
     for (index, src) in sources.iter().enumerate() {

@@ -37,14 +37,10 @@ pub struct KernelCache {
 
 impl KernelCache {
     /// The cache for kernels built by the compiler described by `identity`, with the
-    /// kernel folder `kernel_dir` (whose non-`.cu` files are headers every source
-    /// may include; `skip` names sub-folders that the compiler never reads).
-    pub fn open(
-        manifest_dir: &Path,
-        identity: &str,
-        kernel_dir: &Path,
-        skip: &[&str],
-    ) -> Result<Self, String> {
+    /// kernel folder `kernel_dir` (whose non-`.cu` files, in sub-folders too, are
+    /// headers every source may include; it holds only what the compiler reads: the
+    /// CPU emulation lives in testing/cuda-emu/).
+    pub fn open(manifest_dir: &Path, identity: &str, kernel_dir: &Path) -> Result<Self, String> {
         let dir = match std::env::var_os("GPUFHE_KERNEL_CACHE") {
             Some(v) if v == "off" => None,
             Some(v) if !v.is_empty() => Some(PathBuf::from(v)),
@@ -56,7 +52,7 @@ impl KernelCache {
         let mut shared_key = Vec::new();
         push_part(&mut shared_key, "compiler", identity.as_bytes());
         let mut headers = Vec::new();
-        collect_headers(kernel_dir, kernel_dir, skip, &mut headers)?;
+        collect_headers(kernel_dir, kernel_dir, &mut headers)?;
         headers.sort();
         for (name, bytes) in headers {
             push_part(&mut shared_key, &format!("header {name}"), &bytes);
@@ -110,12 +106,10 @@ fn push_part(key: &mut Vec<u8>, name: &str, bytes: &[u8]) {
     key.extend_from_slice(bytes);
 }
 
-/// Every file under `dir` but the `.cu` sources and the `skip` folders, with its path
-/// relative to `root`.
+/// Every file under `dir` but the `.cu` sources, with its path relative to `root`.
 fn collect_headers(
     root: &Path,
     dir: &Path,
-    skip: &[&str],
     out: &mut Vec<(String, Vec<u8>)>,
 ) -> Result<(), String> {
     let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
@@ -129,9 +123,7 @@ fn collect_headers(
             .to_string_lossy()
             .into_owned();
         if path.is_dir() {
-            if !skip.contains(&relative.as_str()) {
-                collect_headers(root, &path, skip, out)?;
-            }
+            collect_headers(root, &path, out)?;
         } else if path.extension().is_none_or(|e| e != "cu") {
             let bytes =
                 fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs the GPU host code without a GPU: builds the fake CUDA driver
-# (cuda/emu/fake_driver.cpp, fake_streams.cpp, fake_launch.cpp, with every kernel of
-# cuda/*.cu run by the CPU emulation) as <target dir>/fake-cuda/libcuda.so, then runs the given command with that
-# directory first on LD_LIBRARY_PATH, GPUFHE_FAKE_CUDA=1 (without which the fake
-# reports no device) and GPUFHE_REQUIRE_GPU=1 (so GPU tests cannot skip).
+# (testing/cuda-emu/fake_driver.cpp, fake_streams.cpp, fake_launch.cpp, with every
+# kernel of cuda/*.cu run by the CPU emulation) as <target dir>/fake-cuda/libcuda.so,
+# then runs the given command with that directory first on LD_LIBRARY_PATH,
+# GPUFHE_FAKE_CUDA=1 (without which the fake reports no device) and
+# GPUFHE_REQUIRE_GPU=1 (so GPU tests cannot skip).
 #
 #   scripts/fake-cuda.sh cargo test --release --test gpu cuda_backend::
 #   GPUFHE_FAKE_CUDA_DEVICES=2 scripts/fake-cuda.sh cargo run --release --example multi_gpu_batch_add -- 8
@@ -13,7 +14,7 @@
 # nvcc install of scripts/install-nvcc.sh (which also makes the build embed the
 # kernels, which the crate needs before it opens a device). Other settings
 # (GPUFHE_FAKE_CUDA_DEVICES, _CC, _MEMORY_MIB, _ORDER, _LOG, _DEFERRED,
-# _FAIL_LAUNCH) are described at the top of cuda/emu/fake_driver.cpp.
+# _FAIL_LAUNCH) are described at the top of testing/cuda-emu/fake_driver.cpp.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 target="${CARGO_TARGET_DIR:-$root/target}"
@@ -31,7 +32,7 @@ if [ -z "$include" ]; then
 fi
 
 mkdir -p "$out"
-emu="$root/cuda/emu"
+emu="$root/testing/cuda-emu"
 flags=(-std=c++20 -O2 -fPIC -fvisibility=hidden -fvisibility-inlines-hidden -DGPUFHE_EMULATION -D__CUDA_ARCH__=900 -I "$emu" -I "$root/cuda")
 objects=()
 # Builds an object unless it is newer than its source and the headers it may use.

@@ -1,4 +1,4 @@
-//! The CUDA kernels run on the CPU through the emulation in `cuda/emu/` (every GPU
+//! The CUDA kernels run on the CPU through the emulation in `testing/cuda-emu/` (every GPU
 //! thread a fiber, barriers and warp shuffles as fiber switches), against the CPU
 //! implementation. It checks the kernels' arithmetic, indexing and barriers where
 //! there is no GPU: results must not depend on the order in which threads run
@@ -28,7 +28,7 @@ enum Build {
     /// memory (each a heap block of its exact size) abort the run.
     Address,
     /// `-fsanitize=thread`: every emulated thread is a TSan fiber (see
-    /// `cuda/emu/cuda_emu.h`); two threads touching a word between barriers abort
+    /// `testing/cuda-emu/cuda_emu.h`); two threads touching a word between barriers abort
     /// the run.
     Thread,
 }
@@ -70,12 +70,12 @@ fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
         cmd.args(["-std=c++20", "-DGPUFHE_EMULATION", "-D__CUDA_ARCH__=900"])
             .args(build.flags())
             .arg("-I")
-            .arg(root.join("cuda/emu"))
+            .arg(root.join("testing/cuda-emu"))
             .arg("-I")
             .arg(root.join("cuda"));
         if src.extension().is_some_and(|e| e == "cu") || file == "planted_bugs.cpp" {
             cmd.args(["-x", "c++", "-include"])
-                .arg(root.join("cuda/emu/cuda_emu.h"));
+                .arg(root.join("testing/cuda-emu/cuda_emu.h"));
         }
         let child = cmd.arg("-c").arg(src).arg("-o").arg(&object).spawn();
         compiling.push((src, object, child));
@@ -118,7 +118,7 @@ fn harness_of(build: Build) -> Option<&'static Path> {
         ]
         .iter()
         .map(|s| root.join("cuda").join(s))
-        .chain([root.join("cuda/emu/harness.cpp")])
+        .chain([root.join("testing/cuda-emu/harness.cpp")])
         .collect();
         compile(build, "harness", &sources)
     });
@@ -650,14 +650,14 @@ fn kernels_are_clean_under_thread_sanitizer() {
     check_sanitized(Build::Thread);
 }
 
-/// `cuda/emu/planted_bugs.cpp` under each sanitizer: an out-of-bounds write to shared
+/// `testing/cuda-emu/planted_bugs.cpp` under each sanitizer: an out-of-bounds write to shared
 /// memory and an out-of-bounds read of a device buffer are reported by
 /// AddressSanitizer, a read of a neighbour's shared word without a barrier by
 /// ThreadSanitizer; the same exchange with the barrier passes both.
 #[test]
 fn sanitizers_catch_planted_out_of_bounds_accesses_and_races() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let source = [root.join("cuda/emu/planted_bugs.cpp")];
+    let source = [root.join("testing/cuda-emu/planted_bugs.cpp")];
     let Some(address) = compile(Build::Address, "planted_bugs", &source) else {
         gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
         return;

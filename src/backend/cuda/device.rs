@@ -70,7 +70,7 @@ fn load_kernel(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Resul
 
 /// Every driver function the crate calls (through cudarc), which loads each on
 /// first use and panics if the library lacks it. The fake driver
-/// (`cuda/emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
+/// (`testing/cuda-emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
 /// outside the list is added.
 #[doc(hidden)]
 pub const DRIVER_SYMBOLS: [&str; 51] = [
