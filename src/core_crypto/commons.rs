@@ -35,6 +35,11 @@ usize_newtype! {
 
 impl LweDimension {
     /// The size of a ciphertext of this dimension (`n + 1`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{LweDimension, LweSize};
+    /// assert_eq!(LweDimension(630).to_lwe_size(), LweSize(631));
+    /// ```
     pub const fn to_lwe_size(self) -> LweSize {
         LweSize(self.0 + 1)
     }
@@ -42,6 +47,11 @@ impl LweDimension {
 
 impl LweSize {
     /// The dimension of a ciphertext of this size (`size - 1`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{LweDimension, LweSize};
+    /// assert_eq!(LweSize(631).to_lwe_dimension(), LweDimension(630));
+    /// ```
     pub const fn to_lwe_dimension(self) -> LweDimension {
         LweDimension(self.0 - 1)
     }
@@ -49,11 +59,22 @@ impl LweSize {
 
 impl GlweDimension {
     /// The number of polynomials of a GLWE ciphertext (`k + 1`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweDimension, GlweSize};
+    /// assert_eq!(GlweDimension(1).to_glwe_size(), GlweSize(2));
+    /// ```
     pub const fn to_glwe_size(self) -> GlweSize {
         GlweSize(self.0 + 1)
     }
 
     /// The dimension of the LWE ciphertext obtained by sample extraction (`k * N`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweDimension, LweDimension, PolynomialSize};
+    /// let lwe = GlweDimension(2).to_equivalent_lwe_dimension(PolynomialSize(1024));
+    /// assert_eq!(lwe, LweDimension(2048));
+    /// ```
     pub const fn to_equivalent_lwe_dimension(self, poly: PolynomialSize) -> LweDimension {
         LweDimension(self.0 * poly.0)
     }
@@ -61,6 +82,11 @@ impl GlweDimension {
 
 impl GlweSize {
     /// The number of mask polynomials (`size - 1`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweDimension, GlweSize};
+    /// assert_eq!(GlweSize(2).to_glwe_dimension(), GlweDimension(1));
+    /// ```
     pub const fn to_glwe_dimension(self) -> GlweDimension {
         GlweDimension(self.0 - 1)
     }
@@ -68,11 +94,21 @@ impl GlweSize {
 
 impl PolynomialSize {
     /// `log2(N)`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::PolynomialSize;
+    /// assert_eq!(PolynomialSize(2048).log2(), 11);
+    /// ```
     pub const fn log2(self) -> usize {
         self.0.trailing_zeros() as usize
     }
 
     /// The number of complex coefficients of a polynomial in the Fourier domain (`N / 2`).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::PolynomialSize;
+    /// assert_eq!(PolynomialSize(2048).to_fourier_polynomial_size(), 1024);
+    /// ```
     pub const fn to_fourier_polynomial_size(self) -> usize {
         self.0 / 2
     }

@@ -34,6 +34,14 @@ impl std::fmt::Debug for Fft {
 }
 
 /// The process-wide FFT of polynomial size `n` (a power of two, at least 4).
+///
+/// ```
+/// use gpufhe::core_crypto::{fft::fft_for, PolynomialSize};
+/// let fft = fft_for(PolynomialSize(1024));
+/// assert_eq!(fft.fourier_size(), 512);
+/// // One plan per size and process.
+/// assert!(std::ptr::eq(fft, fft_for(PolynomialSize(1024))));
+/// ```
 pub fn fft_for(n: PolynomialSize) -> &'static Fft {
     static CACHE: OnceLock<Mutex<Vec<&'static Fft>>> = OnceLock::new();
     let mut cache = CACHE
@@ -73,16 +81,42 @@ impl Fft {
     }
 
     /// A scratch buffer large enough for one transform.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{fft::fft_for, PolynomialSize};
+    /// let fft = fft_for(PolynomialSize(16));
+    /// let mut scratch = fft.make_scratch();
+    /// let mut out = vec![tfhe_fft::c64::default(); 8];
+    /// fft.forward_as_integer(&mut out, &[0u64; 16], &mut scratch);
+    /// assert!(out.iter().all(|c| c.re == 0.0 && c.im == 0.0));
+    /// ```
     pub fn make_scratch(&self) -> PodBuffer {
         PodBuffer::new(self.plan.fft_scratch())
     }
 
     /// `N/2`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{fft::fft_for, PolynomialSize};
+    /// assert_eq!(fft_for(PolynomialSize(2048)).fourier_size(), 1024);
+    /// ```
     pub fn fourier_size(&self) -> usize {
         self.twist.len()
     }
 
     /// Transforms `input` (`N` coefficients read as `i64`) into `out` (`N/2` values).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{fft::fft_for, PolynomialSize};
+    /// let fft = fft_for(PolynomialSize(8));
+    /// let mut scratch = fft.make_scratch();
+    /// let mut one = [0u64; 8];
+    /// one[0] = 1;
+    /// let mut out = vec![tfhe_fft::c64::default(); 4];
+    /// fft.forward_as_integer(&mut out, &one, &mut scratch);
+    /// // The constant polynomial 1 evaluates to 1 everywhere.
+    /// assert!(out.iter().all(|c| (c.re - 1.0).abs() < 1e-9 && c.im.abs() < 1e-9));
+    /// ```
     pub fn forward_as_integer(&self, out: &mut [c64], input: &[u64], scratch: &mut PodBuffer) {
         struct Forward<'a>(&'a Fft, &'a mut [c64], &'a [u64], &'a mut PodBuffer);
         impl pulp::WithSimd for Forward<'_> {
@@ -136,6 +170,24 @@ impl Fft {
 
     /// Inverse-transforms `fourier` (destroying it) and adds the rounded result,
     /// modulo 2^64, to `acc` (`N` coefficients).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{fft::fft_for, PolynomialSize};
+    /// // (1 + X) * X^7 = X^7 + X^8 = X^7 - 1 modulo X^8 + 1.
+    /// let fft = fft_for(PolynomialSize(8));
+    /// let mut scratch = fft.make_scratch();
+    /// let (mut a, mut b) = ([0u64; 8], [0u64; 8]);
+    /// a[0] = 1;
+    /// a[1] = 1;
+    /// b[7] = 1;
+    /// let (mut fa, mut fb) = (vec![tfhe_fft::c64::default(); 4], vec![tfhe_fft::c64::default(); 4]);
+    /// fft.forward_as_integer(&mut fa, &a, &mut scratch);
+    /// fft.forward_as_integer(&mut fb, &b, &mut scratch);
+    /// let mut product: Vec<_> = fa.iter().zip(&fb).map(|(x, y)| x * y).collect();
+    /// let mut acc = [0u64; 8];
+    /// fft.add_backward_as_integer(&mut acc, &mut product, &mut scratch);
+    /// assert_eq!(acc, [u64::MAX, 0, 0, 0, 0, 0, 0, 1]);
+    /// ```
     pub fn add_backward_as_integer(
         &self,
         acc: &mut [u64],

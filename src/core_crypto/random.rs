@@ -124,6 +124,14 @@ pub struct SecretRandomGenerator(ZeroizingRng);
 
 impl SecretRandomGenerator {
     /// A generator seeded from the operating system.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{LweDimension, LweSecretKey, SecretRandomGenerator};
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = LweSecretKey::generate_binary(LweDimension(256), &mut secret);
+    /// // 256 fair bits: all equal with probability 2^-255.
+    /// assert!(key.hamming_weight() > 0 && key.hamming_weight() < 256);
+    /// ```
     pub fn from_os() -> Result<Self> {
         let mut seed = Seed::from_os()?;
         let rng = ZeroizingRng::from_seed(seed.0);
@@ -133,11 +141,28 @@ impl SecretRandomGenerator {
 
     /// A reproducible generator. Only for tests and reproducible experiments: anyone
     /// who knows `seed` knows every key drawn from it.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{LweDimension, LweSecretKey, SecretRandomGenerator, Seed};
+    /// let draw = || {
+    ///     let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([3; 32]));
+    ///     LweSecretKey::generate_binary(LweDimension(64), &mut secret)
+    /// };
+    /// assert_eq!(draw(), draw());
+    /// ```
     pub fn from_seed_insecure(seed: Seed) -> Self {
         Self(ZeroizingRng::from_seed(seed.0))
     }
 
     /// Fills `out` with uniform bits (0 or 1).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::SecretRandomGenerator;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let mut bits = [0u64; 100];
+    /// secret.fill_binary(&mut bits);
+    /// assert!(bits.iter().all(|&b| b <= 1));
+    /// ```
     pub fn fill_binary(&mut self, out: &mut [u64]) {
         for chunk in out.chunks_mut(64) {
             let bits = self.0.next_u64();
@@ -157,6 +182,17 @@ pub struct EncryptionRandomGenerator {
 
 impl EncryptionRandomGenerator {
     /// Masks from `mask_seed` (public), noise from a fresh OS seed (secret).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
+    /// // The same mask seed gives the same masks; the noise comes from the OS.
+    /// let mut a = EncryptionRandomGenerator::new(Seed([5; 32])).unwrap();
+    /// let mut b = EncryptionRandomGenerator::new(Seed([5; 32])).unwrap();
+    /// let (mut ma, mut mb) = ([0u64; 8], [0u64; 8]);
+    /// a.fill_mask(&mut ma);
+    /// b.fill_mask(&mut mb);
+    /// assert_eq!(ma, mb);
+    /// ```
     pub fn new(mask_seed: Seed) -> Result<Self> {
         let mut noise_seed = Seed::from_os()?;
         let out = Self::from_seeds_insecure(mask_seed, noise_seed);
@@ -165,11 +201,29 @@ impl EncryptionRandomGenerator {
     }
 
     /// Masks and noise both from the operating system.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::EncryptionRandomGenerator;
+    /// let mut a = EncryptionRandomGenerator::from_os().unwrap();
+    /// let mut b = EncryptionRandomGenerator::from_os().unwrap();
+    /// let (mut ma, mut mb) = ([0u64; 4], [0u64; 4]);
+    /// a.fill_mask(&mut ma);
+    /// b.fill_mask(&mut mb);
+    /// assert_ne!(ma, mb);
+    /// ```
     pub fn from_os() -> Result<Self> {
         Self::new(Seed::from_os()?)
     }
 
     /// Fully reproducible generators. Only for tests: the noise seed reveals the noise.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+    /// let dist = NoiseDistribution::TUniform { log2_bound: 10 };
+    /// let mut a = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+    /// let mut b = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+    /// assert_eq!(a.noise(dist).unwrap(), b.noise(dist).unwrap());
+    /// ```
     pub fn from_seeds_insecure(mask_seed: Seed, noise_seed: Seed) -> Self {
         Self {
             mask: ChaCha20Rng::from_seed(mask_seed.0),
@@ -178,6 +232,17 @@ impl EncryptionRandomGenerator {
     }
 
     /// Restarts the public mask stream from `seed`; the noise stream is unchanged.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// rng.reseed_masks(Seed([9; 32]));
+    /// let mut fresh = EncryptionRandomGenerator::new(Seed([9; 32])).unwrap();
+    /// let (mut a, mut b) = ([0u64; 4], [0u64; 4]);
+    /// rng.fill_mask(&mut a);
+    /// fresh.fill_mask(&mut b);
+    /// assert_eq!(a, b);
+    /// ```
     pub fn reseed_masks(&mut self, seed: Seed) {
         self.mask = ChaCha20Rng::from_seed(seed.0);
     }
@@ -189,6 +254,15 @@ impl EncryptionRandomGenerator {
     }
 
     /// Fills `out` with uniform masks.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
+    /// let mut rng = EncryptionRandomGenerator::new(Seed([4; 32])).unwrap();
+    /// let mut mask = [0u64; 16];
+    /// rng.fill_mask(&mut mask);
+    /// // Uniform 64-bit words: 16 zeros would have probability 2^-1024.
+    /// assert!(mask.iter().any(|&a| a != 0));
+    /// ```
     pub fn fill_mask(&mut self, out: &mut [u64]) {
         for x in out {
             *x = self.mask.next_u64();
@@ -213,6 +287,16 @@ impl EncryptionRandomGenerator {
 
     /// Adds one noise sample to each element of `out`; `Err` (and `out` unchanged)
     /// for an invalid distribution (see [`EncryptionRandomGenerator::noise`]).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, NoiseDistribution};
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let mut values = [1000u64; 8];
+    /// rng.add_noise(&mut values, NoiseDistribution::TUniform { log2_bound: 4 }).unwrap();
+    /// assert!(values.iter().all(|&v| (984..=1016).contains(&v)));
+    /// let bad = NoiseDistribution::Gaussian { std_dev: 1.0 };
+    /// assert!(rng.add_noise(&mut values, bad).is_err());
+    /// ```
     pub fn add_noise(&mut self, out: &mut [u64], dist: NoiseDistribution) -> Result<()> {
         dist.validate()?;
         for x in out {

@@ -60,27 +60,61 @@ impl Ciphertext {
     }
 
     /// The underlying LWE ciphertext (under the big key).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let ct = ck.encrypt(2).unwrap();
+    /// // A block lives under the big key, of dimension k * N.
+    /// assert_eq!(ct.as_lwe().lwe_dimension(), DEFAULT_PARAMETERS.big_lwe_dimension());
+    /// ```
     pub fn as_lwe(&self) -> &LweCiphertextOwned {
         &self.ct
     }
 
     /// The public upper bound on the encrypted value.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// // Whatever the message, a fresh block may hold up to message_modulus - 1.
+    /// assert_eq!(ck.encrypt(1).unwrap().degree(), 3);
+    /// assert_eq!(ck.encrypt_with_carry(1).unwrap().degree(), 15);
+    /// ```
     pub fn degree(&self) -> u64 {
         self.degree
     }
 
     /// The noise level: 1 after encryption or a bootstrap, summed by additions,
     /// multiplied by scalar multiplications.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(ck.encrypt(3).unwrap().noise_level(), 1);
+    /// ```
     pub fn noise_level(&self) -> u64 {
         self.noise_level
     }
 
     /// The message modulus of the parameters it was encrypted with.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(ck.encrypt(0).unwrap().message_modulus(), DEFAULT_PARAMETERS.message_modulus);
+    /// ```
     pub fn message_modulus(&self) -> u64 {
         self.message_modulus
     }
 
     /// The carry modulus of the parameters it was encrypted with.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(ck.encrypt(0).unwrap().carry_modulus(), DEFAULT_PARAMETERS.carry_modulus);
+    /// ```
     pub fn carry_modulus(&self) -> u64 {
         self.carry_modulus
     }

@@ -39,6 +39,18 @@ impl ClientKey {
 
     /// Generates the secret keys from `secret` (use [`ClientKey::new`] unless you need
     /// reproducible keys for tests).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{SecretRandomGenerator, Seed};
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let key = |seed| {
+    ///     let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([seed; 32]));
+    ///     ClientKey::from_secret_generator(DEFAULT_PARAMETERS, &mut secret).unwrap()
+    /// };
+    /// // Reproducible keys, for tests only: anyone who knows the seed knows the keys.
+    /// assert_eq!(key(1).glwe_secret_key(), key(1).glwe_secret_key());
+    /// assert_ne!(key(1).small_lwe_secret_key(), key(2).small_lwe_secret_key());
+    /// ```
     pub fn from_secret_generator(
         parameters: ShortintParameters,
         secret: &mut SecretRandomGenerator,
@@ -86,31 +98,73 @@ impl ClientKey {
     }
 
     /// The parameter set.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(ck.parameters(), &DEFAULT_PARAMETERS);
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
 
     /// The GLWE secret key.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS as p};
+    /// let ck = ClientKey::new(p).unwrap();
+    /// assert_eq!(ck.glwe_secret_key().glwe_dimension(), p.glwe_dimension);
+    /// assert_eq!(ck.glwe_secret_key().polynomial_size(), p.polynomial_size);
+    /// ```
     pub fn glwe_secret_key(&self) -> &GlweSecretKey {
         &self.glwe_secret_key
     }
 
     /// The GLWE key read as an LWE key of dimension `k * N` (blocks live under it).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS as p};
+    /// let ck = ClientKey::new(p).unwrap();
+    /// assert_eq!(ck.big_lwe_secret_key().lwe_dimension(), p.big_lwe_dimension());
+    /// assert_eq!(ck.big_lwe_secret_key().as_slice(), ck.glwe_secret_key().as_slice());
+    /// ```
     pub fn big_lwe_secret_key(&self) -> &LweSecretKey {
         &self.big_lwe_secret_key
     }
 
     /// The small LWE key (dimension `n`), the input key of bootstraps.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS as p};
+    /// let ck = ClientKey::new(p).unwrap();
+    /// assert_eq!(ck.small_lwe_secret_key().lwe_dimension(), p.lwe_dimension);
+    /// ```
     pub fn small_lwe_secret_key(&self) -> &LweSecretKey {
         &self.small_lwe_secret_key
     }
 
     /// Encrypts a message in `[0, message_modulus)`; the carries are empty.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(ck.decrypt(&ck.encrypt(3).unwrap()).unwrap(), 3);
+    /// // 2 message bits: 4 does not fit.
+    /// assert!(ck.encrypt(4).is_err());
+    /// ```
     pub fn encrypt(&self, message: u64) -> Result<Ciphertext> {
         self.encrypt_with_degree(message, self.parameters.message_modulus - 1)
     }
 
     /// Encrypts a value in `[0, message_modulus * carry_modulus)`, carries included.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let ct = ck.encrypt_with_carry(13).unwrap(); // carry 3, message 1
+    /// assert_eq!(ck.decrypt_message_and_carry(&ct).unwrap(), 13);
+    /// assert!(ck.encrypt_with_carry(16).is_err());
+    /// ```
     pub fn encrypt_with_carry(&self, value: u64) -> Result<Ciphertext> {
         self.encrypt_with_degree(value, self.parameters.total_modulus() - 1)
     }
@@ -142,6 +196,13 @@ impl ClientKey {
     }
 
     /// Decrypts message and carries: a value in `[0, message_modulus * carry_modulus)`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let ct = ck.encrypt_with_carry(10).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&ct).unwrap(), 10);
+    /// ```
     pub fn decrypt_message_and_carry(&self, ct: &Ciphertext) -> Result<u64> {
         let p = &self.parameters;
         ct.check_moduli(p.message_modulus, p.carry_modulus)?;
@@ -152,6 +213,13 @@ impl ClientKey {
     }
 
     /// Decrypts the message part: a value in `[0, message_modulus)`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let ct = ck.encrypt_with_carry(10).unwrap(); // carry 2, message 2
+    /// assert_eq!(ck.decrypt(&ct).unwrap(), 2);
+    /// ```
     pub fn decrypt(&self, ct: &Ciphertext) -> Result<u64> {
         Ok(self.decrypt_message_and_carry(ct)? % self.parameters.message_modulus)
     }

@@ -36,6 +36,16 @@ pub struct CompactPublicKey {
 
 impl CompactPublicKey {
     /// The public key of `client_key`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{expand_compact_blocks, ClientKey, CompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let pk = CompactPublicKey::new(&ck).unwrap();
+    /// let lists = pk.encrypt_blocks(&[2, 0, 3]).unwrap();
+    /// let blocks = expand_compact_blocks(&DEFAULT_PARAMETERS, &lists, 3).unwrap();
+    /// let clear: Vec<u64> = blocks.iter().map(|b| ck.decrypt(b).unwrap()).collect();
+    /// assert_eq!(clear, vec![2, 0, 3]);
+    /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let key = encryption_of_zero(client_key, &mut EncryptionRandomGenerator::from_os()?)?;
         Ok(Self {
@@ -45,16 +55,36 @@ impl CompactPublicKey {
     }
 
     /// The parameters of the blocks it encrypts.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let pk = CompactPublicKey::new(&ck).unwrap();
+    /// assert_eq!(pk.parameters(), &DEFAULT_PARAMETERS);
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
 
     /// The words of one compact ciphertext (or key) of `parameters`: `(k + 1) N`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{CompactPublicKey, DEFAULT_PARAMETERS};
+    /// // k + 1 = 2 polynomials of N = 2048 words.
+    /// assert_eq!(CompactPublicKey::glwe_words_of(&DEFAULT_PARAMETERS), 2 * 2048);
+    /// ```
     pub fn glwe_words_of(parameters: &ShortintParameters) -> usize {
         glwe_words(parameters)
     }
 
     /// `Err` unless the key has the size its parameters give (for deserialized keys).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let pk = CompactPublicKey::new(&ck).unwrap();
+    /// assert!(pk.validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.parameters.validate()?;
         check_eq(
@@ -66,6 +96,21 @@ impl CompactPublicKey {
 
     /// Encrypts `messages` (each below the message modulus), `N` per GLWE ciphertext;
     /// returns the ciphertexts' words, `(k + 1) N` each.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{expand_compact_blocks, ClientKey, CompactPublicKey, DEFAULT_PARAMETERS as p};
+    /// let ck = ClientKey::new(p).unwrap();
+    /// let pk = CompactPublicKey::new(&ck).unwrap();
+    /// let messages: Vec<u64> = (0..3000).map(|i| i % 4).collect();
+    /// let lists = pk.encrypt_blocks(&messages).unwrap();
+    /// // N = 2048 blocks per GLWE ciphertext of (k + 1) N words.
+    /// assert_eq!(lists.len(), 2);
+    /// assert!(lists.iter().all(|l| l.len() == CompactPublicKey::glwe_words_of(&p)));
+    /// let blocks = expand_compact_blocks(&p, &lists, messages.len()).unwrap();
+    /// assert_eq!(ck.decrypt(&blocks[2999]).unwrap(), 2999 % 4);
+    /// // Messages must fit in the message modulus.
+    /// assert!(pk.encrypt_blocks(&[4]).is_err());
+    /// ```
     pub fn encrypt_blocks(&self, messages: &[u64]) -> Result<Vec<Vec<u64>>> {
         self.validate()?;
         let p = &self.parameters;
@@ -122,6 +167,16 @@ pub struct CompressedCompactPublicKey {
 
 impl CompressedCompactPublicKey {
     /// The compressed public key of `client_key`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let compressed = CompressedCompactPublicKey::new(&ck).unwrap();
+    /// let pk = compressed.decompress().unwrap();
+    /// let lists = pk.encrypt_blocks(&[1]).unwrap();
+    /// let block = &gpufhe::shortint::expand_compact_blocks(&DEFAULT_PARAMETERS, &lists, 1).unwrap()[0];
+    /// assert_eq!(ck.decrypt(block).unwrap(), 1);
+    /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let p = *client_key.parameters();
         let seed = Seed::from_os()?;
@@ -135,11 +190,24 @@ impl CompressedCompactPublicKey {
     }
 
     /// The parameters of the blocks its key encrypts.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let compressed = CompressedCompactPublicKey::new(&ck).unwrap();
+    /// assert_eq!(compressed.parameters(), &DEFAULT_PARAMETERS);
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
 
     /// `Err` unless the body has `N` words (for deserialized keys).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// assert!(CompressedCompactPublicKey::new(&ck).unwrap().validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.parameters.validate()?;
         check_eq(
@@ -151,6 +219,15 @@ impl CompressedCompactPublicKey {
 
     /// The public key, its mask regenerated from the seed (exactly the mask it was
     /// encrypted with).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let compressed = CompressedCompactPublicKey::new(&ck).unwrap();
+    /// // The seed gives back the same mask every time.
+    /// assert_eq!(compressed.decompress().unwrap(), compressed.decompress().unwrap());
+    /// assert!(compressed.decompress().unwrap().validate().is_ok());
+    /// ```
     pub fn decompress(&self) -> Result<CompactPublicKey> {
         self.validate()?;
         let mut data = vec![0u64; glwe_words(&self.parameters)];
@@ -191,6 +268,13 @@ pub(crate) fn glwe_words(parameters: &ShortintParameters) -> usize {
 
 /// The bytes of the compact ciphertexts holding `count` blocks of `parameters`:
 /// `ceil(count / N)` GLWE ciphertexts of `(k + 1) N` words (saturating).
+///
+/// ```
+/// use gpufhe::shortint::{compact_list_bytes, DEFAULT_PARAMETERS};
+/// // 2049 blocks need two GLWE ciphertexts of 2 * 2048 words of 8 bytes.
+/// assert_eq!(compact_list_bytes(&DEFAULT_PARAMETERS, 2049), 2 * 2 * 2048 * 8);
+/// assert_eq!(compact_list_bytes(&DEFAULT_PARAMETERS, 0), 0);
+/// ```
 pub fn compact_list_bytes(parameters: &ShortintParameters, count: usize) -> u64 {
     let glwes = count.div_ceil(parameters.polynomial_size.0.max(1)) as u64;
     glwes.saturating_mul(glwe_words(parameters) as u64 * 8)
@@ -222,6 +306,17 @@ pub fn expanded_compact_bytes(parameters: &ShortintParameters, count: usize) -> 
 /// The first `count` blocks of compact ciphertexts (`(k + 1) N` words each, as
 /// [`CompactPublicKey::encrypt_blocks`] writes them), as clean blocks of noise level 1.
 /// `Err` if the lists are not of `parameters` or hold fewer than `count` blocks.
+///
+/// ```
+/// use gpufhe::shortint::{expand_compact_blocks, ClientKey, CompactPublicKey, DEFAULT_PARAMETERS as p};
+/// let ck = ClientKey::new(p).unwrap();
+/// let lists = CompactPublicKey::new(&ck).unwrap().encrypt_blocks(&[3, 1]).unwrap();
+/// let blocks = expand_compact_blocks(&p, &lists, 2).unwrap();
+/// assert_eq!((ck.decrypt(&blocks[0]).unwrap(), ck.decrypt(&blocks[1]).unwrap()), (3, 1));
+/// assert_eq!(blocks[0].noise_level(), 1);
+/// // One list holds at most N blocks.
+/// assert!(expand_compact_blocks(&p, &lists, 2049).is_err());
+/// ```
 pub fn expand_compact_blocks(
     parameters: &ShortintParameters,
     lists: &[Vec<u64>],

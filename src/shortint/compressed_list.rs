@@ -97,27 +97,112 @@ impl TryFrom<ListParts> for CompressedBlockList {
 
 impl CompressedBlockList {
     /// The number of blocks.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let list = keys.compress(&[ck.encrypt(1).unwrap(), ck.encrypt(2).unwrap()], &p).unwrap();
+    /// assert_eq!(list.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.infos.len()
     }
 
     /// Whether it holds no block.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// assert!(keys.compress(&[], &p).unwrap().is_empty());
+    /// assert!(!keys.compress(&[ck.encrypt(0).unwrap()], &p).unwrap().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.infos.is_empty()
     }
 
     /// The parameters of the blocks.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let list = keys.compress(&[ck.encrypt(3).unwrap()], &p).unwrap();
+    /// assert_eq!(list.parameters(), &p);
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
 
     /// The compression parameters.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let list = keys.compress(&[ck.encrypt(3).unwrap()], &p).unwrap();
+    /// assert_eq!(list.compression_parameters(), keys.parameters());
+    /// ```
     pub fn compression_parameters(&self) -> &CompressionParameters {
         &self.compression
     }
 
     /// `Err` unless the parameters are valid, every block's bookkeeping is within
     /// their bounds and every GLWE ciphertext has the size its blocks imply.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let list = keys.compress(&[ck.encrypt(3).unwrap()], &p).unwrap();
+    /// assert!(list.validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.compression.validate(&self.parameters)?;
         for &(degree, noise_level) in &self.infos {
@@ -145,6 +230,28 @@ impl CompressionKeys {
     /// Packs `blocks` (of `parameters`): `Err` if they are not of `parameters`, or a
     /// block is at the largest noise level (bootstrap it first: a decompressed block
     /// counts one more level).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let blocks: Vec<_> = (0..6).map(|m| ck.encrypt(m % 4).unwrap()).collect();
+    /// let list = keys.compress(&blocks, &p).unwrap();
+    /// let back = keys.decompress_range(&list, 0..6).unwrap();
+    /// let clear: Vec<u64> = back.iter().map(|b| ck.decrypt(b).unwrap()).collect();
+    /// assert_eq!(clear, vec![0, 1, 2, 3, 0, 1]);
+    /// // A decompressed block counts one more noise level.
+    /// assert_eq!(back[0].noise_level(), 2);
+    /// ```
     pub fn compress(
         &self,
         blocks: &[Ciphertext],
@@ -195,6 +302,24 @@ impl CompressionKeys {
 
     /// Block `index` of `list`, under the big key again; `Err` if `list` was made
     /// with other parameters or `index` is past its end.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let list = keys.compress(&[ck.encrypt(1).unwrap(), ck.encrypt(3).unwrap()], &p).unwrap();
+    /// assert_eq!(ck.decrypt(&keys.decompress(&list, 1).unwrap()).unwrap(), 3);
+    /// assert!(keys.decompress(&list, 2).is_err());
+    /// ```
     pub fn decompress(&self, list: &CompressedBlockList, index: usize) -> Result<Ciphertext> {
         self.check_list(list)?;
         let &(degree, noise_level) = list.infos.get(index).ok_or_else(|| {
@@ -218,6 +343,25 @@ impl CompressionKeys {
     }
 
     /// Blocks `range` of `list`, decompressed on every thread of the rayon pool.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// # // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// # // insecure test parameters here).
+    /// # let p = PARAMETERS;
+    /// # let ck = ClientKey::new(p).unwrap();
+    /// # let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// # let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// // keys: the CompressionKeys of the client key ck, for blocks of parameters p.
+    /// let blocks: Vec<_> = (0..4).map(|m| ck.encrypt(m).unwrap()).collect();
+    /// let list = keys.compress(&blocks, &p).unwrap();
+    /// let middle = keys.decompress_range(&list, 1..3).unwrap();
+    /// assert_eq!((ck.decrypt(&middle[0]).unwrap(), ck.decrypt(&middle[1]).unwrap()), (1, 2));
+    /// ```
     pub fn decompress_range(
         &self,
         list: &CompressedBlockList,

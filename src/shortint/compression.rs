@@ -106,6 +106,11 @@ pub const COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2: CompressionParameters =
 
 impl CompressionParameters {
     /// `k_c·N_c`, the dimension of the compression key read as an LWE key.
+    ///
+    /// ```
+    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+    /// assert_eq!(COMP_PARAM_MESSAGE_2_CARRY_2.lwe_dimension(), 2048);
+    /// ```
     pub fn lwe_dimension(&self) -> usize {
         self.glwe_dimension.0.saturating_mul(self.polynomial_size.0)
     }
@@ -146,6 +151,14 @@ impl CompressionParameters {
     /// blocks per GLWE ciphertext, a storage modulus of 1 to 64 bits, and an added
     /// variance ([`CompressionParameters::added_variance`]) at most the output
     /// variance of a bootstrap of `blocks`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
+    /// assert!(c.validate(&p).is_ok());
+    /// let mut coarse = c;
+    /// coarse.storage_log_modulus = 8; // too few bits kept: too much noise
+    /// assert!(coarse.validate(&p).is_err());
+    /// ```
     pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidParameter(msg));
         blocks.validate()?;
@@ -191,6 +204,14 @@ impl CompressionParameters {
     /// `Err` unless the keys' noise meets the 128-bit curve on both key dimensions
     /// and the set claims at least 128 bits. True of
     /// [`COMP_PARAM_MESSAGE_2_CARRY_2`] with the default block parameters.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
+    /// assert!(c.check_security(&p).is_ok());
+    /// let mut weak = c;
+    /// weak.security_bits = 80;
+    /// assert!(weak.check_security(&p).is_err());
+    /// ```
     pub fn check_security(&self, blocks: &ShortintParameters) -> Result<()> {
         if self.security_bits < 128 {
             return Err(Error::InvalidParameter(format!(
@@ -220,6 +241,15 @@ pub struct CompressionPrivateKey {
 
 impl CompressionPrivateKey {
     /// Draws a fresh key for `parameters` (valid for `blocks`).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{CompressionPrivateKey, COMP_PARAM_MESSAGE_2_CARRY_2, DEFAULT_PARAMETERS};
+    /// let key = CompressionPrivateKey::new(COMP_PARAM_MESSAGE_2_CARRY_2, &DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(key.parameters(), &COMP_PARAM_MESSAGE_2_CARRY_2);
+    /// let mut bad = COMP_PARAM_MESSAGE_2_CARRY_2;
+    /// bad.lwe_per_glwe = 4096; // more blocks than coefficients
+    /// assert!(CompressionPrivateKey::new(bad, &DEFAULT_PARAMETERS).is_err());
+    /// ```
     pub fn new(parameters: CompressionParameters, blocks: &ShortintParameters) -> Result<Self> {
         parameters.validate(blocks)?;
         let key = GlweSecretKey::generate_binary(
@@ -231,6 +261,12 @@ impl CompressionPrivateKey {
     }
 
     /// The compression parameters.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{CompressionPrivateKey, COMP_PARAM_MESSAGE_2_CARRY_2, DEFAULT_PARAMETERS};
+    /// let key = CompressionPrivateKey::new(COMP_PARAM_MESSAGE_2_CARRY_2, &DEFAULT_PARAMETERS).unwrap();
+    /// assert_eq!(key.parameters().polynomial_size.0, 2048);
+    /// ```
     pub fn parameters(&self) -> &CompressionParameters {
         &self.parameters
     }
@@ -269,6 +305,22 @@ pub struct CompressionKeys {
 
 impl CompressedCompressionKeys {
     /// Generates the keys of `private_key` for the blocks of `client_key`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// // insecure test parameters here).
+    /// let p = PARAMETERS;
+    /// let ck = ClientKey::new(p).unwrap();
+    /// let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// let keys = CompressedCompressionKeys::new(&ck, &private).unwrap().decompress().unwrap();
+    /// let list = keys.compress(&[ck.encrypt(1).unwrap(), ck.encrypt(2).unwrap()], &p).unwrap();
+    /// assert_eq!(ck.decrypt(&keys.decompress(&list, 1).unwrap()).unwrap(), 2);
+    /// ```
     pub fn new(client_key: &super::ClientKey, private_key: &CompressionPrivateKey) -> Result<Self> {
         let c = private_key.parameters;
         let blocks = client_key.parameters();
@@ -301,6 +353,23 @@ impl CompressedCompressionKeys {
     }
 
     /// Bytes of host memory the expanded keys take.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// // insecure test parameters here).
+    /// let p = PARAMETERS;
+    /// let ck = ClientKey::new(p).unwrap();
+    /// let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// let compressed = CompressedCompressionKeys::new(&ck, &private).unwrap();
+    /// // The packing key: 512 GLWE ciphertexts of 2 * 512 words; the key back: 512 LWE
+    /// // ciphertexts of 513 words.
+    /// assert_eq!(compressed.expanded_bytes(), (512 * 2 * 512 + 512 * 513) * 8);
+    /// ```
     pub fn expanded_bytes(&self) -> u64 {
         let p = self.packing.shape();
         let b = self.back.shape();
@@ -310,6 +379,23 @@ impl CompressedCompressionKeys {
     }
 
     /// The expanded keys; `Err(OutOfMemory)` if the host cannot reserve them.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+    /// # use gpufhe::shortint::{
+    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+    /// # };
+    /// // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+    /// // insecure test parameters here).
+    /// let p = PARAMETERS;
+    /// let ck = ClientKey::new(p).unwrap();
+    /// let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+    /// let compressed = CompressedCompressionKeys::new(&ck, &private).unwrap();
+    /// let keys = compressed.decompress().unwrap();
+    /// assert!(keys.validate(&p).is_ok());
+    /// assert_eq!(keys.parameters(), compressed.parameters());
+    /// ```
     pub fn decompress(&self) -> Result<CompressionKeys> {
         crate::memory::check_host_memory(self.expanded_bytes(), "expanding compression keys")?;
         Ok(CompressionKeys {
@@ -325,12 +411,44 @@ macro_rules! compression_key_accessors {
     ($($keys:ty),*) => {$(
         impl $keys {
             /// The compression parameters.
+            ///
+            /// ```
+            /// use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+            /// # use gpufhe::shortint::{
+            /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+            /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+            /// # };
+            /// // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+            /// // insecure test parameters here).
+            /// let p = PARAMETERS;
+            /// let ck = ClientKey::new(p).unwrap();
+            /// let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+            /// let compressed = CompressedCompressionKeys::new(&ck, &private).unwrap();
+            /// assert_eq!(compressed.parameters(), private.parameters());
+            /// ```
             pub fn parameters(&self) -> &CompressionParameters {
                 &self.parameters
             }
 
             /// `Err` unless the keys have the shapes `blocks` and their parameters
             /// imply.
+            ///
+            /// ```
+            /// use gpufhe::shortint::{ClientKey, CompressedCompressionKeys, CompressionPrivateKey};
+            /// # use gpufhe::shortint::{
+            /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
+            /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS,
+            /// # };
+            /// // The DEFAULT_PARAMETERS and COMP_PARAM_MESSAGE_2_CARRY_2 in real code (fast,
+            /// // insecure test parameters here).
+            /// let p = PARAMETERS;
+            /// let ck = ClientKey::new(p).unwrap();
+            /// let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
+            /// let compressed = CompressedCompressionKeys::new(&ck, &private).unwrap();
+            /// assert!(compressed.validate(&p).is_ok());
+            /// // Keys made for other blocks do not fit.
+            /// assert!(compressed.validate(&gpufhe::shortint::DEFAULT_PARAMETERS).is_err());
+            /// ```
             pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
                 check_shapes(&self.parameters, blocks, self.packing.shape(), self.back.shape())
             }

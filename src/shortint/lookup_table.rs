@@ -28,6 +28,13 @@ impl LookupTable {
     /// modulus * carry modulus)`), and the table is rotated by half a box so that noise
     /// on either side of `x` still lands in the box of `x`. Past the end, the table
     /// wraps negacyclically to `-f(0)`, which a slightly negative input reads as `f(0)`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{LookupTable, DEFAULT_PARAMETERS};
+    /// let square = LookupTable::new(&DEFAULT_PARAMETERS, |x| x * x).unwrap();
+    /// // Outputs are reduced modulo 16: the largest of x * x mod 16 is 9.
+    /// assert_eq!(square.degree(), 9);
+    /// ```
     pub fn new(parameters: &ShortintParameters, f: impl Fn(u64) -> u64) -> Result<Self> {
         parameters.validate()?;
         let total = parameters.total_modulus();
@@ -61,6 +68,15 @@ impl LookupTable {
 
     /// A table from an explicit body polynomial (already encoded and rotated) and the
     /// degree of its outputs. `Err` if the polynomial's size is not `N`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{LookupTable, DEFAULT_PARAMETERS as p};
+    /// let reference = LookupTable::new(&p, |x| x % 3).unwrap();
+    /// let body = reference.accumulator().body().to_vec();
+    /// let same = LookupTable::from_body_polynomial(&p, body, reference.degree()).unwrap();
+    /// assert_eq!(same, reference);
+    /// assert!(LookupTable::from_body_polynomial(&p, vec![0; 7], 0).is_err());
+    /// ```
     pub fn from_body_polynomial(
         parameters: &ShortintParameters,
         body: Vec<u64>,
@@ -84,11 +100,26 @@ impl LookupTable {
     }
 
     /// The upper bound of the values the table outputs.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{LookupTable, DEFAULT_PARAMETERS};
+    /// let half = LookupTable::new(&DEFAULT_PARAMETERS, |x| x / 2).unwrap();
+    /// assert_eq!(half.degree(), 7);
+    /// ```
     pub fn degree(&self) -> u64 {
         self.degree
     }
 
     /// The accumulator (a trivial GLWE ciphertext).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{LookupTable, DEFAULT_PARAMETERS as p};
+    /// let lut = LookupTable::new(&p, |x| x).unwrap();
+    /// let acc = lut.accumulator();
+    /// assert_eq!(acc.glwe_size(), p.glwe_dimension.to_glwe_size());
+    /// // A trivial encryption: zero masks, the table in the body.
+    /// assert!(acc.as_slice()[..p.polynomial_size.0].iter().all(|&a| a == 0));
+    /// ```
     pub fn accumulator(&self) -> &GlweCiphertextOwned {
         &self.accumulator
     }
@@ -109,6 +140,14 @@ pub struct ManyLookupTable {
 
 impl ManyLookupTable {
     /// The table of `fs` (a power-of-two count, at most the number of block values).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ManyLookupTable, DEFAULT_PARAMETERS};
+    /// let lut = ManyLookupTable::new(&DEFAULT_PARAMETERS, &[&|x| x + 1, &|x| 2 * x]).unwrap();
+    /// assert_eq!(lut.function_count(), 2);
+    /// // Three functions: not a power of two.
+    /// assert!(ManyLookupTable::new(&DEFAULT_PARAMETERS, &[&|x| x, &|x| x, &|x| x]).is_err());
+    /// ```
     pub fn new(parameters: &ShortintParameters, fs: &[&dyn Fn(u64) -> u64]) -> Result<Self> {
         parameters.validate()?;
         let k = fs.len().max(1) as u64;
@@ -131,11 +170,24 @@ impl ManyLookupTable {
     }
 
     /// Inputs must be below this bound.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ManyLookupTable, DEFAULT_PARAMETERS};
+    /// // 16 block values shared by 4 functions: inputs below 4.
+    /// let lut = ManyLookupTable::new(&DEFAULT_PARAMETERS, &[&|x| x, &|x| x, &|x| x, &|x| x]).unwrap();
+    /// assert_eq!(lut.input_bound(), 4);
+    /// ```
     pub fn input_bound(&self) -> u64 {
         self.input_bound
     }
 
     /// The number of functions.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ManyLookupTable, DEFAULT_PARAMETERS};
+    /// let lut = ManyLookupTable::new(&DEFAULT_PARAMETERS, &[&|x| x % 2, &|x| x / 2]).unwrap();
+    /// assert_eq!(lut.function_count(), 2);
+    /// ```
     pub fn function_count(&self) -> usize {
         self.degrees.len()
     }
@@ -144,6 +196,16 @@ impl ManyLookupTable {
 impl BivariateLookupTable {
     /// The table of `f(lhs, rhs)` for `lhs, rhs` in `[0, message_modulus)`, evaluated
     /// on `lhs * message_modulus + rhs` (which needs `carry_modulus >= message_modulus`).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{BivariateLookupTable, DEFAULT_PARAMETERS};
+    /// let min = BivariateLookupTable::new(&DEFAULT_PARAMETERS, |a, b| a.min(b)).unwrap();
+    /// assert_eq!(min.factor(), 4);
+    /// // Packing a * 4 + b needs room for a in the carries.
+    /// let mut no_carry = DEFAULT_PARAMETERS;
+    /// no_carry.carry_modulus = 1;
+    /// assert!(BivariateLookupTable::new(&no_carry, |a, b| a.min(b)).is_err());
+    /// ```
     pub fn new(parameters: &ShortintParameters, f: impl Fn(u64, u64) -> u64) -> Result<Self> {
         let factor = parameters.message_modulus;
         if parameters.carry_modulus < factor {
@@ -157,11 +219,24 @@ impl BivariateLookupTable {
     }
 
     /// The factor the left operand is multiplied by.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{BivariateLookupTable, DEFAULT_PARAMETERS};
+    /// let lut = BivariateLookupTable::new(&DEFAULT_PARAMETERS, |a, b| a ^ b).unwrap();
+    /// assert_eq!(lut.factor(), DEFAULT_PARAMETERS.message_modulus);
+    /// ```
     pub fn factor(&self) -> u64 {
         self.factor
     }
 
     /// The underlying univariate table.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{BivariateLookupTable, LookupTable, DEFAULT_PARAMETERS as p};
+    /// let lut = BivariateLookupTable::new(&p, |a, b| a + b).unwrap();
+    /// // The same table as the univariate one on x = a * 4 + b.
+    /// assert_eq!(lut.as_univariate(), &LookupTable::new(&p, |x| x / 4 + x % 4).unwrap());
+    /// ```
     pub fn as_univariate(&self) -> &LookupTable {
         &self.table
     }

@@ -9,13 +9,12 @@ use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     batch_blind_rotate_lwe_ciphertext, batch_multi_bit_blind_rotate_lwe_ciphertext,
     blind_rotate_assign_multithreaded, extract_lwe_sample_from_glwe_ciphertext,
-    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, keyswitch_lwe_ciphertext,
-    keyswitch_lwe_ciphertext_batch, keyswitch_lwe_ciphertext_batch_rounded,
-    keyswitch_lwe_ciphertext_multithreaded, keyswitch_lwe_ciphertext_rounded_multithreaded,
-    modulus_switch_lwe_ciphertext, mul_lwe_ciphertext_by_scalar_assign,
-    multi_bit_blind_rotate_assign_multithreaded, multi_bit_lwe_secret_key, BootstrapKeyShape,
-    EncryptionRandomGenerator, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
-    LweCiphertextOwned, LweKeyswitchKey, Seed, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    keyswitch_lwe_ciphertext, keyswitch_lwe_ciphertext_batch,
+    keyswitch_lwe_ciphertext_batch_rounded, keyswitch_lwe_ciphertext_multithreaded,
+    keyswitch_lwe_ciphertext_rounded_multithreaded, modulus_switch_lwe_ciphertext,
+    mul_lwe_ciphertext_by_scalar_assign, multi_bit_blind_rotate_assign_multithreaded,
+    BootstrapKeyShape, FourierLweBootstrapKey, GlweCiphertextOwned, KeyswitchKeyShape,
+    LweCiphertextOwned, LweKeyswitchKey, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -122,92 +121,7 @@ server_key_from_parts!(
     SeededLweBootstrapKey
 );
 
-impl CompressedServerKey {
-    /// Generates the compressed server key of `client_key`.
-    pub fn new(client_key: &ClientKey) -> Result<Self> {
-        let mut rng = EncryptionRandomGenerator::from_os()?;
-        Self::with_seeds(client_key, Seed::from_os()?, Seed::from_os()?, &mut rng)
-    }
-
-    /// Generates it with explicit mask seeds and noise generator (reproducible keys
-    /// for tests; the noise generator's state must stay secret).
-    pub fn with_seeds(
-        client_key: &ClientKey,
-        keyswitch_seed: Seed,
-        bootstrap_seed: Seed,
-        rng: &mut EncryptionRandomGenerator,
-    ) -> Result<Self> {
-        let p = client_key.parameters;
-        p.check_server_key_memory("generating a server key")?;
-        let keyswitch_key = generate_seeded_lwe_keyswitch_key(
-            &client_key.big_lwe_secret_key,
-            &client_key.small_lwe_secret_key,
-            p.ks_base_log,
-            p.ks_level,
-            p.lwe_noise_distribution,
-            keyswitch_seed,
-            rng,
-        )?;
-        // A multi-bit key is a bootstrap key over the indicator bits of the groups.
-        let indicator_bits = match p.pbs_kind {
-            PbsKind::Classical => None,
-            PbsKind::MultiBit { grouping_factor } => Some(multi_bit_lwe_secret_key(
-                &client_key.small_lwe_secret_key,
-                grouping_factor,
-            )?),
-        };
-        let bootstrap_key = generate_seeded_lwe_bootstrap_key(
-            indicator_bits
-                .as_ref()
-                .unwrap_or(&client_key.small_lwe_secret_key),
-            &client_key.glwe_secret_key,
-            p.pbs_base_log,
-            p.pbs_level,
-            p.glwe_noise_distribution,
-            bootstrap_seed,
-            rng,
-        )?;
-        Ok(Self {
-            keyswitch_key,
-            bootstrap_key,
-            parameters: p,
-        })
-    }
-
-    /// Expands the seeds into the server key (and converts the bootstrap key to the
-    /// Fourier domain); `Err(OutOfMemory)` if the host cannot reserve the memory
-    /// that needs ([`ShortintParameters::server_key_peak_bytes`]).
-    pub fn decompress(&self) -> Result<ServerKey> {
-        self.parameters
-            .check_server_key_memory("decompressing a server key")?;
-        Ok(self.expand())
-    }
-
-    /// [`CompressedServerKey::decompress`] without the memory check, for callers
-    /// that made it already.
-    pub(crate) fn expand(&self) -> ServerKey {
-        ServerKey {
-            keyswitch_key: self.keyswitch_key.decompress(),
-            bootstrap_key: FourierLweBootstrapKey::from_standard(&self.bootstrap_key.decompress()),
-            parameters: self.parameters,
-        }
-    }
-
-    /// The parameter set.
-    pub fn parameters(&self) -> &ShortintParameters {
-        &self.parameters
-    }
-
-    /// The seeded keyswitching key.
-    pub fn keyswitch_key(&self) -> &SeededLweKeyswitchKey {
-        &self.keyswitch_key
-    }
-
-    /// The seeded bootstrap key (standard domain).
-    pub fn bootstrap_key(&self) -> &SeededLweBootstrapKey {
-        &self.bootstrap_key
-    }
-}
+mod compressed;
 
 impl ServerKey {
     /// Generates the server key of `client_key`.
@@ -225,26 +139,81 @@ impl ServerKey {
     }
 
     /// The parameter set.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// assert_eq!(sk.parameters(), ck.parameters());
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
 
     /// The keyswitching key.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// assert_eq!(sk.keyswitch_key().shape(), PARAMETERS.keyswitch_key_shape());
+    /// assert_eq!(sk.keyswitch_key().output_lwe_size(), PARAMETERS.lwe_dimension.to_lwe_size());
+    /// ```
     pub fn keyswitch_key(&self) -> &LweKeyswitchKey {
         &self.keyswitch_key
     }
 
     /// The bootstrap key in the Fourier domain.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let shape = sk.bootstrap_key().shape();
+    /// assert_eq!(shape, PARAMETERS.bootstrap_key_shape());
+    /// // The bootstrap outputs blocks under the big key.
+    /// assert_eq!(shape.output_lwe_dimension(), PARAMETERS.big_lwe_dimension());
+    /// ```
     pub fn bootstrap_key(&self) -> &FourierLweBootstrapKey {
         &self.bootstrap_key
     }
 
     /// The lookup table of `f` for this key's parameters.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let double = sk.generate_lookup_table(|x| 2 * x).unwrap();
+    /// assert_eq!(double.degree(), 14); // 2 * 7, the largest even value below 16
+    /// let out = sk.apply_lookup_table(&ck.encrypt(3).unwrap(), &double).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&out).unwrap(), 6);
+    /// ```
     pub fn generate_lookup_table(&self, f: impl Fn(u64) -> u64) -> Result<LookupTable> {
         LookupTable::new(&self.parameters, f)
     }
 
     /// The lookup table of the two-block function `f(lhs, rhs)`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let mul = sk.generate_lookup_table_bivariate(|a, b| a * b).unwrap();
+    /// let (a, b) = (ck.encrypt(3).unwrap(), ck.encrypt(2).unwrap());
+    /// let out = sk.apply_lookup_table_bivariate(&a, &b, &mul).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&out).unwrap(), 6);
+    /// ```
     pub fn generate_lookup_table_bivariate(
         &self,
         f: impl Fn(u64, u64) -> u64,
@@ -253,6 +222,19 @@ impl ServerKey {
     }
 
     /// Keyswitches a block from the big key to the small key.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let small = sk.keyswitch(&ck.encrypt(2).unwrap()).unwrap();
+    /// assert_eq!(small.lwe_dimension(), PARAMETERS.lwe_dimension);
+    /// // Still 2, now under the small key (delta = 2^59).
+    /// let phase = gpufhe::core_crypto::decrypt_lwe_ciphertext(ck.small_lwe_secret_key(), &small).unwrap();
+    /// assert_eq!(phase.wrapping_add(1 << 58) >> 59, 2);
+    /// ```
     pub fn keyswitch(&self, ct: &Ciphertext) -> Result<LweCiphertextOwned> {
         self.check_block(ct)?;
         let mut out = LweCiphertextOwned::new_zero(self.parameters.lwe_dimension.to_lwe_size());
@@ -263,6 +245,20 @@ impl ServerKey {
     /// Evaluates `lut` on a block: keyswitch, then programmable bootstrap (its blind
     /// rotation spread over the idle threads of the rayon pool, bit-identical to one
     /// thread). The result has noise level 1 and the table's degree.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let lut = sk.generate_lookup_table(|x| (x + 1) % 4).unwrap();
+    /// for m in 0..4 {
+    ///     let out = sk.apply_lookup_table(&ck.encrypt(m).unwrap(), &lut).unwrap();
+    ///     assert_eq!(ck.decrypt(&out).unwrap(), (m + 1) % 4);
+    ///     assert_eq!(out.noise_level(), 1);
+    /// }
+    /// ```
     pub fn apply_lookup_table(&self, ct: &Ciphertext, lut: &LookupTable) -> Result<Ciphertext> {
         self.check_lut_input(ct, lut)?;
         let p = &self.parameters;
@@ -311,6 +307,19 @@ impl ServerKey {
 
     /// The table of several functions evaluated by one bootstrap (see
     /// [`ManyLookupTable`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let lut = sk.generate_many_lookup_table(&[&|x| x % 2, &|x| x / 2]).unwrap();
+    /// assert_eq!((lut.function_count(), lut.input_bound()), (2, 8));
+    /// let outs = sk.apply_many_lookup_table(&ck.encrypt(3).unwrap(), &lut).unwrap();
+    /// assert_eq!(ck.decrypt(&outs[0]).unwrap(), 1);
+    /// assert_eq!(ck.decrypt(&outs[1]).unwrap(), 1);
+    /// ```
     pub fn generate_many_lookup_table(
         &self,
         fs: &[&dyn Fn(u64) -> u64],
@@ -342,6 +351,22 @@ impl ServerKey {
     /// Evaluates every function of `luts[j]` on `cts[j]` for every `j`, one keyswitch
     /// and one bootstrap per block: keyswitches in parallel on the rayon pool, then
     /// bootstraps in parallel in groups of [`PBS_BATCH`] that read the key once.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let lut = sk.generate_many_lookup_table(&[&|x| x + 1, &|x| x * x]).unwrap();
+    /// let cts = [ck.encrypt(2).unwrap(), ck.encrypt(3).unwrap()];
+    /// let outs = sk.apply_many_lookup_table_batch(&cts, &[&lut, &lut]).unwrap();
+    /// let clear: Vec<Vec<u64>> = outs
+    ///     .iter()
+    ///     .map(|o| o.iter().map(|c| ck.decrypt_message_and_carry(c).unwrap()).collect())
+    ///     .collect();
+    /// assert_eq!(clear, vec![vec![3, 4], vec![4, 9]]);
+    /// ```
     pub fn apply_many_lookup_table_batch(
         &self,
         cts: &[Ciphertext],
@@ -407,6 +432,21 @@ impl ServerKey {
     /// so results decrypt like those of [`ServerKey::apply_lookup_table`] on each
     /// block (whose exact keyswitch is the reference the GPU is compared with) without
     /// being the same bits; they do not depend on the number of threads.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let (inc, neg) = (sk.generate_lookup_table(|x| x + 1).unwrap(), sk.generate_lookup_table(|x| (4 - x % 4) % 4).unwrap());
+    /// let cts: Vec<_> = (0..4).map(|m| ck.encrypt(m).unwrap()).collect();
+    /// let outs = sk.apply_lookup_table_batch(&cts, &[&inc, &neg, &inc, &neg]).unwrap();
+    /// let clear: Vec<u64> = outs.iter().map(|c| ck.decrypt_message_and_carry(c).unwrap()).collect();
+    /// assert_eq!(clear, vec![1, 3, 3, 1]);
+    /// // One table per block.
+    /// assert!(sk.apply_lookup_table_batch(&cts, &[&inc]).is_err());
+    /// ```
     pub fn apply_lookup_table_batch(
         &self,
         cts: &[Ciphertext],
@@ -554,6 +594,20 @@ impl ServerKey {
 
     /// Evaluates a two-block table on `lhs * factor + rhs` (both must hold a message
     /// without carries).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let max = sk.generate_lookup_table_bivariate(|a, b| a.max(b)).unwrap();
+    /// let out = sk.apply_lookup_table_bivariate(&ck.encrypt(1).unwrap(), &ck.encrypt(3).unwrap(), &max).unwrap();
+    /// assert_eq!(ck.decrypt(&out).unwrap(), 3);
+    /// // Blocks with carries do not pack into one: a carry would spill into the other side.
+    /// let carried = ck.encrypt_with_carry(5).unwrap();
+    /// assert!(sk.apply_lookup_table_bivariate(&carried, &ck.encrypt(0).unwrap(), &max).is_err());
+    /// ```
     pub fn apply_lookup_table_bivariate(
         &self,
         lhs: &Ciphertext,
@@ -575,6 +629,19 @@ impl ServerKey {
 
     /// `lhs + rhs` without bootstrap; `Err` if the degree or the noise level would
     /// exceed what the parameters allow.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let mut a = ck.encrypt(3).unwrap();
+    /// sk.unchecked_add_assign(&mut a, &ck.encrypt(2).unwrap()).unwrap();
+    /// // 5 = carry 1, message 1; degree and noise level add up.
+    /// assert_eq!(ck.decrypt_message_and_carry(&a).unwrap(), 5);
+    /// assert_eq!((a.degree(), a.noise_level()), (6, 2));
+    /// ```
     pub fn unchecked_add_assign(&self, lhs: &mut Ciphertext, rhs: &Ciphertext) -> Result<()> {
         self.check_block(lhs)?;
         self.check_block(rhs)?;
@@ -589,6 +656,18 @@ impl ServerKey {
 
     /// `ct * scalar` without bootstrap; `Err` if the degree or the noise level would
     /// exceed what the parameters allow.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let ct = sk.unchecked_scalar_mul(&ck.encrypt(3).unwrap(), 4).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&ct).unwrap(), 12);
+    /// // 3 * 6 = 18 may not fit in 16 values.
+    /// assert!(sk.unchecked_scalar_mul(&ck.encrypt(3).unwrap(), 6).is_err());
+    /// ```
     pub fn unchecked_scalar_mul(&self, ct: &Ciphertext, scalar: u64) -> Result<Ciphertext> {
         self.check_block(ct)?;
         let degree = ct.degree.saturating_mul(scalar);
@@ -603,6 +682,18 @@ impl ServerKey {
 
     /// `ct + scalar` (a clear value added to the block, no bootstrap); `Err` if the
     /// degree would exceed the block.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let mut ct = ck.encrypt(2).unwrap();
+    /// sk.unchecked_scalar_add_assign(&mut ct, 7).unwrap();
+    /// assert_eq!(ck.decrypt_message_and_carry(&ct).unwrap(), 9);
+    /// assert_eq!(ct.noise_level(), 1); // a clear value adds no noise
+    /// ```
     pub fn unchecked_scalar_add_assign(&self, ct: &mut Ciphertext, scalar: u64) -> Result<()> {
         self.check_block(ct)?;
         let degree = ct.degree.saturating_add(scalar);
@@ -616,6 +707,17 @@ impl ServerKey {
     }
 
     /// A trivial (noiseless, unencrypted) block holding `value`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// let sk = ServerKey::new(&ck).unwrap();
+    /// let t = sk.create_trivial(3).unwrap();
+    /// assert_eq!((ck.decrypt(&t).unwrap(), t.degree(), t.noise_level()), (3, 3, 0));
+    /// assert!(sk.create_trivial(16).is_err());
+    /// ```
     pub fn create_trivial(&self, value: u64) -> Result<Ciphertext> {
         let p = &self.parameters;
         if value >= p.total_modulus() {
@@ -646,140 +748,4 @@ impl ServerKey {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::core_crypto::{DecompositionBaseLog, DecompositionLevelCount};
-    use crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-
-    fn check_all_values(params: ShortintParameters) {
-        let ck = ClientKey::new(params).unwrap();
-        let sk = ServerKey::new(&ck).unwrap();
-        let f = |x: u64| (7 * x + 2) % 16;
-        let lut = sk.generate_lookup_table(f).unwrap();
-        for x in 0..params.total_modulus() {
-            let out = sk
-                .apply_lookup_table(&ck.encrypt_with_carry(x).unwrap(), &lut)
-                .unwrap();
-            assert_eq!(ck.decrypt_message_and_carry(&out).unwrap(), f(x), "f({x})");
-        }
-    }
-
-    #[test]
-    fn lookup_tables_on_insecure_test_parameters() {
-        check_all_values(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
-    }
-
-    #[test]
-    fn keyswitch_rounding_only_where_its_noise_is_negligible() {
-        assert!(crate::shortint::DEFAULT_PARAMETERS.keyswitch_rounding_is_negligible());
-        // Small test noise: the CPU keyswitches exactly, so batches give the same bits
-        // as `apply_lookup_table` (the tests below).
-        assert!(!PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2.keyswitch_rounding_is_negligible());
-    }
-
-    #[test]
-    fn batched_lookup_tables_match_one_at_a_time_bit_for_bit() {
-        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
-        let sk = ServerKey::new(&ck).unwrap();
-        let square = sk.generate_lookup_table(|x| x * x).unwrap();
-        let plus_one = sk.generate_lookup_table(|x| x + 1).unwrap();
-        let cts: Vec<Ciphertext> = (0..11).map(|x| ck.encrypt_with_carry(x).unwrap()).collect();
-        let luts: Vec<&LookupTable> = (0..11)
-            .map(|j| if j % 3 == 0 { &square } else { &plus_one })
-            .collect();
-        let batch = sk.apply_lookup_table_batch(&cts, &luts).unwrap();
-        for (j, (ct, lut)) in cts.iter().zip(&luts).enumerate() {
-            let one = sk.apply_lookup_table(ct, lut).unwrap();
-            assert_eq!(batch[j], one, "block {j}");
-            let x = j as u64;
-            let expected = if j % 3 == 0 { x * x % 16 } else { x + 1 };
-            assert_eq!(ck.decrypt_message_and_carry(&batch[j]).unwrap(), expected);
-        }
-        assert!(sk.apply_lookup_table_batch(&cts, &luts[..3]).is_err());
-    }
-
-    #[test]
-    fn bootstraps_split_over_threads_are_bit_identical() {
-        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
-        let sk = ServerKey::new(&ck).unwrap();
-        let lut = sk.generate_lookup_table(|x| (3 * x + 1) % 16).unwrap();
-        for threads in [2, 4] {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .unwrap();
-            for count in [1usize, 2] {
-                let cts: Vec<Ciphertext> = (0..count as u64)
-                    .map(|x| ck.encrypt_with_carry(x + 5).unwrap())
-                    .collect();
-                let luts = vec![&lut; count];
-                let split = pool.install(|| sk.apply_lookup_table_batch(&cts, &luts).unwrap());
-                for (x, (ct, out)) in cts.iter().zip(&split).enumerate() {
-                    assert_eq!(*out, sk.apply_lookup_table(ct, &lut).unwrap());
-                    let x = x as u64 + 5;
-                    assert_eq!(ck.decrypt_message_and_carry(out).unwrap(), (3 * x + 1) % 16);
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn many_functions_from_one_bootstrap() {
-        let ck = ClientKey::new(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
-        let sk = ServerKey::new(&ck).unwrap();
-        let fs: [&dyn Fn(u64) -> u64; 4] = [&|x| x, &|x| x * 5, &|x| 15 - x, &|x| (x == 2) as u64];
-        let lut = sk.generate_many_lookup_table(&fs).unwrap();
-        assert_eq!(lut.input_bound(), 4);
-        for x in 0..4 {
-            let outs = sk
-                .apply_many_lookup_table(&ck.encrypt(x).unwrap(), &lut)
-                .unwrap();
-            for (j, f) in fs.iter().enumerate() {
-                assert_eq!(
-                    ck.decrypt_message_and_carry(&outs[j]).unwrap(),
-                    f(x),
-                    "f_{j}({x})"
-                );
-            }
-        }
-        // Inputs beyond the bound and counts that are not powers of two are errors.
-        assert!(sk
-            .apply_many_lookup_table(&ck.encrypt_with_carry(5).unwrap(), &lut)
-            .is_err());
-        assert!(sk.generate_many_lookup_table(&fs[..3]).is_err());
-    }
-
-    #[test]
-    fn multi_level_bootstrap_decomposition() {
-        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-        params.pbs_base_log = DecompositionBaseLog(12);
-        params.pbs_level = DecompositionLevelCount(3);
-        check_all_values(params);
-    }
-
-    #[test]
-    fn standard_modulus_switch_and_gaussian_noise() {
-        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-        params.modulus_switch = crate::core_crypto::ModulusSwitchType::Standard;
-        params.glwe_noise_distribution = crate::core_crypto::NoiseDistribution::Gaussian {
-            std_dev: 2f64.powi(-44),
-        };
-        params.lwe_noise_distribution = crate::core_crypto::NoiseDistribution::Gaussian {
-            std_dev: 2f64.powi(-44),
-        };
-        check_all_values(params);
-    }
-
-    #[test]
-    fn invalid_parameters_are_rejected() {
-        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-        params.message_modulus = 3;
-        assert!(ClientKey::new(params).is_err());
-        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-        params.ks_level = DecompositionLevelCount(17);
-        assert!(ClientKey::new(params).is_err());
-        let mut params = PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
-        params.polynomial_size = crate::core_crypto::PolynomialSize(1000);
-        assert!(ClientKey::new(params).is_err());
-    }
-}
+mod tests;

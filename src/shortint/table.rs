@@ -80,21 +80,50 @@ impl Table {
     }
 
     /// The entry for every block value (see the type's documentation for the layout).
+    ///
+    /// ```
+    /// use gpufhe::backend::Table;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let t = Table::on_domain(&DEFAULT_PARAMETERS, 3, &[&|x| x + 1]).unwrap();
+    /// // Entries past the domain are never read and hold 0.
+    /// assert_eq!(&t.values()[..6], &[1, 2, 3, 4, 0, 0]);
+    /// ```
     pub fn values(&self) -> &[u64] {
         &self.values
     }
 
     /// The number of functions (outputs per bootstrap).
+    ///
+    /// ```
+    /// use gpufhe::backend::Table;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let t = Table::on_domain(&DEFAULT_PARAMETERS, 3, &[&|x| x, &|x| x, &|x| x, &|x| x]).unwrap();
+    /// assert_eq!(t.function_count(), 4);
+    /// ```
     pub fn function_count(&self) -> usize {
         self.degrees.len()
     }
 
     /// The largest output of each function.
+    ///
+    /// ```
+    /// use gpufhe::backend::Table;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let t = Table::on_domain(&DEFAULT_PARAMETERS, 7, &[&|x| x * 2, &|x| x % 3]).unwrap();
+    /// assert_eq!(t.degrees(), &[14, 2]);
+    /// ```
     pub fn degrees(&self) -> &[u64] {
         &self.degrees
     }
 
     /// Inputs must be below this bound.
+    ///
+    /// ```
+    /// use gpufhe::backend::Table;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// let t = Table::on_domain(&DEFAULT_PARAMETERS, 1, &[&|x| x, &|x| x, &|x| x, &|x| x]).unwrap();
+    /// assert_eq!(t.input_bound(), 16 / 4);
+    /// ```
     pub fn input_bound(&self) -> u64 {
         self.values.len() as u64 / self.degrees.len() as u64
     }

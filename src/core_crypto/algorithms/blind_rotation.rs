@@ -22,6 +22,43 @@ use tfhe_fft::c64;
 /// Blind-rotates `acc` by the phase of `switched` (modulo `2N`): afterwards its
 /// constant coefficient encrypts the coefficient of index `b' - <a', s>` of the
 /// original accumulator polynomial (negated past `N`).
+///
+/// ```
+/// # use gpufhe::core_crypto::*;
+/// # // Toy dimensions (insecure): 2-bit messages and a padding bit, encoded as m * 2^61.
+/// # let (poly, delta) = (PolynomialSize(256), 1u64 << 61);
+/// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// # let small_key = LweSecretKey::generate_binary(LweDimension(32), &mut secret);
+/// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
+/// # let big_key = glwe_key.as_lwe_secret_key();
+/// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+/// # // The table of f over the 4 messages: a trivial GLWE ciphertext whose body holds
+/// # // f(m) * delta on the N / 4 coefficients of m, shifted by half of them.
+/// # let table = |f: fn(u64) -> u64| {
+/// #     let (n, half) = (poly.0, poly.0 / 8);
+/// #     let mut data = vec![0u64; 2 * n];
+/// #     for (j, c) in data[n..].iter_mut().enumerate() {
+/// #         let x = j + half;
+/// #         *c = if x < n { f((x / (n / 4)) as u64) * delta } else { (f(0) * delta).wrapping_neg() };
+/// #     }
+/// #     GlweCiphertext::from_container(data, poly).unwrap()
+/// # };
+/// # let decode = |key: &LweSecretKey, ct: &LweCiphertextOwned| {
+/// #     decrypt_lwe_ciphertext(key, ct).unwrap().wrapping_add(delta / 2) / delta
+/// # };
+/// # let bsk = generate_lwe_bootstrap_key(&small_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+/// # let bsk = FourierLweBootstrapKey::from_standard(&bsk);
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&small_key, 2 * delta, noise, &mut rng).unwrap();
+/// let switched = modulus_switch_lwe_ciphertext(&ct, poly.log2() + 1, ModulusSwitchType::Standard).unwrap();
+/// let mut acc = table(|m| (3 * m + 1) % 4);
+/// blind_rotate_assign(&mut acc, &switched, &bsk).unwrap();
+/// // The constant coefficient now encrypts f(2) = 7 mod 4 = 3 under the GLWE key.
+/// let mut out = LweCiphertextOwned::new_zero(big_key.lwe_dimension().to_lwe_size());
+/// extract_lwe_sample_from_glwe_ciphertext(&acc, &mut out, 0).unwrap();
+/// assert_eq!(decode(&big_key, &out), 3);
+/// ```
 pub fn blind_rotate_assign<C>(
     acc: &mut GlweCiphertext<C>,
     switched: &ModulusSwitchedLweCiphertext,
@@ -96,6 +133,71 @@ pub(super) fn rotate_by_body(acc: &mut [u64], body: usize, n: usize) {
 /// independent of the noise of `input`.
 ///
 /// See [`crate::shortint`] for lookup tables that make this evaluate a function.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+///
+/// // Toy dimensions, far from secure, so that the example runs in a blink: a small
+/// // LWE key of 128 bits, a GLWE key of one polynomial of 512 bits.
+/// let (n, k, poly) = (LweDimension(128), GlweDimension(1), PolynomialSize(512));
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+///
+/// // Secret keys. Messages live under the big key: the GLWE key's coefficients read
+/// // as an LWE key of dimension k * N. Bootstraps read the small key.
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let small_key = LweSecretKey::generate_binary(n, &mut secret);
+/// let glwe_key = GlweSecretKey::generate_binary(k, poly, &mut secret).unwrap();
+/// let big_key = glwe_key.as_lwe_secret_key();
+///
+/// // Public keys: big key -> small key (keyswitch), small key -> GLWE key (bootstrap,
+/// // converted once to the Fourier domain where blind rotation works).
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let ksk = generate_lwe_keyswitch_key(
+///     &big_key, &small_key, DecompositionBaseLog(5), DecompositionLevelCount(4), noise, &mut rng,
+/// )
+/// .unwrap();
+/// let bsk = generate_lwe_bootstrap_key(
+///     &small_key, &glwe_key, DecompositionBaseLog(15), DecompositionLevelCount(2), noise, &mut rng,
+/// )
+/// .unwrap();
+/// let bsk = FourierLweBootstrapKey::from_standard(&bsk);
+///
+/// // Encoding: a 2-bit message m in the top bits below a zero padding bit, m * 2^61.
+/// let delta = 1u64 << 61;
+/// let f = |m: u64| (3 * m + 1) % 4;
+///
+/// // The lookup table of f: a trivial GLWE ciphertext (zero mask) whose body gives each
+/// // message a box of N / 4 coefficients holding f(m) * delta. Shifted by half a box, so
+/// // that noise on either side of m stays in m's box; the negacyclic wrap (-f(0) past the
+/// // end) reads as f(0) for phases slightly below zero.
+/// let box_size = poly.0 / 4;
+/// let mut accumulator = vec![0u64; poly.0]; // the mask polynomial
+/// for j in 0..poly.0 {
+///     let x = j + box_size / 2;
+///     accumulator.push(if x < poly.0 {
+///         f((x / box_size) as u64) * delta
+///     } else {
+///         (f(0) * delta).wrapping_neg()
+///     });
+/// }
+/// let accumulator = GlweCiphertext::from_container(accumulator, poly).unwrap();
+///
+/// for m in 0..4 {
+///     // Encrypt under the big key, keyswitch to the small key, bootstrap back.
+///     let ct = allocate_and_encrypt_new_lwe_ciphertext(&big_key, m * delta, noise, &mut rng).unwrap();
+///     let mut small = LweCiphertextOwned::new_zero(n.to_lwe_size());
+///     keyswitch_lwe_ciphertext(&ksk, &ct, &mut small).unwrap();
+///     let mut out = LweCiphertextOwned::new_zero(big_key.lwe_dimension().to_lwe_size());
+///     programmable_bootstrap_lwe_ciphertext(
+///         &small, &mut out, &accumulator, &bsk, ModulusSwitchType::CenteredMeanNoiseReduction,
+///     )
+///     .unwrap();
+///
+///     // Decrypt and round away the (fresh, bootstrap-sized) noise.
+///     let phase = decrypt_lwe_ciphertext(&big_key, &out).unwrap();
+///     assert_eq!(phase.wrapping_add(delta / 2) / delta, f(m));
+/// }
+/// ```
 pub fn programmable_bootstrap_lwe_ciphertext<C, D, E>(
     input: &LweCiphertext<C>,
     output: &mut LweCiphertext<D>,
@@ -122,6 +224,49 @@ where
 /// by every member of the batch while it is in cache. Results are bit-identical to
 /// bootstrapping one at a time; a batch of 2 to 8 saves most of the memory traffic
 /// of the key on one core.
+///
+/// ```
+/// # use gpufhe::core_crypto::*;
+/// # // Toy dimensions (insecure): 2-bit messages and a padding bit, encoded as m * 2^61.
+/// # let (poly, delta) = (PolynomialSize(256), 1u64 << 61);
+/// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// # let small_key = LweSecretKey::generate_binary(LweDimension(32), &mut secret);
+/// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
+/// # let big_key = glwe_key.as_lwe_secret_key();
+/// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+/// # // The table of f over the 4 messages: a trivial GLWE ciphertext whose body holds
+/// # // f(m) * delta on the N / 4 coefficients of m, shifted by half of them.
+/// # let table = |f: fn(u64) -> u64| {
+/// #     let (n, half) = (poly.0, poly.0 / 8);
+/// #     let mut data = vec![0u64; 2 * n];
+/// #     for (j, c) in data[n..].iter_mut().enumerate() {
+/// #         let x = j + half;
+/// #         *c = if x < n { f((x / (n / 4)) as u64) * delta } else { (f(0) * delta).wrapping_neg() };
+/// #     }
+/// #     GlweCiphertext::from_container(data, poly).unwrap()
+/// # };
+/// # let decode = |key: &LweSecretKey, ct: &LweCiphertextOwned| {
+/// #     decrypt_lwe_ciphertext(key, ct).unwrap().wrapping_add(delta / 2) / delta
+/// # };
+/// # let bsk = generate_lwe_bootstrap_key(&small_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+/// # let bsk = FourierLweBootstrapKey::from_standard(&bsk);
+/// let inputs: Vec<_> = (0..4u64)
+///     .map(|m| allocate_and_encrypt_new_lwe_ciphertext(&small_key, m * delta, noise, &mut rng).unwrap())
+///     .collect();
+/// let (square, negate) = (table(|m| m * m % 4), table(|m| (4 - m) % 4));
+/// let accumulators = [&square, &negate, &square, &negate];
+/// let mut outputs = vec![LweCiphertextOwned::new_zero(big_key.lwe_dimension().to_lwe_size()); 4];
+/// let ms = ModulusSwitchType::Standard;
+/// batch_programmable_bootstrap_lwe_ciphertext(&inputs, &mut outputs, &accumulators, &bsk, ms).unwrap();
+/// let decoded: Vec<u64> = outputs.iter().map(|ct| decode(&big_key, ct)).collect();
+/// assert_eq!(decoded, vec![0, 3, 0, 1]);
+/// // The same bits as one bootstrap at a time.
+/// let mut alone = LweCiphertextOwned::new_zero(big_key.lwe_dimension().to_lwe_size());
+/// programmable_bootstrap_lwe_ciphertext(&inputs[1], &mut alone, &negate, &bsk, ms).unwrap();
+/// assert_eq!(alone, outputs[1]);
+/// ```
 pub fn batch_programmable_bootstrap_lwe_ciphertext<C, D, E>(
     inputs: &[LweCiphertext<C>],
     outputs: &mut [LweCiphertext<D>],
@@ -153,6 +298,48 @@ where
 /// reading the bootstrap key once for the whole batch; returns the rotated
 /// accumulators, from which any coefficient can be extracted (several functions of
 /// one bootstrap live at different coefficients).
+///
+/// ```
+/// # use gpufhe::core_crypto::*;
+/// # // Toy dimensions (insecure): 2-bit messages and a padding bit, encoded as m * 2^61.
+/// # let (poly, delta) = (PolynomialSize(256), 1u64 << 61);
+/// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// # let small_key = LweSecretKey::generate_binary(LweDimension(32), &mut secret);
+/// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
+/// # let big_key = glwe_key.as_lwe_secret_key();
+/// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+/// # // The table of f over the 4 messages: a trivial GLWE ciphertext whose body holds
+/// # // f(m) * delta on the N / 4 coefficients of m, shifted by half of them.
+/// # let table = |f: fn(u64) -> u64| {
+/// #     let (n, half) = (poly.0, poly.0 / 8);
+/// #     let mut data = vec![0u64; 2 * n];
+/// #     for (j, c) in data[n..].iter_mut().enumerate() {
+/// #         let x = j + half;
+/// #         *c = if x < n { f((x / (n / 4)) as u64) * delta } else { (f(0) * delta).wrapping_neg() };
+/// #     }
+/// #     GlweCiphertext::from_container(data, poly).unwrap()
+/// # };
+/// # let decode = |key: &LweSecretKey, ct: &LweCiphertextOwned| {
+/// #     decrypt_lwe_ciphertext(key, ct).unwrap().wrapping_add(delta / 2) / delta
+/// # };
+/// # let bsk = generate_lwe_bootstrap_key(&small_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+/// # let bsk = FourierLweBootstrapKey::from_standard(&bsk);
+/// let inputs: Vec<_> = (0..3u64)
+///     .map(|m| allocate_and_encrypt_new_lwe_ciphertext(&small_key, m * delta, noise, &mut rng).unwrap())
+///     .collect();
+/// let identity = table(|m| m);
+/// let rotated = batch_blind_rotate_lwe_ciphertext(&inputs, &[&identity; 3], &bsk, ModulusSwitchType::Standard).unwrap();
+/// for (m, acc) in (0..3u64).zip(&rotated) {
+///     let mut out = LweCiphertextOwned::new_zero(big_key.lwe_dimension().to_lwe_size());
+///     // Coefficient 0 holds f(m); one box of N / 4 coefficients further, f(m + 1).
+///     extract_lwe_sample_from_glwe_ciphertext(acc, &mut out, 0).unwrap();
+///     assert_eq!(decode(&big_key, &out), m);
+///     extract_lwe_sample_from_glwe_ciphertext(acc, &mut out, poly.0 / 4).unwrap();
+///     assert_eq!(decode(&big_key, &out), m + 1);
+/// }
+/// ```
 pub fn batch_blind_rotate_lwe_ciphertext<C, E>(
     inputs: &[LweCiphertext<C>],
     accumulators: &[&GlweCiphertext<E>],

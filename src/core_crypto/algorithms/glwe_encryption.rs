@@ -66,6 +66,22 @@ pub(crate) fn encrypt_glwe_into_mask(
 }
 
 /// Writes the phase `B - sum_c A_c * S_c` (plaintext + noise) to `output`.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let n = PolynomialSize(64);
+/// let key = GlweSecretKey::generate_binary(GlweDimension(1), n, &mut SecretRandomGenerator::from_os().unwrap()).unwrap();
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let mut ct = GlweCiphertextOwned::new_zero(GlweSize(2), n).unwrap();
+/// let message: Vec<u64> = (0..64).map(|i| (i % 8) << 61).collect();
+/// encrypt_glwe_ciphertext(&key, &mut ct, &message, NoiseDistribution::TUniform { log2_bound: 20 }, &mut rng).unwrap();
+/// let mut phase = vec![0u64; 64];
+/// decrypt_glwe_ciphertext(&key, &ct, &mut phase).unwrap();
+/// let decoded: Vec<u64> = phase.iter().map(|p| p.wrapping_add(1 << 60) >> 61).collect();
+/// assert_eq!(decoded, (0..64).map(|i| i % 8).collect::<Vec<u64>>());
+/// // The output must hold N coefficients.
+/// assert!(decrypt_glwe_ciphertext(&key, &ct, &mut [0u64; 32]).is_err());
+/// ```
 pub fn decrypt_glwe_ciphertext<C: AsRef<[u64]>>(
     key: &GlweSecretKey,
     ct: &GlweCiphertext<C>,

@@ -53,6 +53,16 @@ pub(crate) fn encrypt_lwe_into_mask(
 }
 
 /// Encrypts `plaintext` into a new ciphertext under `key`.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let key = LweSecretKey::generate_binary(LweDimension(64), &mut SecretRandomGenerator::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&key, 3 << 60, noise, &mut rng).unwrap();
+/// assert_eq!(ct.lwe_size(), LweSize(65));
+/// assert_eq!(decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60, 3);
+/// ```
 pub fn allocate_and_encrypt_new_lwe_ciphertext(
     key: &LweSecretKey,
     plaintext: u64,
@@ -65,6 +75,22 @@ pub fn allocate_and_encrypt_new_lwe_ciphertext(
 }
 
 /// Returns the phase `b - <a, s>` = plaintext + noise; decoding is up to the caller.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let key = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// // Messages of 4 bits in the top bits: m * 2^60.
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&key, 11 << 60, NoiseDistribution::TUniform { log2_bound: 20 }, &mut rng).unwrap();
+/// let phase = decrypt_lwe_ciphertext(&key, &ct).unwrap();
+/// // The phase is 11 * 2^60 plus a small noise; rounding removes the noise.
+/// assert_eq!(phase.wrapping_add(1 << 59) >> 60, 11);
+/// assert_ne!(phase, 11 << 60);
+/// // A key of another dimension cannot decrypt it.
+/// let other = LweSecretKey::generate_binary(LweDimension(32), &mut secret);
+/// assert!(decrypt_lwe_ciphertext(&other, &ct).is_err());
+/// ```
 pub fn decrypt_lwe_ciphertext<C: AsRef<[u64]>>(
     key: &LweSecretKey,
     ct: &LweCiphertext<C>,

@@ -54,6 +54,23 @@ pub fn generate_lwe_keyswitch_key(
 /// [`SeededLweKeyswitchKey::decompress`] gives exactly the key that
 /// [`generate_lwe_keyswitch_key`] gives with a generator whose masks start at
 /// `mask_seed` and whose noise is in the same state.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+/// let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(mask_seed, noise_seed);
+/// let plain = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, mask_seed, &mut rng).unwrap();
+/// assert_eq!(seeded.decompress(), plain);
+/// // One body per ciphertext instead of 17 coefficients.
+/// assert_eq!(17 * seeded.bodies().len(), plain.as_slice().len());
+/// ```
 pub fn generate_seeded_lwe_keyswitch_key(
     input_key: &LweSecretKey,
     output_key: &LweSecretKey,
@@ -78,6 +95,22 @@ pub fn generate_seeded_lwe_keyswitch_key(
 
 impl SeededLweKeyswitchKey {
     /// Regenerates the masks from the seed: the full keyswitching key.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let ksk = seeded.decompress();
+    /// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 6 << 60, noise, &mut rng).unwrap();
+    /// let mut out = LweCiphertextOwned::new_zero(LweSize(17));
+    /// keyswitch_lwe_ciphertext(&ksk, &ct, &mut out).unwrap();
+    /// assert_eq!(decrypt_lwe_ciphertext(&small, &out).unwrap().wrapping_add(1 << 59) >> 60, 6);
+    /// ```
     pub fn decompress(&self) -> LweKeyswitchKey {
         let n = self.shape.output_lwe_dimension.0;
         let mut masks = EncryptionRandomGenerator::masks_only(self.seed);
@@ -134,6 +167,25 @@ fn encrypt_keyswitch_key_rows(
 /// Keyswitches `input` (under the key's input key) into `output` (under its output
 /// key): `output = (0, b) - sum_i sum_j d_ij * KSK_ij` where `d_ij` are the digits of
 /// the mask coefficient `a_i`. Zero digits are skipped.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let big = LweSecretKey::generate_binary(LweDimension(128), &mut secret);
+/// let small = LweSecretKey::generate_binary(LweDimension(32), &mut secret);
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let (b, l) = (DecompositionBaseLog(5), DecompositionLevelCount(4));
+/// let ksk = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 9 << 60, noise, &mut rng).unwrap();
+/// let mut out = LweCiphertextOwned::new_zero(small.lwe_dimension().to_lwe_size());
+/// keyswitch_lwe_ciphertext(&ksk, &ct, &mut out).unwrap();
+/// // The same message, now under the small key.
+/// assert_eq!(decrypt_lwe_ciphertext(&small, &out).unwrap().wrapping_add(1 << 59) >> 60, 9);
+/// // The output must have the size of the output key.
+/// let mut wrong = LweCiphertextOwned::new_zero(LweSize(129));
+/// assert!(keyswitch_lwe_ciphertext(&ksk, &ct, &mut wrong).is_err());
+/// ```
 pub fn keyswitch_lwe_ciphertext<C, D>(
     ksk: &LweKeyswitchKey,
     input: &LweCiphertext<C>,
@@ -206,6 +258,24 @@ pub fn keyswitch_lwe_ciphertext_batch<C: AsRef<[u64]>>(
 /// of the key (the key, ~60 MB on the default parameters, is what limits a single
 /// keyswitch). Bit-identical to the single-threaded keyswitch; meant for steps with
 /// fewer keyswitches than threads.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let big = LweSecretKey::generate_binary(LweDimension(128), &mut secret);
+/// let small = LweSecretKey::generate_binary(LweDimension(128), &mut secret);
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let (b, l) = (DecompositionBaseLog(5), DecompositionLevelCount(4));
+/// let ksk = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 5 << 60, noise, &mut rng).unwrap();
+/// let (mut one, mut many) = (LweCiphertextOwned::new_zero(LweSize(129)), LweCiphertextOwned::new_zero(LweSize(129)));
+/// keyswitch_lwe_ciphertext(&ksk, &ct, &mut one).unwrap();
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// pool.install(|| keyswitch_lwe_ciphertext_multithreaded(&ksk, &ct, &mut many)).unwrap();
+/// assert_eq!(one, many);
+/// assert_eq!(decrypt_lwe_ciphertext(&small, &many).unwrap().wrapping_add(1 << 59) >> 60, 5);
+/// ```
 pub fn keyswitch_lwe_ciphertext_multithreaded<C, D>(
     ksk: &LweKeyswitchKey,
     input: &LweCiphertext<C>,

@@ -70,6 +70,24 @@ pub fn keyswitch_lwe_ciphertext_batch_rounded<C: AsRef<[u64]>>(
 /// the rayon pool: each thread computes a contiguous range of output coefficients and
 /// so reads only its columns of the rounded key. Bit-identical to the group form
 /// (the result of a bootstrap does not depend on how many threads computed it).
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+/// let small = LweSecretKey::generate_binary(LweDimension(128), &mut secret);
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 40 };
+/// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+/// let ksk = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+/// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 2 << 60, noise, &mut rng).unwrap();
+/// let mut out = LweCiphertextOwned::new_zero(LweSize(129));
+/// let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+/// pool.install(|| keyswitch_lwe_ciphertext_rounded_multithreaded(&ksk, &ct, &mut out)).unwrap();
+/// // The same bits as the group form, whatever the number of threads.
+/// assert_eq!(out, keyswitch_lwe_ciphertext_batch_rounded(&ksk, &[&ct]).unwrap()[0]);
+/// assert_eq!(decrypt_lwe_ciphertext(&small, &out).unwrap().wrapping_add(1 << 59) >> 60, 2);
+/// ```
 pub fn keyswitch_lwe_ciphertext_rounded_multithreaded<C, D>(
     ksk: &LweKeyswitchKey,
     input: &LweCiphertext<C>,

@@ -27,6 +27,17 @@ where
 }
 
 /// `lhs -= rhs`, coefficient-wise modulo 2^64: the messages are subtracted.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let mut a = allocate_and_encrypt_new_lwe_ciphertext(&key, 7 << 60, noise, &mut rng).unwrap();
+/// let b = allocate_and_encrypt_new_lwe_ciphertext(&key, 2 << 60, noise, &mut rng).unwrap();
+/// sub_lwe_ciphertext_assign(&mut a, &b).unwrap();
+/// assert_eq!(decrypt_lwe_ciphertext(&key, &a).unwrap().wrapping_add(1 << 59) >> 60, 5);
+/// ```
 pub fn sub_lwe_ciphertext_assign<C, D>(
     lhs: &mut LweCiphertext<C>,
     rhs: &LweCiphertext<D>,
@@ -41,6 +52,17 @@ where
 }
 
 /// `ct *= scalar` modulo 2^64: the message is multiplied by `scalar`.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let mut ct = allocate_and_encrypt_new_lwe_ciphertext(&key, 3 << 60, noise, &mut rng).unwrap();
+/// mul_lwe_ciphertext_by_scalar_assign(&mut ct, 5);
+/// // 3 * 5 = 15; the noise is multiplied by 5 too.
+/// assert_eq!(decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60, 15);
+/// ```
 pub fn mul_lwe_ciphertext_by_scalar_assign<C>(ct: &mut LweCiphertext<C>, scalar: u64)
 where
     C: AsRef<[u64]> + AsMut<[u64]>,
@@ -51,6 +73,16 @@ where
 }
 
 /// Adds `plaintext` (an already encoded value) to the body: the message grows by it.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let mut ct = allocate_and_encrypt_new_lwe_ciphertext(&key, 4 << 60, noise, &mut rng).unwrap();
+/// add_plaintext_to_lwe_ciphertext_assign(&mut ct, 9 << 60);
+/// assert_eq!(decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60, 13);
+/// ```
 pub fn add_plaintext_to_lwe_ciphertext_assign<C>(ct: &mut LweCiphertext<C>, plaintext: u64)
 where
     C: AsRef<[u64]> + AsMut<[u64]>,

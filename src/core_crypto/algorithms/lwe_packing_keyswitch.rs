@@ -40,11 +40,35 @@ pub struct PackingKeyswitchKeyShape {
 
 impl PackingKeyswitchKeyShape {
     /// Number of GLWE ciphertexts in the key: one per input coefficient and level.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let shape = PackingKeyswitchKeyShape {
+    ///     input_lwe_dimension: LweDimension(2048),
+    ///     output_glwe_dimension: GlweDimension(1),
+    ///     output_polynomial_size: PolynomialSize(2048),
+    ///     base_log: DecompositionBaseLog(20),
+    ///     level: DecompositionLevelCount(1),
+    /// };
+    /// assert_eq!(shape.ciphertext_count(), 2048);
+    /// ```
     pub fn ciphertext_count(&self) -> usize {
         self.input_lwe_dimension.0 * self.level.0
     }
 
     /// Coefficients of one GLWE ciphertext of the key, `(k + 1) * N`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let shape = PackingKeyswitchKeyShape {
+    ///     input_lwe_dimension: LweDimension(2048),
+    ///     output_glwe_dimension: GlweDimension(1),
+    ///     output_polynomial_size: PolynomialSize(2048),
+    ///     base_log: DecompositionBaseLog(20),
+    ///     level: DecompositionLevelCount(1),
+    /// };
+    /// assert_eq!(shape.glwe_len(), 2 * 2048);
+    /// ```
     pub fn glwe_len(&self) -> usize {
         (self.output_glwe_dimension.0 + 1) * self.output_polynomial_size.0
     }
@@ -133,11 +157,40 @@ impl TryFrom<SeededPackingKeyParts> for SeededLwePackingKeyswitchKey {
 
 impl LwePackingKeyswitchKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(32), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let key = seeded.decompress();
+    /// assert_eq!(key.shape().input_lwe_dimension, LweDimension(16));
+    /// assert_eq!(key.shape().output_polynomial_size, PolynomialSize(32));
+    /// ```
     pub fn shape(&self) -> PackingKeyswitchKeyShape {
         self.shape
     }
 
     /// All coefficients.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(32), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let key = seeded.decompress();
+    /// let shape = key.shape();
+    /// // One GLWE ciphertext per input coefficient and level.
+    /// assert_eq!(key.as_slice().len(), shape.ciphertext_count() * shape.glwe_len());
+    /// ```
     pub fn as_slice(&self) -> &[u64] {
         &self.data
     }
@@ -145,11 +198,39 @@ impl LwePackingKeyswitchKey {
 
 impl SeededLwePackingKeyswitchKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(32), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// assert_eq!(seeded.shape().level, l);
+    /// assert_eq!(seeded.shape().ciphertext_count(), 16 * 3);
+    /// ```
     pub fn shape(&self) -> PackingKeyswitchKeyShape {
         self.shape
     }
 
     /// Regenerates the masks from the seed: the full key.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(32), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let key = seeded.decompress();
+    /// assert_eq!(key.shape(), seeded.shape());
+    /// // The masks come from the seed: the same seed gives the same key.
+    /// assert_eq!(key.as_slice()[..32], seeded.decompress().as_slice()[..32]);
+    /// ```
     pub fn decompress(&self) -> LwePackingKeyswitchKey {
         let n = self.shape.output_polynomial_size.0;
         let mask_len = self.shape.output_glwe_dimension.0 * n;
@@ -236,6 +317,31 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
 /// ciphertext under its output key: coefficient `t` of its phase is the phase of
 /// `inputs[t]`, the coefficients past the inputs are noise around zero. Each output
 /// polynomial is computed on its own thread.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let mut secret = SecretRandomGenerator::from_os().unwrap();
+/// let lwe_key = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+/// let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(32), &mut secret).unwrap();
+/// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+/// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+/// let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
+/// let key = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed::from_os().unwrap(), &mut rng)
+///     .unwrap()
+///     .decompress();
+/// let cts: Vec<_> = [3u64, 1, 4, 1, 5]
+///     .iter()
+///     .map(|&m| allocate_and_encrypt_new_lwe_ciphertext(&lwe_key, m << 59, noise, &mut rng).unwrap())
+///     .collect();
+/// let glwe = keyswitch_lwe_ciphertexts_into_glwe(&key, &cts).unwrap();
+/// let mut phase = vec![0u64; 32];
+/// decrypt_glwe_ciphertext(&glwe_key, &glwe, &mut phase).unwrap();
+/// let decoded: Vec<u64> = phase.iter().map(|p| p.wrapping_add(1 << 58) >> 59).collect();
+/// assert_eq!(decoded[..6], [3, 1, 4, 1, 5, 0]);
+/// // At most N = 32 ciphertexts fit.
+/// let too_many = vec![cts[0].clone(); 33];
+/// assert!(keyswitch_lwe_ciphertexts_into_glwe(&key, &too_many).is_err());
+/// ```
 pub fn keyswitch_lwe_ciphertexts_into_glwe<C: AsRef<[u64]> + Sync>(
     key: &LwePackingKeyswitchKey,
     inputs: &[LweCiphertext<C>],

@@ -6,12 +6,26 @@ use crate::core_crypto::random::NoiseDistribution;
 
 /// Variance of a signed digit of the balanced decomposition in base `2^base_log` of a
 /// uniform value: `(B^2 + 2) / 12`.
+///
+/// ```
+/// use gpufhe::core_crypto::noise::decomposition_digit_variance;
+/// // Digits in base 16: (16^2 + 2) / 12.
+/// assert_eq!(decomposition_digit_variance(4), 21.5);
+/// ```
 pub fn decomposition_digit_variance(base_log: usize) -> f64 {
     (2f64.powi(2 * base_log as i32) + 2.0) / 12.0
 }
 
 /// Variance of the rounding error of a uniform value to its `base_log * level` top
 /// bits: `((q / B^l)^2 - 1) / 12` with `q = 2^64`.
+///
+/// ```
+/// use gpufhe::core_crypto::noise::decomposition_rounding_variance;
+/// // Nothing is dropped when base_log * level = 64.
+/// assert_eq!(decomposition_rounding_variance(16, 4), 0.0);
+/// // Keeping 32 bits drops 32: a uniform error in [-2^31, 2^31).
+/// assert_eq!(decomposition_rounding_variance(16, 2), (2f64.powi(64) - 1.0) / 12.0);
+/// ```
 pub fn decomposition_rounding_variance(base_log: usize, level: usize) -> f64 {
     let dropped = 64 - (base_log * level) as i32;
     if dropped <= 0 {
@@ -165,6 +179,23 @@ fn multi_bit_groups_and_bundle(shape: &BootstrapKeyShape, grouping_factor: usize
 /// [`multi_bit_pbs_output_variance`] without the FFT's error: the variance of a
 /// multi-bit blind rotation computed in exact integer arithmetic (its key and
 /// rounding terms).
+///
+/// ```
+/// use gpufhe::core_crypto::noise::{multi_bit_pbs_exact_variance, multi_bit_pbs_output_variance};
+/// use gpufhe::core_crypto::*;
+/// let shape = BootstrapKeyShape {
+///     input_lwe_dimension: LweDimension(920 / 4 * 15),
+///     glwe_dimension: GlweDimension(1),
+///     polynomial_size: PolynomialSize(2048),
+///     base_log: DecompositionBaseLog(22),
+///     level: DecompositionLevelCount(1),
+/// };
+/// let noise = NoiseDistribution::TUniform { log2_bound: 17 };
+/// let exact = multi_bit_pbs_exact_variance(&shape, 4, noise, 215, 1024);
+/// let with_fft = multi_bit_pbs_output_variance(&shape, 4, noise, 215, 1024);
+/// // The FFT only adds noise.
+/// assert!(exact > 0.0 && exact < with_fft);
+/// ```
 pub fn multi_bit_pbs_exact_variance(
     shape: &BootstrapKeyShape,
     grouping_factor: usize,
@@ -193,6 +224,22 @@ pub fn multi_bit_pbs_exact_variance(
 /// Noise variance added by a keyswitch (on top of the input's own variance): the
 /// key noise times the digits, `n_in l (B^2 + 2)/12 Var(KSK)`, plus the rounding
 /// error of the mask multiplied by the input key, `h_in ((q/B^l)^2 - 1)/12`.
+///
+/// ```
+/// use gpufhe::core_crypto::noise::keyswitch_added_variance;
+/// use gpufhe::core_crypto::*;
+/// let shape = KeyswitchKeyShape {
+///     input_lwe_dimension: LweDimension(16),
+///     output_lwe_dimension: LweDimension(8),
+///     base_log: DecompositionBaseLog(4),
+///     level: DecompositionLevelCount(2),
+/// };
+/// // TUniform(0) has variance 1/2; digits in base 16 have variance 21.5.
+/// let noise = NoiseDistribution::TUniform { log2_bound: 0 };
+/// assert_eq!(keyswitch_added_variance(&shape, noise, 0), 16.0 * 2.0 * 21.5 * 0.5);
+/// // The dropped low bits of the mask count through the input key's ones.
+/// assert!(keyswitch_added_variance(&shape, noise, 8) > keyswitch_added_variance(&shape, noise, 0));
+/// ```
 pub fn keyswitch_added_variance(
     shape: &KeyswitchKeyShape,
     ksk_noise: NoiseDistribution,

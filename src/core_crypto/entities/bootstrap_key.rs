@@ -29,11 +29,35 @@ pub struct BootstrapKeyShape {
 
 impl BootstrapKeyShape {
     /// Number of GLWE rows per GGSW ciphertext: `(k + 1) * l`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let shape = BootstrapKeyShape {
+    ///     input_lwe_dimension: LweDimension(64),
+    ///     glwe_dimension: GlweDimension(1),
+    ///     polynomial_size: PolynomialSize(256),
+    ///     base_log: DecompositionBaseLog(15),
+    ///     level: DecompositionLevelCount(2),
+    /// };
+    /// assert_eq!(shape.rows_per_ggsw(), 2 * 2);
+    /// ```
     pub fn rows_per_ggsw(&self) -> usize {
         self.glwe_dimension.to_glwe_size().0 * self.level.0
     }
 
     /// Number of `u64` of one GGSW ciphertext.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let shape = BootstrapKeyShape {
+    ///     input_lwe_dimension: LweDimension(64),
+    ///     glwe_dimension: GlweDimension(1),
+    ///     polynomial_size: PolynomialSize(256),
+    ///     base_log: DecompositionBaseLog(15),
+    ///     level: DecompositionLevelCount(2),
+    /// };
+    /// assert_eq!(shape.ggsw_size(), shape.rows_per_ggsw() * 2 * 256);
+    /// ```
     pub fn ggsw_size(&self) -> usize {
         ggsw_ciphertext_size(
             self.glwe_dimension.to_glwe_size(),
@@ -43,6 +67,18 @@ impl BootstrapKeyShape {
     }
 
     /// The LWE dimension of the bootstrap's output: `k * N`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let shape = BootstrapKeyShape {
+    ///     input_lwe_dimension: LweDimension(64),
+    ///     glwe_dimension: GlweDimension(2),
+    ///     polynomial_size: PolynomialSize(256),
+    ///     base_log: DecompositionBaseLog(15),
+    ///     level: DecompositionLevelCount(2),
+    /// };
+    /// assert_eq!(shape.output_lwe_dimension(), LweDimension(512));
+    /// ```
     pub fn output_lwe_dimension(&self) -> LweDimension {
         self.glwe_dimension
             .to_equivalent_lwe_dimension(self.polynomial_size)
@@ -84,11 +120,37 @@ pub struct LweBootstrapKey {
 
 impl LweBootstrapKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let bsk = generate_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+    /// assert_eq!(bsk.shape().input_lwe_dimension, LweDimension(8));
+    /// assert_eq!(bsk.shape().output_lwe_dimension(), LweDimension(64));
+    /// ```
     pub fn shape(&self) -> BootstrapKeyShape {
         self.shape
     }
 
     /// All coefficients, GGSW after GGSW.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let bsk = generate_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+    /// // One GGSW ciphertext per bit of the LWE key.
+    /// assert_eq!(bsk.as_slice().len(), 8 * bsk.shape().ggsw_size());
+    /// ```
     pub fn as_slice(&self) -> &[u64] {
         &self.data
     }
@@ -106,16 +168,55 @@ pub struct SeededLweBootstrapKey {
 
 impl SeededLweBootstrapKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, Seed([7; 32]), &mut rng).unwrap();
+    /// assert_eq!(seeded.shape().polynomial_size, PolynomialSize(64));
+    /// assert_eq!(seeded.shape(), seeded.decompress().shape());
+    /// ```
     pub fn shape(&self) -> BootstrapKeyShape {
         self.shape
     }
 
     /// The seed of the masks.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let mask_seed = Seed::from_os().unwrap();
+    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, mask_seed, &mut rng).unwrap();
+    /// assert_eq!(seeded.seed(), mask_seed);
+    /// ```
     pub fn seed(&self) -> Seed {
         self.seed
     }
 
     /// The body polynomials, row after row.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, Seed([7; 32]), &mut rng).unwrap();
+    /// // One body polynomial per GLWE row: the masks are regenerated from the seed.
+    /// assert_eq!(seeded.bodies().len(), 8 * seeded.shape().rows_per_ggsw() * 64);
+    /// ```
     pub fn bodies(&self) -> &[u64] {
         &self.bodies
     }
@@ -137,11 +238,39 @@ pub struct FourierLweBootstrapKey {
 
 impl FourierLweBootstrapKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let bsk = generate_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+    /// let fourier = FourierLweBootstrapKey::from_standard(&bsk);
+    /// assert_eq!(fourier.shape(), bsk.shape());
+    /// ```
     pub fn shape(&self) -> BootstrapKeyShape {
         self.shape
     }
 
     /// All Fourier coefficients.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let lwe_key = LweSecretKey::generate_binary(LweDimension(8), &mut secret);
+    /// # let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
+    /// let bsk = generate_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, &mut rng).unwrap();
+    /// let fourier = FourierLweBootstrapKey::from_standard(&bsk);
+    /// // N / 2 complex values per polynomial of N integers.
+    /// assert_eq!(fourier.as_slice().len(), bsk.as_slice().len() / 2);
+    /// assert!(fourier.as_slice().iter().all(|c| c.re.is_finite() && c.im.is_finite()));
+    /// ```
     pub fn as_slice(&self) -> &[c64] {
         &self.data
     }

@@ -69,6 +69,16 @@ impl TryFrom<GlweSecretKeyParts> for GlweSecretKey {
 
 impl GlweSecretKey {
     /// Draws a uniform binary key.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = GlweSecretKey::generate_binary(GlweDimension(2), PolynomialSize(256), &mut secret).unwrap();
+    /// assert_eq!(key.as_slice().len(), 512);
+    /// assert!(key.as_slice().iter().all(|&s| s <= 1));
+    /// // The FFT needs a power of two.
+    /// assert!(GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(100), &mut secret).is_err());
+    /// ```
     pub fn generate_binary(
         glwe_dimension: GlweDimension,
         polynomial_size: PolynomialSize,
@@ -84,16 +94,37 @@ impl GlweSecretKey {
     }
 
     /// The number of polynomials `k`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = GlweSecretKey::generate_binary(GlweDimension(2), PolynomialSize(64), &mut secret).unwrap();
+    /// assert_eq!(key.glwe_dimension(), GlweDimension(2));
+    /// ```
     pub fn glwe_dimension(&self) -> GlweDimension {
         GlweDimension(self.data.len() / self.polynomial_size.0)
     }
 
     /// `N`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
+    /// assert_eq!(key.polynomial_size(), PolynomialSize(64));
+    /// ```
     pub fn polynomial_size(&self) -> PolynomialSize {
         self.polynomial_size
     }
 
     /// The `k` polynomials, one after the other.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = GlweSecretKey::generate_binary(GlweDimension(2), PolynomialSize(64), &mut secret).unwrap();
+    /// assert_eq!(key.as_slice().len(), 2 * 64);
+    /// ```
     pub fn as_slice(&self) -> &[u64] {
         &self.data
     }
@@ -105,11 +136,27 @@ impl GlweSecretKey {
 
     /// The LWE key of dimension `k * N` under which sample extraction decrypts: the
     /// coefficients of the polynomials, in order.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = GlweSecretKey::generate_binary(GlweDimension(2), PolynomialSize(64), &mut secret).unwrap();
+    /// let lwe_key = key.as_lwe_secret_key();
+    /// assert_eq!(lwe_key.lwe_dimension(), LweDimension(128));
+    /// assert_eq!(lwe_key.as_slice(), key.as_slice());
+    /// ```
     pub fn as_lwe_secret_key(&self) -> LweSecretKey {
         LweSecretKey::from_binary_coefficients(self.data.clone()).expect("binary by construction")
     }
 
     /// The equivalent LWE dimension `k * N`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let key = GlweSecretKey::generate_binary(GlweDimension(2), PolynomialSize(64), &mut secret).unwrap();
+    /// assert_eq!(key.lwe_dimension(), LweDimension(128));
+    /// ```
     pub fn lwe_dimension(&self) -> LweDimension {
         LweDimension(self.data.len())
     }
@@ -139,6 +186,13 @@ pub type GlweCiphertextOwned = GlweCiphertext<Vec<u64>>;
 
 impl GlweCiphertextOwned {
     /// A trivial encryption of zero.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertextOwned, GlweSize, PolynomialSize};
+    /// let ct = GlweCiphertextOwned::new_zero(GlweSize(2), PolynomialSize(64)).unwrap();
+    /// assert_eq!(ct.as_slice(), &[0; 128][..]);
+    /// assert!(GlweCiphertextOwned::new_zero(GlweSize(2), PolynomialSize(3)).is_err());
+    /// ```
     pub fn new_zero(glwe_size: GlweSize, polynomial_size: PolynomialSize) -> Result<Self> {
         check_polynomial_size(polynomial_size)?;
         Ok(Self {
@@ -150,6 +204,13 @@ impl GlweCiphertextOwned {
 
 impl<C: AsRef<[u64]>> GlweCiphertext<C> {
     /// Wraps `(k + 1) * N` coefficients, mask polynomials first.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertext, GlweSize, PolynomialSize};
+    /// let ct = GlweCiphertext::from_container(vec![0u64; 3 * 64], PolynomialSize(64)).unwrap();
+    /// assert_eq!(ct.glwe_size(), GlweSize(3));
+    /// assert!(GlweCiphertext::from_container(vec![0u64; 100], PolynomialSize(64)).is_err());
+    /// ```
     pub fn from_container(data: C, polynomial_size: PolynomialSize) -> Result<Self> {
         check_polynomial_size(polynomial_size)?;
         let len = data.as_ref().len();
@@ -166,21 +227,46 @@ impl<C: AsRef<[u64]>> GlweCiphertext<C> {
     }
 
     /// `k + 1`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertextOwned, GlweSize, PolynomialSize};
+    /// let ct = GlweCiphertextOwned::new_zero(GlweSize(2), PolynomialSize(64)).unwrap();
+    /// assert_eq!(ct.glwe_size(), GlweSize(2));
+    /// ```
     pub fn glwe_size(&self) -> GlweSize {
         GlweSize(self.data.as_ref().len() / self.polynomial_size.0)
     }
 
     /// `N`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertextOwned, GlweSize, PolynomialSize};
+    /// let ct = GlweCiphertextOwned::new_zero(GlweSize(2), PolynomialSize(64)).unwrap();
+    /// assert_eq!(ct.polynomial_size(), PolynomialSize(64));
+    /// ```
     pub fn polynomial_size(&self) -> PolynomialSize {
         self.polynomial_size
     }
 
     /// All coefficients, mask polynomials first.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertext, PolynomialSize};
+    /// let data: Vec<u64> = (0..8).collect();
+    /// let ct = GlweCiphertext::from_container(&data[..], PolynomialSize(4)).unwrap();
+    /// assert_eq!(ct.as_slice(), &data[..]);
+    /// ```
     pub fn as_slice(&self) -> &[u64] {
         self.data.as_ref()
     }
 
     /// The body polynomial `B`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertext, PolynomialSize};
+    /// let ct = GlweCiphertext::from_container((0..8u64).collect::<Vec<_>>(), PolynomialSize(4)).unwrap();
+    /// assert_eq!(ct.body(), &[4, 5, 6, 7]);
+    /// ```
     pub fn body(&self) -> &[u64] {
         let d = self.data.as_ref();
         &d[d.len() - self.polynomial_size.0..]
@@ -189,11 +275,27 @@ impl<C: AsRef<[u64]>> GlweCiphertext<C> {
 
 impl<C: AsRef<[u64]> + AsMut<[u64]>> GlweCiphertext<C> {
     /// All coefficients, mutably.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertextOwned, GlweSize, PolynomialSize};
+    /// let mut ct = GlweCiphertextOwned::new_zero(GlweSize(2), PolynomialSize(4)).unwrap();
+    /// ct.as_mut_slice()[4] = 1;
+    /// assert_eq!(ct.body(), &[1, 0, 0, 0]);
+    /// ```
     pub fn as_mut_slice(&mut self) -> &mut [u64] {
         self.data.as_mut()
     }
 
     /// The masks and the body, mutably.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{GlweCiphertextOwned, GlweSize, PolynomialSize};
+    /// let mut ct = GlweCiphertextOwned::new_zero(GlweSize(3), PolynomialSize(4)).unwrap();
+    /// let (masks, body) = ct.mask_and_body_mut();
+    /// assert_eq!((masks.len(), body.len()), (8, 4));
+    /// body[0] = 7;
+    /// assert_eq!(ct.body(), &[7, 0, 0, 0]);
+    /// ```
     pub fn mask_and_body_mut(&mut self) -> (&mut [u64], &mut [u64]) {
         let n = self.polynomial_size.0;
         let d = self.data.as_mut();

@@ -26,6 +26,17 @@ pub struct KeyswitchKeyShape {
 
 impl KeyswitchKeyShape {
     /// Number of LWE ciphertexts in the key: one per input coefficient and level.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let shape = KeyswitchKeyShape {
+    ///     input_lwe_dimension: LweDimension(512),
+    ///     output_lwe_dimension: LweDimension(64),
+    ///     base_log: DecompositionBaseLog(4),
+    ///     level: DecompositionLevelCount(3),
+    /// };
+    /// assert_eq!(shape.ciphertext_count(), 512 * 3);
+    /// ```
     pub fn ciphertext_count(&self) -> usize {
         self.input_lwe_dimension.0 * self.level.0
     }
@@ -91,16 +102,54 @@ impl std::fmt::Debug for RoundedRows {
 
 impl LweKeyswitchKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let ksk = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+    /// assert_eq!(ksk.shape().input_lwe_dimension, LweDimension(64));
+    /// assert_eq!(ksk.shape().output_lwe_dimension, LweDimension(16));
+    /// ```
     pub fn shape(&self) -> KeyswitchKeyShape {
         self.shape
     }
 
     /// The size of the output ciphertexts.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// # let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let ksk = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+    /// assert_eq!(ksk.output_lwe_size(), LweSize(17));
+    /// ```
     pub fn output_lwe_size(&self) -> LweSize {
         self.shape.output_lwe_dimension.to_lwe_size()
     }
 
     /// All coefficients.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// # let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let ksk = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+    /// // One ciphertext of size 17 per input coefficient and level.
+    /// assert_eq!(ksk.as_slice().len(), 64 * 4 * 17);
+    /// ```
     pub fn as_slice(&self) -> &[u64] {
         &self.data
     }
@@ -119,16 +168,55 @@ pub struct SeededLweKeyswitchKey {
 
 impl SeededLweKeyswitchKey {
     /// The key's dimensions and decomposition.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// # let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// assert_eq!(seeded.shape().level, DecompositionLevelCount(4));
+    /// assert_eq!(seeded.shape(), seeded.decompress().shape());
+    /// ```
     pub fn shape(&self) -> KeyswitchKeyShape {
         self.shape
     }
 
     /// The seed of the masks.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// # let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let mask_seed = Seed::from_os().unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, mask_seed, &mut rng).unwrap();
+    /// assert_eq!(seeded.seed(), mask_seed);
+    /// ```
     pub fn seed(&self) -> Seed {
         self.seed
     }
 
     /// The bodies, one per ciphertext of the key.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// # let mut secret = SecretRandomGenerator::from_os().unwrap();
+    /// # let big = LweSecretKey::generate_binary(LweDimension(64), &mut secret);
+    /// # let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
+    /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
+    /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// assert_eq!(seeded.bodies().len(), seeded.shape().ciphertext_count());
+    /// assert_eq!(seeded.bodies(), &seeded.decompress().as_slice()[16..].iter().step_by(17).copied().collect::<Vec<_>>()[..]);
+    /// ```
     pub fn bodies(&self) -> &[u64] {
         &self.bodies
     }

@@ -80,6 +80,12 @@ pub enum PbsKind {
 
 impl PbsKind {
     /// The grouping factor of a multi-bit bootstrap, `None` for the classical one.
+    ///
+    /// ```
+    /// use gpufhe::shortint::PbsKind;
+    /// assert_eq!(PbsKind::Classical.grouping_factor(), None);
+    /// assert_eq!(PbsKind::MultiBit { grouping_factor: 4 }.grouping_factor(), Some(4));
+    /// ```
     pub fn grouping_factor(self) -> Option<usize> {
         match self {
             PbsKind::Classical => None,
@@ -90,6 +96,13 @@ impl PbsKind {
     /// The number of GGSW ciphertexts of the bootstrap key for a small key of
     /// dimension `n`: `n`, or `(n / g)(2^g - 1)` (`usize::MAX` if `g` is 0 or too
     /// large to count).
+    ///
+    /// ```
+    /// use gpufhe::shortint::PbsKind;
+    /// assert_eq!(PbsKind::Classical.ggsw_count(920), 920);
+    /// assert_eq!(PbsKind::MultiBit { grouping_factor: 4 }.ggsw_count(920), 230 * 15);
+    /// assert_eq!(PbsKind::MultiBit { grouping_factor: 0 }.ggsw_count(920), usize::MAX);
+    /// ```
     pub fn ggsw_count(self, n: usize) -> usize {
         match self {
             PbsKind::Classical => n,
@@ -280,6 +293,14 @@ impl ShortintParameters {
     /// the machine (dimensions or key size above the bounds of
     /// [`MAX_LWE_DIMENSION`](crate::shortint::MAX_LWE_DIMENSION) and the constants beside it).
     /// It does not check security: see [`ShortintParameters::check_security`].
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// assert!(DEFAULT_PARAMETERS.validate().is_ok());
+    /// let mut bad = DEFAULT_PARAMETERS;
+    /// bad.message_modulus = 3; // not a power of two
+    /// assert!(bad.validate().is_err());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidParameter(msg));
         let total = self.message_modulus.saturating_mul(self.carry_modulus);
@@ -320,6 +341,13 @@ impl ShortintParameters {
 
     /// `Err(CapacityExceeded)` if a block of this degree (upper bound of its value) or
     /// noise level would exceed what the parameters allow.
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS as p;
+    /// assert!(p.check_capacity(15, p.max_noise_level).is_ok());
+    /// assert!(p.check_capacity(16, 1).is_err()); // 16 values: 0 to 15
+    /// assert!(p.check_capacity(3, p.max_noise_level + 1).is_err());
+    /// ```
     pub fn check_capacity(&self, degree: u64, noise_level: u64) -> Result<()> {
         if degree >= self.total_modulus() {
             return Err(Error::CapacityExceeded(format!(
@@ -337,16 +365,33 @@ impl ShortintParameters {
     }
 
     /// `message_modulus * carry_modulus`: the number of values a block holds.
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// assert_eq!(DEFAULT_PARAMETERS.total_modulus(), 4 * 4);
+    /// ```
     pub fn total_modulus(&self) -> u64 {
         self.message_modulus * self.carry_modulus
     }
 
     /// The scaling factor `2^63 / (message_modulus * carry_modulus)`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// // 16 values and a padding bit in the top 5 bits.
+    /// assert_eq!(DEFAULT_PARAMETERS.delta(), 1 << 59);
+    /// ```
     pub fn delta(&self) -> u64 {
         (1u64 << 63) / self.total_modulus()
     }
 
     /// The dimension of the big key (`k * N`), under which blocks live.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::LweDimension;
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// assert_eq!(DEFAULT_PARAMETERS.big_lwe_dimension(), LweDimension(2048));
+    /// ```
     pub fn big_lwe_dimension(&self) -> LweDimension {
         self.glwe_dimension
             .to_equivalent_lwe_dimension(self.polynomial_size)
@@ -375,6 +420,13 @@ impl ShortintParameters {
     /// [`crate::core_crypto::noise::multi_bit_pbs_output_variance`] with the average
     /// number `(n/g)(1 - 2^-g)` of groups whose bits are not all zero): the noise of
     /// one noise level.
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS as p;
+    /// // A fresh bootstrap output is far from a step of the message.
+    /// let sigma = p.bootstrap_output_variance().sqrt();
+    /// assert!(sigma.log2() < 50.0 && (p.delta() as f64).log2() == 59.0);
+    /// ```
     pub fn bootstrap_output_variance(&self) -> f64 {
         let (shape, glwe_weight) = (self.bootstrap_key_shape(), self.big_lwe_dimension().0 / 2);
         match self.pbs_kind {
@@ -405,6 +457,13 @@ impl ShortintParameters {
     /// switch to `2N`, whose rounding errors (variance `r = ((2^64/2N)^2 - 1)/12`
     /// each) count `(1 + n/2) r` plainly and `(1 + n/4) r` with centered-mean noise
     /// reduction (keys of average Hamming weight).
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS as p;
+    /// // At least the noise of max_noise_level bootstrap outputs, plus keyswitch and switch.
+    /// let v = p.blind_rotation_input_variance();
+    /// assert!(v > p.max_noise_level as f64 * p.bootstrap_output_variance());
+    /// ```
     pub fn blind_rotation_input_variance(&self) -> f64 {
         let n = self.lwe_dimension.0 as f64;
         let step = 2f64.powi(64 - (self.polynomial_size.log2() as i32 + 1));
@@ -445,6 +504,13 @@ impl ShortintParameters {
 
     /// The shape of the bootstrap key: `n` GGSW ciphertexts, or `(n/g)(2^g - 1)` for a
     /// multi-bit key ([`PbsKind::ggsw_count`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{DEFAULT_PARAMETERS as p, PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as mb};
+    /// assert_eq!(p.bootstrap_key_shape().input_lwe_dimension, p.lwe_dimension);
+    /// // A multi-bit key holds 15 GGSW ciphertexts per group of 4 key bits.
+    /// assert_eq!(mb.bootstrap_key_shape().input_lwe_dimension.0, mb.lwe_dimension.0 / 4 * 15);
+    /// ```
     pub fn bootstrap_key_shape(&self) -> BootstrapKeyShape {
         BootstrapKeyShape {
             input_lwe_dimension: LweDimension(self.pbs_kind.ggsw_count(self.lwe_dimension.0)),
@@ -456,6 +522,13 @@ impl ShortintParameters {
     }
 
     /// The shape of the keyswitching key (big key to small key).
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS as p;
+    /// let shape = p.keyswitch_key_shape();
+    /// // From the big key to the small key.
+    /// assert_eq!((shape.input_lwe_dimension, shape.output_lwe_dimension), (p.big_lwe_dimension(), p.lwe_dimension));
+    /// ```
     pub fn keyswitch_key_shape(&self) -> KeyswitchKeyShape {
         KeyswitchKeyShape {
             input_lwe_dimension: self.big_lwe_dimension(),
