@@ -24,10 +24,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The default parameters (src/shortint/parameters.rs, DEFAULT_PARAMETERS); the
+# The default parameters (src/shortint/parameters/block.rs, DEFAULT_PARAMETERS); the
 # report checks that the source still says so.
 DEFAULTS = {"n": 918, "k": 1, "N": 2048, "level": 1}
-DEFAULT_SOURCE = ("src/shortint/parameters.rs", [
+DEFAULT_SOURCE = ("src/shortint/parameters/block.rs", [
     "lwe_dimension: LweDimension(918)", "glwe_dimension: GlweDimension(1)",
     "polynomial_size: PolynomialSize(2048)", "pbs_level: DecompositionLevelCount(1)"])
 
@@ -97,7 +97,7 @@ MODEL = {
 # blocks: 32 blocks through about 6 sequential bootstrap layers (the carry
 # propagation), each a batch of at most 32 bootstraps and one keyswitch of the batch.
 MB_DEFAULTS = {"n": 920, "g": 4, "k": 1, "N": 2048, "level": 1, "base_log": 22}
-MB_SOURCE = ("src/shortint/parameters.rs", [
+MB_SOURCE = ("src/shortint/parameters/block.rs", [
     "lwe_dimension: LweDimension(920)", "pbs_base_log: DecompositionBaseLog(22)",
     "ks_level: DecompositionLevelCount(5)",
     "pbs_kind: PbsKind::MultiBit { grouping_factor: 4 }"])
