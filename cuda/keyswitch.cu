@@ -22,7 +22,7 @@ namespace gpufhe {
 constexpr int KS_OUTPUTS = 128;    // threads per block, one output coefficient each
 constexpr int KS_DIGIT_ROWS = 128; // (coefficient, level) rows staged per chunk
 
-// Mirrors `KeyswitchParams` in src/backend/cuda/keyswitch.rs (#[repr(C)]).
+// Mirrors `KeyswitchParams` in src/backend/cuda/algorithms/lwe_keyswitch.rs (#[repr(C)]).
 struct KeyswitchParams {
   uint64_t *out;          // count x (out_dim + 1): the results
   uint64_t *partial;      // splits x count x (out_dim + 1), when splits > 1

@@ -10,7 +10,7 @@
 
 namespace gpufhe {
 
-// Mirrors `LinearCombinationParams` in src/backend/cuda/linear_combination.rs.
+// Mirrors `LinearCombinationParams` in src/backend/cuda/algorithms/linear_combination.rs.
 struct LinearCombinationParams {
   uint64_t *out;              // count ciphertexts of lwe_size
   const uint64_t *offsets;    // count + 1 term offsets

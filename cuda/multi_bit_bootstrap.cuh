@@ -29,7 +29,7 @@
 
 namespace gpufhe {
 
-// Mirrors `MultiBitParams` in src/backend/cuda/multi_bit_bootstrap.rs (#[repr(C)]).
+// Mirrors `MultiBitParams` in src/backend/cuda/algorithms/multi_bit_blind_rotation.rs (#[repr(C)]).
 struct MultiBitParams {
   PbsParams pbs;             // bsk: the multi-bit key; lwe_dimension: n
   double2 *bundles;          // per ciphertext `capacity` bundles, (k+1)^2 l M values each

@@ -39,7 +39,7 @@
 
 namespace gpufhe {
 
-// Mirrors `PbsParams` in src/backend/cuda/programmable_bootstrap.rs (#[repr(C)]).
+// Mirrors `PbsParams` in src/backend/cuda/algorithms/blind_rotation.rs (#[repr(C)]).
 struct PbsParams {
   uint64_t *out;             // output list: ciphertexts of size k N + 1
   const uint64_t *in;        // input list: `count` ciphertexts of size n + 1
@@ -58,7 +58,7 @@ struct PbsParams {
   uint32_t prefetch_share;   // ciphertexts that split the L2 prefetch of the key (>= 1)
 };
 
-// Mirrors `BskConversionParams` in src/backend/cuda/fourier_bootstrap_key.rs.
+// Mirrors `BskConversionParams` in src/backend/cuda/entities/bootstrap_key.rs.
 struct BskConversionParams {
   double2 *out;              // Fourier key, M values per polynomial
   const uint64_t *in;        // standard key, N coefficients per polynomial

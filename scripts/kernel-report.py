@@ -31,11 +31,11 @@ DEFAULT_SOURCE = ("src/shortint/parameters/block.rs", [
     "lwe_dimension: LweDimension(918)", "glwe_dimension: GlweDimension(1)",
     "polynomial_size: PolynomialSize(2048)", "pbs_level: DecompositionLevelCount(1)"])
 
-# The host's launch shapes of the bootstrap (src/backend/cuda/programmable_bootstrap.rs
-# and fourier_bootstrap_key.rs), mirrored below in launch_shapes(); the report stops if
+# The host's launch shapes of the bootstrap (src/backend/cuda/algorithms/blind_rotation.rs
+# and entities/bootstrap_key.rs), mirrored below in launch_shapes(); the report stops if
 # these lines change, so the mirror cannot drift silently.
 LAUNCH_SOURCE = {
-    "src/backend/cuda/programmable_bootstrap.rs": [
+    "src/backend/cuda/algorithms/blind_rotation.rs": [
         "let staging = if level > 1 { n * 8 } else { 0 };",
         "let mask = (shape.input_lwe_dimension.0 + 1) * 4;",
         "let single_shared = glwe_size * (2 * level * rows + staging) + mask;",
@@ -43,7 +43,7 @@ LAUNCH_SOURCE = {
         "let single_threads = threads as usize * glwe_size;",
         "block_dim: (threads, 1, 1),",
     ],
-    "src/backend/cuda/fourier_bootstrap_key.rs": ["(m + m / 8) * 16"],
+    "src/backend/cuda/entities/bootstrap_key.rs": ["(m + m / 8) * 16"],
     # The twiddle index formula that twiddle_lines_per_fft mirrors.
     # The external product's trip count (rows - 1) that the SASS weighting uses.
     "cuda/programmable_bootstrap.cu": [
@@ -53,7 +53,7 @@ LAUNCH_SOURCE = {
     # The multi-bit accumulation launches as the classical bootstrap (with n), the key
     # bundles T threads and one padded polynomial, a grid of at most 4 blocks per SM,
     # each item BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials of one group.
-    "src/backend/cuda/multi_bit_bootstrap.rs": [
+    "src/backend/cuda/algorithms/multi_bit_blind_rotation.rs": [
         "let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;",
         ".allow_shared_memory(&device, padded_polynomial_bytes(polynomial_size))?;",
         "let blocks = items.min(device.multiprocessor_count() * 4).max(1);",

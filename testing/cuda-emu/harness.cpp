@@ -114,7 +114,7 @@ struct Bootstrap {
     p = PbsParams{out.data(),      input.data(),  luts.data(),   jobs.data(), fourier.data(),
                   twiddles.data(), twist.data(),  {},            n,           k,
                   (uint32_t)m[3],  level,         (uint32_t)m[5], count,      count};
-    // As twist_steps() in src/backend/cuda/fourier_bootstrap_key.rs.
+    // As twist_steps() in src/backend/cuda/entities/bootstrap_key.rs.
     for (int j = 0; j < 8; ++j) {
       p.twist_steps[2 * j] = std::cos(M_PI * j / 16.0);
       p.twist_steps[2 * j + 1] = std::sin(M_PI * j / 16.0);

@@ -4,7 +4,7 @@
 //! straight into the step's output list; a step too large for the free device
 //! memory runs in chunks.
 
-use super::{
+use crate::backend::cuda::{
     cuda_keyswitch_lwe_ciphertext_list, cuda_linear_combination_lwe_ciphertext_list,
     cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list,
     cuda_programmable_bootstrap_lwe_ciphertext_list, CudaDevice, CudaFourierBootstrapKey,

@@ -4,12 +4,14 @@
 //! chunk of groups of every ciphertext and the accumulation of that chunk, the chunk
 //! as large as the GPU's free memory allows for the bundles.
 
-use super::fourier_bootstrap_key::padded_polynomial_bytes;
-use super::launch::launch;
-use super::programmable_bootstrap::{
+use crate::backend::cuda::algorithms::blind_rotation::{
     check_bootstrap_batch, grid_x, to_u32, BootstrapFlavour, PbsParams,
 };
-use super::{CudaFourierBootstrapKey, CudaLookupTableList, CudaLweCiphertextList, PbsKernel};
+use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::entities::bootstrap_key::padded_polynomial_bytes;
+use crate::backend::cuda::{
+    CudaFourierBootstrapKey, CudaLookupTableList, CudaLweCiphertextList, PbsKernel,
+};
 use crate::core_crypto::{check_grouping_factor, multi_bit_ggsw_count, ModulusSwitchType};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
@@ -41,7 +43,7 @@ const MAX_BUNDLE_BYTES: usize = 2 << 30;
 
 /// Bootstraps every ciphertext of `input` (dimension `n`, under the small LWE key)
 /// with a multi-bit key of grouping factor `grouping_factor` through lookup table
-/// `lut_indexes[j]` of `luts`, as [`super::cuda_programmable_bootstrap_lwe_ciphertext_list`]
+/// `lut_indexes[j]` of `luts`, as [`crate::backend::cuda::cuda_programmable_bootstrap_lwe_ciphertext_list`]
 /// does with a classical key: a table of `f` functions writes its results to
 /// `output[output_slots[j] + i]`, `i < f`; output slots must not overlap; other slots
 /// are left untouched. `bsk` is the multi-bit key as [`CudaFourierBootstrapKey::from_cpu`]

@@ -7,7 +7,7 @@
 //! may still be reading. [`ReadTracked`] keeps one event per stream that read the
 //! buffer, and a write or the drop waits for all of them.
 
-use super::CudaDevice;
+use crate::backend::cuda::CudaDevice;
 use crate::error::Result;
 use cudarc::driver::sys::{CUdeviceptr, CUevent_flags};
 use cudarc::driver::{

@@ -4,17 +4,16 @@
 //! leave a GPU's primary context unusable: every later call on it in this process
 //! fails with the same error, until the context is reset. The process's use of a GPU
 //! is cut into *openings*: the first sticky error seen on a device marks its current
-//! opening lost, and from then on everything of that opening ([`super::CudaDevice`]
+//! opening lost, and from then on everything of that opening ([`crate::backend::cuda::CudaDevice`]
 //! handles, keys, ciphertext lists) fails with [`Error::DeviceLost`] before calling
-//! the driver. Opening the device again ([`super::CudaDevice::new`], or
-//! [`super::CudaDevice::shared`], which the high-level keys use) resets the primary
+//! the driver. Opening the device again ([`crate::backend::cuda::CudaDevice::new`], or
+//! [`crate::backend::cuda::CudaDevice::shared`], which the high-level keys use) resets the primary
 //! context, which frees everything the lost opening held, and begins a new opening.
 //!
 //! The driver objects of a lost opening are never used again, not even by their
 //! destructors: after the reset their handles may name objects of the new opening.
 //! [`DeviceObject`] leaks them instead (their device memory went with the reset).
 
-use super::cuda_err;
 use crate::error::{Error, Result};
 use cudarc::driver::sys::CUresult;
 use cudarc::driver::DriverError;
@@ -216,6 +215,21 @@ impl<T> Drop for DeviceObject<T> {
         if !self.opening.is_lost() {
             // SAFETY: `value` is dropped once, here, and never used again.
             unsafe { ManuallyDrop::drop(&mut self.value) }
+        }
+    }
+}
+
+/// Turns a driver error into [`Error::Cuda`] with what was being done
+/// ([`Error::OutOfDeviceMemory`] when the driver ran out of memory).
+pub(crate) fn cuda_err(context: &'static str) -> impl FnOnce(cudarc::driver::DriverError) -> Error {
+    move |e| {
+        if e.0 == cudarc::driver::sys::CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            Error::OutOfDeviceMemory(format!("{context}: {e}"))
+        } else {
+            Error::Cuda {
+                context,
+                message: e.to_string(),
+            }
         }
     }
 }

@@ -1,9 +1,9 @@
 //! Bootstrap keys in the Fourier domain on a GPU, converted there from the standard
 //! domain with the same FFT the bootstrap kernel uses.
 
-use super::health::DeviceObject;
-use super::launch::launch;
-use super::CudaDevice;
+use crate::backend::cuda::driver::health::DeviceObject;
+use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::CudaDevice;
 use crate::core_crypto::{BootstrapKeyShape, LweBootstrapKey};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
@@ -75,7 +75,7 @@ pub(crate) fn twist_steps() -> [f64; 16] {
 }
 
 /// A bootstrap key in the Fourier domain in the memory of one GPU, ready for
-/// [`super::cuda_programmable_bootstrap_lwe_ciphertext_list`]. The layout of its
+/// [`crate::backend::cuda::cuda_programmable_bootstrap_lwe_ciphertext_list`]. The layout of its
 /// Fourier values is the bootstrap kernel's own (not the CPU's).
 #[derive(Debug)]
 pub struct CudaFourierBootstrapKey {

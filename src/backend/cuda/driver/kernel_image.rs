@@ -1,8 +1,6 @@
 //! The embedded kernel images, which of them a device loads, and which NVIDIA driver
 //! they need (for the error when a driver cannot load them).
 
-use super::kernels;
-
 /// What an embedded image holds.
 // Constructed by the generated kernels.rs, which holds none without a compiler.
 #[allow(dead_code)]
@@ -151,6 +149,13 @@ pub(crate) fn driver_requirement(built: Option<(u32, u32)>, driver: Option<i32>)
         ),
         None => this,
     }
+}
+
+/// The kernel images `build.rs` wrote (one constant per kernel source).
+pub(crate) mod kernels {
+    #[allow(unused_imports)]
+    use super::{ImageKind, KernelImage};
+    include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
 }
 
 #[cfg(test)]

@@ -1,12 +1,13 @@
 //! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
 
-use super::health::{DeviceObject, Opening};
-use super::kernel::{Kernel, KernelDevice};
-use super::kernel_image::{
+use crate::backend::cuda::driver::health::cuda_err;
+use crate::backend::cuda::driver::health::{DeviceObject, Opening};
+use crate::backend::cuda::driver::kernel::{Kernel, KernelDevice};
+use crate::backend::cuda::driver::kernel_image::kernels;
+use crate::backend::cuda::driver::kernel_image::{
     describe_images, driver_requirement, kernels_cuda_version, select_image, ImagePreference,
     KernelImage,
 };
-use super::{cuda_err, kernels};
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DriverError};

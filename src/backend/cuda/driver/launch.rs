@@ -1,8 +1,8 @@
 //! Kernel launches taking one `#[repr(C)]` parameter struct, as plain grids or as
 //! grids of thread block clusters.
 
-use super::kernel::{cluster_launch_config, empty_attribute, Kernel};
-use super::CudaDevice;
+use crate::backend::cuda::driver::kernel::{cluster_launch_config, empty_attribute, Kernel};
+use crate::backend::cuda::CudaDevice;
 use crate::error::Result;
 use cudarc::driver::sys::cuLaunchKernelEx;
 use cudarc::driver::{DeviceRepr, LaunchConfig, PushKernelArg};

@@ -1,8 +1,8 @@
 //! The linear part of a backend step on the GPU: every output a combination of
 //! ciphertexts from several device lists, in one kernel launch.
 
-use super::launch::launch;
-use super::CudaLweCiphertextList;
+use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::CudaLweCiphertextList;
 use crate::backend::BlockExpr;
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
