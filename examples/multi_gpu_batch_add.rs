@@ -1,14 +1,15 @@
 //! A large batch of encrypted 64-bit additions spread over every GPU: the example
 //! of the TFHE-rs multi-GPU guide, ported. The server key is decompressed once per
 //! GPU; the batch is cut into one chunk per GPU with `par_chunks`, and every rayon
-//! worker calls `set_server_key(sks_vec[i].clone())` for its chunk's GPU, which
-//! gives that thread its own CUDA stream there. A second variant bounds the streams
-//! to 4 per GPU (4 workers per GPU, each adding its share in sequence). A third does
-//! the same batch in one line with the batch API: one key on every GPU
-//! (`decompress_to_gpu`) and `run_batch(&pairs, |(a, b)| a + b)`, which splits the
-//! batch over the GPUs' streams (and the CPU) by the key's cost model and runs each
-//! share as one circuit. Every sum of every variant is checked by decryption;
-//! additions per second are printed for each.
+//! worker calls `set_server_key(sks_vec[i].clone())` for its chunk's GPU, and each
+//! addition leases one of that GPU's streams for its circuit (the key's fixed pool,
+//! however many threads). A second variant bounds the workers to 4 per GPU (each
+//! adding its share in sequence). A third does the same batch in one line with the
+//! batch API: one key on every GPU (`decompress_to_gpu`) and
+//! `run_batch(&pairs, |(a, b)| a + b)`, which splits the batch over the GPUs'
+//! streams (and the CPU) by the key's cost model and runs each share as one
+//! circuit. Every sum of every variant is checked by decryption; additions per
+//! second are printed for each.
 //!
 //! Without a GPU the example says so and runs the same code on the CPU, with one
 //! CPU key in place of the GPU keys and a small batch.
@@ -143,7 +144,7 @@ fn run() -> Result<(), String> {
     let mut wrong = 0;
 
     // One chunk per GPU; every addition of a chunk on its own rayon task, each
-    // setting its GPU's key (and so using its thread's stream on that GPU).
+    // setting its GPU's key (each addition leases a stream of that GPU's pool).
     let chunk_size = batch_size.div_ceil(num_keys);
     let bootstraps = |keys: &[ServerKey]| keys.iter().map(ServerKey::pbs_count).sum::<u64>();
     let bar = progress_bar("one task per addition", batch_size as u64, "additions");

@@ -1,16 +1,29 @@
 //! # gpufhe
 //!
 //! Computing on encrypted integers with TFHE (fully homomorphic encryption), fast
-//! on NVIDIA GPUs and correct on any CPU.
+//! on NVIDIA GPUs and correct on any CPU. [`high_level`] is the API most users
+//! want: keys, [`FheUint2`] ... [`FheUint256`], [`FheInt8`] ... [`FheInt128`] and
+//! [`FheBool`] with ordinary operators, re-exported here.
 //!
-//! The crate is built in layers: [`core_crypto`] holds the TFHE primitives (LWE,
-//! GLWE, GGSW, keyswitch, programmable bootstrapping), [`shortint`] the blocks of a
-//! few bits that encrypted integers are made of, [`integer`] the radix integers built
-//! from blocks, and [`backend`] the steps they run as, on the CPU or the GPU.
-//! [`high_level`] is the API most users want: keys, [`FheUint2`] ... [`FheUint256`]
-//! and [`FheBool`] with ordinary operators, re-exported here. With the `cluster`
-//! feature, `cluster` spreads batches over the processes of an MPI job (several GPU
-//! servers).
+//! # Layers
+//!
+//! The crate is built in layers, bottom to top; each uses only the ones below it
+//! (`scripts/layers.py --check` keeps it so in CI, with at most two marked
+//! exceptions):
+//!
+//! | layer | what it holds |
+//! |-------|---------------|
+//! | [`Error`], [`memory`] | the crate's error type; the memory budget every expansion checks ([`memory::ENV_MEMORY_LIMIT`]) |
+//! | [`core_crypto`] | LWE, GLWE and GGSW ciphertexts and keys, keyswitch, programmable bootstrapping (classical and multi-bit), the FFT ([`core_crypto::fft`]); [`core_crypto::gpu`] holds TFHE-rs's GPU helper names |
+//! | [`serialization`]'s codec | the header, size limits and format version of [`serialization::safe_serialize`] and [`serialization::safe_deserialize`], below every layer that serializes |
+//! | [`shortint`] | blocks of a few bits, lookup tables, parameters, compression keys, compact public keys |
+//! | [`backend`] | the [`Backend`](backend::Backend) trait and the [`Step`](backend::Step)s it runs; [`backend::cpu`]; `backend::cuda` (feature `gpu`): the GPU driver layer, the kernels and the CUDA step runner; [`backend::gpu`]: the GPU facts every build has |
+//! | [`integer`] | radix integers and their circuits ([`integer::Circuit`]), written once against the backend |
+//! | [`scheduler`] | devices ([`scheduler::Devices`]), configuration ([`scheduler::SchedulerConfig`]), the cost model and its calibration ([`scheduler::Calibration`], [`ServerKey::calibrate`]), batches split over GPUs × streams and the CPU worker |
+//! | [`high_level`] | [`ConfigBuilder`], keys, [`FheUint`], [`FheInt`], [`FheBool`], operators, batches, compressed and compact lists, conformance checks of deserialized values |
+//! | `cluster` (feature `cluster`) | batches over the processes of an MPI job (several GPU servers) |
+//!
+//! A first program:
 //!
 //! ```
 //! use gpufhe::prelude::*;

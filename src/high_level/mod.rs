@@ -81,8 +81,9 @@
 //! on the GPU: operands that live on the CPU or another GPU are copied to the key's
 //! (first) GPU, results stay there ([`FheUint::current_device`] tells where a value
 //! lives, [`FheUint::move_to_device`] moves it), and decryption and serialization
-//! copy them back. Each thread that calls [`set_server_key`] with a GPU key gets its
-//! own CUDA stream, so threads share a GPU concurrently; a batch on a key with
+//! copy them back. A GPU key has a fixed pool of stream-bound workers per GPU; each
+//! operation leases one for its circuit, so any number of threads that call
+//! [`set_server_key`] with the key share its GPUs concurrently; a batch on a key with
 //! several GPUs is split over them.
 //!
 //! # Serialization
