@@ -5,12 +5,12 @@
 //! `srun` under Slurm); every process runs the same program. [`Cluster::init`]
 //! joins the job. [`Cluster::load_key`] gives every process the compressed server
 //! key once (broadcast from the first process, rank 0, or read from a shared file),
-//! decompresses it with the process's own [`SchedulerConfig`] (its GPUs, or its
+//! decompresses it with the process's own [`SchedulerConfig`](crate::scheduler::SchedulerConfig) (its GPUs, or its
 //! CPU), calibrates its workers and reports the calibration to rank 0.
 //! [`ClusterServerKey::run_batch`] then splits a batch of independent operations
 //! over the processes by their calibrated speeds, ships each share as
 //! [`safe_serialize`](crate::serialization::safe_serialize)d ciphertexts, computes
-//! it there with the local scheduler ([`ServerKey::run_batch`]) and gathers the
+//! it there with the local scheduler ([`ServerKey::run_batch`](crate::ServerKey::run_batch)) and gathers the
 //! results on rank 0, in input order.
 //!
 //! ```text
@@ -22,7 +22,7 @@
 //! reports its outcome to rank 0, which tells every process the verdict: a process
 //! that cannot load the key (a GPU it does not have, an unreadable key file, bytes
 //! that fail [`safe_deserialize`](crate::serialization::safe_deserialize)), or whose
-//! share fails, makes **every** process return [`Error::Cluster`] naming its rank
+//! share fails, makes **every** process return [`Error::Cluster`](crate::Error::Cluster) naming its rank
 //! and host, instead of a hang. Every byte received from a peer is read with a size
 //! limit ([`KEY_SIZE_LIMIT`], [`VALUE_SIZE_LIMIT`], [`MESSAGE_SIZE_LIMIT`]) and,
 //! for ciphertexts, checked to belong to the job's key; rank 0 checks that it got

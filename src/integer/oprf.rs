@@ -21,7 +21,7 @@ use crate::integer::circuit::{Circuit, Wire};
 
 /// Uniform `bits`-bit integers (`bits` at most the width of `seeds`), one block per
 /// seed block, the blocks above `bits` zero; see the module docs. Each seed block
-/// must be an input of the bookkeeping of [`seed_block_info`].
+/// must be an input of the bookkeeping of [`seed_block_info`](crate::shortint::seed_block_info).
 pub fn oblivious_random(c: &mut Circuit, seeds: &[Wire], bits: u32) -> Result<Radix> {
     let m = c.message_modulus();
     let block_bits = m.trailing_zeros();

@@ -192,7 +192,7 @@ thread_local! {
 /// Runs `read` with parameter sets below the security floor accepted by
 /// deserialization on the calling thread (by [`safe_deserialize`] and by plain serde
 /// alike); outside such a scope, a deserialized [`crate::shortint::ShortintParameters`]
-/// (inside a [`Config`] or a key) that fails
+/// (inside a [`Config`](crate::Config) or a key) that fails
 /// [`check_security`](crate::shortint::ShortintParameters::check_security) is an
 /// `Err`. The explicitly named path for test parameters and experiments, like
 /// [`crate::ConfigBuilder::with_insecure_custom_parameters`] for building them.

@@ -15,7 +15,7 @@
 //!   block counts matching the type (a [`crate::FheUint64`] has 32 blocks on the
 //!   default parameters), every block clean, seeded key bodies matching their
 //!   shapes, Fourier coefficients finite;
-//! - optionally, conformance ([`safe_deserialize_conformant`]) to a [`Config`] or to
+//! - optionally, conformance ([`safe_deserialize_conformant`]) to a [`Config`](crate::Config) or to
 //!   a key: ciphertext blocks of that configuration's parameters, keys generated for
 //!   it, and, given a key, ciphertexts and keys with its tag.
 //!

@@ -560,7 +560,7 @@ fn multi_bit_chain<S: pulp::Simd>(
 const BUNDLES_PER_ROUND: usize = 32;
 
 /// [`multi_bit_blind_rotate_assign`] on the threads of the current rayon pool:
-/// rounds of [`BUNDLES_PER_ROUND`] groups whose bundles (most of the work: reading
+/// rounds of `BUNDLES_PER_ROUND` groups whose bundles (most of the work: reading
 /// `2^g - 1` GGSW ciphertexts each) are built in parallel, then applied in order.
 /// Bit-identical to the single-threaded rotation; without idle threads the bundles
 /// are simply built on the calling thread.

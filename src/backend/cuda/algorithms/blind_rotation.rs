@@ -48,7 +48,7 @@ unsafe impl DeviceRepr for PbsParams {}
 /// Bootstraps every ciphertext of `input` (under the key's small LWE key) through
 /// lookup table `lut_indexes[j]` of `luts`: a table of `f` functions writes its
 /// results to `output[output_slots[j] + i]`, `i < f` (function `i` is read at
-/// coefficient `i N / f`, see [`ManyLookupTable`]). One kernel launch for the
+/// coefficient `i N / f`, see [`ManyLookupTable`](crate::shortint::ManyLookupTable)). One kernel launch for the
 /// batch. The GPU twin of the bootstrap half of
 /// [`crate::shortint::ServerKey::apply_many_lookup_table_batch`]; results decrypt to
 /// the CPU's. Output slots must not overlap; other slots are left untouched.
