@@ -326,6 +326,18 @@ impl CompressedCompressionKeys {
         let blocks = client_key.parameters();
         c.validate(blocks)?;
         private_key.check_shape()?;
+        // The bodies the keys hold: one polynomial per row of the packing key, one
+        // word per row of the key back.
+        let rows =
+            (blocks.big_lwe_dimension().0 as u64).saturating_mul(c.packing_ks_level.0 as u64);
+        let back_rows =
+            (c.lwe_dimension() as u64).saturating_mul(c.decompression_ks_level.0 as u64);
+        crate::memory::check_host_memory(
+            rows.saturating_mul(c.polynomial_size.0 as u64)
+                .saturating_add(back_rows)
+                .saturating_mul(8),
+            "generating compression keys",
+        )?;
         let mut rng = EncryptionRandomGenerator::from_os()?;
         let packing = generate_seeded_lwe_packing_keyswitch_key(
             client_key.big_lwe_secret_key(),

@@ -20,6 +20,16 @@ use gpufhe::{
 
 const LIMIT: u64 = 1 << 30;
 
+/// A client key of the insecure test parameters (no server key) and its public key.
+fn small_keys() -> (ClientKey, CompactPublicKey) {
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(small_parameters())
+        .unwrap();
+    let client_key = ClientKey::generate(config);
+    let public_key = CompactPublicKey::new(&client_key);
+    (client_key, public_key)
+}
+
 fn is_out_of_memory(e: &Error) -> bool {
     matches!(e, Error::OutOfMemory(_))
 }
@@ -130,11 +140,7 @@ fn the_memory_limit_is_set_by_the_variable_and_in_code() {
     if !child::run_alone_with(&test, &[(ENV_MEMORY_LIMIT, "1M")]) {
         return;
     }
-    let config = ConfigBuilder::default()
-        .with_insecure_custom_parameters(small_parameters())
-        .unwrap();
-    let client_key = ClientKey::generate(config);
-    let public_key = CompactPublicKey::new(&client_key);
+    let (client_key, public_key) = small_keys();
     let mut builder = CompactCiphertextList::builder(&public_key);
     for i in 0..64u64 {
         builder.push(1234 + i);
@@ -163,17 +169,13 @@ fn an_invalid_memory_limit_is_an_err_naming_the_variable() {
     if !child::run_alone_with(&test, &[(ENV_MEMORY_LIMIT, "lots")]) {
         return;
     }
-    let config = ConfigBuilder::default()
-        .with_insecure_custom_parameters(small_parameters())
-        .unwrap();
-    let client_key = ClientKey::generate(config);
+    let (client_key, public_key) = small_keys();
     let err = CompressedServerKey::try_new(&client_key).unwrap_err();
     let text = err.to_string();
     assert!(
         text.starts_with(r#"GPUFHE_MEMORY_LIMIT="lots" is invalid"#),
         "{text}"
     );
-    let public_key = CompactPublicKey::new(&client_key);
     let mut builder = CompactCiphertextList::builder(&public_key);
     builder.push(1u8);
     assert!(matches!(
