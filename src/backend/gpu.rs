@@ -4,9 +4,19 @@
 //! ([`GpuProbe`], [`probe_gpus`]) and the device memory one expression of a step
 //! needs ([`gpu_expression_bytes`]). The scheduler chooses GPUs and sizes batches
 //! from these facts; the driver layer (`backend::cuda`) measures them.
+//!
+//! It is also where the `gpu` feature's switch sits for the layers above: they name
+//! the GPU types (`CudaDevice`, `CudaBlocks`, `CudaBackend`) through this module,
+//! which takes them from `backend::cuda`, or, without the feature, from stand-ins
+//! that have no values (`backend/gpu_absent.rs`), so the scheduler is written once.
 
+pub(crate) use super::gpu_memory::big_lwe_bytes;
+pub use super::gpu_memory::gpu_expression_bytes;
+#[cfg(feature = "gpu")]
+pub(crate) use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
+#[cfg(not(feature = "gpu"))]
+pub(crate) use crate::backend::gpu_absent::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::error::{Error, Result};
-use crate::shortint::ShortintParameters;
 
 /// The number of CUDA devices visible to this process (after
 /// `CUDA_VISIBLE_DEVICES`): 0 without a driver, without a device, or without the
@@ -188,36 +198,5 @@ pub fn probe_gpus() -> Result<Vec<GpuProbe>> {
     #[cfg(not(feature = "gpu"))]
     {
         Ok(Vec::new())
-    }
-}
-
-/// Device bytes of one big (post-bootstrap) LWE ciphertext.
-pub(crate) fn big_lwe_bytes(params: &ShortintParameters) -> usize {
-    params.big_lwe_dimension().to_lwe_size().0 * 8
-}
-
-/// Device bytes one expression of a step needs besides the step's output: its
-/// linear result (a big LWE ciphertext), its offsets, constant and `terms` terms,
-/// and with a table the keyswitched small ciphertext and its table index. The CUDA
-/// backend plans its chunks with it.
-///
-/// ```
-/// use gpufhe::scheduler::gpu_expression_bytes;
-/// use gpufhe::shortint::DEFAULT_PARAMETERS;
-/// // A bootstrapped sum of two blocks: a 2049-word linear result, a 919-word
-/// // keyswitched block, bookkeeping.
-/// assert_eq!(gpu_expression_bytes(&DEFAULT_PARAMETERS, 2, true), 2049 * 8 + 16 + 32 + 919 * 8 + 12);
-/// ```
-pub fn gpu_expression_bytes(
-    params: &ShortintParameters,
-    terms: usize,
-    bootstrapped: bool,
-) -> usize {
-    let small = params.lwe_dimension.to_lwe_size().0 * 8;
-    let linear = big_lwe_bytes(params) + 16 + 16 * terms;
-    if bootstrapped {
-        linear + small + 12
-    } else {
-        linear
     }
 }

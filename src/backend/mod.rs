@@ -17,6 +17,9 @@ pub mod cpu;
 #[allow(unsafe_code)]
 pub mod cuda;
 pub mod gpu;
+#[cfg(not(feature = "gpu"))]
+mod gpu_absent;
+mod gpu_memory;
 pub use crate::shortint::{BlockInfo, Table};
 mod step;
 

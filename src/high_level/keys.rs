@@ -201,7 +201,6 @@ pub struct CompressedServerKey {
     /// The keys expanded from their seeds, once, for every GPU this key (or a
     /// clone) is decompressed to; not written.
     #[serde(skip)]
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     expanded: ExpansionCache,
 }
 
@@ -398,7 +397,6 @@ impl CompressedServerKey {
     /// A key on `gpus`, after checking them, with the other settings of `config`.
     fn decompress_on(&self, gpus: &GpuSelection, config: &SchedulerConfig) -> Result<ServerKey> {
         gpus.check(get_number_of_gpus())?;
-        #[cfg(feature = "gpu")]
         {
             let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
             let compression = self.expand_compression()?;
@@ -408,11 +406,6 @@ impl CompressedServerKey {
                 scheduler,
                 compression,
             ))
-        }
-        #[cfg(not(feature = "gpu"))]
-        {
-            let _ = config;
-            Err(no_gpu_error("decompress_to_specific_gpu"))
         }
     }
 

@@ -156,14 +156,11 @@ impl Scheduler {
         for (target, n) in self.plan_shares(count, probe, input_bytes) {
             let cap = match target {
                 Target::Cpu => CPU_CHUNK_BYTES / bytes,
-                #[cfg(feature = "gpu")]
                 Target::Gpu(position) => {
                     let gpu = &self.gpus[position];
                     let (free, _) = gpu.key().device().memory_info()?;
                     free / 2 / gpu.workers() / bytes
                 }
-                #[cfg(not(feature = "gpu"))]
-                Target::Gpu(_) => return Err(super::no_gpu_error("a share of a batch")),
             };
             chunked.extend(chunks(start..start + n, cap).map(|range| (target, range)));
             start += n;

@@ -8,6 +8,7 @@
 
 use super::cost::CostModel;
 use super::speed::{CpuSpeed, GpuSpeed, Provenance};
+use crate::backend::gpu::{CudaBackend, CudaDevice};
 use crate::core_crypto::LweCiphertextOwned;
 use crate::error::{Error, Result};
 use crate::serialization::codec::{safe_deserialize, safe_serialize, SafeSerialization};
@@ -157,15 +158,7 @@ impl Calibration {
             cpu_threads: options.cpu_threads.or(Some(scheduler.cpu_threads())),
             ..options.clone()
         };
-        #[cfg(feature = "gpu")]
-        {
-            Self::measure_backends(host, &gpus, options)
-        }
-        #[cfg(not(feature = "gpu"))]
-        {
-            let _ = gpus;
-            Self::new(*host.parameters(), measure_cpu(host, options)?, Vec::new())
-        }
+        Self::measure_on(host, &gpus, options)
     }
 
     /// Measures the CPU with the host block key `host` and each GPU backend of
@@ -188,6 +181,16 @@ impl Calibration {
         gpus: &[crate::backend::cuda::CudaBackend],
         options: &CalibrationOptions,
     ) -> Result<Self> {
+        Self::measure_on(host, gpus, options)
+    }
+
+    /// [`Calibration::measure_backends`] in every build (no GPU backend exists
+    /// without the `gpu` feature).
+    fn measure_on(
+        host: &shortint::ServerKey,
+        gpus: &[CudaBackend],
+        options: &CalibrationOptions,
+    ) -> Result<Self> {
         use crate::backend::Backend;
         let parameters = *host.parameters();
         for gpu in gpus {
@@ -200,7 +203,7 @@ impl Calibration {
         let cpu = measure_cpu(host, options)?;
         let gpus = gpus
             .iter()
-            .map(|gpu| measure_gpu(gpu, options))
+            .map(|gpu| measure_gpu_on(gpu, options))
             .collect::<Result<Vec<_>>>()?;
         Self::new(parameters, cpu, gpus)
     }
@@ -252,11 +255,7 @@ impl Calibration {
         }
         for &gpu in gpus {
             let ordinal = gpu.get();
-            #[cfg(feature = "gpu")]
-            let description =
-                describe(&crate::backend::cuda::CudaDevice::shared(ordinal as usize)?)?;
-            #[cfg(not(feature = "gpu"))]
-            let description = String::new();
+            let description = describe(&CudaDevice::shared(ordinal as usize)?)?;
             let found = self.gpus.iter().find(|g| g.gpu == gpu).ok_or_else(|| {
                 Error::InvalidParameter(format!(
                     "the calibration has no measurement of GPU {ordinal}"
@@ -411,6 +410,11 @@ pub fn measure_gpu(
     backend: &crate::backend::cuda::CudaBackend,
     options: &CalibrationOptions,
 ) -> Result<GpuSpeed> {
+    measure_gpu_on(backend, options)
+}
+
+/// [`measure_gpu`] in every build (no GPU backend exists without the `gpu` feature).
+fn measure_gpu_on(backend: &CudaBackend, options: &CalibrationOptions) -> Result<GpuSpeed> {
     use crate::backend::{Backend, BlockExpr, Step, Table};
     options.validate()?;
     let params = *backend.parameters();
@@ -469,8 +473,7 @@ pub fn measure_gpu(
 
 /// What identifies a GPU model in a calibration: compute capability,
 /// multiprocessors and memory.
-#[cfg(feature = "gpu")]
-fn describe(device: &crate::backend::cuda::CudaDevice) -> Result<String> {
+fn describe(device: &CudaDevice) -> Result<String> {
     let (major, minor) = device.compute_capability();
     let (_, total) = device.memory_info()?;
     Ok(format!(

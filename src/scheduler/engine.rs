@@ -2,10 +2,7 @@
 //! its workers (the CPU worker and the stream-bound workers of each GPU, leased per
 //! circuit) and the cost model that splits batches between them.
 
-#[cfg(not(feature = "gpu"))]
-use super::no_gpu_error;
 use super::worker::CpuWorker;
-#[cfg(feature = "gpu")]
 use super::worker::GpuWorkers;
 use super::{Blocks, CircuitInput, CostModel, GpuIndex, Recording, SchedulerConfig, Target};
 use crate::backend::Backend;
@@ -59,12 +56,9 @@ impl WorkerCounts {
 /// one call per GPU as in the multi-GPU guide. Clones share it; it lives (about
 /// 120 MB on the default parameters) as long as they do.
 #[derive(Clone, Default)]
-pub(crate) struct ExpansionCache(
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))] Arc<OnceLock<Arc<ExpandedKeys>>>,
-);
+pub(crate) struct ExpansionCache(Arc<OnceLock<Arc<ExpandedKeys>>>);
 
 /// A server key's keyswitching and bootstrap keys, expanded from their seeds.
-#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
 pub(crate) struct ExpandedKeys {
     pub(crate) bootstrap: crate::core_crypto::LweBootstrapKey,
     pub(crate) keyswitch: crate::core_crypto::LweKeyswitchKey,
@@ -72,7 +66,6 @@ pub(crate) struct ExpandedKeys {
 
 impl ExpansionCache {
     /// The expanded keys of `key` (whose cache this is), expanded on first use.
-    #[cfg(feature = "gpu")]
     /// `Err(OutOfMemory)` if the host cannot reserve what expanding needs.
     fn get(&self, key: &shortint::CompressedServerKey) -> Result<Arc<ExpandedKeys>> {
         if self.0.get().is_none() {
@@ -107,7 +100,6 @@ impl std::fmt::Debug for ExpansionCache {
 #[derive(Debug)]
 enum HostKey {
     Expanded(Arc<shortint::ServerKey>),
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     Compressed {
         compressed: Box<shortint::CompressedServerKey>,
         expanded: OnceLock<Arc<shortint::ServerKey>>,
@@ -136,7 +128,6 @@ pub(crate) struct Scheduler {
     model: RwLock<CostModel>,
     host: HostKey,
     cpu: OnceLock<std::result::Result<CpuWorker, Error>>,
-    #[cfg(feature = "gpu")]
     pub(super) gpus: Vec<GpuWorkers>,
 }
 
@@ -151,21 +142,21 @@ impl Scheduler {
             counts,
             host: HostKey::Expanded(Arc::new(key)),
             cpu: OnceLock::new(),
-            #[cfg(feature = "gpu")]
             gpus: Vec::new(),
         }
     }
 
     /// A scheduler computing on `gpus` (already checked to exist and be distinct):
     /// the key is expanded from its seeds once and copied to each GPU.
-    #[cfg(feature = "gpu")]
+    // Without the `gpu` feature no device opens: it returns at the first.
+    #[cfg_attr(not(feature = "gpu"), allow(unreachable_code, unused_mut))]
     pub(crate) fn gpus(
         key: &shortint::CompressedServerKey,
         cache: &ExpansionCache,
         gpus: &[GpuIndex],
         config: &SchedulerConfig,
     ) -> Result<Self> {
-        use crate::backend::cuda::{CudaBackend, CudaDevice};
+        use crate::backend::gpu::{CudaBackend, CudaDevice};
         let counts = WorkerCounts::from_config(config, gpus.len());
         let parameters = *key.parameters();
         let model = initial_model(&parameters, &counts, gpus, config)?;
@@ -213,14 +204,8 @@ impl Scheduler {
 
     /// The stream-bound workers of the GPU at `position` among the key's GPUs.
     pub(crate) fn gpu_workers_count(&self, position: usize) -> usize {
-        #[cfg(feature = "gpu")]
         {
             self.gpus.get(position).map_or(0, GpuWorkers::workers)
-        }
-        #[cfg(not(feature = "gpu"))]
-        {
-            let _ = position;
-            0
         }
     }
 
@@ -235,15 +220,8 @@ impl Scheduler {
     }
 
     /// The key on each GPU (none for the CPU).
-    #[cfg(feature = "gpu")]
-    pub(crate) fn gpu_backends(&self) -> Vec<crate::backend::cuda::CudaBackend> {
+    pub(crate) fn gpu_backends(&self) -> Vec<crate::backend::gpu::CudaBackend> {
         self.gpus.iter().map(|g| g.key().clone()).collect()
-    }
-
-    /// No GPU without the `gpu` feature.
-    #[cfg(not(feature = "gpu"))]
-    pub(crate) fn gpu_backends(&self) -> Vec<std::convert::Infallible> {
-        Vec::new()
     }
 
     /// The CPU worker, started on first use.
@@ -256,22 +234,16 @@ impl Scheduler {
 
     /// The GPUs it computes on, in the order they were chosen (none for the CPU).
     pub(crate) fn gpu_indices(&self) -> Vec<GpuIndex> {
-        #[cfg(feature = "gpu")]
         {
             self.gpus
                 .iter()
                 .map(|g| super::residency::gpu_index(g.key().device().ordinal()))
                 .collect()
         }
-        #[cfg(not(feature = "gpu"))]
-        {
-            Vec::new()
-        }
     }
 
     /// Its workers: the CPU worker of a CPU key, or the workers of each GPU.
     pub(crate) fn workers(&self) -> Vec<WorkerInfo> {
-        #[cfg(feature = "gpu")]
         if !self.gpus.is_empty() {
             return self
                 .gpus
@@ -294,22 +266,14 @@ impl Scheduler {
             .get()
             .and_then(|w| w.as_ref().ok())
             .map_or(0, |w| w.backend().pbs_count());
-        #[cfg(feature = "gpu")]
         let gpu: u64 = self.gpus.iter().map(|g| g.key().pbs_count()).sum();
-        #[cfg(not(feature = "gpu"))]
-        let gpu = 0;
         cpu + gpu
     }
 
     /// Batched bootstrap launches so far (GPU kernel launches, or CPU batches).
     pub(crate) fn launch_count(&self) -> u64 {
-        #[cfg(feature = "gpu")]
         {
             self.gpus.iter().map(|g| g.key().launch_count()).sum()
-        }
-        #[cfg(not(feature = "gpu"))]
-        {
-            0
         }
     }
 
@@ -354,14 +318,13 @@ impl Scheduler {
                 })?;
                 Ok(results.into_iter().map(Blocks::cpu).collect())
             }
-            #[cfg(feature = "gpu")]
             Target::Gpu(position) => {
                 let gpu = self
                     .gpus
                     .get(position)
                     .ok_or_else(|| Error::InvalidParameter("internal: no such GPU".into()))?;
                 let lease = gpu.lease();
-                let backend: &crate::backend::cuda::CudaBackend = &lease;
+                let backend: &crate::backend::gpu::CudaBackend = &lease;
                 let resident = inputs
                     .iter()
                     .map(|b| b.on_gpu(backend))
@@ -370,8 +333,6 @@ impl Scheduler {
                 let results = integer::execute_observed(backend, circuit, &refs, layer_done)?;
                 Ok(results.into_iter().map(Blocks::Cuda).collect())
             }
-            #[cfg(not(feature = "gpu"))]
-            Target::Gpu(_) => Err(no_gpu_error("running a circuit on a GPU")),
         }
     }
 
@@ -381,13 +342,10 @@ impl Scheduler {
     pub(crate) fn parallelism(&self, target: Target, operations: usize) -> Result<usize> {
         let whole = match target {
             Target::Cpu => self.cpu_worker()?.parallelism_hint(),
-            #[cfg(feature = "gpu")]
             Target::Gpu(position) => self.gpus.get(position).map_or(1, |g| {
                 use crate::backend::Backend;
                 g.key().parallelism()
             }),
-            #[cfg(not(feature = "gpu"))]
-            Target::Gpu(_) => 1,
         };
         Ok((whole / operations.max(1)).max(1))
     }
@@ -396,7 +354,6 @@ impl Scheduler {
     /// holding an encrypted input, else the one with the fewest circuits in flight
     /// (the first chosen on a tie).
     fn single_target(&self, inputs: &[CircuitInput<'_>]) -> Target {
-        #[cfg(feature = "gpu")]
         if !self.gpus.is_empty() {
             let ordinal_of = |g: &GpuWorkers| g.key().device().ordinal();
             let holding = inputs.iter().find_map(|input| match input {
@@ -420,7 +377,6 @@ impl Scheduler {
 
 /// The modelled costs of the workers of a GPU key (see [`CostModel::modelled`]),
 /// with the configured GPU-to-core ratio if any.
-#[cfg(feature = "gpu")]
 fn initial_model(
     parameters: &ShortintParameters,
     counts: &WorkerCounts,

@@ -83,10 +83,7 @@ impl Scheduler {
         inputs: &[CircuitInput<'_>],
         build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
     ) -> Result<u64> {
-        #[cfg(feature = "gpu")]
         let has_gpus = !self.gpus.is_empty();
-        #[cfg(not(feature = "gpu"))]
-        let has_gpus = false;
         let parallelism = if !has_gpus {
             let gpu = GpuIndex::new(0);
             CostModel::modelled(&self.parameters, 0, &[gpu]).parallelism(Worker::Gpu(gpu))?

@@ -155,7 +155,6 @@ pub(crate) fn block_infos(blocks: &Blocks) -> Result<Vec<BlockInfo>> {
                 noise_level: c.noise_level(),
             })
             .collect()),
-        #[cfg(feature = "gpu")]
         Blocks::Cuda(b) => Ok(b.infos().to_vec()),
         Blocks::Pending { .. } => Err(pending_elsewhere()),
     }

@@ -3,10 +3,8 @@
 
 use super::record::pending_elsewhere;
 use super::Device;
-#[cfg(feature = "gpu")]
 use super::GpuIndex;
-#[cfg(feature = "gpu")]
-use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
+use crate::backend::gpu::{CudaBackend, CudaBlocks, CudaDevice};
 use crate::error::Result;
 use crate::shortint::{Ciphertext, ShortintParameters};
 use std::borrow::Cow;
@@ -19,7 +17,6 @@ pub(crate) enum Blocks {
     /// value, and the inputs a batch records, cost nothing).
     Cpu(Arc<Vec<Ciphertext>>),
     /// In the memory of one GPU.
-    #[cfg(feature = "gpu")]
     Cuda(CudaBlocks),
     /// Not computed yet: wires of a circuit being recorded (see
     /// [`super::record::Recording`]).
@@ -52,7 +49,6 @@ pub(crate) enum CircuitInput<'a> {
 }
 
 /// The index of the GPU of this ordinal.
-#[cfg(feature = "gpu")]
 pub(crate) fn gpu_index(ordinal: usize) -> GpuIndex {
     GpuIndex::new(u32::try_from(ordinal).unwrap_or(u32::MAX))
 }
@@ -67,7 +63,6 @@ impl Blocks {
     pub(crate) fn to_cpu(&self) -> Result<Cow<'_, [Ciphertext]>> {
         match self {
             Self::Cpu(v) => Ok(Cow::Borrowed(v.as_slice())),
-            #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
             Self::Pending { .. } => Err(pending_elsewhere()),
         }
@@ -79,7 +74,6 @@ impl Blocks {
     pub(crate) fn on_cpu(&self) -> Result<Cow<'_, Vec<Ciphertext>>> {
         match self {
             Self::Cpu(v) => Ok(Cow::Borrowed(v.as_ref())),
-            #[cfg(feature = "gpu")]
             Self::Cuda(b) => Ok(Cow::Owned(b.to_cpu()?)),
             Self::Pending { .. } => Err(pending_elsewhere()),
         }
@@ -89,7 +83,6 @@ impl Blocks {
     pub(crate) fn len(&self) -> Option<usize> {
         match self {
             Self::Cpu(v) => Some(v.len()),
-            #[cfg(feature = "gpu")]
             Self::Cuda(b) => Some(b.len()),
             Self::Pending { .. } => None,
         }
@@ -101,7 +94,6 @@ impl Blocks {
     pub(crate) fn check_parameters(&self, parameters: &ShortintParameters) -> Result<()> {
         match self {
             Self::Cpu(v) => v.iter().try_for_each(|b| b.check_parameters(parameters)),
-            #[cfg(feature = "gpu")]
             Self::Cuda(b) => b.check_parameters(parameters),
             Self::Pending { .. } => Ok(()),
         }
@@ -111,7 +103,6 @@ impl Blocks {
     pub(crate) fn device(&self) -> Device {
         match self {
             Self::Cpu(_) | Self::Pending { .. } => Device::Cpu,
-            #[cfg(feature = "gpu")]
             Self::Cuda(b) => Device::CudaGpu(gpu_index(b.ordinal())),
         }
     }
@@ -123,7 +114,6 @@ impl Blocks {
         }
         match self {
             Self::Cpu(v) => v.iter().map(|b| b.as_lwe().as_slice().len() * 8).sum(),
-            #[cfg(feature = "gpu")]
             Self::Cuda(b) => b.len() * b.lwe_bytes(),
             Self::Pending { .. } => 0,
         }
@@ -131,7 +121,6 @@ impl Blocks {
 
     /// The blocks on `backend`'s GPU: these if they are there, else a copy made on
     /// `backend`'s stream.
-    #[cfg(feature = "gpu")]
     pub(crate) fn on_gpu(&self, backend: &CudaBackend) -> Result<Cow<'_, CudaBlocks>> {
         use crate::backend::Backend;
         match self {
@@ -151,15 +140,8 @@ impl Blocks {
         match device {
             Device::Cpu => Ok(Self::cpu(self.to_cpu()?.into_owned())),
             Device::CudaGpu(gpu) => {
-                #[cfg(feature = "gpu")]
-                {
-                    let target = CudaDevice::shared(gpu.get() as usize)?;
-                    Ok(Self::Cuda(CudaBlocks::from_cpu(&target, &self.to_cpu()?)?))
-                }
-                #[cfg(not(feature = "gpu"))]
-                {
-                    Err(super::no_gpu_error(&format!("moving a value to {gpu}")))
-                }
+                let target = CudaDevice::shared(gpu.get() as usize)?;
+                Ok(Self::Cuda(CudaBlocks::from_cpu(&target, &self.to_cpu()?)?))
             }
         }
     }

@@ -19,12 +19,10 @@
 //! or the thread ends).
 
 use crate::backend::cpu::CpuBackend;
-#[cfg(feature = "gpu")]
-use crate::backend::cuda::CudaBackend;
+use crate::backend::gpu::CudaBackend;
 use crate::error::{Error, Result};
 use crate::shortint;
 use std::sync::atomic::{AtomicUsize, Ordering};
-#[cfg(feature = "gpu")]
 use std::sync::Condvar;
 use std::sync::{Arc, Mutex, Weak};
 
@@ -161,7 +159,6 @@ impl Drop for Running<'_> {
 
 /// The workers of one GPU: its copy of the key, and stream-bound backends lent to
 /// one circuit at a time.
-#[cfg(feature = "gpu")]
 #[derive(Debug)]
 pub(crate) struct GpuWorkers {
     key: CudaBackend,
@@ -171,12 +168,13 @@ pub(crate) struct GpuWorkers {
     running: AtomicUsize,
 }
 
-#[cfg(feature = "gpu")]
 impl GpuWorkers {
     /// `workers` stream-bound workers sharing `key`: the first on the key's own
     /// stream (where the key was set up, so it needs no wait for the setup), the
     /// others on new streams, so that the key has exactly `workers` streams on its
     /// GPU.
+    // Without the `gpu` feature `CudaBackend` has no values: nothing here runs.
+    #[cfg_attr(not(feature = "gpu"), allow(unreachable_code, unused_variables))]
     pub(crate) fn new(key: CudaBackend, workers: usize) -> Result<Self> {
         let idle = std::iter::once(Ok(key.clone()))
             .chain((1..workers.max(1)).map(|_| key.on_new_stream()))
@@ -223,13 +221,11 @@ impl GpuWorkers {
 }
 
 /// A stream-bound GPU worker lent to one circuit; it goes back when dropped.
-#[cfg(feature = "gpu")]
 pub(crate) struct Lease<'a> {
     owner: &'a GpuWorkers,
     backend: Option<CudaBackend>,
 }
 
-#[cfg(feature = "gpu")]
 impl std::ops::Deref for Lease<'_> {
     type Target = CudaBackend;
 
@@ -238,7 +234,6 @@ impl std::ops::Deref for Lease<'_> {
     }
 }
 
-#[cfg(feature = "gpu")]
 impl Drop for Lease<'_> {
     fn drop(&mut self) {
         if let Some(backend) = self.backend.take() {
