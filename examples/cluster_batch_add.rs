@@ -24,6 +24,9 @@ use gpufhe::scheduler::{format_seconds, CalibrationOptions, SchedulerConfig};
 use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, FheUint64};
 use std::process::ExitCode;
 use std::time::Instant;
+#[path = "support/cli.rs"]
+mod cli;
+use cli::next;
 
 /// The environment variable that sets the batch size (the argument wins).
 const BATCH_SIZE_VARIABLE: &str = "GPUFHE_EXAMPLE_BATCH_SIZE";
@@ -31,32 +34,6 @@ const BATCH_SIZE_VARIABLE: &str = "GPUFHE_EXAMPLE_BATCH_SIZE";
 const DEFAULT_PER_GPU: usize = 100;
 /// Additions per process without a GPU by default (seconds each on a CPU).
 const DEFAULT_PER_CPU_PROCESS: usize = 2;
-
-/// xorshift64*, to keep the example free of dependencies.
-fn next(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-}
-
-/// The batch size: the first argument, else the environment variable, else
-/// `default`.
-fn batch_size(default: usize) -> Result<usize, String> {
-    let text = match std::env::args().nth(1) {
-        Some(arg) => arg,
-        None => match std::env::var(BATCH_SIZE_VARIABLE) {
-            Ok(value) => value,
-            Err(_) => return Ok(default),
-        },
-    };
-    match text.trim().parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!(
-            "invalid batch size {text:?}: expected a positive number of additions"
-        )),
-    }
-}
 
 /// The default batch: 100 additions per GPU of the job, 2 per process without one.
 fn default_batch(key: &ClusterServerKey<'_>) -> usize {
@@ -112,7 +89,12 @@ fn run(cluster: &Cluster) -> Result<(), String> {
     for process in key.processes() {
         print!("{process}");
     }
-    let batch_size = batch_size(default_batch(&key))?;
+    let batch_size = cli::count(
+        BATCH_SIZE_VARIABLE,
+        default_batch(&key),
+        "additions",
+        "cluster_batch_add --features cluster",
+    )?;
     let mut rng = 0x9e37_79b9_7f4a_7c15u64;
     let clear: Vec<(u64, u64)> = (0..batch_size)
         .map(|_| (next(&mut rng), next(&mut rng)))

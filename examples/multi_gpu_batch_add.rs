@@ -35,6 +35,9 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Once;
 use std::time::{Duration, Instant};
+#[path = "support/cli.rs"]
+mod cli;
+use cli::next;
 
 /// The environment variable that sets the batch size (the argument wins).
 const BATCH_SIZE_VARIABLE: &str = "GPUFHE_EXAMPLE_BATCH_SIZE";
@@ -44,34 +47,6 @@ const DEFAULT_PER_GPU: usize = 100;
 const DEFAULT_ON_CPU: usize = 4;
 /// CUDA streams (worker threads) per GPU in the second variant.
 const NUM_STREAMS_PER_GPU: usize = 4;
-
-/// xorshift64*, to keep the example free of dependencies.
-fn next(state: &mut u64) -> u64 {
-    *state ^= *state >> 12;
-    *state ^= *state << 25;
-    *state ^= *state >> 27;
-    state.wrapping_mul(0x2545_f491_4f6c_dd1d)
-}
-
-/// The batch size: the first argument, else the environment variable, else
-/// `default`. An invalid value is an error that says what was expected.
-fn batch_size(default: usize) -> Result<usize, String> {
-    let (source, text) = match std::env::args().nth(1) {
-        Some(arg) => ("the argument", arg),
-        None => match std::env::var(BATCH_SIZE_VARIABLE) {
-            Ok(value) => (BATCH_SIZE_VARIABLE, value),
-            Err(std::env::VarError::NotPresent) => return Ok(default),
-            Err(e) => return Err(format!("{BATCH_SIZE_VARIABLE}: {e}")),
-        },
-    };
-    match text.trim().parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err(format!(
-            "invalid batch size {text:?} from {source}: expected a positive number of \
-             additions, e.g. `cargo run --release --example multi_gpu_batch_add -- 200`"
-        )),
-    }
-}
 
 /// A progress bar on stderr of `len` `unit`s for `what` (hidden when stderr is not
 /// a terminal); it draws from the first `tick` on.
@@ -100,11 +75,17 @@ fn count_wrong(sums: &[FheUint64], left: &[u64], right: &[u64], key: &ClientKey)
 
 fn run() -> Result<(), String> {
     let num_gpus = get_number_of_gpus();
-    let batch_size = batch_size(if num_gpus == 0 {
+    let default = if num_gpus == 0 {
         DEFAULT_ON_CPU
     } else {
         DEFAULT_PER_GPU * num_gpus as usize
-    })?;
+    };
+    let batch_size = cli::count(
+        BATCH_SIZE_VARIABLE,
+        default,
+        "additions",
+        "multi_gpu_batch_add",
+    )?;
 
     let config = ConfigBuilder::default().build();
 

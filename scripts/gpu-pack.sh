@@ -60,10 +60,11 @@ for line in open(sys.argv[1]):
     target = msg["target"]
     if target["kind"] == ["test"] and target["name"] in TESTS:
         print("tests/" + target["name"], msg["executable"])
-    elif target["kind"] == ["example"] and target["name"] == "gpu_first_look":
-        print("gpu_first_look", msg["executable"])
+    elif target["kind"] == ["example"] and target["name"] in ("gpu_first_look",
+                                                                 "confidential_transfers"):
+        print(target["name"], msg["executable"])
 EOF
-[ "$(wc -l < "$tmp/list")" -eq 4 ] || { echo "gpu-pack: expected 4 binaries:" >&2; cat "$tmp/list" >&2; exit 1; }
+[ "$(wc -l < "$tmp/list")" -eq 5 ] || { echo "gpu-pack: expected 5 binaries:" >&2; cat "$tmp/list" >&2; exit 1; }
 while read -r name exe; do
   cp "$exe" "$pack/bin/$name"
   if [ "$strip" = 1 ] && command -v strip > /dev/null; then strip "$pack/bin/$name"; fi

@@ -232,7 +232,7 @@ TFHE_RS_H100 = {"ks_pbs classical": "4.31 ms", "ks_pbs multi-bit": "1.13 ms",
                 "add classical": "9.52 ms", "guide": "510/s on 8xH100"}
 
 FIRST_LOOK_STEPS = ["environment", "bootstrap", "integer", "operation-tests", "speed", "guide",
-                    "tests", "sanitize", "ncu", "failure-rate"]
+                    "transfers", "tests", "sanitize", "ncu", "failure-rate"]
 
 
 def results(text):
