@@ -52,17 +52,25 @@ pub mod serialization;
 pub mod shortint;
 
 pub use error::{Error, Result};
-pub use high_level::FheUint256;
-pub use high_level::{
-    clear_gpu_thread_locals, generate_keys, get_number_of_gpus, prelude, set_server_key,
-    unset_server_key, BinaryOp, ClientKey, ComparisonOp, CompressedServerKey, Config,
-    ConfigBuilder, Device, FheBool, FheUint, FheUint10, FheUint12, FheUint128, FheUint14,
-    FheUint16, FheUint2, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, GpuIndex,
-    GpuSelection, KeyTag, Seed, ServerKey,
-};
-pub use high_level::{CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey};
-pub use high_level::{CompressedCiphertextList, CompressedCiphertextListBuilder};
-pub use high_level::{FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8};
+/// Everything of the high-level API is also at the crate root, as in TFHE-rs.
+pub use high_level::*;
+
+/// Safe serialization at the path TFHE-rs users know (`tfhe::safe_serialization`):
+/// the functions of [`crate::serialization`] and TFHE-rs's builders of them.
+pub mod safe_serialization {
+    pub use crate::high_level::{
+        DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
+    };
+    pub use crate::serialization::{
+        safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
+    };
+}
+
+/// Conformance checks at the path TFHE-rs users know (`tfhe::conformance`).
+pub mod conformance {
+    pub use crate::high_level::ParameterSetConformant;
+    pub use crate::serialization::{ConformanceParams, Conformant};
+}
 
 /// The README's code examples, compiled and run as doc tests.
 #[cfg(doctest)]

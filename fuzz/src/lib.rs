@@ -16,7 +16,7 @@
 //!   crate's codec; the first byte picks the type ([`Kind::ALL`], modulo their
 //!   number), the rest is the payload.
 //! - [`config_builder`]: arbitrary parameters ([`params`]) through
-//!   `ConfigBuilder::with_custom_parameters` and `with_insecure_custom_parameters`, then key generation.
+//!   `ConfigBuilder::try_use_custom_parameters` and `with_insecure_custom_parameters`, then key generation.
 //!
 //! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
 //! (`src/bin/replay.rs`) call these same functions. Every run is under a memory
@@ -294,7 +294,7 @@ pub fn serde_bincode(data: &[u8]) {
 /// through the insecure one (read back inside the named scope).
 pub fn config_builder(data: &[u8]) {
     let parameters = params::parameters_from_bytes(data);
-    let secure = ConfigBuilder::default().with_custom_parameters(parameters);
+    let secure = ConfigBuilder::default().try_use_custom_parameters(parameters);
     if let Ok(builder) = secure {
         check_built(builder.build());
     }

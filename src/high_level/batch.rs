@@ -5,7 +5,8 @@
 
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId};
-use super::keys::{ServerKey, SERVER_KEY};
+use super::global_state::KeyGuard;
+use super::keys::ServerKey;
 use super::recording;
 use super::storage::Storage;
 use crate::error::{Error, Result};
@@ -106,20 +107,20 @@ fn recorded<R>(
     recording: Recording,
     f: impl FnOnce() -> R,
 ) -> Result<(R, Recording)> {
-    struct Restore(Option<Option<ServerKey>>);
-    impl Drop for Restore {
+    /// Stops the thread's recording when dropped (also while unwinding).
+    struct StopRecording;
+    impl Drop for StopRecording {
         fn drop(&mut self) {
-            let previous = self.0.take().flatten();
-            let _ = SERVER_KEY.try_with(|k| *k.borrow_mut() = previous);
             recording::stop();
         }
     }
-    let previous = SERVER_KEY.with(|k| k.borrow_mut().replace(key.clone()));
-    let restore = Restore(Some(previous));
+    let stop = StopRecording;
+    let key_guard = KeyGuard::set(Some(Ok(key.clone())));
     recording::start(key.tag(), recording);
     let result = f();
     let recording = recording::stop();
-    drop(restore);
+    drop(key_guard);
+    drop(stop);
     let recording = recording.ok_or_else(|| {
         Error::InvalidParameter("internal: the batch's recording went missing".into())
     })?;

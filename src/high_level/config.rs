@@ -19,11 +19,24 @@ use serde::{Deserialize, Serialize};
 /// assert_eq!(config.parameters(), &DEFAULT_PARAMETERS);
 /// assert_eq!(config.block_count(64), 32); // 2 message bits per block
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 #[serde(try_from = "ConfigParts")]
 pub struct Config {
     parameters: ShortintParameters,
     compression: Option<CompressionParameters>,
+    /// Whether key generation still has to check the block parameters (set by
+    /// [`ConfigBuilder::with_custom_parameters`] and
+    /// [`ConfigBuilder::use_custom_parameters`], which cannot return an `Err`).
+    #[serde(skip)]
+    unchecked: bool,
+}
+
+impl PartialEq for Config {
+    /// The same parameters and compression (whether they are still to be checked
+    /// does not matter).
+    fn eq(&self, other: &Self) -> bool {
+        (self.parameters, self.compression) == (other.parameters, other.compression)
+    }
 }
 
 /// The fields of a [`Config`] as read, before they are checked.
@@ -41,6 +54,7 @@ impl TryFrom<ConfigParts> for Config {
         let config = Self {
             parameters: parts.parameters,
             compression: parts.compression,
+            unchecked: false,
         };
         config.check_compression()?;
         Ok(config)
@@ -56,6 +70,18 @@ impl Config {
     /// The compression parameters, if compression is enabled.
     pub fn compression_parameters(&self) -> Option<&CompressionParameters> {
         self.compression.as_ref()
+    }
+
+    /// `Err` unless its parameters can generate keys: the block parameters given to
+    /// [`ConfigBuilder::use_custom_parameters`] valid and secure (as
+    /// [`ConfigBuilder::try_use_custom_parameters`] checks them), and the compression
+    /// parameters valid for them ([`Config::check_compression`]).
+    pub(crate) fn check(&self) -> Result<()> {
+        if self.unchecked {
+            check_integer_parameters(&self.parameters)?;
+            self.parameters.check_security()?;
+        }
+        self.check_compression()
     }
 
     /// `Err` unless the compression parameters (if any) are valid for the block
@@ -92,9 +118,9 @@ impl Default for Config {
 /// use gpufhe::shortint::DEFAULT_PARAMETERS;
 /// let mut params = DEFAULT_PARAMETERS;
 /// params.message_modulus = 3; // not a power of two
-/// assert!(ConfigBuilder::default().with_custom_parameters(params).is_err());
+/// assert!(ConfigBuilder::default().try_use_custom_parameters(params).is_err());
 /// let config = ConfigBuilder::default()
-///     .with_custom_parameters(DEFAULT_PARAMETERS)
+///     .try_use_custom_parameters(DEFAULT_PARAMETERS)
 ///     .unwrap()
 ///     .build();
 /// assert_eq!(config.parameters().message_modulus, 4);
@@ -103,6 +129,7 @@ impl Default for Config {
 pub struct ConfigBuilder {
     parameters: ShortintParameters,
     compression: Option<CompressionParameters>,
+    unchecked: bool,
 }
 
 impl Default for ConfigBuilder {
@@ -112,28 +139,69 @@ impl Default for ConfigBuilder {
         Self {
             parameters: DEFAULT_PARAMETERS,
             compression: None,
+            unchecked: false,
         }
     }
 }
 
 impl ConfigBuilder {
-    /// Uses `parameters` instead of the defaults. `Err` unless they are a valid
-    /// parameter set ([`ShortintParameters::validate`]) whose blocks hold a whole
-    /// divisor of 8 message bits (so that every integer width is a whole number of
-    /// blocks) and at least as many carry values as message values (two blocks can be
-    /// packed into one for a bivariate lookup table).
+    /// A builder of `parameters` (as TFHE-rs's `ConfigBuilder::with_custom_parameters`):
+    /// [`ConfigBuilder::default`] followed by
+    /// [`ConfigBuilder::use_custom_parameters`].
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// use gpufhe::{ClientKey, ConfigBuilder};
+    /// let config =
+    ///     ConfigBuilder::with_custom_parameters(PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128)
+    ///         .build();
+    /// assert!(ClientKey::try_generate(config).is_ok());
+    /// ```
+    pub fn with_custom_parameters(parameters: ShortintParameters) -> Self {
+        Self::default().use_custom_parameters(parameters)
+    }
+
+    /// Uses `parameters` instead of the block parameters chosen so far, and no
+    /// compression (as TFHE-rs's `use_custom_parameters`, whose argument is a new
+    /// block configuration). They are checked as
+    /// [`ConfigBuilder::try_use_custom_parameters`] does when keys are generated:
+    /// [`crate::ClientKey::try_generate`] returns the `Err` (and
+    /// [`crate::ClientKey::generate`] panics with it).
+    ///
+    /// ```
+    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
+    /// use gpufhe::{ClientKey, ConfigBuilder};
+    /// let mut weak = DEFAULT_PARAMETERS;
+    /// weak.lwe_dimension.0 = 512; // the default noise on a smaller key: insecure
+    /// let config = ConfigBuilder::default().use_custom_parameters(weak).build();
+    /// assert!(ClientKey::try_generate(config).is_err());
+    /// ```
+    pub fn use_custom_parameters(self, parameters: ShortintParameters) -> Self {
+        Self {
+            parameters,
+            compression: None,
+            unchecked: true,
+        }
+    }
+
+    /// Uses `parameters` instead of the block parameters chosen so far (keeping
+    /// compression), `Err` at once unless they are a valid parameter set
+    /// ([`ShortintParameters::validate`]) whose blocks hold a whole divisor of 8
+    /// message bits (so that every integer width is a whole number of blocks) and at
+    /// least as many carry values as message values (two blocks can be packed into
+    /// one for a bivariate lookup table).
     ///
     /// They must also be secure: both noise distributions on the 128-bit curve of
     /// the lattice estimator and a claim of at least 128 bits
     /// ([`ShortintParameters::check_security`]); insecure sets (for tests and
     /// experiments) go through [`ConfigBuilder::with_insecure_custom_parameters`].
-    pub fn with_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
+    pub fn try_use_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
         let checked = self.with_insecure_custom_parameters(parameters)?;
         parameters.check_security()?;
         Ok(checked)
     }
 
-    /// [`ConfigBuilder::with_custom_parameters`] without the security check: for
+    /// [`ConfigBuilder::try_use_custom_parameters`] without the security check: for
     /// tests (the `*_INSECURE_TEST_*` sets) and experiments. Keys of such a
     /// configuration can only be read back inside
     /// [`crate::serialization::with_insecure_parameters_allowed`].
@@ -143,12 +211,16 @@ impl ConfigBuilder {
     /// use gpufhe::shortint::DEFAULT_PARAMETERS;
     /// let mut weak = DEFAULT_PARAMETERS;
     /// weak.lwe_dimension.0 = 512; // the default noise on a smaller key: insecure
-    /// assert!(ConfigBuilder::default().with_custom_parameters(weak).is_err());
+    /// assert!(ConfigBuilder::default().try_use_custom_parameters(weak).is_err());
     /// assert!(ConfigBuilder::default().with_insecure_custom_parameters(weak).is_ok());
     /// ```
     pub fn with_insecure_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
         check_integer_parameters(&parameters)?;
-        Ok(Self { parameters, ..self })
+        Ok(Self {
+            parameters,
+            unchecked: false,
+            ..self
+        })
     }
 
     /// Uses the multi-bit parameters
@@ -170,6 +242,7 @@ impl ConfigBuilder {
         Self {
             parameters:
                 crate::shortint::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+            unchecked: false,
             ..self
         }
     }
@@ -201,7 +274,7 @@ impl ConfigBuilder {
     /// suit the block parameters.
     pub fn try_enable_compression(self, parameters: CompressionParameters) -> Result<Self> {
         let builder = self.enable_compression(parameters);
-        builder.build().check_compression()?;
+        builder.build().check()?;
         Ok(builder)
     }
 
@@ -210,6 +283,7 @@ impl ConfigBuilder {
         Config {
             parameters: self.parameters,
             compression: self.compression,
+            unchecked: self.unchecked,
         }
     }
 }
@@ -221,7 +295,7 @@ impl From<ConfigBuilder> for Config {
 }
 
 /// `Err` unless `parameters` are valid for encrypted integers (see
-/// [`ConfigBuilder::with_custom_parameters`]).
+/// [`ConfigBuilder::try_use_custom_parameters`]).
 fn check_integer_parameters(parameters: &ShortintParameters) -> Result<()> {
     parameters.validate()?;
     let message_bits = parameters.message_modulus.trailing_zeros();

@@ -64,6 +64,25 @@ impl From<&Config> for ConformanceParams {
     }
 }
 
+impl From<Config> for ConformanceParams {
+    fn from(config: Config) -> Self {
+        Self::from(&config)
+    }
+}
+
+impl From<crate::shortint::ShortintParameters> for ConformanceParams {
+    /// The configuration of these block parameters (without compression).
+    fn from(parameters: crate::shortint::ShortintParameters) -> Self {
+        Self::from(&super::ConfigBuilder::with_custom_parameters(parameters).build())
+    }
+}
+
+impl From<&ConformanceParams> for ConformanceParams {
+    fn from(params: &ConformanceParams) -> Self {
+        *params
+    }
+}
+
 macro_rules! conformance_from_key {
     ($($key:ty),*) => {$(
         impl From<&$key> for ConformanceParams {

@@ -1,7 +1,8 @@
 //! Encrypted booleans: [`FheBool`], one block holding 0 or 1.
 
 use super::fhe_uint::{FheUint, FheUintId};
-use super::keys::{current_server_key, ClientKey, KeyTag};
+use super::global_state::current_server_key;
+use super::keys::{ClientKey, KeyTag};
 use super::operations::single;
 use super::storage::{Input, Storage};
 use super::traits::{

@@ -5,7 +5,7 @@
 
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
-use super::keys::{current_server_key, SERVER_KEY};
+use super::global_state::{current_server_key, take_gpu_server_key};
 use super::operations::{BinaryOp, ComparisonOp};
 use super::storage::Input;
 use super::traits::expect_op;
@@ -30,14 +30,7 @@ use crate::scheduler::{Device, GpuIndex};
 /// assert_eq!(y, 6);
 /// ```
 pub fn clear_gpu_thread_locals() {
-    let key = SERVER_KEY.with(|k| {
-        let mut k = k.borrow_mut();
-        if k.as_ref().is_some_and(|key| !key.gpus().is_empty()) {
-            k.take()
-        } else {
-            None
-        }
-    });
+    let key = take_gpu_server_key();
     // Dropped outside the borrow (a GPU key's drop waits for its device).
     drop(key);
 }

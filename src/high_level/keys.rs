@@ -11,7 +11,6 @@ use crate::scheduler::{
 };
 use crate::shortint;
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -63,19 +62,24 @@ impl ClientKey {
     ///
     /// # Panics
     ///
-    /// Only if the operating system's random source fails; see
-    /// [`ClientKey::try_generate`].
+    /// If [`ClientKey::try_generate`] returns an `Err`: the operating system's random
+    /// source failed, or the parameters of `config` cannot generate keys.
     #[track_caller]
     pub fn generate(config: impl Into<Config>) -> Self {
-        expect_os_randomness(Self::try_generate(config), "ClientKey::generate")
+        match Self::try_generate(config) {
+            Ok(key) => key,
+            Err(e) => panic!("ClientKey::generate failed: {e}"),
+        }
     }
 
     /// Generates a client key; `Err` if the operating system's random source fails,
-    /// or the compression parameters of `config` do not suit its block parameters
-    /// (see [`crate::ConfigBuilder::enable_compression`]).
+    /// the custom parameters of `config` are invalid or insecure (see
+    /// [`crate::ConfigBuilder::use_custom_parameters`]), or its compression parameters
+    /// do not suit its block parameters (see
+    /// [`crate::ConfigBuilder::enable_compression`]).
     pub fn try_generate(config: impl Into<Config>) -> Result<Self> {
         let config = config.into();
-        config.check_compression()?;
+        config.check()?;
         let compression = config
             .compression_parameters()
             .map(|c| shortint::CompressionPrivateKey::new(*c, config.parameters()))
@@ -722,48 +726,4 @@ pub fn generate_keys(config: impl Into<Config>) -> (ClientKey, ServerKey) {
     let client_key = ClientKey::generate(config);
     let server_key = ServerKey::new(&client_key);
     (client_key, server_key)
-}
-
-thread_local! {
-    /// The server key of the current thread.
-    pub(crate) static SERVER_KEY: RefCell<Option<ServerKey>> = const { RefCell::new(None) };
-}
-
-/// Makes `key` the server key of the operations of the current thread (each thread
-/// has its own; other threads are not affected).
-///
-/// With a GPU key, each operation borrows one of the key's CUDA streams on its GPU
-/// for as long as it runs (the key has a fixed number per GPU, see
-/// [`crate::scheduler`]), so threads run concurrently on a GPU however many there
-/// are, and nothing stays bound to the thread.
-///
-/// ```
-/// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, unset_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// let a = FheUint8::encrypt(3u8, &client_key);
-/// assert!(a.try_bitand(&a).is_err()); // no key on this thread yet
-/// set_server_key(server_key);
-/// assert!(a.try_bitand(&a).is_ok());
-/// unset_server_key();
-/// assert!(a.try_bitand(&a).is_err());
-/// ```
-pub fn set_server_key(key: ServerKey) {
-    SERVER_KEY.with(|k| *k.borrow_mut() = Some(key));
-}
-
-/// Removes the current thread's server key; operations on this thread then fail
-/// with [`Error::NoServerKey`] until [`set_server_key`] is called again. The key's
-/// workers (threads, CUDA streams) are released when its last clone is dropped.
-pub fn unset_server_key() {
-    let key = SERVER_KEY.with(|k| k.borrow_mut().take());
-    // Dropped outside the borrow (a GPU key's drop waits for its device).
-    drop(key);
-}
-
-/// The current thread's server key (a cheap clone), or `Err(NoServerKey)`.
-pub(crate) fn current_server_key() -> Result<ServerKey> {
-    SERVER_KEY
-        .with(|k| k.borrow().clone())
-        .ok_or(Error::NoServerKey)
 }

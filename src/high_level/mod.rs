@@ -103,6 +103,7 @@ mod division;
 mod fhe_bool;
 mod fhe_int;
 mod fhe_uint;
+mod global_state;
 mod gpu_helpers;
 mod key_tag;
 mod keys;
@@ -110,6 +111,7 @@ mod operations;
 pub(crate) mod operators;
 mod oprf;
 mod recording;
+mod serialization_config;
 mod server_key_serde;
 mod signed_ops;
 mod storage;
@@ -138,13 +140,24 @@ pub use fhe_uint::{
     Operand, ShiftAmount, UnsignedClear,
 };
 pub use fhe_uint::{FheUint256, FheUint256Id};
-pub use gpu_helpers::clear_gpu_thread_locals;
-pub use keys::{
-    generate_keys, set_server_key, unset_server_key, ClientKey, CompressedServerKey,
-    ExecutionStats, KeyTag, ServerKey,
+pub use global_state::{
+    get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
+    IntoServerKey,
 };
+pub use gpu_helpers::clear_gpu_thread_locals;
+pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::Seed;
+pub use serialization_config::{
+    CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
+    FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,
+    FheInt64ConformanceParams, FheInt8ConformanceParams, FheUint10ConformanceParams,
+    FheUint128ConformanceParams, FheUint12ConformanceParams, FheUint14ConformanceParams,
+    FheUint16ConformanceParams, FheUint256ConformanceParams, FheUint2ConformanceParams,
+    FheUint32ConformanceParams, FheUint4ConformanceParams, FheUint64ConformanceParams,
+    FheUint6ConformanceParams, FheUint8ConformanceParams, NonConformantDeserializationConfig,
+    ParameterSetConformant, SerializationConfig,
+};
 pub use traits::{
     CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
     FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,
@@ -153,6 +166,7 @@ pub use traits::{
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
+    pub use super::serialization_config::ParameterSetConformant;
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,

@@ -6,7 +6,7 @@ use super::batch::BatchOutput;
 use super::bit_ops::Flag;
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedClear};
-use super::keys::current_server_key;
+use super::global_state::current_server_key;
 use super::storage::{Input, Storage};
 use crate::error::{check_eq, Error, Result};
 use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire, U256};

@@ -7,7 +7,7 @@
 use super::config::block_count;
 use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId};
-use super::keys::current_server_key;
+use super::global_state::current_server_key;
 use super::operations::{run, single};
 use super::storage::{Input, Storage};
 use super::traits::expect_op;

@@ -19,6 +19,7 @@ mod compression;
 mod lookup_table;
 mod oprf;
 pub mod parameters;
+mod pbs_stats;
 mod safety;
 mod server_key;
 mod table;
@@ -34,6 +35,8 @@ pub use compression::*;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use oprf::{oprf_seed_blocks, seed_block_info};
 pub use parameters::*;
+pub(crate) use pbs_stats::count_bootstraps;
+pub use pbs_stats::{pbs_count, reset_pbs_count};
 pub use safety::{
     minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,
     MAX_LWE_DIMENSION, MAX_SERVER_KEY_BYTES,

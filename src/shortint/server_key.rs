@@ -555,6 +555,7 @@ impl ServerKey {
         let switched =
             modulus_switch_lwe_ciphertext(small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
         let mut rotated = acc.clone();
+        super::count_bootstraps(1);
         match p.pbs_kind {
             PbsKind::Classical => {
                 blind_rotate_assign_multithreaded(&mut rotated, &switched, &self.bootstrap_key)?
@@ -578,6 +579,7 @@ impl ServerKey {
         accs: &[&GlweCiphertextOwned],
     ) -> Result<Vec<GlweCiphertextOwned>> {
         let (bsk, modulus_switch) = (&self.bootstrap_key, self.parameters.modulus_switch);
+        super::count_bootstraps(small.len());
         match self.parameters.pbs_kind {
             PbsKind::Classical => {
                 batch_blind_rotate_lwe_ciphertext(small, accs, bsk, modulus_switch)

@@ -156,7 +156,9 @@ fn absurd_parameters_are_errors_everywhere_they_enter() {
         assert!(ConfigBuilder::default()
             .with_insecure_custom_parameters(p)
             .is_err());
-        assert!(ConfigBuilder::default().with_custom_parameters(p).is_err());
+        assert!(ConfigBuilder::default()
+            .try_use_custom_parameters(p)
+            .is_err());
     }
     // A TUniform bound of u32::MAX (found by the config_builder fuzzer: the noise
     // variance overflowed while the security was checked).
@@ -165,7 +167,7 @@ fn absurd_parameters_are_errors_everywhere_they_enter() {
         log2_bound: u32::MAX,
     };
     assert!(ConfigBuilder::default()
-        .with_custom_parameters(noisy)
+        .try_use_custom_parameters(noisy)
         .is_err());
     assert!(noisy.validate().is_err());
     let _ = noisy.check_security(); // an answer, not a panic
@@ -255,7 +257,7 @@ fn insecure_parameters_need_the_named_path() {
     let mut claimed = DEFAULT_PARAMETERS;
     claimed.security_bits = 0;
     assert!(ConfigBuilder::default()
-        .with_custom_parameters(claimed)
+        .try_use_custom_parameters(claimed)
         .is_err());
     let weak = ConfigBuilder::default()
         .with_insecure_custom_parameters(claimed)

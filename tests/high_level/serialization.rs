@@ -192,7 +192,7 @@ fn conformance_to_a_key_or_config() {
     let mut params = DEFAULT_PARAMETERS;
     params.max_noise_level = 4;
     let noise_config = ConfigBuilder::default()
-        .with_custom_parameters(params)
+        .try_use_custom_parameters(params)
         .unwrap()
         .build();
     let key_bytes = to_bytes(client_key);

@@ -139,7 +139,7 @@ pub fn compressed_key(parameters: ShortintParameters) -> Vec<u8> {
     let bs_bodies =
         bs.input_lwe_dimension.0 * (bs.glwe_dimension.0 + 1) * bs.level.0 * bs.polynomial_size.0;
     let config = ConfigBuilder::default()
-        .with_custom_parameters(parameters)
+        .try_use_custom_parameters(parameters)
         .expect("secure parameters")
         .build();
     let fields = KeyFields {

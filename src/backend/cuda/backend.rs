@@ -582,6 +582,7 @@ impl Backend for CudaBackend {
         let finished = device.synchronize();
         launched.and(finished)?;
         self.pbs.fetch_add(bootstraps as u64, Ordering::Relaxed);
+        crate::shortint::count_bootstraps(bootstraps);
         Ok(CudaBlocks {
             list: Arc::new(out),
             start: 0,

@@ -1,12 +1,22 @@
 //! Parameter sets of blocks: the cryptographic dimensions and the message encoding
 //! ([`ShortintParameters`], [`DEFAULT_PARAMETERS`] and the other sets), and, at the
 //! path TFHE-rs users know, the compression parameters
-//! ([`CompressionParameters`], defined with the compression keys).
+//! ([`CompressionParameters`], defined with the compression keys), and TFHE-rs's
+//! names of the sets this crate has (`PARAM_MESSAGE_2_CARRY_2_KS_PBS`,
+//! [`current_params`], ...).
 
+mod aliases;
 mod block;
 
 pub use super::compression::{
     CompressionParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
     COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
+pub use aliases::{
+    current_params, v1_8, COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS,
+    COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS,
+    PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, PARAM_MESSAGE_2_CARRY_2,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS,
 };
 pub use block::*;

@@ -1,0 +1,228 @@
+//! TFHE-rs's builders of safe serialization, [`SerializationConfig`] and
+//! [`DeserializationConfig`], over this crate's [`crate::serialization`], and its
+//! [`ParameterSetConformant`] trait over [`Conformant`]. They are what
+//! `gpufhe::safe_serialization` and `gpufhe::conformance` offer at the paths of
+//! TFHE-rs.
+
+use super::conformance::{ConformanceParams, Conformant};
+use crate::error::Result;
+use crate::serialization::codec::{safe_deserialize, safe_serialize, SafeSerialization};
+use std::io::{Read, Write};
+
+/// Whether a value conforms to a parameter set (TFHE-rs's trait of the same name):
+/// implemented by every [`Conformant`] type, with [`ConformanceParams`] (made from a
+/// key, a [`crate::Config`] or block parameters) as the parameter set.
+///
+/// ```
+/// use gpufhe::conformance::ParameterSetConformant;
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, ConfigBuilder, FheUint8, FheUint8ConformanceParams};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// let x = FheUint8::encrypt(7u8, &client_key);
+/// assert!(x.is_conformant(&FheUint8ConformanceParams::from(&server_key)));
+/// let (_, other_key) = generate_keys(ConfigBuilder::default());
+/// assert!(!x.is_conformant(&FheUint8ConformanceParams::from(&other_key)));
+/// ```
+pub trait ParameterSetConformant {
+    /// What the value is checked against.
+    type ParameterSet;
+
+    /// Whether the value conforms to `parameter_set` (see [`Conformant::conforms_to`]
+    /// for what that means, and for the reason when it does not).
+    fn is_conformant(&self, parameter_set: &Self::ParameterSet) -> bool;
+}
+
+impl<T: Conformant> ParameterSetConformant for T {
+    type ParameterSet = ConformanceParams;
+
+    fn is_conformant(&self, parameter_set: &ConformanceParams) -> bool {
+        self.conforms_to(parameter_set).is_ok()
+    }
+}
+
+/// How [`SerializationConfig::serialize_into`] writes: [`safe_serialize`] with a
+/// size limit (or none).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+/// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// let x = FheUint8::encrypt(42u8, &client_key);
+/// let mut bytes = Vec::new();
+/// SerializationConfig::new(1 << 20).serialize_into(&x, &mut bytes)?;
+/// let y: FheUint8 = DeserializationConfig::new(1 << 20).deserialize_from(bytes.as_slice(), &(&server_key).into())?;
+/// let clear: u8 = y.decrypt(&client_key);
+/// assert_eq!(clear, 42);
+/// assert!(SerializationConfig::new(100).serialize_into(&x, &mut Vec::new()).is_err());
+/// # Ok::<(), gpufhe::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SerializationConfig {
+    size_limit: u64,
+}
+
+impl SerializationConfig {
+    /// Writes at most `size_limit` bytes (header included); a larger value is an
+    /// `Err` and nothing is written.
+    pub fn new(size_limit: u64) -> Self {
+        Self { size_limit }
+    }
+
+    /// Writes values of any size.
+    pub fn new_with_unlimited_size() -> Self {
+        Self::new(u64::MAX)
+    }
+
+    /// Removes the size limit.
+    pub fn disable_size_limit(self) -> Self {
+        Self::new_with_unlimited_size()
+    }
+
+    /// Sets the size limit to `size_limit` bytes.
+    pub fn with_size_limit(self, size_limit: u64) -> Self {
+        Self::new(size_limit)
+    }
+
+    /// Kept for code written against TFHE-rs, where it leaves out the version
+    /// information: this crate always writes its header (type name and format
+    /// version), which is what makes reading another type or version an `Err`.
+    pub fn disable_versioning(self) -> Self {
+        self
+    }
+
+    /// The bytes `value` takes serialized (header included).
+    pub fn serialized_size<T: SafeSerialization>(&self, value: &T) -> Result<u64> {
+        let mut counter = ByteCounter(0);
+        safe_serialize(value, &mut counter, u64::MAX)?;
+        Ok(counter.0)
+    }
+
+    /// Writes `value` to `writer` ([`safe_serialize`] with this size limit).
+    pub fn serialize_into<T: SafeSerialization>(
+        &self,
+        value: &T,
+        writer: impl Write,
+    ) -> Result<()> {
+        safe_serialize(value, writer, self.size_limit)
+    }
+}
+
+/// Counts the bytes written to it.
+struct ByteCounter(u64);
+
+impl Write for ByteCounter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// How [`DeserializationConfig::deserialize_from`] reads: [`safe_deserialize`] with
+/// a size limit, then the conformance check of
+/// [`crate::serialization::safe_deserialize_conformant`]
+/// ([`DeserializationConfig::disable_conformance`] leaves it out).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeserializationConfig {
+    size_limit: u64,
+}
+
+/// A [`DeserializationConfig`] without the conformance check (the checks of
+/// [`safe_deserialize`] remain).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NonConformantDeserializationConfig {
+    size_limit: u64,
+}
+
+impl DeserializationConfig {
+    /// Reads at most `size_limit` bytes (header included).
+    pub fn new(size_limit: u64) -> Self {
+        Self { size_limit }
+    }
+
+    /// Reads values of any size. Lengths read from the input still allocate no more
+    /// than the bytes actually read, and values expand within the memory limit
+    /// ([`crate::memory`]).
+    pub fn new_with_unlimited_size() -> Self {
+        Self::new(u64::MAX)
+    }
+
+    /// Removes the size limit (see [`DeserializationConfig::new_with_unlimited_size`]).
+    pub fn disable_size_limit(self) -> Self {
+        Self::new_with_unlimited_size()
+    }
+
+    /// Sets the size limit to `size_limit` bytes.
+    pub fn with_size_limit(self, size_limit: u64) -> Self {
+        Self::new(size_limit)
+    }
+
+    /// Kept for code written against TFHE-rs: this crate always checks the header
+    /// (bytes of another type or format version are an `Err`, never read as this
+    /// one).
+    pub fn disable_header_validation(self) -> Self {
+        self
+    }
+
+    /// Reads without the conformance check.
+    pub fn disable_conformance(self) -> NonConformantDeserializationConfig {
+        NonConformantDeserializationConfig {
+            size_limit: self.size_limit,
+        }
+    }
+
+    /// Reads a `T` and checks that it conforms to `parameter_set`.
+    pub fn deserialize_from<T: SafeSerialization + Conformant>(
+        &self,
+        reader: impl Read,
+        parameter_set: &ConformanceParams,
+    ) -> Result<T> {
+        crate::serialization::safe_deserialize_conformant(reader, self.size_limit, *parameter_set)
+    }
+}
+
+impl NonConformantDeserializationConfig {
+    /// Reads a `T` ([`safe_deserialize`] with this size limit).
+    pub fn deserialize_from<T: SafeSerialization>(&self, reader: impl Read) -> Result<T> {
+        safe_deserialize(reader, self.size_limit)
+    }
+
+    /// Adds the conformance check back.
+    pub fn enable_conformance(self) -> DeserializationConfig {
+        DeserializationConfig::new(self.size_limit)
+    }
+}
+
+/// Names TFHE-rs gives the conformance parameters of each type: here all are
+/// [`ConformanceParams`].
+macro_rules! conformance_params_aliases {
+    ($($alias:ident: $ty:literal),* $(,)?) => {$(
+        #[doc = concat!("The [`ConformanceParams`] of a `", $ty, "` (TFHE-rs's name).")]
+        pub type $alias = ConformanceParams;
+    )*};
+}
+conformance_params_aliases!(
+    FheBoolConformanceParams: "FheBool",
+    FheUint2ConformanceParams: "FheUint2",
+    FheUint4ConformanceParams: "FheUint4",
+    FheUint6ConformanceParams: "FheUint6",
+    FheUint8ConformanceParams: "FheUint8",
+    FheUint10ConformanceParams: "FheUint10",
+    FheUint12ConformanceParams: "FheUint12",
+    FheUint14ConformanceParams: "FheUint14",
+    FheUint16ConformanceParams: "FheUint16",
+    FheUint32ConformanceParams: "FheUint32",
+    FheUint64ConformanceParams: "FheUint64",
+    FheUint128ConformanceParams: "FheUint128",
+    FheUint256ConformanceParams: "FheUint256",
+    FheInt8ConformanceParams: "FheInt8",
+    FheInt16ConformanceParams: "FheInt16",
+    FheInt32ConformanceParams: "FheInt32",
+    FheInt64ConformanceParams: "FheInt64",
+    FheInt128ConformanceParams: "FheInt128",
+    CompactCiphertextListConformanceParams: "CompactCiphertextList",
+);

@@ -1,0 +1,86 @@
+//! The names TFHE-rs 1.8 gives the parameter sets this crate has, so that code
+//! written against `tfhe::shortint::parameters` finds them at the same paths: the
+//! short aliases at the top of [`crate::shortint::parameters`] and the versioned
+//! names in [`v1_8`] (also [`current_params`]).
+//!
+//! Only the sets whose values this crate implements are named: the classical and
+//! the GPU multi-bit TUniform sets of 2 message and 2 carry bits at a failure
+//! probability of 2^-128, and the compression parameters beside them. TFHE-rs's
+//! Gaussian, KS32, dedicated public-key, noise-squashing and other block sizes are
+//! not offered (see `docs/coming-from-tfhe-rs.md`).
+//!
+//! ```
+//! use gpufhe::shortint::parameters::{
+//!     current_params::V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, PARAM_MESSAGE_2_CARRY_2,
+//!     PARAM_MESSAGE_2_CARRY_2_KS_PBS,
+//! };
+//! use gpufhe::shortint::DEFAULT_PARAMETERS;
+//! assert_eq!(PARAM_MESSAGE_2_CARRY_2, DEFAULT_PARAMETERS);
+//! assert_eq!(PARAM_MESSAGE_2_CARRY_2_KS_PBS, DEFAULT_PARAMETERS);
+//! assert_eq!(V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, DEFAULT_PARAMETERS);
+//! ```
+
+use super::{
+    CompressionParameters, ShortintParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
+
+/// TFHE-rs's alias of its default block parameters:
+/// [`PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (this crate's
+/// [`super::DEFAULT_PARAMETERS`]).
+pub const PARAM_MESSAGE_2_CARRY_2_KS_PBS: ShortintParameters =
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// The shortest alias of the default block parameters (see
+/// [`PARAM_MESSAGE_2_CARRY_2_KS_PBS`]).
+pub const PARAM_MESSAGE_2_CARRY_2: ShortintParameters = PARAM_MESSAGE_2_CARRY_2_KS_PBS;
+
+/// TFHE-rs's name of the multi-bit parameters its GPU backend uses by default:
+/// [`PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] here (the same
+/// values, on the CPU and the GPU alike).
+pub const PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters =
+    PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// The short alias of
+/// [`PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+pub const PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: ShortintParameters =
+    PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// TFHE-rs's alias of the compression parameters of the default blocks:
+/// [`COMP_PARAM_MESSAGE_2_CARRY_2`].
+pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters = COMP_PARAM_MESSAGE_2_CARRY_2;
+
+/// The compression parameters TFHE-rs pairs with its GPU multi-bit blocks: here the
+/// same as those of the classical blocks ([`COMP_PARAM_MESSAGE_2_CARRY_2`]), which
+/// suit both (compression bootstraps with the classical algorithm either way).
+pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+    CompressionParameters = COMP_PARAM_MESSAGE_2_CARRY_2;
+
+/// The short alias of
+/// [`COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters =
+    COMP_PARAM_MESSAGE_2_CARRY_2;
+
+/// The parameter sets of TFHE-rs 1.8 that this crate has, under their versioned
+/// names (`V1_8_...`).
+pub mod v1_8 {
+    use super::super::{CompressionParameters, ShortintParameters};
+
+    /// [`super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters =
+        super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintParameters =
+        super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: CompressionParameters =
+        super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        CompressionParameters =
+        super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+}
+
+pub use v1_8 as current_params;
