@@ -32,7 +32,7 @@ fn main() -> Result<(), gpufhe::Error> {
 
     // Server side: read the key (checked against the client's key), decompress it.
     let compressed: CompressedServerKey =
-        safe_deserialize_conformant(bytes.as_slice(), 1 << 30, &client_key)?;
+        safe_deserialize_conformant(bytes.as_slice(), 1 << 30, &(&client_key).into())?;
     let server_key: ServerKey = compressed.decompress();
     set_server_key(server_key.clone());
 

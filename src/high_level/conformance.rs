@@ -275,14 +275,16 @@ fn check_parameters(
 }
 
 /// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see
-/// [`Conformant`]): a `&Config`, or a `&ClientKey` / `&ServerKey` /
-/// `&CompressedServerKey` whose tag encrypted values must also carry.
+/// [`Conformant`]), made from a [`Config`] (or block parameters), or from a
+/// `&ClientKey` / `&ServerKey` / `&CompressedServerKey` whose tag encrypted values
+/// must also carry: `&(&client_key).into()`, as TFHE-rs's function of the same name
+/// takes its parameter set.
 pub fn safe_deserialize_conformant<T: SafeSerialization + Conformant>(
     reader: impl Read,
     size_limit: u64,
-    params: impl Into<ConformanceParams>,
+    params: &ConformanceParams,
 ) -> Result<T> {
     let value: T = safe_deserialize(reader, size_limit)?;
-    value.conforms_to(&params.into())?;
+    value.conforms_to(params)?;
     Ok(value)
 }

@@ -1,9 +1,7 @@
 //! Encrypted signed integers: [`FheInt<Id>`], one type per width, two's complement
 //! over the blocks of the unsigned type of the same width.
 
-use super::fhe_uint::{
-    sealed, wrap_to_bits, FheUint, FheUintId, OperandKind, ShiftAmount, UnsignedClear as _,
-};
+use super::fhe_uint::{sealed, wrap_to_bits, FheUint, FheUintId, OperandKind, ShiftAmount};
 use super::fhe_uint::{FheUint128Id, FheUint16Id, FheUint32Id, FheUint64Id, FheUint8Id};
 use super::keys::{ClientKey, KeyTag};
 use super::storage::Storage;
@@ -230,11 +228,11 @@ impl<Id: FheIntId> FheInt<Id> {
     /// use gpufhe::prelude::*;
     /// use gpufhe::FheInt16;
     /// let x = FheInt16::encrypt_trivial(-1234i16);
-    /// assert_eq!(x.try_decrypt_trivial().unwrap(), -1234i16);
+    /// assert_eq!(x.try_decrypt_trivial::<i16>().unwrap(), -1234);
     /// ```
-    pub fn try_decrypt_trivial(&self) -> Result<Id::Clear> {
-        let bits = self.inner.try_decrypt_trivial()?.to_u128();
-        Ok(Id::Clear::from_i128_wrapping(sign_extend_clear(
+    pub fn try_decrypt_trivial<Clear: SignedClear>(&self) -> Result<Clear> {
+        let bits: u128 = self.inner.try_decrypt_trivial()?;
+        Ok(Clear::from_i128_wrapping(sign_extend_clear(
             bits,
             Self::bits(),
         )))

@@ -311,17 +311,18 @@ impl<Id: FheUintId> FheUint<Id> {
         self.tag().is_none()
     }
 
-    /// The value of a trivial encryption; `Err` if it is a real encryption.
+    /// The value of a trivial encryption as `Clear` (wrapping like `as`, as
+    /// decryption does); `Err` if it is a real encryption.
     ///
     /// ```
     /// use gpufhe::prelude::*;
     /// use gpufhe::FheUint16;
     /// let x = FheUint16::encrypt_trivial(1234u16);
-    /// assert_eq!(x.try_decrypt_trivial().unwrap(), 1234u16);
+    /// assert_eq!(x.try_decrypt_trivial::<u16>().unwrap(), 1234);
     /// ```
-    pub fn try_decrypt_trivial(&self) -> Result<Id::Clear> {
+    pub fn try_decrypt_trivial<Clear: UnsignedClear>(&self) -> Result<Clear> {
         match self.storage {
-            Storage::Trivial(v) => Ok(Id::Clear::from_u256_wrapping(v)),
+            Storage::Trivial(v) => Ok(Clear::from_u256_wrapping(v)),
             Storage::Encrypted { .. } => Err(Error::InvalidParameter(format!(
                 "this {} is encrypted, not trivial: decrypt it with its client key",
                 Id::NAME

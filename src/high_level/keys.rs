@@ -94,6 +94,26 @@ impl ClientKey {
         })
     }
 
+    /// Its server key, on the CPU (TFHE-rs's name for [`ServerKey::new`]).
+    ///
+    /// # Panics
+    ///
+    /// As [`ServerKey::new`].
+    #[track_caller]
+    pub fn generate_server_key(&self) -> ServerKey {
+        ServerKey::new(self)
+    }
+
+    /// Its compressed server key (TFHE-rs's name for [`CompressedServerKey::new`]).
+    ///
+    /// # Panics
+    ///
+    /// As [`CompressedServerKey::new`].
+    #[track_caller]
+    pub fn generate_compressed_server_key(&self) -> CompressedServerKey {
+        CompressedServerKey::new(self)
+    }
+
     /// The configuration it was generated for.
     pub fn config(&self) -> &Config {
         &self.inner.config

@@ -111,6 +111,7 @@ mod operations;
 pub(crate) mod operators;
 mod oprf;
 mod recording;
+mod scalar_select;
 mod serialization_config;
 mod server_key_serde;
 mod signed_ops;
@@ -148,6 +149,7 @@ pub use gpu_helpers::clear_gpu_thread_locals;
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::Seed;
+pub use scalar_select::SelectArm;
 pub use serialization_config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
     FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,

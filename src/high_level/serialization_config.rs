@@ -181,7 +181,7 @@ impl DeserializationConfig {
         reader: impl Read,
         parameter_set: &ConformanceParams,
     ) -> Result<T> {
-        crate::serialization::safe_deserialize_conformant(reader, self.size_limit, *parameter_set)
+        crate::serialization::safe_deserialize_conformant(reader, self.size_limit, parameter_set)
     }
 }
 

@@ -72,7 +72,7 @@ pub trait FheTryDecrypt<T> {
 /// use gpufhe::{FheBool, FheUint8};
 /// let x = FheUint8::encrypt_trivial(0x1234u16); // no key needed; wraps to 0x34
 /// assert!(x.is_trivial() && x.tag().is_none());
-/// assert_eq!(x.try_decrypt_trivial().unwrap(), 0x34);
+/// assert_eq!(x.try_decrypt_trivial::<u8>().unwrap(), 0x34);
 /// assert!(FheUint8::try_encrypt_trivial(0x1234u16).is_err());
 /// assert!(FheBool::encrypt_trivial(true).try_decrypt_trivial().unwrap());
 /// ```

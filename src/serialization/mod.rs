@@ -37,7 +37,7 @@
 //! let mut bytes = Vec::new();
 //! safe_serialize(&x, &mut bytes, 1 << 20).unwrap();
 //! let y: FheUint8 =
-//!     safe_deserialize_conformant(bytes.as_slice(), 1 << 20, &client_key).unwrap();
+//!     safe_deserialize_conformant(bytes.as_slice(), 1 << 20, &(&client_key).into()).unwrap();
 //! assert_eq!(FheDecrypt::<u8>::decrypt(&y, &client_key), 42);
 //! assert!(safe_deserialize::<FheUint16>(bytes.as_slice(), 1 << 20).is_err()); // other type
 //! assert!(safe_deserialize::<FheUint8>(bytes.as_slice(), 1000).is_err()); // over the limit

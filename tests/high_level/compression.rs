@@ -128,7 +128,7 @@ fn serialized_lists_are_checked() {
     let mut bytes = Vec::new();
     safe_serialize(&list, &mut bytes, 1 << 20).unwrap();
     let read: CompressedCiphertextList = with_insecure_parameters_allowed(|| {
-        safe_deserialize_conformant(bytes.as_slice(), 1 << 20, ck)
+        safe_deserialize_conformant(bytes.as_slice(), 1 << 20, &ck.into())
     })
     .unwrap();
     let x: FheUint8 = read.get(0).unwrap().unwrap();
@@ -136,7 +136,11 @@ fn serialized_lists_are_checked() {
     // Of the configuration without compression: not conformant.
     let other = config(false);
     assert!(with_insecure_parameters_allowed(|| {
-        safe_deserialize_conformant::<CompressedCiphertextList>(bytes.as_slice(), 1 << 20, &other)
+        safe_deserialize_conformant::<CompressedCiphertextList>(
+            bytes.as_slice(),
+            1 << 20,
+            &(&other).into(),
+        )
     })
     .is_err());
     // Every truncation and a flipped byte in each part: an Err or a list that

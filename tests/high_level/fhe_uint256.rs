@@ -99,7 +99,7 @@ fn encryption_decryption_and_trivial_values() {
         U256::from(200u8)
     );
     let t = FheUint256::encrypt_trivial(x);
-    assert_eq!(t.try_decrypt_trivial().unwrap(), x);
+    assert_eq!(t.try_decrypt_trivial::<U256>().unwrap(), x);
     assert_eq!(
         dec(&(&FheUint256::encrypt(U256::ONE, ck) + &t)),
         x + U256::ONE
@@ -107,7 +107,7 @@ fn encryption_decryption_and_trivial_values() {
     assert!(FheUint64::try_encrypt_trivial(wide(0, 1)).is_err());
     assert_eq!(
         FheUint16::encrypt_trivial(wide(0x1_2345, 9))
-            .try_decrypt_trivial()
+            .try_decrypt_trivial::<u16>()
             .unwrap(),
         0x2345u16
     );
@@ -152,11 +152,11 @@ fn casts_follow_as_semantics() {
     // The same on trivial values, which cast in clear.
     let t = FheUint256::cast_from(FheInt8::encrypt_trivial(-3i8));
     assert_eq!(
-        t.try_decrypt_trivial().unwrap(),
+        t.try_decrypt_trivial::<U256>().unwrap(),
         U256::MAX - U256::from(2u8)
     );
     let t = FheUint32::cast_from(FheUint256::encrypt_trivial(x));
-    assert_eq!(t.try_decrypt_trivial().unwrap(), 0xff);
+    assert_eq!(t.try_decrypt_trivial::<u32>().unwrap(), 0xff);
 }
 
 #[test]

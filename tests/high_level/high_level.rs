@@ -52,7 +52,10 @@ fn operations_without_a_server_key_name_set_server_key() {
     // Decryption and trivial values need no server key.
     assert_eq!(FheDecrypt::<u8>::decrypt(&a, client_key), 5);
     assert_eq!(
-        FheUint8::sum(&[]).unwrap().try_decrypt_trivial().unwrap(),
+        FheUint8::sum(&[])
+            .unwrap()
+            .try_decrypt_trivial::<u8>()
+            .unwrap(),
         0
     );
 }
@@ -93,10 +96,10 @@ fn trivial_values_need_no_key_and_work_with_every_key() {
     let t = FheUint8::encrypt_trivial(0x3cu8);
     assert!(t.is_trivial());
     assert_eq!(t.tag(), None);
-    assert_eq!(t.try_decrypt_trivial().unwrap(), 0x3c);
+    assert_eq!(t.try_decrypt_trivial::<u8>().unwrap(), 0x3c);
     assert_eq!(
         FheUint8::encrypt_trivial(0x1234u16)
-            .try_decrypt_trivial()
+            .try_decrypt_trivial::<u8>()
             .unwrap(),
         0x34
     );
@@ -108,7 +111,7 @@ fn trivial_values_need_no_key_and_work_with_every_key() {
     let (ck1, key1) = counting_setup();
     assert_eq!(FheDecrypt::<u8>::decrypt(&t, ck1), 0x3c);
     let a = FheUint8::encrypt(0xa5u8, ck1);
-    assert!(a.try_decrypt_trivial().is_err());
+    assert!(a.try_decrypt_trivial::<u8>().is_err());
     let before = key1.pbs_count();
     let masked = &a & &FheUint8::encrypt_trivial(0u8);
     let all = &a | &FheUint8::encrypt_trivial(0xffu8);

@@ -30,4 +30,5 @@ mod serialization;
 mod signed;
 mod signed_default_parameters;
 mod small_widths_default_parameters;
+mod tfhe_rs_api;
 mod tfhe_rs_guide;

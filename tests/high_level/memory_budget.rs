@@ -62,7 +62,7 @@ fn a_compact_list_expanding_past_the_machine_is_an_err_not_an_abort() {
     let read: CompactCiphertextList = safe_deserialize_conformant(
         bytes.as_slice(),
         CompactCiphertextList::DEFAULT_SIZE_LIMIT,
-        &client_key,
+        &(&client_key).into(),
     )
     .unwrap();
     let err = read.expand().unwrap_err();

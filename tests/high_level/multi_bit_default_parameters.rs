@@ -56,11 +56,14 @@ fn multi_bit_keys_serialize_and_validate() {
     )
     .unwrap();
     let back: CompressedServerKey =
-        safe_deserialize_conformant(bytes.as_slice(), 1 << 31, ck.config()).unwrap();
+        safe_deserialize_conformant(bytes.as_slice(), 1 << 31, &ck.config().into()).unwrap();
     assert_eq!(back.config(), compressed.config());
     let classical = ConfigBuilder::default().build();
-    let err =
-        safe_deserialize_conformant::<CompressedServerKey>(bytes.as_slice(), 1 << 31, &classical);
+    let err = safe_deserialize_conformant::<CompressedServerKey>(
+        bytes.as_slice(),
+        1 << 31,
+        &(&classical).into(),
+    );
     assert!(
         err.is_err(),
         "a multi-bit key conforms to the classical configuration"

@@ -122,7 +122,7 @@ fn values_round_trip() {
     assert!(!second.decrypt(client_key));
     // Trivial values.
     let t: FheUint64 = from_bytes(&to_bytes(&FheUint64::encrypt_trivial(77u64))).unwrap();
-    assert_eq!(t.try_decrypt_trivial().unwrap(), 77);
+    assert_eq!(t.try_decrypt_trivial::<u64>().unwrap(), 77);
     let t: FheBool = from_bytes(&to_bytes(&FheBool::encrypt_trivial(true))).unwrap();
     assert!(t.try_decrypt_trivial().unwrap());
 }
@@ -164,20 +164,32 @@ fn conformance_to_a_key_or_config() {
     let (other_client, other_server) = generate_keys(ConfigBuilder::default());
     let x = FheUint8::encrypt(9u8, client_key);
     let bytes = to_bytes(&x);
-    let ok: FheUint8 = safe_deserialize_conformant(bytes.as_slice(), LIMIT, client_key).unwrap();
+    let ok: FheUint8 =
+        safe_deserialize_conformant(bytes.as_slice(), LIMIT, &client_key.into()).unwrap();
     assert_eq!(FheDecrypt::<u8>::decrypt(&ok, client_key), 9);
-    assert!(safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, compressed).is_ok());
     assert!(
-        safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, client_key.config())
+        safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, &compressed.into())
             .is_ok()
     );
+    assert!(safe_deserialize_conformant::<FheUint8>(
+        bytes.as_slice(),
+        LIMIT,
+        &client_key.config().into()
+    )
+    .is_ok());
     // Same parameters, another key: the tag does not match.
-    assert!(
-        safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, &other_client).is_err()
-    );
-    assert!(
-        safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, &other_server).is_err()
-    );
+    assert!(safe_deserialize_conformant::<FheUint8>(
+        bytes.as_slice(),
+        LIMIT,
+        &(&other_client).into()
+    )
+    .is_err());
+    assert!(safe_deserialize_conformant::<FheUint8>(
+        bytes.as_slice(),
+        LIMIT,
+        &(&other_server).into()
+    )
+    .is_err());
     // Other parameters: blocks of another LWE size.
     let mut params = DEFAULT_PARAMETERS;
     params.polynomial_size = gpufhe::core_crypto::PolynomialSize(1024);
@@ -185,9 +197,12 @@ fn conformance_to_a_key_or_config() {
         .with_insecure_custom_parameters(params)
         .unwrap()
         .build();
-    assert!(
-        safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, &other_config).is_err()
-    );
+    assert!(safe_deserialize_conformant::<FheUint8>(
+        bytes.as_slice(),
+        LIMIT,
+        &(&other_config).into()
+    )
+    .is_err());
     // A key is checked against the whole configuration.
     let mut params = DEFAULT_PARAMETERS;
     params.max_noise_level = 4;
@@ -196,20 +211,30 @@ fn conformance_to_a_key_or_config() {
         .unwrap()
         .build();
     let key_bytes = to_bytes(client_key);
-    assert!(
-        safe_deserialize_conformant::<ClientKey>(key_bytes.as_slice(), LIMIT, &noise_config)
-            .is_err()
-    );
-    assert!(
-        safe_deserialize_conformant::<ClientKey>(key_bytes.as_slice(), LIMIT, client_key).is_ok()
-    );
-    assert!(
-        safe_deserialize_conformant::<ClientKey>(key_bytes.as_slice(), LIMIT, &other_client)
-            .is_err()
-    );
+    assert!(safe_deserialize_conformant::<ClientKey>(
+        key_bytes.as_slice(),
+        LIMIT,
+        &(&noise_config).into()
+    )
+    .is_err());
+    assert!(safe_deserialize_conformant::<ClientKey>(
+        key_bytes.as_slice(),
+        LIMIT,
+        &client_key.into()
+    )
+    .is_ok());
+    assert!(safe_deserialize_conformant::<ClientKey>(
+        key_bytes.as_slice(),
+        LIMIT,
+        &(&other_client).into()
+    )
+    .is_err());
     // Trivial values belong to every key.
     let t = to_bytes(&FheUint8::encrypt_trivial(3u8));
-    assert!(safe_deserialize_conformant::<FheUint8>(t.as_slice(), LIMIT, &other_client).is_ok());
+    assert!(
+        safe_deserialize_conformant::<FheUint8>(t.as_slice(), LIMIT, &(&other_client).into())
+            .is_ok()
+    );
 }
 
 #[test]
@@ -254,7 +279,7 @@ fn bit_flips_in_structure_are_errors_and_elsewhere_never_panic() {
     );
     let tag = read_u64(&bytes, layout.tag());
     assert_eq!(tag, client_key.tag().value(), "layout check: tag");
-    let read = |b: &[u8]| safe_deserialize_conformant::<FheUint8>(b, LIMIT, client_key);
+    let read = |b: &[u8]| safe_deserialize_conformant::<FheUint8>(b, LIMIT, &client_key.into());
     // The header, the variant, the tag, the number of blocks, and each block's
     // coefficient count, moduli and the high bits of its degree and noise level.
     let mut structural: Vec<(usize, u8)> = Vec::new();

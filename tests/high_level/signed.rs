@@ -208,9 +208,9 @@ fn casts_follow_as_between_signed_and_unsigned_widths() {
     }
     // Trivial values are cast in the clear.
     let t = FheInt64::cast_from(FheInt8::encrypt_trivial(-3i8));
-    assert_eq!(t.try_decrypt_trivial().unwrap(), -3);
+    assert_eq!(t.try_decrypt_trivial::<i64>().unwrap(), -3);
     let t = FheUint16::cast_from(FheInt8::encrypt_trivial(-3i8));
-    assert_eq!(t.try_decrypt_trivial().unwrap(), (-3i8) as u16);
+    assert_eq!(t.try_decrypt_trivial::<u16>().unwrap(), (-3i8) as u16);
 }
 
 #[test]
@@ -230,9 +230,9 @@ fn encryption_decryption_and_trivial_values() {
     assert!(FheTryDecrypt::<i8>::try_decrypt(&x, ck).is_err());
     let t = FheInt32::encrypt_trivial(-7i32);
     assert!(t.is_trivial() && t.tag().is_none());
-    assert_eq!(t.try_decrypt_trivial().unwrap(), -7);
+    assert_eq!(t.try_decrypt_trivial::<i32>().unwrap(), -7);
     assert!(FheInt8::try_encrypt_trivial(1000i32).is_err());
-    assert!(x.try_decrypt_trivial().is_err());
+    assert!(x.try_decrypt_trivial::<i32>().is_err());
     // Trivial operands: a clear right operand, and operations on trivial values alone.
     let y = &x + FheInt16::encrypt_trivial(-100i16);
     assert_eq!(FheDecrypt::<i16>::decrypt(&y, ck), -300);

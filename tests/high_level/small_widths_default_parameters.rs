@@ -80,7 +80,7 @@ fn values_wider_than_the_type_wrap_or_are_rejected() {
     assert!(FheUint10::try_encrypt(1024u16, ck).is_err());
     assert_eq!(
         FheUint14::encrypt_trivial(0xffffu16)
-            .try_decrypt_trivial()
+            .try_decrypt_trivial::<u16>()
             .unwrap(),
         0x3fff
     );

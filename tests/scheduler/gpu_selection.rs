@@ -113,7 +113,7 @@ fn values_live_on_the_cpu_until_a_gpu_key_computes_on_them() {
     trivial.move_to_device(Device::Cpu).unwrap();
     assert_eq!(FheDecrypt::<u8>::decrypt(&x, client_key), 200);
     assert!(flag.decrypt(client_key));
-    assert_eq!(trivial.try_decrypt_trivial().unwrap(), 9);
+    assert_eq!(trivial.try_decrypt_trivial::<u8>().unwrap(), 9);
 
     // A GPU that does not exist is an error, and the value stays where it was.
     let missing = Device::CudaGpu(GpuIndex::new(get_number_of_gpus()));

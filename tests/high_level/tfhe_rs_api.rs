@@ -1,0 +1,177 @@
+//! Code written as a TFHE-rs 1.8 user writes it, with only the crate name changed:
+//! the items that docs/coming-from-tfhe-rs.md marks as the same in gpufhe, at their
+//! TFHE-rs paths and with their TFHE-rs argument shapes, on the default (secure)
+//! parameters, each result checked against the clear computation.
+
+use crate::common::keys;
+use gpufhe::prelude::*;
+use gpufhe::safe_serialization::{
+    safe_deserialize, safe_deserialize_conformant, safe_serialize, DeserializationConfig,
+    SerializationConfig,
+};
+use gpufhe::shortint::parameters::{
+    current_params::V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_MESSAGE_2_CARRY_2_KS_PBS,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
+use gpufhe::{
+    get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
+    ClientKey, CompressedServerKey, ConfigBuilder, FheBool, FheInt32, FheInt8, FheUint128,
+    FheUint16, FheUint32, FheUint8, FheUint8ConformanceParams, Seed, ServerKey,
+};
+
+/// The keys shared by these tests (default parameters), as `(client, server)`.
+fn shared() -> (&'static ClientKey, &'static ServerKey) {
+    let (client_key, _, server_key) = keys();
+    (client_key, server_key)
+}
+
+#[test]
+fn configuration_with_tfhe_rs_parameter_names_generates_working_keys() {
+    // A custom configuration the way TFHE-rs spells it, then the keys from the
+    // client key's own methods.
+    let config =
+        ConfigBuilder::with_custom_parameters(PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128)
+            .enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS)
+            .build();
+    let client_key = ClientKey::generate(config);
+    let compressed_server_key = client_key.generate_compressed_server_key();
+    set_server_key(compressed_server_key.decompress());
+
+    let a = FheUint16::encrypt(1234u16, &client_key);
+    let b = FheUint16::encrypt(4321u16, &client_key);
+    let c = &a + &b;
+    let decrypted: u16 = c.decrypt(&client_key);
+    assert_eq!(decrypted, 1234 + 4321);
+
+    // use_custom_parameters and the versioned names agree with the short ones.
+    let same = ConfigBuilder::default()
+        .use_custom_parameters(V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128)
+        .build();
+    assert_eq!(
+        same,
+        ConfigBuilder::with_custom_parameters(PARAM_MESSAGE_2_CARRY_2_KS_PBS).build()
+    );
+    unset_server_key();
+}
+
+#[test]
+fn server_key_as_context_and_the_pbs_counter() {
+    let (client_key, server_key) = shared();
+    let a = FheUint32::encrypt(1_000_000u32, &client_key);
+    let b = FheUint32::encrypt(2_345u32, &client_key);
+
+    reset_pbs_count();
+    let (sum, product) = with_server_key_as_context(server_key.clone(), || (&a + &b, &a * 3u32));
+    // Other tests run on other threads of this process: the counter is at least
+    // what this thread ran.
+    assert!(get_pbs_count() > 0);
+    let sum: u32 = sum.decrypt(&client_key);
+    let product: u32 = product.decrypt(&client_key);
+    assert_eq!((sum, product), (1_002_345, 3_000_000));
+    // The context is over: this thread has no key again.
+    assert!(a.try_add(&b).is_err());
+}
+
+#[test]
+fn scalar_select_clear_select_dot_product_and_trivial_values() {
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+
+    let a = FheInt32::encrypt(-45i32, &client_key);
+    let b = FheInt32::encrypt(32i32, &client_key);
+    let a_is_greater = a.gt(&b);
+    let picked: i32 = a_is_greater.select(&a, &b).decrypt(&client_key);
+    assert_eq!(picked, 32);
+    let picked: i32 = a_is_greater.scalar_select(&a, 100i32).decrypt(&client_key);
+    assert_eq!(picked, 100);
+    let picked: i32 = a_is_greater.scalar_select(-7i32, &b).decrypt(&client_key);
+    assert_eq!(picked, 32);
+    let picked: i32 = FheInt32::select(&a_is_greater, 1, -1).decrypt(&client_key);
+    assert_eq!(picked, -1);
+
+    let bits = [true, true, false, true].map(|bit| FheBool::encrypt(bit, &client_key));
+    let dot: u8 = FheUint8::dot_product(&bits, &[10, 20, 30, 40]).decrypt(&client_key);
+    assert_eq!(dot, 70);
+
+    let trivial = FheUint128::encrypt_trivial(u128::MAX - 5);
+    assert_eq!(trivial.try_decrypt_trivial::<u128>().unwrap(), u128::MAX - 5);
+    assert_eq!(trivial.try_decrypt_trivial::<u8>().unwrap(), 250); // wraps like `as`
+    let doubled: u128 = (&trivial * 2u128).decrypt(&client_key);
+    assert_eq!(doubled, u128::MAX - 11);
+    assert!(a.try_decrypt_trivial::<i32>().is_err());
+}
+
+#[test]
+fn oblivious_pseudo_random_signed_values() {
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+    let any = FheInt8::generate_oblivious_pseudo_random(Seed(11));
+    let again = FheInt8::generate_oblivious_pseudo_random(Seed(11));
+    let (any, again): (i8, i8) = (any.decrypt(&client_key), again.decrypt(&client_key));
+    assert_eq!(any, again);
+    let bounded = FheInt8::generate_oblivious_pseudo_random_bounded(Seed(12), 4);
+    let bounded: i8 = bounded.decrypt(&client_key);
+    assert!((0..16).contains(&bounded), "{bounded}");
+}
+
+#[test]
+fn safe_serialization_as_tfhe_rs_writes_it() {
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+    let config = *client_key.config();
+    let value = FheUint8::encrypt(201u8, &client_key);
+
+    let mut buffer = vec![];
+    safe_serialize(&value, &mut buffer, 1 << 20).unwrap();
+    let plain: FheUint8 = safe_deserialize(buffer.as_slice(), 1 << 20).unwrap();
+    let conformant: FheUint8 =
+        safe_deserialize_conformant(buffer.as_slice(), 1 << 20, &config.into()).unwrap();
+    let sum: u8 = (&plain + &conformant).decrypt(&client_key);
+    assert_eq!(sum, 201u8.wrapping_mul(2));
+    assert!(safe_deserialize::<FheUint8>(&buffer[..buffer.len() - 1], 1 << 20).is_err());
+
+    let params = FheUint8ConformanceParams::from(server_key);
+    assert!(conformant.is_conformant(&params));
+    let mut with_config = vec![];
+    SerializationConfig::new(1 << 20)
+        .disable_versioning()
+        .serialize_into(&value, &mut with_config)
+        .unwrap();
+    assert_eq!(with_config, buffer);
+    let read: FheUint8 = DeserializationConfig::new(1 << 20)
+        .deserialize_from(with_config.as_slice(), &params)
+        .unwrap();
+    let read: u8 = read.decrypt(&client_key);
+    assert_eq!(read, 201);
+    let unchecked: FheUint8 = DeserializationConfig::new(1 << 20)
+        .disable_conformance()
+        .deserialize_from(with_config.as_slice())
+        .unwrap();
+    assert!(unchecked.is_conformant(&params));
+    assert!(DeserializationConfig::new(10)
+        .disable_conformance()
+        .deserialize_from::<FheUint8>(with_config.as_slice())
+        .is_err());
+}
+
+#[test]
+fn a_gpu_key_is_set_as_tfhe_rs_sets_it() {
+    // TFHE-rs's GPU program: decompress to the GPU and set the key. gpufhe returns
+    // the decompression's `Result`, which `set_server_key` takes as it is: with a
+    // GPU the key computes; without one the operations report why.
+    let (client_key, _, _) = keys();
+    let compressed: &CompressedServerKey = &keys().1;
+    let gpu_key = compressed.decompress_to_gpu();
+    set_server_key(gpu_key.clone());
+    let a = FheUint8::encrypt(100u8, client_key);
+    let b = FheUint8::encrypt(55u8, client_key);
+    match gpu_key {
+        Ok(_) => {
+            let sum: u8 = (&a + &b).decrypt(client_key);
+            assert_eq!(sum, 155);
+        }
+        Err(error) => assert_eq!(a.try_add(&b).unwrap_err(), error),
+    }
+    unset_server_key();
+}
