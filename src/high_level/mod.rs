@@ -105,6 +105,7 @@ mod fhe_int;
 mod fhe_uint;
 mod global_state;
 mod gpu_helpers;
+mod key_switching;
 mod key_tag;
 mod keys;
 mod operations;
@@ -146,6 +147,7 @@ pub use global_state::{
     IntoServerKey,
 };
 pub use gpu_helpers::clear_gpu_thread_locals;
+pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::Seed;
@@ -168,6 +170,7 @@ pub use traits::{
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
+    pub use super::key_switching::FheKeyswitch;
     pub use super::serialization_config::ParameterSetConformant;
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,

@@ -16,6 +16,7 @@ mod client_key;
 mod compact;
 mod compressed_list;
 mod compression;
+mod key_switching;
 mod lookup_table;
 mod oprf;
 pub mod parameters;
@@ -32,6 +33,10 @@ pub use compact::{
 };
 pub use compressed_list::CompressedBlockList;
 pub use compression::*;
+pub use key_switching::{
+    EncryptionKeyChoice, KeySwitchingKey, ShortintKeySwitchingParameters,
+    PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use oprf::{oprf_seed_blocks, seed_block_info};
 pub use parameters::*;

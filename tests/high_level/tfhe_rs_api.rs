@@ -11,13 +11,13 @@ use gpufhe::safe_serialization::{
 };
 use gpufhe::shortint::parameters::{
     current_params::V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_MESSAGE_2_CARRY_2_KS_PBS,
-    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
 use gpufhe::{
     get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
     ClientKey, CompressedServerKey, ConfigBuilder, FheBool, FheInt32, FheInt8, FheUint128,
-    FheUint16, FheUint32, FheUint8, FheUint8ConformanceParams, Seed, ServerKey,
+    FheUint16, FheUint32, FheUint8, FheUint8ConformanceParams, KeySwitchingKey, Seed, ServerKey,
 };
 
 /// The keys shared by these tests (default parameters), as `(client, server)`.
@@ -95,7 +95,10 @@ fn scalar_select_clear_select_dot_product_and_trivial_values() {
     assert_eq!(dot, 70);
 
     let trivial = FheUint128::encrypt_trivial(u128::MAX - 5);
-    assert_eq!(trivial.try_decrypt_trivial::<u128>().unwrap(), u128::MAX - 5);
+    assert_eq!(
+        trivial.try_decrypt_trivial::<u128>().unwrap(),
+        u128::MAX - 5
+    );
     assert_eq!(trivial.try_decrypt_trivial::<u8>().unwrap(), 250); // wraps like `as`
     let doubled: u128 = (&trivial * 2u128).decrypt(&client_key);
     assert_eq!(doubled, u128::MAX - 11);
@@ -173,5 +176,37 @@ fn a_gpu_key_is_set_as_tfhe_rs_sets_it() {
         }
         Err(error) => assert_eq!(a.try_add(&b).unwrap_err(), error),
     }
+    unset_server_key();
+}
+
+#[test]
+fn values_move_to_another_key_set_with_a_key_switching_key() {
+    let (cks_1, sks_1) = shared();
+    let cks_2 = ClientKey::generate(ConfigBuilder::default());
+    let sks_2 = ServerKey::new(&cks_2);
+    let ksk = KeySwitchingKey::with_parameters(
+        (cks_1, sks_1),
+        (&cks_2, &sks_2),
+        PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    );
+    assert_eq!((ksk.tag_in(), ksk.tag_out()), (cks_1.tag(), cks_2.tag()));
+
+    let a = FheUint32::encrypt(3_000_000_000u32, cks_1);
+    let s = FheInt8::encrypt(-100i8, cks_1);
+    let flag = FheBool::encrypt(true, cks_1);
+    let (a2, s2, flag2) = (ksk.keyswitch(&a), ksk.keyswitch(&s), ksk.keyswitch(&flag));
+
+    // The moved values compute with the second server key like fresh ones.
+    set_server_key(sks_2.clone());
+    let sum: u32 = (&a2 + 1_500_000_000u32).decrypt(&cks_2);
+    assert_eq!(sum, 3_000_000_000u32.wrapping_add(1_500_000_000));
+    let negated: i8 = (-&s2).decrypt(&cks_2);
+    assert_eq!(negated, 100);
+    assert!(flag2.decrypt(&cks_2));
+    // They are under the second key only; values of the second key do not switch.
+    assert!(FheTryDecrypt::<u32>::try_decrypt(&a2, cks_1).is_err());
+    assert!(ksk.try_keyswitch(&a2).is_err());
+    // A server key of another client key is refused.
+    assert!(KeySwitchingKey::new((cks_1, &sks_2), (&cks_2, &sks_2)).is_err());
     unset_server_key();
 }

@@ -12,6 +12,10 @@ pub use super::compression::{
     CompressionParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
     COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
+pub use super::key_switching::{
+    EncryptionKeyChoice, ShortintKeySwitchingParameters,
+    PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+};
 pub use aliases::{
     current_params, v1_8, COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS,
     COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
