@@ -58,16 +58,16 @@ fn configuration_with_tfhe_rs_parameter_names_generates_working_keys() {
 #[test]
 fn server_key_as_context_and_the_pbs_counter() {
     let (client_key, server_key) = shared();
-    let a = FheUint32::encrypt(1_000_000u32, &client_key);
-    let b = FheUint32::encrypt(2_345u32, &client_key);
+    let a = FheUint32::encrypt(1_000_000u32, client_key);
+    let b = FheUint32::encrypt(2_345u32, client_key);
 
     reset_pbs_count();
     let (sum, product) = with_server_key_as_context(server_key.clone(), || (&a + &b, &a * 3u32));
     // Other tests run on other threads of this process: the counter is at least
     // what this thread ran.
     assert!(get_pbs_count() > 0);
-    let sum: u32 = sum.decrypt(&client_key);
-    let product: u32 = product.decrypt(&client_key);
+    let sum: u32 = sum.decrypt(client_key);
+    let product: u32 = product.decrypt(client_key);
     assert_eq!((sum, product), (1_002_345, 3_000_000));
     // The context is over: this thread has no key again.
     assert!(a.try_add(&b).is_err());
@@ -78,20 +78,20 @@ fn scalar_select_clear_select_dot_product_and_trivial_values() {
     let (client_key, server_key) = shared();
     set_server_key(server_key.clone());
 
-    let a = FheInt32::encrypt(-45i32, &client_key);
-    let b = FheInt32::encrypt(32i32, &client_key);
+    let a = FheInt32::encrypt(-45i32, client_key);
+    let b = FheInt32::encrypt(32i32, client_key);
     let a_is_greater = a.gt(&b);
-    let picked: i32 = a_is_greater.select(&a, &b).decrypt(&client_key);
+    let picked: i32 = a_is_greater.select(&a, &b).decrypt(client_key);
     assert_eq!(picked, 32);
-    let picked: i32 = a_is_greater.scalar_select(&a, 100i32).decrypt(&client_key);
+    let picked: i32 = a_is_greater.scalar_select(&a, 100i32).decrypt(client_key);
     assert_eq!(picked, 100);
-    let picked: i32 = a_is_greater.scalar_select(-7i32, &b).decrypt(&client_key);
+    let picked: i32 = a_is_greater.scalar_select(-7i32, &b).decrypt(client_key);
     assert_eq!(picked, 32);
-    let picked: i32 = FheInt32::select(&a_is_greater, 1, -1).decrypt(&client_key);
+    let picked: i32 = FheInt32::select(&a_is_greater, 1, -1).decrypt(client_key);
     assert_eq!(picked, -1);
 
-    let bits = [true, true, false, true].map(|bit| FheBool::encrypt(bit, &client_key));
-    let dot: u8 = FheUint8::dot_product(&bits, &[10, 20, 30, 40]).decrypt(&client_key);
+    let bits = [true, true, false, true].map(|bit| FheBool::encrypt(bit, client_key));
+    let dot: u8 = FheUint8::dot_product(&bits, &[10, 20, 30, 40]).decrypt(client_key);
     assert_eq!(dot, 70);
 
     let trivial = FheUint128::encrypt_trivial(u128::MAX - 5);
@@ -100,7 +100,7 @@ fn scalar_select_clear_select_dot_product_and_trivial_values() {
         u128::MAX - 5
     );
     assert_eq!(trivial.try_decrypt_trivial::<u8>().unwrap(), 250); // wraps like `as`
-    let doubled: u128 = (&trivial * 2u128).decrypt(&client_key);
+    let doubled: u128 = (&trivial * 2u128).decrypt(client_key);
     assert_eq!(doubled, u128::MAX - 11);
     assert!(a.try_decrypt_trivial::<i32>().is_err());
 }
@@ -111,10 +111,10 @@ fn oblivious_pseudo_random_signed_values() {
     set_server_key(server_key.clone());
     let any = FheInt8::generate_oblivious_pseudo_random(Seed(11));
     let again = FheInt8::generate_oblivious_pseudo_random(Seed(11));
-    let (any, again): (i8, i8) = (any.decrypt(&client_key), again.decrypt(&client_key));
+    let (any, again): (i8, i8) = (any.decrypt(client_key), again.decrypt(client_key));
     assert_eq!(any, again);
     let bounded = FheInt8::generate_oblivious_pseudo_random_bounded(Seed(12), 4);
-    let bounded: i8 = bounded.decrypt(&client_key);
+    let bounded: i8 = bounded.decrypt(client_key);
     assert!((0..16).contains(&bounded), "{bounded}");
 }
 
@@ -123,14 +123,14 @@ fn safe_serialization_as_tfhe_rs_writes_it() {
     let (client_key, server_key) = shared();
     set_server_key(server_key.clone());
     let config = *client_key.config();
-    let value = FheUint8::encrypt(201u8, &client_key);
+    let value = FheUint8::encrypt(201u8, client_key);
 
     let mut buffer = vec![];
     safe_serialize(&value, &mut buffer, 1 << 20).unwrap();
     let plain: FheUint8 = safe_deserialize(buffer.as_slice(), 1 << 20).unwrap();
     let conformant: FheUint8 =
         safe_deserialize_conformant(buffer.as_slice(), 1 << 20, &config.into()).unwrap();
-    let sum: u8 = (&plain + &conformant).decrypt(&client_key);
+    let sum: u8 = (&plain + &conformant).decrypt(client_key);
     assert_eq!(sum, 201u8.wrapping_mul(2));
     assert!(safe_deserialize::<FheUint8>(&buffer[..buffer.len() - 1], 1 << 20).is_err());
 
@@ -145,7 +145,7 @@ fn safe_serialization_as_tfhe_rs_writes_it() {
     let read: FheUint8 = DeserializationConfig::new(1 << 20)
         .deserialize_from(with_config.as_slice(), &params)
         .unwrap();
-    let read: u8 = read.decrypt(&client_key);
+    let read: u8 = read.decrypt(client_key);
     assert_eq!(read, 201);
     let unchecked: FheUint8 = DeserializationConfig::new(1 << 20)
         .disable_conformance()
