@@ -1,8 +1,10 @@
 //! Compiles every `cuda/*.cu` into kernel images in OUT_DIR (an nvcc fatbin, or with
 //! the pip-installed CUDA 12 NVRTC a cubin per architecture and PTX) and generates
-//! `kernels.rs`, which embeds them with `include_bytes!` (or says `None` when no
-//! compiler was found). See DEVELOPERS.md for how the compiler is found and the
-//! variables.
+//! `kernels.rs`, which embeds them with `include_bytes!`. Without a compiler it embeds
+//! the images that a published package ships in `kernels/`, if they were made from
+//! these very sources (build/packaged_kernels.rs), else says `None`.
+//! `--package-kernels DIR` (scripts/package-kernels.sh) makes those images. See
+//! DEVELOPERS.md for how the compiler is found and the variables.
 
 use std::env;
 use std::fs;
@@ -19,9 +21,20 @@ const NVCC_FLAGS: [&str; 3] = ["-fatbin", "-O3", "-std=c++17"];
 
 #[path = "build/kernel_cache.rs"]
 mod kernel_cache;
+#[path = "build/packaged_kernels.rs"]
+mod packaged_kernels;
 use kernel_cache::KernelCache;
 
 fn main() {
+    let mut args = env::args().skip(1);
+    if args.next().as_deref() == Some("--package-kernels") {
+        let dir = PathBuf::from(args.next().expect("--package-kernels needs a folder"));
+        if let Err(e) = package_kernels(&dir) {
+            eprintln!("package-kernels: {e}");
+            std::process::exit(1);
+        }
+        return;
+    }
     for var in [
         "NVCC",
         "CUDA_HOME",
@@ -58,7 +71,7 @@ fn main() {
     }
     let gpu = env::var_os("CARGO_FEATURE_GPU").is_some();
     let built = if gpu {
-        build_all(&manifest_dir, &out_dir, &sources)
+        kernels(&manifest_dir, &out_dir, &sources, require)
     } else {
         Err(String::new())
     };
@@ -89,7 +102,8 @@ fn main() {
             if gpu {
                 if require {
                     panic!(
-                        "GPUFHE_REQUIRE_NVCC=1 but the CUDA kernels could not be built: {reason}"
+                        "GPUFHE_REQUIRE_NVCC=1 but the CUDA kernels could not be compiled (the \
+                         packaged images do not count): {reason}"
                     );
                 }
                 println!(
@@ -134,8 +148,16 @@ type Image = (&'static str, u32, PathBuf);
 /// The kernels' images per source, and the CUDA release (major, minor) that built them.
 type Built = ((u32, u32), Vec<(String, Vec<Image>)>);
 
-/// Compiles every source; `Err` with the reason if no compiler is found or one fails.
-fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result<Built, String> {
+/// What the images are built with besides the compiler: the architectures (PTX of
+/// the newest too, so that newer GPUs can JIT it) and whether line information is on.
+struct Settings {
+    archs: Vec<u32>,
+    newest: u32,
+    lineinfo: bool,
+}
+
+/// The [`Settings`] of `GPUFHE_CUDA_ARCHS` and `GPUFHE_CUDA_LINEINFO`.
+fn settings() -> Result<Settings, String> {
     let archs = env::var("GPUFHE_CUDA_ARCHS").unwrap_or_else(|_| DEFAULT_ARCHS.to_string());
     let archs: Vec<u32> = archs
         .split(',')
@@ -148,74 +170,257 @@ fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result
                 "GPUFHE_CUDA_ARCHS must be a comma-separated list of numbers like {DEFAULT_ARCHS}"
             )
         })?;
-    // PTX of the newest architecture too, so that newer GPUs can JIT it.
     let Some(&newest) = archs.iter().max() else {
         return Err(format!(
             "GPUFHE_CUDA_ARCHS is empty; the default is {DEFAULT_ARCHS}"
         ));
     };
-    let compiler = find_compiler(manifest_dir)?;
-    let version = match &compiler {
-        Compiler::Nvcc(nvcc) => nvcc_version(nvcc)?,
-        Compiler::Nvrtc(_) => nvrtc_version(&run(compiler.nvrtc(manifest_dir, &["--version"]))?)?,
-    };
-    let identity = compiler.identity(manifest_dir, version, &archs)?;
-    let cache = KernelCache::open(manifest_dir, &identity, &manifest_dir.join("cuda"))?;
-    // Every image to make: (source index, kind, arch, compiler target or "", file).
+    let lineinfo = env::var("GPUFHE_CUDA_LINEINFO").is_ok_and(|v| v == "1");
+    Ok(Settings {
+        archs,
+        newest,
+        lineinfo,
+    })
+}
+
+/// One image to make: its source (index), kind, architecture, compiler arguments
+/// ([`image_flags`]) and file name.
+struct Job {
+    index: usize,
+    kind: &'static str,
+    arch: u32,
+    flags: Vec<String>,
+    file: String,
+}
+
+/// Every image of `sources`: an nvcc fatbin each, or NVRTC's cubins and PTX.
+fn jobs(nvcc: bool, sources: &[PathBuf], settings: &Settings) -> Vec<Job> {
     let mut jobs = Vec::new();
     for (index, src) in sources.iter().enumerate() {
         let name = stem(src);
-        match &compiler {
-            Compiler::Nvcc(_) => {
-                jobs.push((index, "Fatbin", 0, String::new(), format!("{name}.fatbin")));
-            }
-            Compiler::Nvrtc(_) => {
-                let targets = archs.iter().map(|&a| ("Cubin", a, format!("sm_{a}")));
-                let ptx = ("Ptx", newest, format!("compute_{newest}"));
-                for (kind, arch, target) in targets.chain([ptx]) {
-                    let file = format!("{name}.{target}");
-                    jobs.push((index, kind, arch, target, file));
-                }
-            }
+        if nvcc {
+            let flags = image_flags(true, settings, "");
+            let file = format!("{name}.fatbin");
+            jobs.push(Job {
+                index,
+                kind: "Fatbin",
+                arch: 0,
+                flags,
+                file,
+            });
+            continue;
+        }
+        let targets = settings
+            .archs
+            .iter()
+            .map(|&a| ("Cubin", a, format!("sm_{a}")));
+        let newest = settings.newest;
+        let ptx = ("Ptx", newest, format!("compute_{newest}"));
+        for (kind, arch, target) in targets.chain([ptx]) {
+            let flags = image_flags(false, settings, &target);
+            let file = format!("{name}.{target}");
+            jobs.push(Job {
+                index,
+                kind,
+                arch,
+                flags,
+                file,
+            });
         }
     }
+    jobs
+}
+
+/// The images per source, from each job and the path of its image.
+fn built<'a>(
+    sources: &[PathBuf],
+    images: impl IntoIterator<Item = (&'a Job, PathBuf)>,
+) -> Vec<(String, Vec<Image>)> {
+    let mut built: Vec<(String, Vec<Image>)> =
+        sources.iter().map(|s| (stem(s), Vec::new())).collect();
+    for (job, path) in images {
+        built[job.index].1.push((job.kind, job.arch, path));
+    }
+    built
+}
+
+/// The kernels' images: compiled when a compiler is found; else, unless `require`,
+/// the packaged ones if they were made from these sources. `Err` with the reason
+/// when neither.
+fn kernels(
+    manifest_dir: &Path,
+    out_dir: &Path,
+    sources: &[PathBuf],
+    require: bool,
+) -> Result<Built, String> {
+    let settings = settings()?;
+    let missing = match find_compiler(manifest_dir) {
+        Ok(compiler) => {
+            let jobs = jobs(matches!(compiler, Compiler::Nvcc(_)), sources, &settings);
+            let version = compile_all(manifest_dir, out_dir, sources, &compiler, &settings, &jobs)?;
+            let images = jobs.iter().map(|job| (job, out_dir.join(&job.file)));
+            return Ok((version, built(sources, images)));
+        }
+        Err(missing) if require => return Err(missing),
+        Err(missing) => missing,
+    };
+    let (version, built) =
+        packaged(manifest_dir, sources, &settings).map_err(|why| format!("{missing}; {why}"))?;
+    println!(
+        "cargo:warning=gpufhe: no CUDA compiler found ({missing}); embedding the packaged \
+         kernel images ({}/, CUDA {}.{}, made from these sources)",
+        packaged_kernels::DIR,
+        version.0,
+        version.1
+    );
+    Ok((version, built))
+}
+
+/// The packaged images (`kernels/`) if their manifest's hash is that of the NVRTC
+/// images of `sources` with `settings`; `Err` with why not.
+fn packaged(
+    manifest_dir: &Path,
+    sources: &[PathBuf],
+    settings: &Settings,
+) -> Result<Built, String> {
+    // Watched only here (and only once they exist, see main): a build that compiles
+    // does not depend on them.
+    for path in [packaged_kernels::DIR, "scripts/install-nvcc.sh"] {
+        if manifest_dir.join(path).exists() {
+            println!("cargo:rerun-if-changed={path}");
+        }
+    }
+    let jobs = jobs(false, sources, settings);
+    let hash = sources_hash(manifest_dir, &jobs)?;
+    let packaged = packaged_kernels::load(manifest_dir, &hash)?;
+    let mut images = Vec::new();
+    for job in &jobs {
+        match packaged.images.iter().find(|(file, _)| *file == job.file) {
+            Some((_, path)) => images.push((job, path.clone())),
+            None => return Err(format!("the packaged kernel images lack {}", job.file)),
+        }
+    }
+    Ok((packaged.cuda, built(sources, images)))
+}
+
+/// The hash that ties packaged images to what they are made from
+/// ([`packaged_kernels::sources_hash`]): the kernel folder and each job's file and flags.
+fn sources_hash(manifest_dir: &Path, jobs: &[Job]) -> Result<String, String> {
+    let kernel_files = kernel_cache::kernel_files(&manifest_dir.join("cuda"))?;
+    let images: Vec<(String, Vec<String>)> = jobs
+        .iter()
+        .map(|j| (j.file.clone(), j.flags.clone()))
+        .collect();
+    packaged_kernels::sources_hash(manifest_dir, &kernel_files, &images)
+}
+
+/// `--package-kernels DIR` (scripts/package-kernels.sh, at publish time): compiles the
+/// images the published package ships with the pinned NVRTC of .cuda/ (CUDA 12.0,
+/// whatever nvcc is installed), the default architectures and no line information,
+/// through [`compile_all`] and its cache, and writes them and their manifest into
+/// `DIR` (build/packaged_kernels.rs). Reads OUT_DIR and CARGO_MANIFEST_DIR as a build.
+fn package_kernels(dir: &Path) -> Result<(), String> {
+    let var = |name: &str| {
+        env::var_os(name)
+            .map(PathBuf::from)
+            .ok_or(format!("{name} is not set"))
+    };
+    let (out_dir, manifest_dir) = (var("OUT_DIR")?, var("CARGO_MANIFEST_DIR")?);
+    for name in ["GPUFHE_CUDA_ARCHS", "GPUFHE_CUDA_LINEINFO"] {
+        if env::var_os(name).is_some() {
+            return Err(format!(
+                "{name} is set: the packaged images take the defaults"
+            ));
+        }
+    }
+    let nvrtc =
+        pip_nvrtc(&manifest_dir).ok_or("no NVRTC in .cuda/: run scripts/install-nvcc.sh")?;
+    let pins = packaged_kernels::compiler_pins(&manifest_dir)?;
+    let installed = fs::read_to_string(manifest_dir.join(".cuda/.gpufhe-pins")).unwrap_or_default();
+    if installed.trim() != pins {
+        return Err(format!(
+            ".cuda/ holds {:?}, not the pins of scripts/install-nvcc.sh ({pins}): run it",
+            installed.trim()
+        ));
+    }
+    let settings = settings()?;
+    let sources = cuda_sources(&manifest_dir.join("cuda"));
+    let jobs = jobs(false, &sources, &settings);
+    let compiler = Compiler::Nvrtc(nvrtc);
+    let version = compile_all(
+        &manifest_dir,
+        &out_dir,
+        &sources,
+        &compiler,
+        &settings,
+        &jobs,
+    )?;
+    let hash = sources_hash(&manifest_dir, &jobs)?;
+    let images: Vec<(String, PathBuf)> = jobs
+        .iter()
+        .map(|j| (j.file.clone(), out_dir.join(&j.file)))
+        .collect();
+    packaged_kernels::write(dir, &hash, version, &pins, &images)?;
+    println!(
+        "packaged {} kernel images of CUDA {}.{} into {} (sources {})",
+        images.len(),
+        version.0,
+        version.1,
+        dir.display(),
+        packaged_kernels::short(&hash)
+    );
+    Ok(())
+}
+
+/// Compiles `jobs` into `out_dir` with `compiler`, through the kernel cache; the CUDA
+/// release, or `Err` if the compiler fails.
+fn compile_all(
+    manifest_dir: &Path,
+    out_dir: &Path,
+    sources: &[PathBuf],
+    compiler: &Compiler,
+    settings: &Settings,
+    jobs: &[Job],
+) -> Result<(u32, u32), String> {
+    let version = match compiler {
+        Compiler::Nvcc(nvcc) => nvcc_version(nvcc)?,
+        Compiler::Nvrtc(_) => nvrtc_version(&run(compiler.nvrtc(manifest_dir, &["--version"]))?)?,
+    };
+    let identity = compiler.identity(manifest_dir, version, &settings.archs)?;
+    let cache = KernelCache::open(manifest_dir, &identity, &manifest_dir.join("cuda"))?;
     // One image per compiler call, several calls at once (cargo's NUM_JOBS), the
     // largest sources first: a cold build of the bootstrap's six images takes
     // minutes one after another.
     let size = |index: usize| fs::metadata(&sources[index]).map_or(0, |m| m.len());
-    jobs.sort_by_key(|job| std::cmp::Reverse(size(job.0)));
+    let mut order: Vec<&Job> = jobs.iter().collect();
+    order.sort_by_key(|job| std::cmp::Reverse(size(job.index)));
     let threads = env::var("NUM_JOBS")
         .ok()
         .and_then(|n| n.parse::<usize>().ok())
         .unwrap_or(1)
-        .clamp(1, jobs.len().max(1));
+        .clamp(1, order.len().max(1));
     let next = AtomicUsize::new(0);
-    let results: Vec<Mutex<Result<(), String>>> = jobs.iter().map(|_| Mutex::new(Ok(()))).collect();
+    let results: Vec<Mutex<Result<(), String>>> =
+        order.iter().map(|_| Mutex::new(Ok(()))).collect();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some((index, _, _, target, file)) = jobs.get(i) else {
+                let Some(job) = order.get(i) else {
                     break;
                 };
-                let src = &sources[*index];
-                let out = out_dir.join(file);
-                let flags = image_flags(&compiler, &archs, newest, target);
-                let compile = || compile_image(manifest_dir, &compiler, &flags, &out, src);
+                let src = &sources[job.index];
+                let out = out_dir.join(&job.file);
+                let compile = || compile_image(manifest_dir, compiler, &job.flags, &out, src);
                 *results[i].lock().unwrap_or_else(|e| e.into_inner()) =
-                    cache.image(src, &flags, &out, compile);
+                    cache.image(src, &job.flags, &out, compile);
             });
         }
     });
     for result in results {
         result.into_inner().unwrap_or_else(|e| e.into_inner())?;
     }
-    let mut built: Vec<(String, Vec<Image>)> =
-        sources.iter().map(|s| (stem(s), Vec::new())).collect();
-    for (index, kind, arch, _, file) in jobs {
-        built[index].1.push((kind, arch, out_dir.join(file)));
-    }
-    Ok((version, built))
+    Ok(version)
 }
 
 /// The compiler's arguments for one image, besides the output and the source: an
@@ -224,32 +429,32 @@ fn build_all(manifest_dir: &Path, out_dir: &Path, sources: &[PathBuf]) -> Result
 /// information (compute-sanitizer's reports then name source lines; no instruction
 /// changes, the images grow): to nvcc's fatbin, and to NVRTC's PTX only (NVRTC 12.0
 /// crashes making cubins with it), which `GPUFHE_CUDA_IMAGE=ptx` loads.
-fn image_flags(compiler: &Compiler, archs: &[u32], newest: u32, target: &str) -> Vec<String> {
-    let lineinfo = env::var("GPUFHE_CUDA_LINEINFO").is_ok_and(|v| v == "1");
-    match compiler {
-        Compiler::Nvcc(_) => {
-            let mut flags: Vec<String> = NVCC_FLAGS.iter().map(|f| f.to_string()).collect();
-            if lineinfo {
-                flags.push("-lineinfo".into());
-            }
-            flags.extend(
-                archs
-                    .iter()
-                    .map(|a| format!("-gencode=arch=compute_{a},code=sm_{a}")),
-            );
-            flags.push(format!(
-                "-gencode=arch=compute_{newest},code=compute_{newest}"
-            ));
-            flags
+fn image_flags(nvcc: bool, settings: &Settings, target: &str) -> Vec<String> {
+    let Settings {
+        archs,
+        newest,
+        lineinfo,
+    } = settings;
+    if nvcc {
+        let mut flags: Vec<String> = NVCC_FLAGS.iter().map(|f| f.to_string()).collect();
+        if *lineinfo {
+            flags.push("-lineinfo".into());
         }
-        Compiler::Nvrtc(_) => {
-            let mut flags = vec!["--arch".to_string(), target.to_string()];
-            if lineinfo && target.starts_with("compute_") {
-                flags.push("-X=--generate-line-info".into());
-            }
-            flags
-        }
+        flags.extend(
+            archs
+                .iter()
+                .map(|a| format!("-gencode=arch=compute_{a},code=sm_{a}")),
+        );
+        flags.push(format!(
+            "-gencode=arch=compute_{newest},code=compute_{newest}"
+        ));
+        return flags;
     }
+    let mut flags = vec!["--arch".to_string(), target.to_string()];
+    if *lineinfo && target.starts_with("compute_") {
+        flags.push("-X=--generate-line-info".into());
+    }
+    flags
 }
 
 /// Compiles `src` into `out` with `flags` ([`image_flags`]).
@@ -401,9 +606,14 @@ fn find_compiler(manifest_dir: &Path) -> Result<Compiler, String> {
     if let Some(nvcc) = candidates.into_iter().find(|c| c.is_file()) {
         return Ok(Compiler::Nvcc(nvcc));
     }
-    let nvrtc = pip.join("cuda_nvrtc").join("lib").join("libnvrtc.so.12");
-    if nvrtc.is_file() {
+    if let Some(nvrtc) = pip_nvrtc(manifest_dir) {
         return Ok(Compiler::Nvrtc(nvrtc));
     }
     Err("nvcc not found (NVCC, CUDA_HOME, CUDA_PATH, PATH, .cuda/)".to_string())
+}
+
+/// The pip-installed CUDA 12 NVRTC library of scripts/install-nvcc.sh, if any.
+fn pip_nvrtc(manifest_dir: &Path) -> Option<PathBuf> {
+    let nvrtc = manifest_dir.join(".cuda/nvidia/cuda_nvrtc/lib/libnvrtc.so.12");
+    nvrtc.is_file().then_some(nvrtc)
 }

@@ -51,11 +51,9 @@ impl KernelCache {
         };
         let mut shared_key = Vec::new();
         push_part(&mut shared_key, "compiler", identity.as_bytes());
-        let mut headers = Vec::new();
-        collect_headers(kernel_dir, kernel_dir, &mut headers)?;
-        headers.sort();
-        for (name, bytes) in headers {
-            push_part(&mut shared_key, &format!("header {name}"), &bytes);
+        let headers = kernel_files(kernel_dir)?;
+        for (name, bytes) in headers.iter().filter(|(name, _)| !name.ends_with(".cu")) {
+            push_part(&mut shared_key, &format!("header {name}"), bytes);
         }
         Ok(KernelCache { dir, shared_key })
     }
@@ -106,28 +104,32 @@ fn push_part(key: &mut Vec<u8>, name: &str, bytes: &[u8]) {
     key.extend_from_slice(bytes);
 }
 
-/// Every file under `dir` but the `.cu` sources, with its path relative to `root`.
-fn collect_headers(
-    root: &Path,
-    dir: &Path,
-    out: &mut Vec<(String, Vec<u8>)>,
-) -> Result<(), String> {
+/// Every file of the kernel folder `dir`, in sub-folders too (the `.cu` sources and
+/// the headers): its path relative to `dir` (`/`-separated) and its bytes, by path.
+pub fn kernel_files(dir: &Path) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let mut files = Vec::new();
+    collect_files(dir, dir, &mut files)?;
+    files.sort();
+    Ok(files)
+}
+
+fn collect_files(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) -> Result<(), String> {
     let entries = fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry
             .map_err(|e| format!("cannot list {}: {e}", dir.display()))?
             .path();
-        let relative = path
-            .strip_prefix(root)
-            .unwrap_or(&path)
-            .to_string_lossy()
-            .into_owned();
         if path.is_dir() {
-            collect_headers(root, &path, out)?;
-        } else if path.extension().is_none_or(|e| e != "cu") {
+            collect_files(root, &path, out)?;
+        } else {
+            let relative = path.strip_prefix(root).unwrap_or(&path);
+            let relative: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             let bytes =
                 fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-            out.push((relative, bytes));
+            out.push((relative.join("/"), bytes));
         }
     }
     Ok(())

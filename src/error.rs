@@ -23,10 +23,12 @@ pub enum Error {
     /// No CUDA driver could be loaded, or no CUDA device is visible.
     #[error("no CUDA device available: {0}")]
     NoCudaDevice(String),
-    /// The crate was built without GPU kernels (nvcc was not found at build time).
+    /// The crate was built without GPU kernels: no CUDA compiler was found at build
+    /// time, and the package held no kernel images made from its sources.
     #[error(
-        "gpufhe was built without CUDA kernels because nvcc was not found; run \
-         scripts/install-nvcc.sh (or set NVCC / CUDA_HOME) and rebuild"
+        "gpufhe was built without CUDA kernels: no CUDA compiler was found, nor kernel \
+         images packaged from these sources; run scripts/install-nvcc.sh (or set NVCC / \
+         CUDA_HOME) and rebuild"
     )]
     KernelsNotBuilt,
     /// An operation ran on a thread where no server key is set.

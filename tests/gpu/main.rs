@@ -1,7 +1,7 @@
 //! The CUDA backend (feature `gpu`): driver objects, kernels through the backend,
-//! the kernels' emulation, GPU keys and values, the scheduler's GPU workers. Without
-//! a GPU the tests print `SKIPPED (no CUDA device)`; scripts/fake-cuda.sh runs them
-//! on the fake driver.
+//! the kernels' emulation, the packaged kernel images' check, GPU keys and values,
+//! the scheduler's GPU workers. Without a GPU the tests print `SKIPPED (no CUDA
+//! device)`; scripts/fake-cuda.sh runs them on the fake driver.
 
 #[path = "../support/child.rs"]
 mod child;
@@ -25,4 +25,5 @@ mod cuda_stream_order;
 mod gpu_auto_select;
 mod gpu_default_parameters;
 mod gpu_multi_bit_default_parameters;
+mod kernel_packaging;
 mod scheduler_gpu;
