@@ -145,8 +145,8 @@ fn twos_complement(value: i128, bits: u32) -> U256 {
 /// or the clear type of the same width (`i8` for [`FheInt8`], ...).
 ///
 /// Shift and rotation amounts are a [`ShiftAmount`] of the unsigned type of the same
-/// width instead: `&FheInt<Id>`, `&FheUint<Id::Unsigned>` (owned or borrowed), an
-/// unsigned clear value of that width or a `u32`, taken modulo the width (an
+/// width instead: `&FheInt<Id>`, `&FheUint<Id::Unsigned>` (owned or borrowed), a
+/// clear unsigned value (`u8` ... `u128`), taken modulo the width (an
 /// encrypted signed amount by its bits).
 pub struct SignedOperand<'a, Id: FheIntId>(pub(crate) OperandKind<'a, Id::Unsigned>);
 

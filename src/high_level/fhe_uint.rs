@@ -196,28 +196,29 @@ fhe_uint_types! {
     FheUint256, FheUint256Id, 256, U256;
 }
 
-macro_rules! shift_by_u32 {
-    ($($id:ident),*) => {$(
-        impl<'a> From<u32> for ShiftAmount<'a, $id> {
-            fn from(value: u32) -> Self {
-                Self(OperandKind::Clear(U256::from(value)))
+/// Shift and rotation amounts of every clear unsigned type (as TFHE-rs takes them),
+/// for the types whose own clear type is another one.
+macro_rules! shift_by {
+    ($($clear:ty: $($id:ident),*;)*) => {$($(
+        impl<'a> From<$clear> for ShiftAmount<'a, $id> {
+            fn from(value: $clear) -> Self {
+                Self(OperandKind::Clear(value.to_u256()))
             }
         }
-    )*};
+    )*)*};
 }
-shift_by_u32!(
-    FheUint2Id,
-    FheUint4Id,
-    FheUint6Id,
-    FheUint8Id,
-    FheUint10Id,
-    FheUint12Id,
-    FheUint14Id,
-    FheUint16Id,
-    FheUint64Id,
-    FheUint128Id,
-    FheUint256Id
-);
+shift_by! {
+    u8: FheUint10Id, FheUint12Id, FheUint14Id, FheUint16Id, FheUint32Id, FheUint64Id,
+        FheUint128Id, FheUint256Id;
+    u16: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint32Id, FheUint64Id,
+        FheUint128Id, FheUint256Id;
+    u32: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint10Id, FheUint12Id,
+        FheUint14Id, FheUint16Id, FheUint64Id, FheUint128Id, FheUint256Id;
+    u64: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint10Id, FheUint12Id,
+        FheUint14Id, FheUint16Id, FheUint32Id, FheUint128Id, FheUint256Id;
+    u128: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint10Id, FheUint12Id,
+        FheUint14Id, FheUint16Id, FheUint32Id, FheUint64Id, FheUint256Id;
+}
 
 /// The right operand of an operation on [`FheUint<Id>`]: `&FheUint<Id>`,
 /// `FheUint<Id>` or the clear type of the same width (`u8` for [`FheUint8`], ...).
@@ -226,8 +227,8 @@ shift_by_u32!(
 pub struct Operand<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 
 /// The amount of a shift or rotation of [`FheUint<Id>`]: `&FheUint<Id>`,
-/// `FheUint<Id>`, the clear type of the same width, or a `u32`. It is taken modulo
-/// `Id::BITS`.
+/// `FheUint<Id>`, or a clear `u8` ... `u128` (and the clear type of the same width).
+/// It is taken modulo `Id::BITS`.
 pub struct ShiftAmount<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 
 /// An encrypted or a clear operand.

@@ -44,7 +44,7 @@
 //! [`FheBool`] is what comparisons return. The operators `+ - * / % & | ^ ! << >>`
 //! (`/` and `%` on unsigned types) and unary `-` (and their `*Assign` forms) take
 //! owned or borrowed encrypted operands or a clear value of the same width (`u8` for
-//! `FheUint8`; shifts and rotations also take a `u32`); `clear - x`, `clear + x`, ...
+//! `FheUint8`; shifts and rotations take any clear unsigned amount); `clear - x`, `clear + x`, ...
 //! work too. Comparisons ([`FheEq`], [`FheOrd`]), [`FheMin`] /
 //! [`FheMax`], rotations, overflowing arithmetic, [`FheBool::select`], sums and
 //! casts ([`CastFrom`]) are traits and methods, all in [`crate::prelude`];
