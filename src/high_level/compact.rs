@@ -426,7 +426,52 @@ impl CompactPushable for bool {
     }
 }
 
+impl<'a> CompactCiphertextListBuilder<'a> {
+    /// An empty builder of a list encrypted with `public_key` (the same as
+    /// [`CompactCiphertextList::builder`]).
+    pub fn new(public_key: &'a CompactPublicKey) -> Self {
+        CompactCiphertextList::builder(public_key)
+    }
+}
+
 impl CompactCiphertextListBuilder<'_> {
+    /// Adds every value of `values`, each as a value of its own type.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactCiphertextListBuilder, CompactPublicKey, ConfigBuilder, FheUint8};
+    /// use gpufhe::prelude::*;
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextListBuilder::new(&public_key)
+    ///     .extend([1u8, 2, 3].into_iter())
+    ///     .extend_with_num_bits([5u8, 6].into_iter(), 4)?
+    ///     .build_packed();
+    /// assert_eq!(list.len(), 5);
+    /// let third: FheUint8 = list.expand()?.get(2)?.unwrap();
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&third, &client_key), 3);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn extend<T: CompactPushable>(&mut self, values: impl Iterator<Item = T>) -> &mut Self {
+        for value in values {
+            self.push(value);
+        }
+        self
+    }
+
+    /// Adds every value of `values` as an integer of `num_bits` bits (see
+    /// [`CompactCiphertextListBuilder::push_with_num_bits`]); `Err` at the first that
+    /// does not fit, the values before it added.
+    pub fn extend_with_num_bits<T: CompactPushable>(
+        &mut self,
+        values: impl Iterator<Item = T>,
+        num_bits: u32,
+    ) -> Result<&mut Self> {
+        for value in values {
+            self.push_with_num_bits(value, num_bits)?;
+        }
+        Ok(self)
+    }
+
     /// Adds `value` as a value of its own type (`u32` as an `FheUint32`, ...).
     pub fn push<T: CompactPushable>(&mut self, value: T) -> &mut Self {
         let kind = value.kind();
@@ -503,6 +548,19 @@ impl CompactCiphertextListBuilder<'_> {
     #[track_caller]
     pub fn build(&self) -> CompactCiphertextList {
         expect_op(self.try_build(), "build")
+    }
+
+    /// [`CompactCiphertextListBuilder::build`], under TFHE-rs's name for a list
+    /// whose blocks are packed two by two (its expansion then bootstraps them apart).
+    /// This crate does not pack: the list is the one `build` makes (about twice
+    /// TFHE-rs's packed size), and expanding it costs no bootstrap.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompactCiphertextListBuilder::try_build`] fails.
+    #[track_caller]
+    pub fn build_packed(&self) -> CompactCiphertextList {
+        expect_op(self.try_build(), "build_packed")
     }
 }
 
