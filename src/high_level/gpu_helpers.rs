@@ -11,7 +11,7 @@ use super::storage::Input;
 use super::traits::expect_op;
 use crate::error::Result;
 use crate::integer::{self, Circuit, Radix, Rhs};
-use crate::scheduler::{Device, GpuIndex};
+use crate::scheduler::{Device, GpuIndex, GpuSelection};
 
 /// Releases the calling thread's GPU state: its server key, if that key holds
 /// GPUs, is unset (as [`crate::unset_server_key`] does). CUDA streams belong to the
@@ -212,5 +212,95 @@ impl FheBool {
             self.try_get_select_size_on_gpu(then, otherwise),
             "get_select_size_on_gpu",
         )
+    }
+}
+
+/// TFHE-rs's name of its GPU server key. gpufhe has one [`crate::ServerKey`] for the
+/// CPU and GPUs: a key from [`crate::CompressedServerKey::decompress_to_gpu`] is a
+/// `ServerKey` computing on GPUs (returned in a `Result`, see
+/// [`crate::set_server_key`]).
+pub type CudaServerKey = super::keys::ServerKey;
+
+/// A list of GPUs to decompress a server key to (TFHE-rs's name), for
+/// [`crate::CompressedServerKey::decompress_to_specific_gpu`].
+///
+/// ```
+/// use gpufhe::{CustomMultiGpuIndexes, GpuIndex, GpuSelection};
+/// let chosen = CustomMultiGpuIndexes::new(vec![GpuIndex::new(0), GpuIndex::new(1)]);
+/// assert_eq!(chosen.gpu_indexes().len(), 2);
+/// let selection = GpuSelection::from(chosen);
+/// assert_eq!(selection.gpus(), &[GpuIndex::new(0), GpuIndex::new(1)]);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CustomMultiGpuIndexes(Vec<GpuIndex>);
+
+impl CustomMultiGpuIndexes {
+    /// The GPUs `indexes`, in this order (checked when a key is decompressed to them).
+    pub fn new(indexes: Vec<GpuIndex>) -> Self {
+        Self(indexes)
+    }
+
+    /// The GPUs.
+    pub fn gpu_indexes(&self) -> &[GpuIndex] {
+        &self.0
+    }
+}
+
+impl From<Vec<GpuIndex>> for CustomMultiGpuIndexes {
+    fn from(indexes: Vec<GpuIndex>) -> Self {
+        Self(indexes)
+    }
+}
+
+impl From<CustomMultiGpuIndexes> for GpuSelection {
+    fn from(indexes: CustomMultiGpuIndexes) -> Self {
+        indexes.0.into()
+    }
+}
+
+/// Which GPUs a server key computes on (TFHE-rs's name): one, every visible GPU, or
+/// a list. [`crate::CompressedServerKey::decompress_to_specific_gpu`] takes it.
+///
+/// ```
+/// use gpufhe::{CudaGpuChoice, GpuIndex, GpuSelection};
+/// let one = GpuSelection::from(CudaGpuChoice::from(GpuIndex::new(3)));
+/// assert_eq!(one.gpus(), &[GpuIndex::new(3)]);
+/// // Every visible GPU: none on a machine without one.
+/// let all = GpuSelection::from(CudaGpuChoice::Multi);
+/// assert_eq!(all.gpus().len() as u32, gpufhe::get_number_of_gpus());
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum CudaGpuChoice {
+    /// One GPU.
+    Single(GpuIndex),
+    /// Every visible GPU (counted when the choice becomes a [`GpuSelection`]).
+    #[default]
+    Multi,
+    /// These GPUs.
+    Custom(CustomMultiGpuIndexes),
+}
+
+impl From<GpuIndex> for CudaGpuChoice {
+    fn from(gpu: GpuIndex) -> Self {
+        Self::Single(gpu)
+    }
+}
+
+impl From<CustomMultiGpuIndexes> for CudaGpuChoice {
+    fn from(indexes: CustomMultiGpuIndexes) -> Self {
+        Self::Custom(indexes)
+    }
+}
+
+impl From<CudaGpuChoice> for GpuSelection {
+    fn from(choice: CudaGpuChoice) -> Self {
+        match choice {
+            CudaGpuChoice::Single(gpu) => gpu.into(),
+            CudaGpuChoice::Multi => (0..crate::scheduler::get_number_of_gpus())
+                .map(GpuIndex::new)
+                .collect::<Vec<_>>()
+                .into(),
+            CudaGpuChoice::Custom(indexes) => indexes.into(),
+        }
     }
 }

@@ -146,7 +146,9 @@ pub use global_state::{
     get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
     IntoServerKey,
 };
-pub use gpu_helpers::clear_gpu_thread_locals;
+pub use gpu_helpers::{
+    clear_gpu_thread_locals, CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes,
+};
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
