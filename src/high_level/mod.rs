@@ -152,7 +152,7 @@ pub use gpu_helpers::{
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
-pub use oprf::Seed;
+pub use oprf::{RangeForRandom, Seed};
 pub use scalar_select::SelectArm;
 pub use serialization_config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,

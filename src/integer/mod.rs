@@ -41,7 +41,7 @@ pub use div::{div_rem, scalar_div_rem};
 pub use execute::{execute, execute_observed, run};
 pub use mul::{mul, scalar_mul, sum};
 pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
-pub use oprf::oblivious_random;
+pub use oprf::{oblivious_random, oblivious_random_below, random_bits_for_distance};
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
 pub use shift::{shift, shift_encrypted, ShiftOp};

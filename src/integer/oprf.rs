@@ -55,6 +55,70 @@ pub fn oblivious_random(c: &mut Circuit, seeds: &[Wire], bits: u32) -> Result<Ra
         .collect()
 }
 
+/// A value in `[0, bound)` on `out_blocks` blocks: `floor(r * bound / 2^bits)` for
+/// `r` of `bits` uniform bits (one seed block per `bits / block_bits` rounded up),
+/// whose distance to uniform is at most `(2^bits mod bound) (bound - 2^bits mod
+/// bound) / (2^bits bound)` (see [`random_bits_for_distance`]). Costs the bootstraps
+/// of [`oblivious_random`] and of a scalar multiplication by `bound` on the blocks of
+/// `bits + 64` bits. `Err` if `bound` is 0 or needs more than `out_blocks` blocks, or
+/// `bits` is not a whole number of blocks.
+pub fn oblivious_random_below(
+    c: &mut Circuit,
+    seeds: &[Wire],
+    bits: u32,
+    bound: u64,
+    out_blocks: usize,
+) -> Result<Radix> {
+    let block_bits = c.message_modulus().trailing_zeros();
+    let bound_bits = u64::BITS - bound.leading_zeros();
+    if bound == 0 || bound_bits.div_ceil(block_bits) as usize > out_blocks {
+        return Err(Error::InvalidParameter(format!(
+            "values below {bound} do not fit in {out_blocks} blocks of {block_bits} bits"
+        )));
+    }
+    if bits % block_bits != 0 || (bits / block_bits) as usize > seeds.len() {
+        return Err(Error::InvalidParameter(format!(
+            "{bits} random bits are not a whole number of the {} blocks of {block_bits} bits",
+            seeds.len()
+        )));
+    }
+    let random_blocks = (bits / block_bits) as usize;
+    let mut wide = oblivious_random(c, &seeds[..random_blocks], bits)?;
+    // r * bound < 2^(bits + bound_bits): the product's blocks above `bits` hold it.
+    let high_blocks = bound_bits.div_ceil(block_bits) as usize;
+    for _ in 0..high_blocks {
+        wide.push(c.constant(0)?);
+    }
+    let product = super::scalar_mul(c, &wide, bound)?;
+    let mut out = product[random_blocks..].to_vec();
+    while out.len() < out_blocks {
+        out.push(c.constant(0)?);
+    }
+    out.truncate(out_blocks);
+    Ok(out)
+}
+
+/// The fewest random bits, a whole number of blocks of `block_bits` bits, for which
+/// [`oblivious_random_below`]'s distance to the uniform distribution on `[0, bound)`
+/// is below `max_distance` (TFHE-rs's rule); `None` if no count up to 2048 bits
+/// reaches it (`max_distance` not in `(0, 1)`, or too small).
+pub fn random_bits_for_distance(bound: u64, max_distance: f64, block_bits: u32) -> Option<u32> {
+    if !(max_distance > 0.0 && max_distance < 1.0) || bound == 0 || block_bits == 0 {
+        return None;
+    }
+    (1..=2048 / block_bits)
+        .map(|b| b * block_bits)
+        .find(|&bits| {
+            // 2^bits mod bound, by repeated doubling.
+            let rest = (0..bits).fold(1u128 % u128::from(bound), |r, _| {
+                (r * 2) % u128::from(bound)
+            });
+            let distance = rest as f64 * (bound as f64 - rest as f64)
+                / (2f64.powi(bits as i32) * bound as f64);
+            distance < max_distance
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,6 +169,43 @@ mod tests {
         assert_eq!(
             decrypt_radix(ck, &again[0]).unwrap(),
             decrypt_radix(ck, &outputs[7]).unwrap()
+        );
+    }
+
+    #[test]
+    fn values_below_a_bound_cover_it_about_evenly() {
+        let (ck, backend) = test_backend();
+        let params = *backend.parameters();
+        // 10 random bits (5 blocks) scaled to [0, 5): 2^10 mod 5 = 4, a distance of
+        // 4 * 1 / (2^10 * 5) < 1e-3 (8 bits give 2.3e-3).
+        assert_eq!(random_bits_for_distance(5, 1e-3, 2), Some(10));
+        let samples = 80;
+        let mut c = Circuit::new(params).with_parallelism(backend.parallelism());
+        let mut inputs = Vec::new();
+        for s in 0..samples {
+            let wires = c.add_input(&[seed_block_info(&params); 5]).unwrap();
+            let out = oblivious_random_below(&mut c, &wires, 10, 5, 2).unwrap();
+            c.add_output(&out);
+            inputs.push(oprf_seed_blocks(&params, 1000 + s as u128, 5));
+        }
+        let refs: Vec<&Vec<_>> = inputs.iter().collect();
+        let outputs = execute(backend, &c, &refs).unwrap();
+        let mut counts = [0usize; 5];
+        for out in &outputs {
+            let v = decrypt_radix(ck, out).unwrap().low_u128() as usize;
+            assert!(v < 5, "{v}");
+            counts[v] += 1;
+        }
+        // 80 samples over 5 values: each about 16; 3 or fewer with probability ~1e-5.
+        assert!(counts.iter().all(|&n| n >= 4), "{counts:?}");
+        let (mut c, x) = circuit_with_inputs(2, &[4]);
+        assert!(oblivious_random_below(&mut c, &x[0], 8, 0, 2).is_err());
+        assert!(oblivious_random_below(&mut c, &x[0], 8, 17, 2).is_err()); // 5 bits
+        assert!(oblivious_random_below(&mut c, &x[0], 7, 5, 2).is_err());
+        assert!(random_bits_for_distance(5, 0.0, 2).is_none());
+        assert_eq!(
+            random_bits_for_distance(6, 2f64.powi(-128), 2).unwrap() % 2,
+            0
         );
     }
 
