@@ -19,6 +19,11 @@ use gpufhe::{
     ClientKey, CompressedServerKey, ConfigBuilder, FheBool, FheInt32, FheInt8, FheUint128,
     FheUint16, FheUint32, FheUint8, FheUint8ConformanceParams, KeySwitchingKey, Seed, ServerKey,
 };
+use gpufhe::{
+    CompactCiphertextListBuilder, CompactPublicKey, CudaGpuChoice, CudaServerKey,
+    CustomMultiGpuIndexes, GpuIndex, RangeForRandom,
+};
+use std::num::NonZeroU64;
 
 /// The keys shared by these tests (default parameters), as `(client, server)`.
 fn shared() -> (&'static ClientKey, &'static ServerKey) {
@@ -209,4 +214,41 @@ fn values_move_to_another_key_set_with_a_key_switching_key() {
     // A server key of another client key is refused.
     assert!(KeySwitchingKey::new((cks_1, &sks_2), (&cks_2, &sks_2)).is_err());
     unset_server_key();
+}
+
+#[test]
+fn gpu_choices_ranges_shifts_and_list_builders() {
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+
+    // The GPU choices TFHE-rs passes to decompress_to_specific_gpu.
+    let chosen = CustomMultiGpuIndexes::new(vec![GpuIndex::new(0)]);
+    let compressed = &keys().1;
+    let on_gpu: Result<CudaServerKey, _> =
+        compressed.decompress_to_specific_gpu(CudaGpuChoice::from(chosen));
+    assert_eq!(on_gpu.is_ok(), gpufhe::get_number_of_gpus() > 0);
+
+    // A die roll: uniform in [0, 6).
+    let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(6).unwrap());
+    let roll = FheUint8::generate_oblivious_pseudo_random_custom_range(Seed(9), &range, None);
+    let roll: u8 = roll.decrypt(client_key);
+    assert!(roll < 6, "{roll}");
+
+    // Shift amounts of another clear type.
+    let x = FheUint32::encrypt(0x0f0f_0000u32, client_key);
+    let shifted: u32 = (&x >> 8u8).decrypt(client_key);
+    assert_eq!(shifted, 0x000f_0f00);
+
+    // A compact list built TFHE-rs's ways.
+    let public_key = CompactPublicKey::new(client_key);
+    let list = CompactCiphertextListBuilder::new(&public_key)
+        .extend([7u16, 8, 9].into_iter())
+        .push(true)
+        .build_packed();
+    let expander = list.expand().unwrap();
+    let second: FheUint16 = expander.get(1).unwrap().unwrap();
+    let flag: FheBool = expander.get(3).unwrap().unwrap();
+    let second: u16 = second.decrypt(client_key);
+    assert_eq!(second, 8);
+    assert!(flag.decrypt(client_key));
 }
