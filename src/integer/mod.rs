@@ -52,6 +52,11 @@ pub use signed::{
 };
 pub use u256::U256;
 
+/// The wide clear integers at TFHE-rs's path (`tfhe::integer::bigint`): [`U256`].
+pub mod bigint {
+    pub use super::U256;
+}
+
 pub use radix::*;
 
 // The tests read the module's names and this one through `use super::*`.
