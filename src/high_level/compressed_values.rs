@@ -1,18 +1,22 @@
-//! Single values encrypted with a seed, as TFHE-rs users write them:
-//! [`CompressedFheUint`], [`CompressedFheInt`] and [`CompressedFheBool`], made by the
-//! client key and decompressed into ordinary values by whoever computes on them.
+//! Single compressed values, as TFHE-rs users write them: [`CompressedFheUint`],
+//! [`CompressedFheInt`] and [`CompressedFheBool`]. They come two ways:
 //!
-//! Each block is stored as its body alone; the masks of all the blocks of a value
-//! are drawn one after the other from one 32-byte seed
-//! ([`shortint::SeededBlocks`]), which decompression expands again. A value is
-//! therefore about `k N + 1` times smaller than the value it stands for: on the
-//! default parameters a `CompressedFheUint64` takes 360 bytes serialized with
-//! [`safe_serialize`](crate::serialization::safe_serialize), its `FheUint64`
-//! 525,866 (1,461×). Decompression needs no key.
-//!
-//! TFHE-rs also compresses a value *after* computing on it (`FheUint::compress`, a
-//! modulus switch that a bootstrap undoes); this crate does not: compress computed
-//! values into a [`CompressedCiphertextList`](crate::CompressedCiphertextList).
+//! - **encrypted with a seed** by the client key (`CompressedFheUint64::encrypt`):
+//!   each block is stored as its body alone, the masks of all the blocks of a value
+//!   drawn one after the other from one 32-byte seed ([`shortint::SeededBlocks`]),
+//!   which decompression expands again, with no key. A value is about `k N + 1`
+//!   times smaller than the value it stands for: on the default parameters a
+//!   `CompressedFheUint64` takes 364 bytes serialized with
+//!   [`safe_serialize`](crate::serialization::safe_serialize), its `FheUint64`
+//!   525,866 (1,445×).
+//! - **compressed after a computation** by the server key of the thread
+//!   ([`FheUint::compress`]): each block keyswitched to the small key and
+//!   modulus-switched to `2N`, at `log2(2N)` bits per coefficient
+//!   ([`shortint::ModulusSwitchedBlocks`], 11.9× smaller on the default
+//!   parameters); decompression bootstraps each block, so it needs the server key
+//!   of the thread too. Both run on the host, also with a GPU server key (whose host
+//!   copy is then expanded once). To compress many values at once, prefer a
+//!   [`CompressedCiphertextList`](crate::CompressedCiphertextList).
 
 use super::config::block_count;
 use super::conformance::{ConformanceParams, Conformant, VALUE_SIZE_LIMIT};
@@ -24,25 +28,35 @@ use super::fhe_uint::{
     FheUint10Id, FheUint128Id, FheUint12Id, FheUint14Id, FheUint16Id, FheUint256Id, FheUint2Id,
     FheUint32Id, FheUint4Id, FheUint64Id, FheUint6Id, FheUint8Id,
 };
+use super::global_state::current_server_key;
 use super::keys::{ClientKey, KeyTag};
-use super::storage::{check_block_layout, Storage};
+use super::storage::{check_block_layout, Input, Storage};
 use super::traits::{expect_op, FheEncrypt, FheTryEncrypt};
-use crate::error::{check_eq, Result};
+use crate::error::{check_eq, Error, Result};
 use crate::integer::{clear_digits, U256};
 use crate::scheduler::Blocks;
 use crate::serialization::codec::SafeSerialization;
-use crate::shortint::SeededBlocks;
+use crate::shortint::{ModulusSwitchedBlocks, SeededBlocks};
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
 
-/// The content of a compressed value: its seeded blocks, under a client key's tag.
+/// The blocks of a compressed value.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-struct SeededStorage {
-    tag: KeyTag,
-    blocks: SeededBlocks,
+enum CompressedBlocks {
+    /// Encrypted with a seed by the client key.
+    Seeded(SeededBlocks),
+    /// Compressed by the server key after a computation.
+    ModulusSwitched(ModulusSwitchedBlocks),
 }
 
-impl SeededStorage {
+/// The content of a compressed value: its blocks, under a client key's tag.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct CompressedStorage {
+    tag: KeyTag,
+    blocks: CompressedBlocks,
+}
+
+impl CompressedStorage {
     /// The low `bits` bits of `value` (which the caller checked or wrapped),
     /// encrypted with a fresh seed.
     fn encrypt(key: &ClientKey, value: U256, bits: u32) -> Result<Self> {
@@ -50,13 +64,46 @@ impl SeededStorage {
         let digits = clear_digits(value, p.message_modulus, block_count(p, bits));
         Ok(Self {
             tag: key.tag(),
-            blocks: SeededBlocks::encrypt(key.shortint_key(), &digits)?,
+            blocks: CompressedBlocks::Seeded(SeededBlocks::encrypt(key.shortint_key(), &digits)?),
         })
     }
 
-    /// The blocks of a `bits`-bit value, their masks regenerated.
+    /// `input` compressed by the server key of the thread; `Err` for a trivial value,
+    /// without a server key, or for a value of another key or other parameters.
+    fn compress(input: Input<'_>) -> Result<Self> {
+        let (tag, blocks) = match input.storage {
+            Storage::Encrypted { tag, blocks } => (*tag, blocks),
+            Storage::Trivial(_) => {
+                return Err(Error::InvalidParameter(
+                    "a trivial value belongs to no key and has nothing to compress".into(),
+                ))
+            }
+        };
+        let key = current_server_key()?;
+        key.circuit_inputs(&[input])?;
+        let host = key.scheduler().host_key();
+        let blocks = host.switch_modulus_and_compress(&blocks.to_cpu()?)?;
+        Ok(Self {
+            tag,
+            blocks: CompressedBlocks::ModulusSwitched(blocks),
+        })
+    }
+
+    /// The blocks of a `bits`-bit value: masks regenerated from the seed, or
+    /// bootstrapped with the server key of the thread (`Err` without one, or with
+    /// another key's).
     fn decompress(&self, bits: u32) -> Result<Storage> {
-        let mut blocks = self.blocks.decompress()?;
+        let mut blocks = match &self.blocks {
+            CompressedBlocks::Seeded(blocks) => blocks.decompress()?,
+            CompressedBlocks::ModulusSwitched(blocks) => {
+                let key = current_server_key()?;
+                let what = "the compressed value (decompress it with its own server key)";
+                key.tag().check(what, self.tag)?;
+                key.scheduler()
+                    .host_key()
+                    .decompress_modulus_switched(blocks)?
+            }
+        };
         if bits == 1 {
             // A boolean block holds 0 or 1: its public bound says so.
             blocks[0].degree = 1;
@@ -67,11 +114,24 @@ impl SeededStorage {
         })
     }
 
+    /// The moduli and the number of the blocks.
+    fn layout(&self) -> (u64, u64, usize) {
+        match &self.blocks {
+            CompressedBlocks::Seeded(b) => (b.message_modulus(), b.carry_modulus(), b.len()),
+            CompressedBlocks::ModulusSwitched(b) => {
+                (b.message_modulus(), b.carry_modulus(), b.len())
+            }
+        }
+    }
+
     /// `Err` unless the blocks are those of a `bits`-bit value.
     fn validate(&self, bits: u32) -> Result<()> {
-        self.blocks.validate()?;
-        let (m, carry) = (self.blocks.message_modulus(), self.blocks.carry_modulus());
-        check_block_layout(m, carry, bits, self.blocks.len())
+        match &self.blocks {
+            CompressedBlocks::Seeded(b) => b.validate()?,
+            CompressedBlocks::ModulusSwitched(b) => b.validate()?,
+        }
+        let (m, carry, count) = self.layout();
+        check_block_layout(m, carry, bits, count)
     }
 
     /// `Err` unless the blocks are those of a `bits`-bit value of `params` (and of
@@ -79,12 +139,24 @@ impl SeededStorage {
     fn conforms_to(&self, params: &ConformanceParams, bits: u32) -> Result<()> {
         params.check_tag("the compressed value", Some(self.tag))?;
         let p = params.config().parameters();
-        self.blocks.check_parameters(p)?;
+        match &self.blocks {
+            CompressedBlocks::Seeded(b) => b.check_parameters(p)?,
+            CompressedBlocks::ModulusSwitched(b) => b.check_parameters(p)?,
+        }
         check_eq(
             "number of blocks for these parameters",
             block_count(p, bits),
-            self.blocks.len(),
+            self.layout().2,
         )
+    }
+
+    /// The host bytes decompressing seeded blocks allocates (0 for modulus-switched
+    /// blocks: they decompress into blocks of the server key's parameters).
+    fn expanded_bytes(&self) -> u64 {
+        match &self.blocks {
+            CompressedBlocks::Seeded(b) => b.expanded_bytes(),
+            CompressedBlocks::ModulusSwitched(_) => 0,
+        }
     }
 
     /// Reads a `bits`-bit value and checks it.
@@ -98,11 +170,12 @@ impl SeededStorage {
     }
 }
 
-/// An [`FheUint`] encrypted with a seed: its blocks' bodies and one 32-byte seed for
-/// all their masks, about `k N + 1` times smaller (see the module docs). Made by
-/// encryption with the [`ClientKey`] only; [`CompressedFheUint::decompress`] gives
-/// the `FheUint` to compute with. Use the aliases [`CompressedFheUint2`] ...
-/// [`CompressedFheUint256`]; they encrypt the clear types their `FheUint` takes.
+/// A compressed [`FheUint`]: encrypted with a seed by the [`ClientKey`] (its blocks'
+/// bodies and one 32-byte seed for all their masks, about `k N + 1` times smaller),
+/// or compressed after a computation by [`FheUint::compress`] (see the module
+/// docs). [`CompressedFheUint::decompress`] gives the `FheUint` to compute with. Use
+/// the aliases [`CompressedFheUint2`] ... [`CompressedFheUint256`]; they encrypt the
+/// clear types their `FheUint` takes.
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -122,7 +195,7 @@ impl SeededStorage {
 /// # Ok::<(), gpufhe::Error>(())
 /// ```
 pub struct CompressedFheUint<Id: FheUintId> {
-    storage: SeededStorage,
+    storage: CompressedStorage,
     id: PhantomData<Id>,
 }
 
@@ -139,7 +212,7 @@ impl<Id: FheUintId> std::fmt::Debug for CompressedFheUint<Id> {
 }
 
 impl<Id: FheUintId> CompressedFheUint<Id> {
-    fn from_storage(storage: SeededStorage) -> Self {
+    fn from_storage(storage: CompressedStorage) -> Self {
         Self {
             storage,
             id: PhantomData,
@@ -161,7 +234,9 @@ impl<Id: FheUintId> CompressedFheUint<Id> {
         self.storage.tag
     }
 
-    /// The [`FheUint`] it stands for, its masks regenerated from the seed.
+    /// The [`FheUint`] it stands for: its masks regenerated from the seed (no key
+    /// needed), or, for a value of [`FheUint::compress`], its blocks bootstrapped with
+    /// the server key of the thread.
     ///
     /// # Panics
     ///
@@ -183,7 +258,8 @@ impl<Id: FheUintId> CompressedFheUint<Id> {
     /// [`CompressedFheUint::decompress`], with `Err(OutOfMemory)` instead of a panic
     /// when the host cannot reserve the memory of the blocks (checked before
     /// anything is allocated: a value read from untrusted bytes may claim a large
-    /// LWE size).
+    /// LWE size), and, for a value of [`FheUint::compress`], `Err(NoServerKey)`
+    /// without a server key on the thread and `Err(KeyMismatch)` with another key's.
     ///
     /// ```
     /// use gpufhe::prelude::*;
@@ -227,7 +303,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, ClientKey> for Compressed
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
         let value = value.to_u256();
         check_fits(value, Id::BITS, Id::NAME)?;
-        SeededStorage::encrypt(key, value, Id::BITS).map(Self::from_storage)
+        CompressedStorage::encrypt(key, value, Id::BITS).map(Self::from_storage)
     }
 }
 
@@ -246,7 +322,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheEncrypt<T, ClientKey> for CompressedFhe
     fn encrypt(value: T, key: &ClientKey) -> Self {
         let value = wrap_to_bits(value.to_u256(), Id::BITS);
         expect_op(
-            SeededStorage::encrypt(key, value, Id::BITS).map(Self::from_storage),
+            CompressedStorage::encrypt(key, value, Id::BITS).map(Self::from_storage),
             "encrypt",
         )
     }
@@ -262,7 +338,7 @@ impl<Id: FheUintId> Serialize for CompressedFheUint<Id> {
 /// Runs [`CompressedFheUint::validate`] on what was read.
 impl<'de, Id: FheUintId> Deserialize<'de> for CompressedFheUint<Id> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        SeededStorage::deserialize_checked(d, Id::BITS).map(Self::from_storage)
+        CompressedStorage::deserialize_checked(d, Id::BITS).map(Self::from_storage)
     }
 }
 
@@ -274,8 +350,9 @@ impl<Id: FheUintId> Conformant for CompressedFheUint<Id> {
     }
 }
 
-/// An [`FheInt`] encrypted with a seed, as [`CompressedFheUint`] is an [`FheUint`]
-/// (two's complement on the same blocks). Use the aliases [`CompressedFheInt8`] ...
+/// A compressed [`FheInt`], as [`CompressedFheUint`] is a compressed [`FheUint`]
+/// (two's complement on the same blocks): encrypted with a seed by the client key,
+/// or compressed by [`FheInt::compress`]. Use the aliases [`CompressedFheInt8`] ...
 /// [`CompressedFheInt128`].
 ///
 /// ```
@@ -312,7 +389,7 @@ impl<Id: FheIntId> CompressedFheInt<Id> {
         self.inner.tag()
     }
 
-    /// The [`FheInt`] it stands for, its masks regenerated from the seed.
+    /// The [`FheInt`] it stands for (see [`CompressedFheUint::decompress`]).
     ///
     /// # Panics
     ///
@@ -332,6 +409,17 @@ impl<Id: FheIntId> CompressedFheInt<Id> {
 
     /// [`CompressedFheInt::decompress`], with `Err` instead of a panic (see
     /// [`CompressedFheUint::try_decompress`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedFheInt32, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let x = CompressedFheInt32::encrypt(-5i32, &client_key);
+    /// assert!(x.validate().is_ok());
+    /// assert_eq!(x.tag(), client_key.tag());
+    /// assert_eq!(FheDecrypt::<i32>::decrypt(&x.try_decompress()?, &client_key), -5);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_decompress(&self) -> Result<FheInt<Id>> {
         self.inner.try_decompress().map(FheInt::from_inner)
     }
@@ -347,7 +435,7 @@ impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, ClientKey> for CompressedFhe
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
         let (value, bits) = (value.to_i128(), FheInt::<Id>::bits());
         check_signed_fits(value, bits, Id::NAME)?;
-        let inner = SeededStorage::encrypt(key, twos_complement(value, bits), bits)?;
+        let inner = CompressedStorage::encrypt(key, twos_complement(value, bits), bits)?;
         Ok(Self {
             inner: CompressedFheUint::from_storage(inner),
         })
@@ -360,7 +448,7 @@ impl<Id: FheIntId, T: SignedClear> FheEncrypt<T, ClientKey> for CompressedFheInt
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
         let bits = FheInt::<Id>::bits();
-        let inner = SeededStorage::encrypt(key, twos_complement(value.to_i128(), bits), bits);
+        let inner = CompressedStorage::encrypt(key, twos_complement(value.to_i128(), bits), bits);
         Self {
             inner: CompressedFheUint::from_storage(expect_op(inner, "encrypt")),
         }
@@ -388,7 +476,8 @@ impl<Id: FheIntId> Conformant for CompressedFheInt<Id> {
     }
 }
 
-/// An [`FheBool`] encrypted with a seed: one block's body and the seed of its mask.
+/// A compressed [`FheBool`]: encrypted with a seed by the client key (one block's
+/// body and the seed of its mask), or compressed by [`FheBool::compress`].
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -402,7 +491,7 @@ impl<Id: FheIntId> Conformant for CompressedFheInt<Id> {
 /// ```
 #[derive(Clone)]
 pub struct CompressedFheBool {
-    storage: SeededStorage,
+    storage: CompressedStorage,
 }
 
 impl std::fmt::Debug for CompressedFheBool {
@@ -417,7 +506,7 @@ impl CompressedFheBool {
         self.storage.tag
     }
 
-    /// The [`FheBool`] it stands for, its mask regenerated from the seed.
+    /// The [`FheBool`] it stands for (see [`CompressedFheUint::decompress`]).
     ///
     /// # Panics
     ///
@@ -429,6 +518,17 @@ impl CompressedFheBool {
 
     /// [`CompressedFheBool::decompress`], with `Err` instead of a panic (see
     /// [`CompressedFheUint::try_decompress`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedFheBool, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let x = CompressedFheBool::encrypt(true, &client_key);
+    /// assert!(x.validate().is_ok());
+    /// assert!(x.try_decompress()?.decrypt(&client_key));
+    /// assert!(x.decompress().decrypt(&client_key));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_decompress(&self) -> Result<FheBool> {
         Ok(FheBool::from_storage(self.storage.decompress(1)?))
     }
@@ -443,7 +543,7 @@ impl CompressedFheBool {
 impl FheTryEncrypt<bool, ClientKey> for CompressedFheBool {
     /// Never fails for a well-formed key (unless the OS random source fails).
     fn try_encrypt(value: bool, key: &ClientKey) -> Result<Self> {
-        let storage = SeededStorage::encrypt(key, value.into(), 1)?;
+        let storage = CompressedStorage::encrypt(key, value.into(), 1)?;
         Ok(Self { storage })
     }
 }
@@ -465,7 +565,7 @@ impl Serialize for CompressedFheBool {
 /// Runs [`CompressedFheBool::validate`] on what was read.
 impl<'de> Deserialize<'de> for CompressedFheBool {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        SeededStorage::deserialize_checked(d, 1).map(|storage| Self { storage })
+        CompressedStorage::deserialize_checked(d, 1).map(|storage| Self { storage })
     }
 }
 
@@ -476,11 +576,112 @@ impl Conformant for CompressedFheBool {
     }
 }
 
+impl<Id: FheUintId> FheUint<Id> {
+    /// The value compressed by the server key of the thread: each block keyswitched
+    /// to the small key and modulus-switched to `2N` (11.9× smaller on the default
+    /// parameters; see the module docs). Its decompression bootstraps each block with
+    /// the server key.
+    ///
+    /// # Panics
+    ///
+    /// If [`FheUint::try_compress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, CompressedFheUint16, ConfigBuilder, FheUint16};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let x = FheUint16::encrypt(1234u16, &client_key) * 3u16;
+    /// let compressed: CompressedFheUint16 = x.compress();
+    /// let clear: u16 = compressed.decompress().decrypt(&client_key);
+    /// assert_eq!(clear, 3702);
+    /// ```
+    #[track_caller]
+    pub fn compress(&self) -> CompressedFheUint<Id> {
+        expect_op(self.try_compress(), "compress")
+    }
+
+    /// [`FheUint::compress`]; `Err` without a server key on the thread, for a value
+    /// of another key or other parameters, and for a trivial value (which belongs to
+    /// no key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, ConfigBuilder, Error, FheUint8};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let x = FheUint8::encrypt(1u8, &client_key);
+    /// // No server key on this thread.
+    /// assert!(matches!(x.try_compress(), Err(Error::NoServerKey)));
+    /// assert!(FheUint8::encrypt_trivial(1u8).try_compress().is_err());
+    /// ```
+    pub fn try_compress(&self) -> Result<CompressedFheUint<Id>> {
+        CompressedStorage::compress(self.input()).map(CompressedFheUint::from_storage)
+    }
+}
+
+impl<Id: FheIntId> FheInt<Id> {
+    /// The value compressed by the server key of the thread (see
+    /// [`FheUint::compress`]).
+    ///
+    /// # Panics
+    ///
+    /// If [`FheInt::try_compress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let x = -FheInt8::encrypt(100i8, &client_key);
+    /// let back: i8 = x.compress().decompress().decrypt(&client_key);
+    /// assert_eq!(back, -100);
+    /// ```
+    #[track_caller]
+    pub fn compress(&self) -> CompressedFheInt<Id> {
+        expect_op(self.try_compress(), "compress")
+    }
+
+    /// [`FheInt::compress`]; `Err` as [`FheUint::try_compress`].
+    pub fn try_compress(&self) -> Result<CompressedFheInt<Id>> {
+        self.as_unsigned()
+            .try_compress()
+            .map(|inner| CompressedFheInt { inner })
+    }
+}
+
+impl FheBool {
+    /// The value compressed by the server key of the thread (see
+    /// [`FheUint::compress`]).
+    ///
+    /// # Panics
+    ///
+    /// If [`FheBool::try_compress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let lt = FheUint8::encrypt(3u8, &client_key).lt(7u8);
+    /// assert!(lt.compress().decompress().decrypt(&client_key));
+    /// assert!(gpufhe::FheBool::encrypt_trivial(true).try_compress().is_err());
+    /// ```
+    #[track_caller]
+    pub fn compress(&self) -> CompressedFheBool {
+        expect_op(self.try_compress(), "compress")
+    }
+
+    /// [`FheBool::compress`]; `Err` as [`FheUint::try_compress`].
+    pub fn try_compress(&self) -> Result<CompressedFheBool> {
+        CompressedStorage::compress(self.input()).map(|storage| CompressedFheBool { storage })
+    }
+}
+
 impl SafeSerialization for CompressedFheBool {
     const TYPE_NAME: &'static str = "CompressedFheBool";
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
     fn expanded_bytes(&self) -> u64 {
-        self.storage.blocks.expanded_bytes()
+        self.storage.expanded_bytes()
     }
 }
 
@@ -506,21 +707,21 @@ macro_rules! compressed_types {
             const TYPE_NAME: &'static str = stringify!($name);
             const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
             fn expanded_bytes(&self) -> u64 {
-                self.seeded_blocks().expanded_bytes()
+                self.compressed_storage().expanded_bytes()
             }
         }
     )*};
 }
 
 impl<Id: FheUintId> CompressedFheUint<Id> {
-    fn seeded_blocks(&self) -> &SeededBlocks {
-        &self.storage.blocks
+    fn compressed_storage(&self) -> &CompressedStorage {
+        &self.storage
     }
 }
 
 impl<Id: FheIntId> CompressedFheInt<Id> {
-    fn seeded_blocks(&self) -> &SeededBlocks {
-        self.inner.seeded_blocks()
+    fn compressed_storage(&self) -> &CompressedStorage {
+        self.inner.compressed_storage()
     }
 }
 

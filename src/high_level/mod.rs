@@ -90,9 +90,11 @@
 //!
 //! [`CompressedFheUint`], [`CompressedFheInt`] and [`CompressedFheBool`] (aliases
 //! [`CompressedFheUint8`], ...) are values encrypted with the client key as the
-//! bodies of their blocks and one seed for all their masks, about 1,460× smaller
+//! bodies of their blocks and one seed for all their masks, about 1,445× smaller
 //! than the values they decompress into on the default parameters (see
-//! [`CompressedFheUint`]). [`PublicKey`] and [`CompressedPublicKey`] (TFHE-rs's
+//! [`CompressedFheUint`]); [`FheUint::compress`] (and [`FheInt::compress`],
+//! [`FheBool::compress`]) makes them from computed values with the server key
+//! (11.9× smaller). [`PublicKey`] and [`CompressedPublicKey`] (TFHE-rs's
 //! classical public keys, here built on the [`CompactPublicKey`]) and the
 //! [`CompactPublicKey`] itself encrypt single values without the secret
 //! ([`PublicEncryptionKey`]); values of many types at once go into a

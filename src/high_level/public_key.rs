@@ -44,6 +44,22 @@ mod sealed {
 /// [`CompressedPublicKey`] and [`CompactPublicKey`]. `FheUint*`, `FheInt*` and
 /// `FheBool` encrypt with each of them through [`FheEncrypt`] (wrapping wide values
 /// like an `as` cast) and [`FheTryEncrypt`] (`Err` for them).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, CompactPublicKey, CompressedPublicKey, ConfigBuilder, FheUint32};
+/// use gpufhe::{PublicEncryptionKey, PublicKey};
+/// fn encrypt_with(key: &impl PublicEncryptionKey, value: u32) -> FheUint32 {
+///     FheUint32::encrypt(value, key)
+/// }
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let a = encrypt_with(&PublicKey::new(&client_key), 1);
+/// let b = encrypt_with(&CompressedPublicKey::new(&client_key), 2);
+/// let c = encrypt_with(&CompactPublicKey::new(&client_key), 3);
+/// let clear: Vec<u32> = [a, b, c].iter().map(|x| x.decrypt(&client_key)).collect();
+/// assert_eq!(clear, vec![1, 2, 3]);
+/// assert_eq!(PublicKey::new(&client_key).key_tag(), client_key.tag());
+/// ```
 pub trait PublicEncryptionKey: sealed::CompactKeySource {
     /// The tag of the client key it encrypts for.
     fn key_tag(&self) -> KeyTag;
@@ -96,7 +112,19 @@ impl PublicKey {
         self.key.tag()
     }
 
-    /// The compact public key it is.
+    /// The compact public key it is (which also builds
+    /// [`CompactCiphertextList`]s of many values).
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompactCiphertextList, ConfigBuilder, PublicKey};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let public_key = PublicKey::new(&client_key);
+    /// let list = CompactCiphertextList::builder(public_key.as_compact_public_key())
+    ///     .push(1u8)
+    ///     .push(true)
+    ///     .build();
+    /// assert_eq!(list.len(), 2);
+    /// ```
     pub fn as_compact_public_key(&self) -> &CompactPublicKey {
         &self.key
     }
@@ -146,6 +174,15 @@ impl CompressedPublicKey {
     /// # Panics
     ///
     /// If [`CompressedPublicKey::try_decompress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedPublicKey, ConfigBuilder, FheUint8};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let public_key = CompressedPublicKey::new(&client_key).decompress();
+    /// let x = FheUint8::encrypt(9u8, &public_key);
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 9);
+    /// ```
     #[track_caller]
     pub fn decompress(&self) -> PublicKey {
         expect_op(self.try_decompress(), "CompressedPublicKey::decompress")
@@ -290,26 +327,21 @@ impl<K: PublicEncryptionKey> FheEncrypt<bool, K> for FheBool {
     }
 }
 
-impl SafeSerialization for PublicKey {
-    const TYPE_NAME: &'static str = "PublicKey";
-    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
-}
+/// The [`SafeSerialization`] name and the [`Conformant`] check (that of the compact
+/// key it wraps: the configuration's parameters and, if a key was given, its tag) of
+/// each public key.
+macro_rules! wrapped_key_impls {
+    ($($key:ident),*) => {$(
+        impl SafeSerialization for $key {
+            const TYPE_NAME: &'static str = stringify!($key);
+            const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+        }
 
-impl SafeSerialization for CompressedPublicKey {
-    const TYPE_NAME: &'static str = "CompressedPublicKey";
-    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+        impl Conformant for $key {
+            fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+                self.key.conforms_to(params)
+            }
+        }
+    )*};
 }
-
-impl Conformant for PublicKey {
-    /// Of the configuration's parameters and, if a key was given, of its tag.
-    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
-        self.key.conforms_to(params)
-    }
-}
-
-impl Conformant for CompressedPublicKey {
-    /// Of the configuration's parameters and, if a key was given, of its tag.
-    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
-        self.key.conforms_to(params)
-    }
-}
+wrapped_key_impls!(PublicKey, CompressedPublicKey);

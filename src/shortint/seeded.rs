@@ -29,30 +29,22 @@ use serde::{Deserialize, Serialize};
 /// assert!(SeededBlocks::encrypt(&ck, &[4]).is_err());
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(try_from = "SeededBlocksFields")]
-pub struct SeededBlocks {
+#[serde(try_from = "SeededBlocksParts")]
+pub struct SeededBlocks(SeededBlocksParts);
+
+/// The fields of [`SeededBlocks`], checked when they are read.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct SeededBlocksParts {
     list: SeededLweCiphertextList,
     message_modulus: u64,
     carry_modulus: u64,
 }
 
-/// The fields of [`SeededBlocks`] as read, before they are checked.
-#[derive(Deserialize)]
-struct SeededBlocksFields {
-    list: SeededLweCiphertextList,
-    message_modulus: u64,
-    carry_modulus: u64,
-}
-
-impl TryFrom<SeededBlocksFields> for SeededBlocks {
+impl TryFrom<SeededBlocksParts> for SeededBlocks {
     type Error = Error;
 
-    fn try_from(fields: SeededBlocksFields) -> Result<Self> {
-        let blocks = Self {
-            list: fields.list,
-            message_modulus: fields.message_modulus,
-            carry_modulus: fields.carry_modulus,
-        };
+    fn try_from(parts: SeededBlocksParts) -> Result<Self> {
+        let blocks = Self(parts);
         blocks.validate()?;
         Ok(blocks)
     }
@@ -80,16 +72,16 @@ impl SeededBlocks {
             mask_seed,
             &mut EncryptionRandomGenerator::new(mask_seed)?,
         )?;
-        Ok(Self {
+        Ok(Self(SeededBlocksParts {
             list,
             message_modulus: p.message_modulus,
             carry_modulus: p.carry_modulus,
-        })
+        }))
     }
 
     /// The number of blocks.
     pub fn len(&self) -> usize {
-        self.list.bodies().len()
+        self.0.list.bodies().len()
     }
 
     /// Whether it holds no block.
@@ -99,17 +91,17 @@ impl SeededBlocks {
 
     /// The message modulus of the blocks.
     pub fn message_modulus(&self) -> u64 {
-        self.message_modulus
+        self.0.message_modulus
     }
 
     /// The carry modulus of the blocks.
     pub fn carry_modulus(&self) -> u64 {
-        self.carry_modulus
+        self.0.carry_modulus
     }
 
     /// The seeded LWE ciphertexts of the blocks.
     pub fn as_seeded_lwe_list(&self) -> &SeededLweCiphertextList {
-        &self.list
+        &self.0.list
     }
 
     /// The host bytes [`SeededBlocks::decompress`] allocates: one big LWE ciphertext
@@ -123,7 +115,8 @@ impl SeededBlocks {
     /// ```
     pub fn expanded_bytes(&self) -> u64 {
         let bookkeeping = std::mem::size_of::<Ciphertext>() as u64;
-        self.list
+        self.0
+            .list
             .expanded_bytes()
             .saturating_add((self.len() as u64).saturating_mul(bookkeeping))
     }
@@ -131,14 +124,11 @@ impl SeededBlocks {
     /// `Err` unless the moduli are powers of two whose product is in `[2, 2^16]`
     /// (the LWE size was checked when the list was made or read).
     pub fn validate(&self) -> Result<()> {
-        let (m, c) = (self.message_modulus, self.carry_modulus);
-        if m < 2 || !m.is_power_of_two() || !c.is_power_of_two() || m.saturating_mul(c) > 1 << 16 {
-            return Err(Error::InvalidParameter(format!(
-                "seeded blocks of message modulus {m} and carry modulus {c}: both must be \
-                 powers of two, the message modulus at least 2, their product at most 2^16"
-            )));
-        }
-        Ok(())
+        check_block_moduli(
+            "seeded blocks",
+            self.0.message_modulus,
+            self.0.carry_modulus,
+        )
     }
 
     /// `Err` unless the blocks have the moduli and the LWE size of `parameters`.
@@ -156,17 +146,17 @@ impl SeededBlocks {
         check_eq(
             "message modulus of seeded blocks",
             parameters.message_modulus as usize,
-            self.message_modulus as usize,
+            self.0.message_modulus as usize,
         )?;
         check_eq(
             "carry modulus of seeded blocks",
             parameters.carry_modulus as usize,
-            self.carry_modulus as usize,
+            self.0.carry_modulus as usize,
         )?;
         check_eq(
             "LWE size of seeded blocks",
             parameters.big_lwe_dimension().to_lwe_size().0,
-            self.list.lwe_size().0,
+            self.0.list.lwe_size().0,
         )
     }
 
@@ -177,16 +167,30 @@ impl SeededBlocks {
     pub fn decompress(&self) -> Result<Vec<Ciphertext>> {
         crate::memory::check_host_memory(self.expanded_bytes(), "decompressing seeded blocks")?;
         Ok(self
+            .0
             .list
             .decompress_to_ciphertexts()
             .into_iter()
             .map(|ct| Ciphertext {
                 ct,
-                degree: self.message_modulus - 1,
+                degree: self.0.message_modulus - 1,
                 noise_level: 1,
-                message_modulus: self.message_modulus,
-                carry_modulus: self.carry_modulus,
+                message_modulus: self.0.message_modulus,
+                carry_modulus: self.0.carry_modulus,
             })
             .collect())
     }
+}
+
+/// `Err` unless `what` (blocks read from serialized data) has a message modulus `m`
+/// and a carry modulus `c` that are powers of two, `m` at least 2 and `m c` at most
+/// 2^16 (what [`ShortintParameters::validate`] accepts).
+pub(crate) fn check_block_moduli(what: &str, m: u64, c: u64) -> Result<()> {
+    if m < 2 || !m.is_power_of_two() || !c.is_power_of_two() || m.saturating_mul(c) > 1 << 16 {
+        return Err(Error::InvalidParameter(format!(
+            "{what} of message modulus {m} and carry modulus {c}: both must be powers of \
+             two, the message modulus at least 2, their product at most 2^16"
+        )));
+    }
+    Ok(())
 }

@@ -6,34 +6,17 @@
 
 use crate::{common, insecure_keys};
 
+use common::{from_bytes, header_len, to_bytes, LIMIT};
+
 use gpufhe::prelude::*;
-use gpufhe::serialization::{
-    safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
-    SERIALIZATION_MAGIC,
-};
+use gpufhe::serialization::{safe_deserialize_conformant, SafeSerialization, SERIALIZATION_MAGIC};
 use gpufhe::{
-    ClientKey, CompactPublicKey, CompressedFheBool, CompressedFheInt, CompressedFheInt128,
-    CompressedFheInt8, CompressedFheUint, CompressedFheUint16, CompressedFheUint2,
-    CompressedFheUint256, CompressedFheUint64, CompressedFheUint8, CompressedPublicKey, Error,
-    FheBool, FheInt16, FheInt8, FheIntId, FheUint16, FheUint64, FheUint8, FheUintId, PublicKey,
+    set_server_key, unset_server_key, ClientKey, CompactPublicKey, CompressedFheBool,
+    CompressedFheInt, CompressedFheInt128, CompressedFheInt8, CompressedFheUint,
+    CompressedFheUint16, CompressedFheUint2, CompressedFheUint256, CompressedFheUint64,
+    CompressedFheUint8, CompressedPublicKey, Error, FheBool, FheInt16, FheInt8, FheIntId,
+    FheUint16, FheUint64, FheUint8, FheUintId, PublicKey, ServerKey,
 };
-
-const LIMIT: u64 = 1 << 30;
-
-fn to_bytes<T: SafeSerialization>(value: &T) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    safe_serialize(value, &mut bytes, LIMIT).expect("serializes");
-    bytes
-}
-
-fn from_bytes<T: SafeSerialization>(bytes: &[u8]) -> gpufhe::Result<T> {
-    safe_deserialize(bytes, LIMIT)
-}
-
-/// The length of the header of a `T`.
-fn header_len<T: SafeSerialization>() -> usize {
-    SERIALIZATION_MAGIC.len() + 4 + 1 + T::TYPE_NAME.len()
-}
 
 /// `bytes` (a value of `T`) with the header of a `U`.
 fn renamed<T: SafeSerialization, U: SafeSerialization>(bytes: &[u8]) -> Vec<u8> {
@@ -257,8 +240,8 @@ fn malformed_compressed_values_are_errors() {
     assert!(bincode::serde::decode_from_slice::<CompressedFheUint16, _>(payload, config).is_err());
     assert!(bincode::serde::decode_from_slice::<CompressedFheUint8, _>(payload, config).is_ok());
 
-    // The payload ends with the seed (32 bytes), the LWE size, the message modulus and
-    // the carry modulus (a u64 each).
+    // The payload (the tag, the variant, the bodies) ends with the seed (32 bytes), the
+    // LWE size, the message modulus and the carry modulus (a u64 each).
     let end = bytes.len();
     let patched = |at: usize, value: u64| {
         let mut b = bytes.clone();
@@ -287,7 +270,7 @@ fn malformed_compressed_values_are_errors() {
     assert!(r.is_err());
     // A forged number of bodies: the input ends first.
     let mut forged = bytes.clone();
-    let len_at = header_len::<CompressedFheUint8>() + 8;
+    let len_at = header_len::<CompressedFheUint8>() + 8 + 4; // after the tag and variant
     forged[len_at..len_at + 8].copy_from_slice(&(1u64 << 60).to_le_bytes());
     assert!(from_bytes::<CompressedFheUint8>(&forged).is_err());
     // Another client key's value does not decrypt.
@@ -303,4 +286,78 @@ fn malformed_compressed_values_are_errors() {
         FheTryDecrypt::<u8>::try_decrypt(&foreign, ck),
         Err(Error::KeyMismatch { .. })
     ));
+}
+
+#[test]
+fn values_compressed_after_a_computation_on_default_parameters() {
+    let ck = common::setup();
+    let x = FheUint64::encrypt(0x0123_4567_89ab_cdefu64, ck) + 1u64;
+    let compressed = x.compress();
+    let (bytes, plain_bytes) = (to_bytes(&compressed), to_bytes(&x));
+    println!(
+        "serialized on the default parameters: FheUint64::compress {} bytes, FheUint64 {} \
+         bytes ({:.1}x)",
+        bytes.len(),
+        plain_bytes.len(),
+        plain_bytes.len() as f64 / bytes.len() as f64
+    );
+    assert!(5 * bytes.len() < plain_bytes.len());
+    let read: CompressedFheUint64 =
+        safe_deserialize_conformant(bytes.as_slice(), LIMIT, ck).expect("conforms to its key");
+    let y = read.decompress() ^ 0xffu64;
+    assert_eq!(
+        FheDecrypt::<u64>::decrypt(&y, ck),
+        0x0123_4567_89ab_cdf0u64 ^ 0xff
+    );
+    let b = FheInt16::encrypt(-7i16, ck).lt(0i16).compress();
+    assert!(from_bytes::<CompressedFheBool>(&to_bytes(&b))
+        .unwrap()
+        .decompress()
+        .decrypt(ck));
+}
+
+#[test]
+fn compressing_after_a_computation_needs_the_server_key() {
+    let ck = insecure_keys::setup();
+    let x = FheUint8::encrypt(200u8, ck);
+    let compressed = x.compress();
+    let i = FheInt8::encrypt(-3i8, ck).compress();
+    let bytes = to_bytes(&compressed);
+    assert!(from_bytes::<CompressedFheUint8>(&bytes[..bytes.len() - 1]).is_err());
+    let err = from_bytes::<CompressedFheUint16>(
+        &renamed::<CompressedFheUint8, CompressedFheUint16>(&bytes),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("number of blocks"), "{err}");
+    // Trivial values belong to no key.
+    assert!(FheUint8::encrypt_trivial(3u8).try_compress().is_err());
+    // Without a server key, neither compression nor its decompression run; seeded
+    // values still decompress.
+    unset_server_key();
+    assert!(matches!(x.try_compress(), Err(Error::NoServerKey)));
+    assert!(matches!(
+        compressed.try_decompress(),
+        Err(Error::NoServerKey)
+    ));
+    let seeded = CompressedFheUint8::encrypt(5u8, ck)
+        .try_decompress()
+        .unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&seeded, ck), 5);
+    // Another key's server key refuses them.
+    let other = ClientKey::generate(
+        gpufhe::ConfigBuilder::default()
+            .with_insecure_custom_parameters(
+                gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+            )
+            .unwrap(),
+    );
+    set_server_key(ServerKey::new(&other));
+    assert!(matches!(
+        compressed.try_decompress(),
+        Err(Error::KeyMismatch { .. })
+    ));
+    assert!(matches!(x.try_compress(), Err(Error::KeyMismatch { .. })));
+    insecure_keys::setup();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&compressed.decompress(), ck), 200);
+    assert_eq!(FheDecrypt::<i8>::decrypt(&i.decompress(), ck), -3);
 }

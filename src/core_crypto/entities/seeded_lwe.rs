@@ -65,6 +65,14 @@ impl SeededLweCiphertextList {
     }
 
     /// The seed of the masks (public: it replaces them).
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let list = SeededLweCiphertextList::from_parts(vec![1, 2, 3], Seed([4; 32]), LweSize(9)).unwrap();
+    /// assert_eq!(list.seed(), Seed([4; 32]));
+    /// assert_eq!((list.lwe_size(), list.count()), (LweSize(9), LweCiphertextCount(3)));
+    /// assert_eq!(list.bodies(), &[1, 2, 3]);
+    /// ```
     pub fn seed(&self) -> Seed {
         self.seed
     }
