@@ -16,11 +16,11 @@
 
 use super::config::block_count;
 use super::fhe_bool::FheBool;
-use super::fhe_int::{FheInt, FheIntId, SignedClear};
-use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId, UnsignedClear};
+use super::fhe_int::{FheInt, FheIntId};
+use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId};
 use super::keys::{ClientKey, KeyTag};
 use super::storage::Storage;
-use super::traits::{expect_op, FheTryEncrypt};
+use super::traits::expect_op;
 use crate::error::{check_eq, Error, Result};
 use crate::integer::U256;
 use crate::scheduler::Blocks;
@@ -517,7 +517,8 @@ impl CompactCiphertextListBuilder<'_> {
         Ok(self.push_kind(kind, bits))
     }
 
-    fn push_kind(&mut self, kind: DataKind, bits: U256) -> &mut Self {
+    /// Adds the low `kind.bits()` bits of `bits` as a value of `kind`.
+    pub(crate) fn push_kind(&mut self, kind: DataKind, bits: U256) -> &mut Self {
         let p = self.key.key.parameters();
         let count = block_count(p, kind.bits());
         let value = wrap_to_bits(bits, kind.bits());
@@ -640,43 +641,5 @@ impl CompactCiphertextListExpander {
             blocks: Blocks::cpu(blocks.clone()),
         };
         T::from_expanded(*kind, ExpandedBlocks(storage)).map(Some)
-    }
-}
-
-/// Encryption of one value with a public key: a list of one, expanded.
-fn encrypt_one<T: Expandable>(key: &CompactPublicKey, kind: DataKind, bits: U256) -> Result<T> {
-    let mut builder = CompactCiphertextList::builder(key);
-    builder.push_kind(kind, bits);
-    let expander = builder.try_build()?.expand()?;
-    expander
-        .get(0)?
-        .ok_or_else(|| Error::InvalidParameter("an empty compact list".into()))
-}
-
-impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, CompactPublicKey> for FheUint<Id> {
-    /// `Err` if `value` has more than `Id::BITS` bits.
-    fn try_encrypt(value: T, key: &CompactPublicKey) -> Result<Self> {
-        let value = value.to_u256();
-        super::fhe_uint::check_fits(value, Id::BITS, Id::NAME)?;
-        encrypt_one(key, DataKind::Unsigned(Id::BITS), value)
-    }
-}
-
-impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, CompactPublicKey> for FheInt<Id> {
-    /// `Err` if `value` is out of the range of the type.
-    fn try_encrypt(value: T, key: &CompactPublicKey) -> Result<Self> {
-        let mut builder = CompactCiphertextList::builder(key);
-        builder.push_with_num_bits(value.to_i128(), Self::bits())?;
-        builder
-            .try_build()?
-            .expand()?
-            .get(0)?
-            .ok_or_else(|| Error::InvalidParameter("an empty compact list".into()))
-    }
-}
-
-impl FheTryEncrypt<bool, CompactPublicKey> for FheBool {
-    fn try_encrypt(value: bool, key: &CompactPublicKey) -> Result<Self> {
-        encrypt_one(key, DataKind::Boolean, value.into())
     }
 }

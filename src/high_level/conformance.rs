@@ -15,7 +15,7 @@ use std::io::Read;
 /// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of keys.
 const KEY_SIZE_LIMIT: u64 = 2 << 30;
 /// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of encrypted values.
-const VALUE_SIZE_LIMIT: u64 = 64 << 20;
+pub(crate) const VALUE_SIZE_LIMIT: u64 = 64 << 20;
 
 /// What a deserialized value must belong to: a configuration, and optionally the
 /// client key (by its tag) when it is given through a key.

@@ -137,7 +137,7 @@ pub(crate) fn clear_bits<Id: FheIntId>(value: Id::Clear) -> U256 {
 }
 
 /// The `bits` low bits of `value` in two's complement (`bits` at most 128).
-fn twos_complement(value: i128, bits: u32) -> U256 {
+pub(crate) fn twos_complement(value: i128, bits: u32) -> U256 {
     wrap_to_bits(U256::from(value as u128), bits)
 }
 
@@ -175,7 +175,7 @@ impl<Id: FheIntId> From<FheInt<Id>> for ShiftAmount<'_, Id::Unsigned> {
 }
 
 /// `Err` unless `value` is in the range of a `bits`-bit signed integer.
-fn check_signed_fits(value: i128, bits: u32, what: &str) -> Result<()> {
+pub(crate) fn check_signed_fits(value: i128, bits: u32, what: &str) -> Result<()> {
     if sign_extend_clear(value as u128, bits) == value {
         Ok(())
     } else {

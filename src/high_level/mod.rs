@@ -86,6 +86,20 @@
 //! [`set_server_key`] with the key share its GPUs concurrently; a batch on a key with
 //! several GPUs is split over them.
 //!
+//! # Compressed values and public keys
+//!
+//! [`CompressedFheUint`], [`CompressedFheInt`] and [`CompressedFheBool`] (aliases
+//! [`CompressedFheUint8`], ...) are values encrypted with the client key as the
+//! bodies of their blocks and one seed for all their masks, about 1,445× smaller
+//! than the values they decompress into on the default parameters (see
+//! [`CompressedFheUint`]); [`FheUint::compress`] (and [`FheInt::compress`],
+//! [`FheBool::compress`]) makes them from computed values with the server key
+//! (11.9× smaller). [`PublicKey`] and [`CompressedPublicKey`] (TFHE-rs's
+//! classical public keys, here built on the [`CompactPublicKey`]) and the
+//! [`CompactPublicKey`] itself encrypt single values without the secret
+//! ([`PublicEncryptionKey`]); values of many types at once go into a
+//! [`CompactCiphertextList`].
+//!
 //! # Serialization
 //!
 //! Every type here implements serde's traits; deserialization checks what it reads
@@ -97,6 +111,7 @@ mod calibration;
 mod casts;
 mod compact;
 mod compressed_list;
+mod compressed_values;
 mod config;
 pub(crate) mod conformance;
 mod division;
@@ -111,6 +126,7 @@ mod keys;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
+mod public_key;
 mod recording;
 mod scalar_select;
 mod serialization_config;
@@ -128,6 +144,22 @@ pub use compact::{
 };
 pub use compressed_list::{
     CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
+};
+pub use compressed_values::{
+    CompressedFheBool, CompressedFheBoolConformanceParams, CompressedFheInt, CompressedFheInt128,
+    CompressedFheInt128ConformanceParams, CompressedFheInt16, CompressedFheInt16ConformanceParams,
+    CompressedFheInt32, CompressedFheInt32ConformanceParams, CompressedFheInt64,
+    CompressedFheInt64ConformanceParams, CompressedFheInt8, CompressedFheInt8ConformanceParams,
+    CompressedFheUint, CompressedFheUint10, CompressedFheUint10ConformanceParams,
+    CompressedFheUint12, CompressedFheUint128, CompressedFheUint128ConformanceParams,
+    CompressedFheUint12ConformanceParams, CompressedFheUint14,
+    CompressedFheUint14ConformanceParams, CompressedFheUint16,
+    CompressedFheUint16ConformanceParams, CompressedFheUint2, CompressedFheUint256,
+    CompressedFheUint256ConformanceParams, CompressedFheUint2ConformanceParams,
+    CompressedFheUint32, CompressedFheUint32ConformanceParams, CompressedFheUint4,
+    CompressedFheUint4ConformanceParams, CompressedFheUint6, CompressedFheUint64,
+    CompressedFheUint64ConformanceParams, CompressedFheUint6ConformanceParams, CompressedFheUint8,
+    CompressedFheUint8ConformanceParams,
 };
 pub use config::{Config, ConfigBuilder};
 pub use fhe_bool::{BoolOperand, FheBool};
@@ -153,6 +185,7 @@ pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::{RangeForRandom, Seed};
+pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
 pub use scalar_select::SelectArm;
 pub use serialization_config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
@@ -172,12 +205,11 @@ pub use traits::{
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
-    pub use super::key_switching::FheKeyswitch;
-    pub use super::serialization_config::ParameterSetConformant;
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
         OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
         RotateRightAssign,
     };
+    pub use super::{FheKeyswitch, ParameterSetConformant};
 }

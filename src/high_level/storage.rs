@@ -91,6 +91,28 @@ impl<'de> Deserialize<'de> for Storage {
     }
 }
 
+/// `Err` unless `count` blocks of message modulus `m` and carry modulus `carry` are
+/// the blocks of a `bits`-bit value: moduli that are powers of two (`m` at least 2),
+/// whole blocks for `bits` (above 1), and as many blocks as `bits` needs.
+pub(crate) fn check_block_layout(m: u64, carry: u64, bits: u32, count: usize) -> Result<()> {
+    let message_bits = m.trailing_zeros();
+    if m < 2
+        || !m.is_power_of_two()
+        || !carry.is_power_of_two()
+        || (bits > 1 && bits % message_bits != 0)
+    {
+        return Err(Error::InvalidParameter(format!(
+            "blocks of message modulus {m} and carry modulus {carry} cannot hold a \
+             {bits}-bit value"
+        )));
+    }
+    check_eq(
+        "number of blocks",
+        bits.div_ceil(message_bits) as usize,
+        count,
+    )
+}
+
 impl Storage {
     /// Where the value lives: a trivial value (a clear value) is on the CPU.
     pub(crate) fn device(&self) -> Device {
@@ -144,23 +166,8 @@ impl Storage {
             .first()
             .ok_or_else(|| Error::InvalidParameter("an encrypted value has no blocks".into()))?;
         let (m, carry) = (first.message_modulus(), first.carry_modulus());
-        let message_bits = m.trailing_zeros();
-        if m < 2
-            || !m.is_power_of_two()
-            || !carry.is_power_of_two()
-            || (bits > 1 && bits % message_bits != 0)
-        {
-            return Err(Error::InvalidParameter(format!(
-                "blocks of message modulus {m} and carry modulus {carry} cannot hold a \
-                 {bits}-bit value"
-            )));
-        }
+        check_block_layout(m, carry, bits, blocks.len())?;
         let size = first.as_lwe().lwe_size();
-        check_eq(
-            "number of blocks",
-            bits.div_ceil(message_bits) as usize,
-            blocks.len(),
-        )?;
         let max_value = max_value.unwrap_or(m - 1).min(m - 1);
         for (i, b) in blocks.iter().enumerate() {
             b.check_moduli(m, carry)?;

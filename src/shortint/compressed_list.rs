@@ -458,7 +458,11 @@ fn round_to_bits(x: u64, bits: u32) -> u64 {
 
 /// `values` rounded to their `bits` high bits, packed little-endian into `words`
 /// words.
-fn pack_rounded<'a>(values: impl Iterator<Item = &'a u64>, bits: u32, words: usize) -> Vec<u64> {
+pub(super) fn pack_rounded<'a>(
+    values: impl Iterator<Item = &'a u64>,
+    bits: u32,
+    words: usize,
+) -> Vec<u64> {
     let mut out = vec![0u64; words];
     for (i, &x) in values.enumerate() {
         let v = if bits == 64 {
@@ -478,7 +482,7 @@ fn pack_rounded<'a>(values: impl Iterator<Item = &'a u64>, bits: u32, words: usi
 
 /// Value `i` of `bits` bits from `words` (packed by [`pack_rounded`]), scaled back to
 /// a 64-bit torus value.
-fn unpack_one(words: &[u64], i: usize, bits: u32) -> u64 {
+pub(super) fn unpack_one(words: &[u64], i: usize, bits: u32) -> u64 {
     let at = i * bits as usize;
     let (word, offset) = (at / 64, at % 64);
     let mut v = words[word] >> offset;

@@ -22,6 +22,7 @@ mod oprf;
 pub mod parameters;
 mod pbs_stats;
 mod safety;
+mod seeded;
 mod server_key;
 mod table;
 
@@ -46,6 +47,7 @@ pub use safety::{
     minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,
     MAX_LWE_DIMENSION, MAX_SERVER_KEY_BYTES,
 };
+pub use seeded::SeededBlocks;
 pub(crate) use server_key::SplitBootstraps;
-pub use server_key::{CompressedServerKey, ServerKey, KS_BATCH, PBS_BATCH};
+pub use server_key::{CompressedServerKey, ModulusSwitchedBlocks, ServerKey, KS_BATCH, PBS_BATCH};
 pub use table::Table;

@@ -122,6 +122,9 @@ server_key_from_parts!(
 );
 
 mod compressed;
+mod modulus_switched;
+
+pub use modulus_switched::ModulusSwitchedBlocks;
 
 impl ServerKey {
     /// Generates the server key of `client_key`.
@@ -265,8 +268,15 @@ impl ServerKey {
         // The exact keyswitch of `keyswitch`, spread over the pool (the same bits).
         let mut small = LweCiphertextOwned::new_zero(p.lwe_dimension.to_lwe_size());
         keyswitch_lwe_ciphertext_multithreaded(&self.keyswitch_key, &ct.ct, &mut small)?;
-        let mut out = LweCiphertextOwned::new_zero(p.big_lwe_dimension().to_lwe_size());
-        let rotated = self.blind_rotate_multithreaded(&small, &lut.accumulator)?;
+        self.bootstrap_small(&small, lut)
+    }
+
+    /// Bootstraps `small` (under the small key) with `lut` on the idle threads of the
+    /// pool: the block of the table's output, of noise level 1.
+    fn bootstrap_small(&self, small: &LweCiphertextOwned, lut: &LookupTable) -> Result<Ciphertext> {
+        let size = self.parameters.big_lwe_dimension().to_lwe_size();
+        let mut out = LweCiphertextOwned::new_zero(size);
+        let rotated = self.blind_rotate_multithreaded(small, &lut.accumulator)?;
         extract_lwe_sample_from_glwe_ciphertext(&rotated, &mut out, 0)?;
         Ok(self.fresh_block(out, lut.degree))
     }

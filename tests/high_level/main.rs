@@ -16,6 +16,7 @@ mod params;
 mod bit_operations;
 mod bit_operations_default_parameters;
 mod compact_public_key;
+mod compressed_values;
 mod compression;
 mod division;
 mod division_default_parameters;

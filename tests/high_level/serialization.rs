@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use common::{keys, setup};
+use common::{from_bytes, header_len, keys, setup, to_bytes, LIMIT};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{
     safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
@@ -20,23 +20,6 @@ use gpufhe::{
     generate_keys, ClientKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheUint128,
     FheUint16, FheUint32, FheUint64, FheUint8, ServerKey,
 };
-
-const LIMIT: u64 = 1 << 30;
-
-fn to_bytes<T: SafeSerialization>(value: &T) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    safe_serialize(value, &mut bytes, LIMIT).expect("serializes");
-    bytes
-}
-
-fn from_bytes<T: SafeSerialization>(bytes: &[u8]) -> gpufhe::Result<T> {
-    safe_deserialize(bytes, LIMIT)
-}
-
-/// The length of the header of a `T`.
-fn header_len<T: SafeSerialization>() -> usize {
-    SERIALIZATION_MAGIC.len() + 4 + 1 + T::TYPE_NAME.len()
-}
 
 fn read_u64(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())

@@ -2,6 +2,9 @@
 //! parameters) and a small deterministic generator of operands.
 #![allow(dead_code)]
 
+use gpufhe::serialization::{
+    safe_deserialize, safe_serialize, SafeSerialization, SERIALIZATION_MAGIC,
+};
 use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, ServerKey};
 use std::sync::OnceLock;
 
@@ -54,6 +57,26 @@ pub fn counting_setup_with(keys: &'static Keys) -> (&'static ClientKey, ServerKe
     let server_key = compressed.decompress();
     set_server_key(server_key.clone());
     (client_key, server_key)
+}
+
+/// The size limit of the serialization helpers below: 1 GiB.
+pub const LIMIT: u64 = 1 << 30;
+
+/// `value` written by `safe_serialize` (within [`LIMIT`]).
+pub fn to_bytes<T: SafeSerialization>(value: &T) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    safe_serialize(value, &mut bytes, LIMIT).expect("serializes");
+    bytes
+}
+
+/// A `T` read by `safe_deserialize` (within [`LIMIT`]).
+pub fn from_bytes<T: SafeSerialization>(bytes: &[u8]) -> gpufhe::Result<T> {
+    safe_deserialize(bytes, LIMIT)
+}
+
+/// The length of the header `safe_serialize` writes before a `T`.
+pub fn header_len<T: SafeSerialization>() -> usize {
+    SERIALIZATION_MAGIC.len() + 4 + 1 + T::TYPE_NAME.len()
 }
 
 /// xorshift64*: deterministic operands without a dependency.

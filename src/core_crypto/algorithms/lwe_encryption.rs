@@ -1,7 +1,10 @@
 //! LWE encryption and decryption: `b = <a, s> + m + e`.
 
-use crate::core_crypto::entities::{LweCiphertext, LweCiphertextOwned, LweSecretKey};
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution};
+use crate::core_crypto::entities::{
+    LweCiphertext, LweCiphertextListOwned, LweCiphertextOwned, LweSecretKey,
+    SeededLweCiphertextList,
+};
+use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
 use crate::error::Result;
 
 /// Encrypts the encoded `plaintext` into `output` under `key`.
@@ -72,6 +75,109 @@ pub fn allocate_and_encrypt_new_lwe_ciphertext(
     let mut ct = LweCiphertextOwned::new_zero(key.lwe_dimension().to_lwe_size());
     encrypt_lwe_ciphertext(key, &mut ct, plaintext, noise, rng)?;
     Ok(ct)
+}
+
+/// Encrypts each of the encoded `plaintexts` under `key` as a seeded list: the
+/// masks are drawn one after the other from `mask_seed` (public), the noise from
+/// `rng`'s secret noise generator (whose mask stream restarts at `mask_seed`, as for
+/// the seeded keys). [`SeededLweCiphertextList::decompress`] gives exactly the
+/// ciphertexts [`encrypt_lwe_ciphertext`] writes with a generator whose masks start
+/// at `mask_seed` and whose noise is in the same state.
+///
+/// ```
+/// use gpufhe::core_crypto::*;
+/// let key = LweSecretKey::generate_binary(LweDimension(64), &mut SecretRandomGenerator::from_os().unwrap());
+/// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
+/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[3 << 60, 5 << 60], noise, mask_seed, &mut rng).unwrap();
+/// let list = seeded.decompress();
+/// let clear: Vec<u64> = list.iter().map(|ct| decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60).collect();
+/// assert_eq!(clear, vec![3, 5]);
+/// // The same ciphertexts as a plain encryption with the same mask seed and noise.
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(mask_seed, noise_seed);
+/// let first = allocate_and_encrypt_new_lwe_ciphertext(&key, 3 << 60, noise, &mut rng).unwrap();
+/// assert_eq!(list.iter().next().unwrap().as_slice(), first.as_slice());
+/// ```
+pub fn encrypt_seeded_lwe_ciphertext_list(
+    key: &LweSecretKey,
+    plaintexts: &[u64],
+    noise: NoiseDistribution,
+    mask_seed: Seed,
+    rng: &mut EncryptionRandomGenerator,
+) -> Result<SeededLweCiphertextList> {
+    noise.validate()?;
+    rng.reseed_masks(mask_seed);
+    let mut mask = vec![0u64; key.lwe_dimension().0];
+    let bodies = plaintexts
+        .iter()
+        .map(|&plaintext| encrypt_lwe_into_mask(key.as_slice(), &mut mask, plaintext, noise, rng))
+        .collect();
+    SeededLweCiphertextList::from_parts(bodies, mask_seed, key.lwe_dimension().to_lwe_size())
+}
+
+impl SeededLweCiphertextList {
+    /// Regenerates the masks from the seed: the ciphertexts themselves.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
+    /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[9 << 60], noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let list = seeded.decompress();
+    /// assert_eq!((list.lwe_size(), list.count()), (LweSize(33), LweCiphertextCount(1)));
+    /// let ct = list.iter().next().unwrap();
+    /// assert_eq!(ct.body(), seeded.bodies()[0]);
+    /// assert_eq!(decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60, 9);
+    /// ```
+    pub fn decompress(&self) -> LweCiphertextListOwned {
+        let mut data = vec![0u64; self.bodies.len() * self.lwe_size.0];
+        fill_seeded_lwe_rows(
+            self.seed,
+            &self.bodies,
+            data.chunks_exact_mut(self.lwe_size.0),
+        );
+        LweCiphertextListOwned::from_container(data, self.lwe_size)
+            .expect("whole ciphertexts of a valid size")
+    }
+
+    /// [`SeededLweCiphertextList::decompress`] into one owned ciphertext each.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::*;
+    /// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
+    /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
+    /// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
+    /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[1 << 60, 2 << 60], noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let cts = seeded.decompress_to_ciphertexts();
+    /// assert_eq!(cts[1].as_slice(), seeded.decompress().iter().nth(1).unwrap().as_slice());
+    /// ```
+    pub fn decompress_to_ciphertexts(&self) -> Vec<LweCiphertextOwned> {
+        let mut cts = vec![LweCiphertextOwned::new_zero(self.lwe_size); self.bodies.len()];
+        fill_seeded_lwe_rows(
+            self.seed,
+            &self.bodies,
+            cts.iter_mut().map(|ct| ct.as_mut_slice()),
+        );
+        cts
+    }
+}
+
+/// Writes into each of `rows` (an LWE ciphertext each, mask then body) a mask drawn
+/// from `seed`, one after the other, and its body from `bodies`: how every seeded
+/// entity made of LWE rows (ciphertext lists, keyswitching keys) expands.
+pub(crate) fn fill_seeded_lwe_rows<'a>(
+    seed: Seed,
+    bodies: &[u64],
+    rows: impl Iterator<Item = &'a mut [u64]>,
+) {
+    let mut masks = EncryptionRandomGenerator::masks_only(seed);
+    for (row, &body) in rows.zip(bodies) {
+        let (last, mask) = row.split_last_mut().expect("a row holds its body");
+        masks.fill_mask(mask);
+        *last = body;
+    }
 }
 
 /// Returns the phase `b - <a, s>` = plaintext + noise; decoding is up to the caller.

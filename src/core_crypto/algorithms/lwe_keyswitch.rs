@@ -2,7 +2,7 @@
 //! generation of such keys (plain and seeded).
 
 use super::decomposition::SignedDecomposer;
-use super::lwe_encryption::encrypt_lwe_into_mask;
+use super::lwe_encryption::{encrypt_lwe_into_mask, fill_seeded_lwe_rows};
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, KeyswitchKeyShape, LweCiphertext, LweCiphertextOwned, LweKeyswitchKey,
@@ -112,13 +112,9 @@ impl SeededLweKeyswitchKey {
     /// assert_eq!(decrypt_lwe_ciphertext(&small, &out).unwrap().wrapping_add(1 << 59) >> 60, 6);
     /// ```
     pub fn decompress(&self) -> LweKeyswitchKey {
-        let n = self.shape.output_lwe_dimension.0;
-        let mut masks = EncryptionRandomGenerator::masks_only(self.seed);
-        let mut data = vec![0u64; self.bodies.len() * (n + 1)];
-        for (row, body) in data.chunks_exact_mut(n + 1).zip(&self.bodies) {
-            masks.fill_mask(&mut row[..n]);
-            row[n] = *body;
-        }
+        let row = self.shape.output_lwe_dimension.to_lwe_size().0;
+        let mut data = vec![0u64; self.bodies.len() * row];
+        fill_seeded_lwe_rows(self.seed, &self.bodies, data.chunks_exact_mut(row));
         LweKeyswitchKey {
             data,
             shape: self.shape,

@@ -5,6 +5,7 @@ mod ggsw;
 mod glwe;
 mod keyswitch_key;
 mod lwe;
+mod seeded_lwe;
 mod shape;
 
 pub use bootstrap_key::*;
@@ -12,5 +13,6 @@ pub use ggsw::*;
 pub use glwe::*;
 pub use keyswitch_key::*;
 pub use lwe::*;
+pub use seeded_lwe::*;
 
 pub use shape::*;

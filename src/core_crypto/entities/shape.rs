@@ -57,8 +57,8 @@ pub(crate) struct KeyParts<T, S> {
     pub(crate) shape: S,
 }
 
-/// The fields of a seeded key read from serialized data, before they are checked
-/// against the shape.
+/// The fields of a seeded key or ciphertext list read from serialized data, before
+/// they are checked against the shape.
 #[derive(serde::Deserialize)]
 pub(crate) struct SeededKeyParts<S> {
     pub(crate) bodies: Vec<u64>,
