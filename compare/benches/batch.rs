@@ -21,10 +21,12 @@
 //! - what the batch API gains inside gpufhe: `batch_add/<n>/gpufhe` and
 //!   `run_batch/<n>/gpufhe` over `add_par_iter/<n>/gpufhe`.
 //!
-//!     cd compare && RAYON_NUM_THREADS=2 cargo bench --bench batch
-//!     cd compare && cargo bench --bench batch -- '/8/'    # only n = 8
-//!     cd compare && COMPARE_MULTI_BIT=1 RAYON_NUM_THREADS=2 cargo bench --bench batch
-//!                                     # both crates on the multi-bit parameters
+//! ```text
+//! cd compare && RAYON_NUM_THREADS=2 cargo bench --bench batch
+//! cd compare && cargo bench --bench batch -- '/8/'    # only n = 8
+//! cd compare && COMPARE_MULTI_BIT=1 RAYON_NUM_THREADS=2 cargo bench --bench batch
+//!                                 # both crates on the multi-bit parameters
+//! ```
 //!
 //! `RAYON_NUM_THREADS` sets the rayon pool both crates' `par_iter` runs on (and
 //! tfhe's own threads); gpufhe's CPU worker has its own threads,

@@ -4,7 +4,16 @@
 //! machine, only on the algorithms (and, for gpufhe, on the thread count, which
 //! picks work-efficient or low-latency carries; run with RAYON_NUM_THREADS=2).
 //!
+//! A second table counts the bootstraps of one confidential transfer
+//! (`examples/support/transfers.rs`: TFHE-rs's benchmarked variants, and the older
+//! whitepaper form with two selects): tfhe and gpufhe running the transfer alone,
+//! and gpufhe through `ServerKey::run_batch` of 4 transfers (per transfer). Every
+//! new balance is decrypted and checked.
+//!
 //!     cd compare && RAYON_NUM_THREADS=2 cargo run --release --example pbs_counts
+
+#[path = "support/transfers.rs"]
+mod transfers;
 
 use gpufhe::prelude::{
     FheDecrypt as _, FheEncrypt as _, FheEq as _, FheMax as _, FheOrd as _, OverflowingMul as _,
@@ -14,9 +23,15 @@ use tfhe::prelude::*;
 fn main() {
     // TFHE-rs.
     let (tck, tsk) = tfhe::generate_keys(tfhe::ConfigBuilder::default());
-    tfhe::set_server_key(tsk);
     // gpufhe.
     let (gck, gsk) = gpufhe::generate_keys(gpufhe::ConfigBuilder::default());
+    // The transfers run half their work under `rayon::join`: every rayon thread
+    // needs the keys.
+    rayon::broadcast(|_| {
+        tfhe::set_server_key(tsk.clone());
+        gpufhe::set_server_key(gsk.clone());
+    });
+    tfhe::set_server_key(tsk);
     gpufhe::set_server_key(gsk.clone());
 
     let (a, b) = (0xfedc_ba98_7654_3210u64, 0x0000_0001_2345_6789u64);
@@ -98,4 +113,70 @@ fn main() {
     let g: (u64, u64) = (gq.decrypt(&gck), gr.decrypt(&gck));
     assert_eq!(t, (a / b, a % b));
     assert_eq!(g, t);
+
+    transfer_counts(&tck, &gck, &gsk);
+}
+
+/// The table of bootstraps per transfer; checks every new balance.
+fn transfer_counts(tck: &tfhe::ClientKey, gck: &gpufhe::ClientKey, gsk: &gpufhe::ServerKey) {
+    use transfers::{clear_transfer, clear_transfers, gpufhe_side, tfhe_side, Variant};
+    const BATCH: usize = 4;
+    let clear = clear_transfers(BATCH);
+    let tenc: Vec<[tfhe::FheUint64; 3]> = clear
+        .iter()
+        .map(|&(f, t, a)| [f, t, a].map(|v| tfhe::FheUint64::encrypt(v, tck)))
+        .collect();
+    let genc: Vec<[gpufhe::FheUint64; 3]> = clear
+        .iter()
+        .map(|&(f, t, a)| [f, t, a].map(|v| gpufhe::FheUint64::encrypt(v, gck)))
+        .collect();
+    let tfhe_balances = |(f, t): (tfhe::FheUint64, tfhe::FheUint64)| -> (u64, u64) {
+        (f.decrypt(tck), t.decrypt(tck))
+    };
+    let gpufhe_balances = |(f, t): (gpufhe::FheUint64, gpufhe::FheUint64)| -> (u64, u64) {
+        (f.decrypt(gck), t.decrypt(gck))
+    };
+
+    println!();
+    println!(
+        "| FheUint64 transfer | TFHE-rs 1.8.2 | gpufhe | gpufhe, run_batch of {BATCH} (per transfer) |"
+    );
+    println!("|---|---|---|---|");
+    for variant in Variant::ALL {
+        // One transfer alone (the first: the sender has the funds).
+        let [from, to, amount] = &tenc[0];
+        tfhe::reset_pbs_count();
+        let t = tfhe_side::transfer_par(variant, from, to, amount);
+        let tc = tfhe::get_pbs_count();
+        let [from, to, amount] = &genc[0];
+        let before = gsk.pbs_count();
+        let g = gpufhe_side::transfer_par(variant, from, to, amount);
+        let gc = gsk.pbs_count() - before;
+        let (f, to, a) = clear[0];
+        let want = clear_transfer(f, to, a);
+        assert_eq!(tfhe_balances(t), want, "tfhe {}", variant.name());
+        assert_eq!(gpufhe_balances(g), want, "gpufhe {}", variant.name());
+
+        // The whole batch through gpufhe's batch API.
+        let before = gsk.pbs_count();
+        let out = gsk
+            .run_batch(&genc, |[from, to, amount]| {
+                gpufhe_side::transfer(variant, from, to, amount)
+            })
+            .expect("the batch of transfers");
+        let bc = gsk.pbs_count() - before;
+        for (balances, &(f, t, a)) in out.into_iter().zip(&clear) {
+            assert_eq!(
+                gpufhe_balances(balances),
+                clear_transfer(f, t, a),
+                "gpufhe run_batch {}",
+                variant.name()
+            );
+        }
+        println!(
+            "| {} | {tc} | {gc} | {} |",
+            variant.name(),
+            bc as f64 / BATCH as f64
+        );
+    }
 }
