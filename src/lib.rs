@@ -20,7 +20,7 @@
 //! | [`backend`] | the [`Backend`](backend::Backend) trait and the [`Step`](backend::Step)s it runs; [`backend::cpu`]; `backend::cuda` (feature `gpu`): the GPU driver layer, the kernels and the CUDA step runner; [`backend::gpu`]: the GPU facts every build has |
 //! | [`integer`] | radix integers and their circuits ([`integer::Circuit`]), written once against the backend |
 //! | [`scheduler`] | devices ([`scheduler::Devices`]), configuration ([`scheduler::SchedulerConfig`]), the cost model and its calibration ([`scheduler::Calibration`], [`ServerKey::calibrate`]), batches split over GPUs × streams and the CPU worker |
-//! | [`high_level`] | [`ConfigBuilder`], keys, [`FheUint`], [`FheInt`], [`FheBool`], operators, batches, compressed and compact lists, conformance checks of deserialized values |
+//! | [`high_level`] | [`ConfigBuilder`], keys, [`FheUint`], [`FheInt`], [`FheBool`], operators, batches, encrypted arrays ([`array`](mod@array)), compressed and compact lists, conformance checks of deserialized values |
 //! | `cluster` (feature `cluster`) | batches over the processes of an MPI job (several GPU servers) |
 //!
 //! A first program:

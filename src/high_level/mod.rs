@@ -73,6 +73,13 @@
 //! in one backend step, so `n` additions take as many sequential bootstrap layers as
 //! one. [`ServerKey::stats`] counts bootstraps and layers.
 //!
+//! # Arrays
+//!
+//! [`array`](mod@array) holds TFHE-rs's encrypted N-dimensional arrays ([`FheUint32Array`],
+//! [`CpuFheUint32Array`], `array::GpuFheUint32Array`, ... and [`ClearArray`]): slices
+//! that borrow sub-arrays, and elementwise operators that run as one batch over all
+//! the elements.
+//!
 //! # GPUs
 //!
 //! [`CompressedServerKey::decompress_to_gpu`] gives a server key on every visible
@@ -105,6 +112,7 @@
 //! Every type here implements serde's traits; deserialization checks what it reads
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
 
+pub mod array;
 mod batch;
 mod bit_ops;
 mod calibration;
@@ -136,6 +144,10 @@ mod storage;
 pub(crate) mod traits;
 
 pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
+pub use array::fhe_array_contains;
+// The arrays' names at the crate root, as TFHE-rs has them (the `Gpu` ones are in
+// `array`).
+pub use array::types::*;
 pub use batch::{BatchOutput, ValueSlot};
 pub use compact::{
     CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
@@ -205,6 +217,7 @@ pub use traits::{
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
+    pub use super::array::FheSliceDotProduct;
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,

@@ -67,6 +67,38 @@ pub fn ne(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Wire> {
     equality(c, lhs, rhs, false)
 }
 
+/// Whether some item of `items` equals `value`, as one block holding 0 or 1: a `!=`
+/// flag per item (as [`ne`]), then the flags folded as equality folds its blocks (one
+/// of them 0?). No item gives a constant 0. `k` items of `n` blocks cost `k` times the
+/// bootstraps of `ne`, then about `k / (max_noise_level - 1)` more.
+///
+/// ```
+/// use gpufhe::backend::cpu::CpuBackend;
+/// use gpufhe::integer::{contains, encrypt_radix, run};
+/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
+/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
+/// let xs: Vec<_> = [3u128, 9, 12].iter().map(|&v| encrypt_radix(&ck, v, 2).unwrap()).collect();
+/// let nine = encrypt_radix(&ck, 9u128, 2).unwrap();
+/// let out = run(&backend, &[&xs[0], &xs[1], &xs[2], &nine], |c, x| {
+///     let items: Vec<&[_]> = x[..3].iter().map(Vec::as_slice).collect();
+///     Ok(vec![vec![contains(c, &items, &x[3])?]])
+/// })
+/// .unwrap();
+/// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 1);
+/// ```
+pub fn contains(c: &mut Circuit, items: &[&[Wire]], value: &[Wire]) -> Result<Wire> {
+    let flags = items
+        .iter()
+        .map(|item| ne(c, item, value))
+        .collect::<Result<Vec<_>>>()?;
+    match flags.as_slice() {
+        [] => c.constant(0),
+        [one] => c.linear(&[(*one, -1)], 1),
+        _ => all_ones(c, flags, false),
+    }
+}
+
 fn equality(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire], want_equal: bool) -> Result<Wire> {
     check_same_length(lhs, rhs)?;
     check_radix(c, lhs)?;

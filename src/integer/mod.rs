@@ -36,7 +36,7 @@ pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use checked::{overflowing_mul, overflowing_scalar_mul};
 pub use circuit::{Circuit, CircuitStats, Wire};
-pub use comparison::{eq, ne};
+pub use comparison::{contains, eq, ne};
 pub use div::{div_rem, scalar_div_rem};
 pub use execute::{execute, execute_observed, run};
 pub use mul::{mul, scalar_mul, sum};

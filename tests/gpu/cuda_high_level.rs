@@ -26,15 +26,15 @@ use std::sync::OnceLock;
 
 /// One client key (insecure small parameters, for speed) and its server key on the
 /// CPU and on GPU 0.
-struct Keys {
-    client: ClientKey,
-    compressed: CompressedServerKey,
-    cpu: ServerKey,
-    gpu: ServerKey,
+pub(crate) struct Keys {
+    pub(crate) client: ClientKey,
+    pub(crate) compressed: CompressedServerKey,
+    pub(crate) cpu: ServerKey,
+    pub(crate) gpu: ServerKey,
 }
 
 /// The keys, or `None` (after printing the skip) without a GPU.
-fn gpu_keys() -> Option<&'static Keys> {
+pub(crate) fn gpu_keys() -> Option<&'static Keys> {
     gpu_for_tests()?;
     static KEYS: OnceLock<Keys> = OnceLock::new();
     Some(KEYS.get_or_init(|| {
@@ -57,7 +57,7 @@ fn gpu_keys() -> Option<&'static Keys> {
     }))
 }
 
-const GPU0: Device = Device::CudaGpu(GpuIndex::new(0));
+pub(crate) const GPU0: Device = Device::CudaGpu(GpuIndex::new(0));
 
 /// **Insecure** compression for [`small_parameters`]: one GLWE ciphertext of 512
 /// blocks, 18-bit storage.

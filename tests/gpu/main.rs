@@ -12,6 +12,7 @@ mod cuda_support;
 #[path = "../support/fake_child.rs"]
 mod fake_child;
 
+mod cuda_array;
 mod cuda_backend;
 mod cuda_bootstrap;
 mod cuda_device_lost;

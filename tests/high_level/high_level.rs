@@ -20,7 +20,7 @@ fn other_keys() -> &'static (ClientKey, ServerKey) {
 }
 
 /// The panic message of `f`, which must panic.
-fn panic_message(f: impl FnOnce()) -> String {
+pub(crate) fn panic_message(f: impl FnOnce()) -> String {
     let payload = catch_unwind(AssertUnwindSafe(f)).expect_err("the operation must panic");
     payload
         .downcast_ref::<String>()

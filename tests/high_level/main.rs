@@ -13,6 +13,7 @@ mod insecure_keys;
 #[path = "../support/params.rs"]
 mod params;
 
+mod array;
 mod bit_operations;
 mod bit_operations_default_parameters;
 mod compact_public_key;
