@@ -1,6 +1,7 @@
 //! Encrypted signed integers: [`FheInt<Id>`], one type per width, two's complement
 //! over the blocks of the unsigned type of the same width.
 
+use super::fhe_uint::UnsignedView;
 use super::fhe_uint::{sealed, wrap_to_bits, FheUint, FheUintId, OperandKind, ShiftAmount};
 use super::fhe_uint::{FheUint128Id, FheUint16Id, FheUint32Id, FheUint64Id, FheUint8Id};
 use super::keys::{ClientKey, KeyTag};
@@ -57,8 +58,9 @@ pub trait FheIntId:
 
 /// An encrypted signed integer of `Id::Unsigned::BITS` bits in two's complement (use
 /// the aliases [`FheInt8`] ... [`FheInt128`]). Arithmetic wraps around like
-/// `wrapping_*` on the clear type; comparisons, `min`/`max` and `>>` (which copies
-/// the sign) follow the signed order; casts sign-extend.
+/// `wrapping_*` on the clear type (division truncates toward zero, `MIN / -1` is
+/// `MIN`); comparisons, `min`/`max` and `>>` (which copies the sign) follow the
+/// signed order, overflow flags the signed range; casts sign-extend.
 ///
 /// Everything else is as for [`FheUint`]: the key tag, the thread's server key, the
 /// `try_` forms that return errors instead of panicking, trivial encryption,
@@ -257,6 +259,18 @@ impl<Id: FheIntId> FheInt<Id> {
     fn signed_value(&self, key: &ClientKey) -> Result<i128> {
         let bits = key.decrypt_storage(&self.inner.storage)?;
         Ok(sign_extend_clear(bits.low_u128(), Self::bits()))
+    }
+}
+
+impl<Id: FheIntId> UnsignedView for FheInt<Id> {
+    type Bits = Id::Unsigned;
+
+    fn unsigned_view(&self) -> &FheUint<Id::Unsigned> {
+        &self.inner
+    }
+
+    fn from_unsigned_view(bits: FheUint<Id::Unsigned>) -> Self {
+        Self::from_inner(bits)
     }
 }
 

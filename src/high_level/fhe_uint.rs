@@ -238,6 +238,13 @@ pub(crate) enum OperandKind<'a, Id: FheUintId> {
 }
 
 impl<Id: FheUintId> OperandKind<'_, Id> {
+    /// Whether it is an encrypted operand that is a trivial zero: an encrypted zero
+    /// divisor for the division, which gives TFHE-rs's result rather than the
+    /// clear-zero error.
+    pub(crate) fn is_trivial_zero(&self) -> bool {
+        matches!(self, Self::Encrypted(x) if matches!(x.storage, Storage::Trivial(v) if v.is_zero()))
+    }
+
     /// The same operand, borrowed.
     pub(crate) fn borrowed(&self) -> OperandKind<'_, Id> {
         match self {
@@ -263,6 +270,30 @@ macro_rules! encrypted_operand {
     )*};
 }
 encrypted_operand!(Operand, ShiftAmount);
+
+/// A value computed on as the bits of an [`FheUint`]: an unsigned value itself, a
+/// signed one its two's complement bits. The operations that only read bits (counts,
+/// parity, reversal, ...) are written once on the view.
+pub(crate) trait UnsignedView: Sized {
+    /// The width of the bits.
+    type Bits: FheUintId;
+    /// The bits.
+    fn unsigned_view(&self) -> &FheUint<Self::Bits>;
+    /// The value of these bits.
+    fn from_unsigned_view(bits: FheUint<Self::Bits>) -> Self;
+}
+
+impl<Id: FheUintId> UnsignedView for FheUint<Id> {
+    type Bits = Id;
+
+    fn unsigned_view(&self) -> &Self {
+        self
+    }
+
+    fn from_unsigned_view(bits: Self) -> Self {
+        bits
+    }
+}
 
 /// `value` reduced to `bits` bits (wrapping like an `as` cast).
 pub(crate) fn wrap_to_bits(value: U256, bits: u32) -> U256 {

@@ -1,16 +1,18 @@
 //! TFHE-rs's GPU helpers under their names: where a value lives
 //! ([`FheUint::gpu_indexes`]), releasing a thread's GPU state
-//! ([`clear_gpu_thread_locals`]) and asking how much GPU memory an operation needs
-//! before running it (`get_*_size_on_gpu`). All of them work without a GPU.
+//! ([`clear_gpu_thread_locals`]) and asking how much GPU memory an operation of
+//! [`FheUint`] or [`FheInt`] needs before running it (`get_*_size_on_gpu`). All of
+//! them work without a GPU.
 
 use super::fhe_bool::FheBool;
-use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
+use super::fhe_int::{FheInt, FheIntId, SignedOperand};
+use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedView};
 use super::global_state::{current_server_key, take_gpu_server_key};
 use super::operations::{BinaryOp, ComparisonOp};
 use super::storage::Input;
 use super::traits::expect_op;
 use crate::error::Result;
-use crate::integer::{self, Circuit, Radix, Rhs};
+use crate::integer::{self, Circuit, Radix, Rhs, Wire};
 use crate::scheduler::{Device, GpuIndex, GpuSelection};
 
 /// Releases the calling thread's GPU state: its server key, if that key holds
@@ -70,39 +72,12 @@ impl<Id: FheUintId> FheUint<Id> {
         gpus_of(self.current_device())
     }
 
-    /// The device bytes `self op rhs` needs on a GPU (inputs, every intermediate
-    /// block and the largest step's working memory; the key itself not counted),
-    /// for the circuit the thread's server key would build on its first GPU (on a
-    /// modelled H100 for a key without GPUs). Nothing runs; no GPU is needed. `Err`
-    /// if there is no server key on this thread or the operands belong to another
-    /// key. The `get_*_size_on_gpu` methods are its panicking forms.
-    pub fn try_get_size_on_gpu<'r>(
-        &self,
-        op: BinaryOp,
-        rhs: impl Into<Operand<'r, Id>>,
-    ) -> Result<u64> {
-        self.sized(rhs.into().0, |c, x, rhs| integer::binary(c, op, x, rhs))
-    }
-
-    /// The device bytes `self op rhs` needs on a GPU (see
-    /// [`FheUint::try_get_size_on_gpu`]); `Err` on failure.
-    pub fn try_get_comparison_size_on_gpu<'r>(
-        &self,
-        op: ComparisonOp,
-        rhs: impl Into<Operand<'r, Id>>,
-    ) -> Result<u64> {
-        self.sized(rhs.into().0, |c, x, rhs| {
-            Ok(vec![integer::comparison(c, op, x, rhs)?])
-        })
-    }
-
     /// A size query on `self` and an encrypted or clear right operand.
     fn sized(
         &self,
-        rhs: super::fhe_uint::OperandKind<'_, Id>,
-        build: impl FnOnce(&mut Circuit, &[crate::integer::Wire], Rhs) -> Result<Radix>,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<Radix>,
     ) -> Result<u64> {
-        use super::fhe_uint::OperandKind;
         match &rhs {
             OperandKind::Encrypted(r) => size_on_gpu(&[self.input(), r.input()], |c, w| {
                 Ok(vec![build(c, &w[0], Rhs::Wires(&w[1]))?])
@@ -114,69 +89,119 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 }
 
-/// `get_<name>_size_on_gpu(&self, rhs) -> u64` for binary operations and
-/// comparisons.
+/// The size queries of `$T` (`try_get_size_on_gpu`, `try_get_comparison_size_on_gpu`
+/// and the `get_*_size_on_gpu` of each operation), on its [`UnsignedView`] with the
+/// circuits `$binary` and `$comparison`, right operands `$Operand`, shift amounts
+/// `$Shift`; the example of `get_add_size_on_gpu` comes with the invocation.
 macro_rules! size_queries {
-    ($($(#[$attr:meta])* $name:ident, $try:ident, $Rhs:ident, $op:expr;)*) => {
-        impl<Id: FheUintId> FheUint<Id> {$(
-            #[doc = concat!(
-                "The device bytes `", stringify!($op), "` of `self` and `rhs` needs on a GPU ",
-                "(see [`FheUint::try_get_size_on_gpu`])."
-            )]
-            ///
-            $(#[$attr])*
-            ///
-            /// # Panics
-            ///
-            /// If there is no server key on this thread or the operands belong to
-            /// another key.
-            #[track_caller]
-            pub fn $name<'r>(&self, rhs: impl Into<$Rhs<'r, Id>>) -> u64 {
-                expect_op(size_queries!(@query self, $try, rhs.into().0, $op), stringify!($name))
+    (
+        $T:ident<$IdT:ident>, $Operand:ty, $Shift:ty, $binary:path, $comparison:path,
+        [$(#[$example:meta])*] $(,)?
+    ) => {
+        impl<Id: $IdT> $T<Id> {
+            /// The device bytes `self op rhs` needs on a GPU (inputs, every
+            /// intermediate block and the largest step's working memory; the key itself
+            /// not counted), for the circuit the thread's server key would build on its
+            /// first GPU (on a modelled H100 for a key without GPUs). Nothing runs; no
+            /// GPU is needed. `Err` if there is no server key on this thread or the
+            /// operands belong to another key. The `get_*_size_on_gpu` methods are its
+            /// panicking forms.
+            pub fn try_get_size_on_gpu<'r>(&self, op: BinaryOp, rhs: impl Into<$Operand>) -> Result<u64> {
+                self.binary_size(op, rhs.into().0)
             }
-        )*}
+
+            #[doc = concat!("The device bytes `self op rhs` needs on a GPU (see [`", stringify!($T), "::try_get_size_on_gpu`]);")]
+            /// `Err` on failure.
+            pub fn try_get_comparison_size_on_gpu<'r>(&self, op: ComparisonOp, rhs: impl Into<$Operand>) -> Result<u64> {
+                self.comparison_size(op, rhs.into().0)
+            }
+
+            fn binary_size(&self, op: BinaryOp, rhs: OperandKind<'_, <Self as UnsignedView>::Bits>) -> Result<u64> {
+                self.unsigned_view().sized(rhs, |c, x, rhs| $binary(c, op, x, rhs))
+            }
+
+            fn comparison_size(&self, op: ComparisonOp, rhs: OperandKind<'_, <Self as UnsignedView>::Bits>) -> Result<u64> {
+                self.unsigned_view().sized(rhs, |c, x, rhs| Ok(vec![$comparison(c, op, x, rhs)?]))
+            }
+
+            size_queries!(@query $T, $Operand, [$(#[$example])*] get_add_size_on_gpu, binary_size, BinaryOp::Add);
+            size_queries!(@query $T, $Operand, [] get_sub_size_on_gpu, binary_size, BinaryOp::Sub);
+            size_queries!(@query $T, $Operand, [] get_mul_size_on_gpu, binary_size, BinaryOp::Mul);
+            size_queries!(@query $T, $Operand, [] get_bitand_size_on_gpu, binary_size, BinaryOp::BitAnd);
+            size_queries!(@query $T, $Operand, [] get_bitor_size_on_gpu, binary_size, BinaryOp::BitOr);
+            size_queries!(@query $T, $Operand, [] get_bitxor_size_on_gpu, binary_size, BinaryOp::BitXor);
+            size_queries!(@query $T, $Shift, [] get_left_shift_size_on_gpu, binary_size, BinaryOp::Shl);
+            size_queries!(@query $T, $Shift, [] get_right_shift_size_on_gpu, binary_size, BinaryOp::Shr);
+            size_queries!(@query $T, $Shift, [] get_rotate_left_size_on_gpu, binary_size, BinaryOp::RotateLeft);
+            size_queries!(@query $T, $Shift, [] get_rotate_right_size_on_gpu, binary_size, BinaryOp::RotateRight);
+            size_queries!(@query $T, $Operand, [] get_min_size_on_gpu, binary_size, BinaryOp::Min);
+            size_queries!(@query $T, $Operand, [] get_max_size_on_gpu, binary_size, BinaryOp::Max);
+            size_queries!(@query $T, $Operand, [] get_eq_size_on_gpu, comparison_size, ComparisonOp::Eq);
+            size_queries!(@query $T, $Operand, [] get_ne_size_on_gpu, comparison_size, ComparisonOp::Ne);
+            size_queries!(@query $T, $Operand, [] get_lt_size_on_gpu, comparison_size, ComparisonOp::Lt);
+            size_queries!(@query $T, $Operand, [] get_le_size_on_gpu, comparison_size, ComparisonOp::Le);
+            size_queries!(@query $T, $Operand, [] get_gt_size_on_gpu, comparison_size, ComparisonOp::Gt);
+            size_queries!(@query $T, $Operand, [] get_ge_size_on_gpu, comparison_size, ComparisonOp::Ge);
+        }
     };
-    (@query $x:ident, binary, $rhs:expr, $op:expr) => {
-        $x.sized($rhs, |c, x, rhs| integer::binary(c, $op, x, rhs))
-    };
-    (@query $x:ident, compare, $rhs:expr, $op:expr) => {
-        $x.sized($rhs, |c, x, rhs| Ok(vec![integer::comparison(c, $op, x, rhs)?]))
+    (@query $T:ident, $Rhs:ty, [$(#[$doc:meta])*] $name:ident, $size:ident, $op:expr) => {
+        #[doc = concat!(
+            "The device bytes `", stringify!($op), "` of `self` and `rhs` needs on a GPU ",
+            "(see [`", stringify!($T), "::try_get_size_on_gpu`])."
+        )]
+        ///
+        $(#[$doc])*
+        ///
+        /// # Panics
+        ///
+        /// If there is no server key on this thread or the operands belong to
+        /// another key.
+        #[track_caller]
+        pub fn $name<'r>(&self, rhs: impl Into<$Rhs>) -> u64 {
+            expect_op(self.$size($op, rhs.into().0), stringify!($name))
+        }
     };
 }
 
 size_queries! {
-    /// ```
-    /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint64};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key); // a CPU key is enough to ask
-    /// let a = FheUint64::encrypt(7u64, &client_key);
-    /// let b = FheUint64::encrypt(9u64, &client_key);
-    /// let add = a.get_add_size_on_gpu(&b);
-    /// let mul = a.get_mul_size_on_gpu(&b);
-    /// // At least both operands and the sum: 96 blocks of 2049 words.
-    /// assert!(add >= 96 * 2049 * 8);
-    /// assert!(mul > add);
-    /// assert!(a.get_add_size_on_gpu(5u64) < add); // a clear operand is not uploaded
-    /// ```
-    get_add_size_on_gpu, binary, Operand, BinaryOp::Add;
-    get_sub_size_on_gpu, binary, Operand, BinaryOp::Sub;
-    get_mul_size_on_gpu, binary, Operand, BinaryOp::Mul;
-    get_bitand_size_on_gpu, binary, Operand, BinaryOp::BitAnd;
-    get_bitor_size_on_gpu, binary, Operand, BinaryOp::BitOr;
-    get_bitxor_size_on_gpu, binary, Operand, BinaryOp::BitXor;
-    get_left_shift_size_on_gpu, binary, ShiftAmount, BinaryOp::Shl;
-    get_right_shift_size_on_gpu, binary, ShiftAmount, BinaryOp::Shr;
-    get_rotate_left_size_on_gpu, binary, ShiftAmount, BinaryOp::RotateLeft;
-    get_rotate_right_size_on_gpu, binary, ShiftAmount, BinaryOp::RotateRight;
-    get_min_size_on_gpu, binary, Operand, BinaryOp::Min;
-    get_max_size_on_gpu, binary, Operand, BinaryOp::Max;
-    get_eq_size_on_gpu, compare, Operand, ComparisonOp::Eq;
-    get_ne_size_on_gpu, compare, Operand, ComparisonOp::Ne;
-    get_lt_size_on_gpu, compare, Operand, ComparisonOp::Lt;
-    get_le_size_on_gpu, compare, Operand, ComparisonOp::Le;
-    get_gt_size_on_gpu, compare, Operand, ComparisonOp::Gt;
-    get_ge_size_on_gpu, compare, Operand, ComparisonOp::Ge;
+    FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>, integer::binary, integer::comparison,
+    [
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint64};
+        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+        /// set_server_key(server_key); // a CPU key is enough to ask
+        /// let a = FheUint64::encrypt(7u64, &client_key);
+        /// let b = FheUint64::encrypt(9u64, &client_key);
+        /// let add = a.get_add_size_on_gpu(&b);
+        /// let mul = a.get_mul_size_on_gpu(&b);
+        /// // At least both operands and the sum: 96 blocks of 2049 words.
+        /// assert!(add >= 96 * 2049 * 8);
+        /// assert!(mul > add);
+        /// assert!(a.get_add_size_on_gpu(5u64) < add); // a clear operand is not uploaded
+        /// ```
+    ],
+}
+
+size_queries! {
+    FheInt<FheIntId>, SignedOperand<'r, Id>, ShiftAmount<'r, Id::Unsigned>,
+    integer::signed_binary, integer::signed_comparison,
+    [
+        /// The signed circuits' sizes (the order, `min`/`max` and `>>` are signed):
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt64};
+        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+        /// set_server_key(server_key); // a CPU key is enough to ask
+        /// let a = FheInt64::encrypt(-7i64, &client_key);
+        /// let b = FheInt64::encrypt(9i64, &client_key);
+        /// let add = a.get_add_size_on_gpu(&b);
+        /// assert!(add >= 96 * 2049 * 8);
+        /// assert!(a.get_lt_size_on_gpu(&b) > 0);
+        /// assert!(a.get_right_shift_size_on_gpu(3u32) < a.get_right_shift_size_on_gpu(&b));
+        /// ```
+    ],
 }
 
 impl FheBool {

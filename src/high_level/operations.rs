@@ -8,7 +8,7 @@ use super::fhe_bool::FheBool;
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedClear};
 use super::global_state::current_server_key;
 use super::storage::{Input, Storage};
-use crate::error::{check_eq, Error, Result};
+use crate::error::{check_eq, Result};
 use crate::integer::{self, Circuit, CmpOp, Radix, Rhs, Wire, U256};
 
 pub use crate::integer::BinaryOp;
@@ -155,52 +155,64 @@ impl<Id: FheUintId> FheUint<Id> {
         rhs: OperandKind<'_, Id>,
         flag: Flag,
     ) -> Result<(Self, FheBool)> {
-        let mut slots = Slots::new();
-        let lhs = slots.push(self.input());
-        let rhs = slots.push_rhs(&rhs);
-        let mut out = run(&slots.inputs, |c, w| {
-            let x = &w[lhs];
-            let (value, overflow) = match (op, rhs.wires(w)) {
-                (BinaryOp::Add, Rhs::Wires(r)) => integer::overflowing_add(c, x, r)?,
-                (BinaryOp::Sub, Rhs::Wires(r)) => integer::overflowing_sub(c, x, r)?,
-                (BinaryOp::Mul, Rhs::Wires(r)) => integer::overflowing_mul(c, x, r)?,
-                (BinaryOp::Add, Rhs::Clear(k)) => integer::overflowing_scalar_add(c, x, k)?,
-                (BinaryOp::Sub, Rhs::Clear(k)) => integer::overflowing_scalar_sub(c, x, k)?,
-                (BinaryOp::Mul, Rhs::Clear(k)) => integer::overflowing_scalar_mul(c, x, k)?,
-                _ => {
-                    return Err(Error::InvalidParameter(format!(
-                        "{op:?} has no overflowing form (only Add, Sub and Mul)"
-                    )))
-                }
-            };
+        self.overflowing_with(rhs, flag, |c, l, r| integer::overflowing(c, op, l, r))
+    }
+
+    /// `build(self, rhs)`, a value and its overflow flag, with the `flag` asked for
+    /// (the overflow or its negation), as one circuit.
+    pub(crate) fn overflowing_with(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        flag: Flag,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<(Radix, Wire)>,
+    ) -> Result<(Self, FheBool)> {
+        let (value, overflow) = self.two_outputs(rhs, |c, l, r| {
+            let (value, overflow) = build(c, l, r)?;
             let overflow = integer::to_boolean(c, overflow)?;
             let flag = match flag {
                 Flag::Overflow => overflow,
                 Flag::Valid => c.linear(&[(overflow, -1)], 1)?,
             };
-            Ok(vec![value, vec![flag]])
+            Ok((value, vec![flag]))
         })?;
-        check_eq("number of outputs of the circuit", 2, out.len())?;
-        let flag = FheBool::from_storage(out.remove(1));
-        Ok((Self::from_storage(out.remove(0)), flag))
+        Ok((Self::from_storage(value), FheBool::from_storage(overflow)))
     }
 
     /// `(self / rhs, self % rhs)` as one circuit ([`integer::div_rem`] or
     /// [`integer::scalar_div_rem`]; a clear zero is an `Err`).
     pub(crate) fn div_rem_parts(&self, rhs: OperandKind<'_, Id>) -> Result<(Self, Self)> {
+        self.div_rem_with(rhs, |c, n, d| match d {
+            Rhs::Wires(d) => integer::div_rem(c, n, d),
+            Rhs::Clear(d) => integer::scalar_div_rem(c, n, d),
+        })
+    }
+
+    /// The quotient and remainder `build(self, rhs)` gives, as one circuit.
+    pub(crate) fn div_rem_with(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<(Radix, Radix)>,
+    ) -> Result<(Self, Self)> {
+        let (q, r) = self.two_outputs(rhs, build)?;
+        Ok((Self::from_storage(q), Self::from_storage(r)))
+    }
+
+    /// `build(self, rhs)` as one circuit with two outputs.
+    fn two_outputs(
+        &self,
+        rhs: OperandKind<'_, Id>,
+        build: impl FnOnce(&mut Circuit, &[Wire], Rhs) -> Result<(Radix, Radix)>,
+    ) -> Result<(Storage, Storage)> {
         let mut slots = Slots::new();
         let lhs = slots.push(self.input());
         let rhs = slots.push_rhs(&rhs);
         let mut out = run(&slots.inputs, |c, w| {
-            let (q, r) = match rhs.wires(w) {
-                Rhs::Wires(d) => integer::div_rem(c, &w[lhs], d)?,
-                Rhs::Clear(d) => integer::scalar_div_rem(c, &w[lhs], d)?,
-            };
-            Ok(vec![q, r])
+            let (first, second) = build(c, &w[lhs], rhs.wires(w))?;
+            Ok(vec![first, second])
         })?;
         check_eq("number of outputs of the circuit", 2, out.len())?;
-        let remainder = Self::from_storage(out.remove(1));
-        Ok((Self::from_storage(out.remove(0)), remainder))
+        let second = out.remove(1);
+        Ok((out.remove(0), second))
     }
 
     /// A one-operand circuit on `self`.

@@ -65,25 +65,33 @@ macro_rules! std_operators {
 }
 pub(crate) use {encrypted_operator, std_operators};
 
+/// `/`, `%`, `/=` and `%=` of `$T<Id>` with right operands `$Operand`.
+macro_rules! division_operators {
+    ($T:ident<$IdT:ident>, $Operand:ty) => {
+        $crate::high_level::operators::encrypted_operator!(
+            $T<$IdT>,
+            Div,
+            div,
+            DivAssign,
+            div_assign,
+            try_div,
+            $Operand
+        );
+        $crate::high_level::operators::encrypted_operator!(
+            $T<$IdT>,
+            Rem,
+            rem,
+            RemAssign,
+            rem_assign,
+            try_rem,
+            $Operand
+        );
+    };
+}
+pub(crate) use division_operators;
+
 std_operators!(FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>);
-encrypted_operator!(
-    FheUint<FheUintId>,
-    Div,
-    div,
-    DivAssign,
-    div_assign,
-    try_div,
-    Operand<'r, Id>
-);
-encrypted_operator!(
-    FheUint<FheUintId>,
-    Rem,
-    rem,
-    RemAssign,
-    rem_assign,
-    try_rem,
-    Operand<'r, Id>
-);
+division_operators!(FheUint<FheUintId>, Operand<'r, Id>);
 
 /// `clear op x` for one width: the commutative operators swap their operands,
 /// `clear - x` is [`FheUint::try_sub_from`].
@@ -270,30 +278,29 @@ macro_rules! rotations {
 pub(crate) use {by_value_receivers, rotations};
 
 rotations!(FheUint<FheUintId>, ShiftAmount<'r, Id>);
-by_value_receivers!(
-    FheUint<FheUintId>,
-    OverflowingAdd,
-    Operand<'r, Id>,
-    try_overflowing_add,
-    |x, rhs| x.overflowing(BinaryOp::Add, rhs, Flag::Overflow),
-    (FheUint<Id>, FheBool)
-);
-by_value_receivers!(
-    FheUint<FheUintId>,
-    OverflowingMul,
-    Operand<'r, Id>,
-    try_overflowing_mul,
-    |x, rhs| x.overflowing(BinaryOp::Mul, rhs, Flag::Overflow),
-    (FheUint<Id>, FheBool)
-);
-by_value_receivers!(
-    FheUint<FheUintId>,
-    OverflowingSub,
-    Operand<'r, Id>,
-    try_overflowing_sub,
-    |x, rhs| x.overflowing(BinaryOp::Sub, rhs, Flag::Overflow),
-    (FheUint<Id>, FheBool)
-);
+
+/// [`OverflowingAdd`], [`OverflowingSub`] and [`OverflowingMul`] for `$T<Id>`, through
+/// its `overflowing` method, with right operands `$Operand`.
+macro_rules! overflowing_traits {
+    ($T:ident<$IdT:ident>, $Operand:ty) => {
+        $crate::high_level::operators::overflowing_traits!(@one $T<$IdT>, $Operand, OverflowingAdd, try_overflowing_add, Add);
+        $crate::high_level::operators::overflowing_traits!(@one $T<$IdT>, $Operand, OverflowingSub, try_overflowing_sub, Sub);
+        $crate::high_level::operators::overflowing_traits!(@one $T<$IdT>, $Operand, OverflowingMul, try_overflowing_mul, Mul);
+    };
+    (@one $T:ident<$IdT:ident>, $Operand:ty, $Trait:ident, $try:ident, $op:ident) => {
+        $crate::high_level::operators::by_value_receivers!(
+            $T<$IdT>,
+            $Trait,
+            $Operand,
+            $try,
+            |x, rhs| x.overflowing(BinaryOp::$op, rhs, Flag::Overflow),
+            ($T<Id>, FheBool)
+        );
+    };
+}
+pub(crate) use overflowing_traits;
+
+overflowing_traits!(FheUint<FheUintId>, Operand<'r, Id>);
 
 /// `std::iter::Sum` of owned and borrowed `$T<Id>` through `$T::sum_of`.
 macro_rules! iter_sum {

@@ -1,23 +1,26 @@
 //! The operations of [`FheInt`]: the unsigned circuits where two's complement
 //! computes the same bits (`+ - * & | ^ ! <<`, negation, rotations, `==`), the
-//! signed ones of [`crate::integer`] for the order, `min`/`max`, `>>` and `abs`. Each
-//! runs on the value's blocks as an [`FheUint`] of the same width.
+//! signed ones of [`crate::integer`] for the order, `min`/`max`, `>>`, `abs`, the
+//! overflow flags and division. Each runs on the value's blocks as an [`FheUint`] of
+//! the same width.
 
 use super::batch::{BatchOutput, ValueSlot};
+use super::bit_ops::Flag;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{clear_bits, FheInt, FheIntId, SignedOperand};
 use super::fhe_uint::{FheUint, OperandKind, ShiftAmount, UnsignedClear};
 use super::operations::{try_binary_methods, BinaryOp, ComparisonOp};
-use super::operators::{comparison_traits, iter_sum, rotations, std_operators};
+use super::operators::{comparison_traits, division_operators, iter_sum, overflowing_traits};
+use super::operators::{rotations, std_operators};
 use super::traits::{
-    expect_op, FheEq, FheMax, FheMin, FheOrd, IfThenElse, RotateLeft, RotateLeftAssign,
-    RotateRight, RotateRightAssign,
+    expect_op, FheEq, FheMax, FheMin, FheOrd, IfThenElse, OverflowingAdd, OverflowingMul,
+    OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
 use crate::error::Result;
 use crate::integer::{self, CmpOp};
 use std::ops::{
-    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, MulAssign,
-    Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
+    Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Div, DivAssign,
+    Mul, MulAssign, Neg, Not, Rem, RemAssign, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
 };
 
 impl<Id: FheIntId> FheInt<Id> {
@@ -32,6 +35,20 @@ impl<Id: FheIntId> FheInt<Id> {
     pub(crate) fn compare(&self, op: CmpOp, rhs: OperandKind<'_, Id::Unsigned>) -> Result<FheBool> {
         self.inner
             .compare_with(rhs, |c, l, r| integer::signed_comparison(c, op, l, r))
+    }
+
+    /// `self op rhs` for `op` among `+ - *`, with its signed overflow `flag` (or its
+    /// negation), as one circuit. `Err` for another `op`.
+    pub(crate) fn overflowing(
+        &self,
+        op: BinaryOp,
+        rhs: OperandKind<'_, Id::Unsigned>,
+        flag: Flag,
+    ) -> Result<(Self, FheBool)> {
+        let (value, flag) = self.inner.overflowing_with(rhs, flag, |c, l, r| {
+            integer::signed_overflowing(c, op, l, r)
+        })?;
+        Ok((Self::from_inner(value), flag))
     }
 
     /// `self + rhs`, wrapping like `i64::wrapping_add`; `Err` if there is no server
@@ -173,7 +190,9 @@ std_operators!(
     SignedOperand<'r, Id>,
     ShiftAmount<'r, Id::Unsigned>
 );
+division_operators!(FheInt<FheIntId>, SignedOperand<'r, Id>);
 comparison_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
+overflowing_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
 rotations!(FheInt<FheIntId>, ShiftAmount<'r, Id::Unsigned>);
 iter_sum!(FheInt<FheIntId>);
 

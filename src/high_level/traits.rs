@@ -313,8 +313,9 @@ pub trait RotateRightAssign<Rhs> {
     fn rotate_right_assign(&mut self, amount: Rhs);
 }
 
-/// Addition that also reports whether it wrapped around (see also
-/// [`OverflowingSub`]).
+/// Addition that also reports whether it wrapped around the range of the type (see
+/// also [`OverflowingSub`]): for [`crate::FheUint`] the carry out, for
+/// [`crate::FheInt`] the signed overflow of Rust's `i64::overflowing_add`.
 ///
 /// ```
 /// use gpufhe::prelude::*;
@@ -328,6 +329,26 @@ pub trait RotateRightAssign<Rhs> {
 /// let (diff, borrowed) = a.overflowing_sub(10u8);
 /// assert_eq!(FheDecrypt::<u8>::decrypt(&diff, &client_key), 240);
 /// assert!(!borrowed.decrypt(&client_key));
+/// ```
+///
+/// Signed values overflow past `MIN` and `MAX`, as `i8::overflowing_add` etc.:
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheInt8::encrypt(-100i8, &client_key);
+/// let b = FheInt8::encrypt(-50i8, &client_key);
+/// let (sum, overflowed) = (&a).overflowing_add(&b);
+/// assert_eq!(FheDecrypt::<i8>::decrypt(&sum, &client_key), 106);
+/// assert!(overflowed.decrypt(&client_key));
+/// let (diff, overflowed) = (&a).overflowing_sub(&b); // -50: no overflow
+/// assert_eq!(FheDecrypt::<i8>::decrypt(&diff, &client_key), -50);
+/// assert!(!overflowed.decrypt(&client_key));
+/// let (product, overflowed) = a.overflowing_mul(-1i8);
+/// assert_eq!(FheDecrypt::<i8>::decrypt(&product, &client_key), 100);
+/// assert!(!overflowed.decrypt(&client_key));
 /// ```
 pub trait OverflowingAdd<Rhs> {
     /// The result type.
@@ -349,15 +370,15 @@ pub trait OverflowingAdd<Rhs> {
     }
 }
 
-/// Subtraction that also reports whether it wrapped around (`self < rhs`; example
-/// at [`OverflowingAdd`]).
+/// Subtraction that also reports whether it wrapped around the range of the type
+/// (for [`crate::FheUint`] `self < rhs`; example at [`OverflowingAdd`]).
 pub trait OverflowingSub<Rhs> {
     /// The result type.
     type Output;
-    /// `self - rhs` (wrapping) and whether it underflowed; `Err` on failure.
+    /// `self - rhs` (wrapping) and whether it wrapped around; `Err` on failure.
     fn try_overflowing_sub(self, rhs: Rhs) -> Result<(Self::Output, FheBool)>;
 
-    /// `self - rhs` (wrapping) and whether it underflowed.
+    /// `self - rhs` (wrapping) and whether it wrapped around.
     ///
     /// # Panics
     ///
@@ -372,7 +393,8 @@ pub trait OverflowingSub<Rhs> {
 }
 
 /// Multiplication that also reports whether it wrapped around (the exact product
-/// does not fit); about twice the bootstraps of a multiplication.
+/// does not fit in the range of the type); about twice the bootstraps of a
+/// multiplication (signed example at [`OverflowingAdd`]).
 ///
 /// ```
 /// use gpufhe::prelude::*;

@@ -1,4 +1,5 @@
-//! Multiplication that reports overflow.
+//! Multiplication that reports overflow, and [`overflowing`], the circuit of each
+//! operation that reports overflow (`+ - *`, encrypted or clear right operand).
 //!
 //! `overflowing_mul` multiplies the operands zero-extended to twice their blocks
 //! (only the `n^2` block products of the real blocks exist: the known-zero blocks
@@ -7,7 +8,7 @@
 //! multiplication: 3,192 bootstraps in 67 layers with ripple carries (CPU; `mul`
 //! 1,550 in 33), 3,337 in 27 with low-latency carries (GPU; `mul` 1,616 in 12).
 
-use super::{cast, check_radix, check_same_length, Radix, U256};
+use super::{cast, check_radix, check_same_length, BinaryOp, Radix, Rhs, U256};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 use crate::integer::CmpOp;
@@ -77,6 +78,28 @@ pub fn overflowing_scalar_mul(
     let wide = cast(c, x, 2 * n)?;
     let full = super::scalar_mul(c, &wide, clear)?;
     split_product(c, full, n)
+}
+
+/// The circuit of `lhs op rhs` for `op` among `+ - *`, with whether it overflowed (a
+/// block holding 0 or 1: the carry, the borrow, or a product that does not fit).
+/// `Err` for another `op`.
+pub fn overflowing(c: &mut Circuit, op: BinaryOp, lhs: &[Wire], rhs: Rhs) -> Result<(Radix, Wire)> {
+    match (op, rhs) {
+        (BinaryOp::Add, Rhs::Wires(r)) => super::overflowing_add(c, lhs, r),
+        (BinaryOp::Sub, Rhs::Wires(r)) => super::overflowing_sub(c, lhs, r),
+        (BinaryOp::Mul, Rhs::Wires(r)) => overflowing_mul(c, lhs, r),
+        (BinaryOp::Add, Rhs::Clear(k)) => super::overflowing_scalar_add(c, lhs, k),
+        (BinaryOp::Sub, Rhs::Clear(k)) => super::overflowing_scalar_sub(c, lhs, k),
+        (BinaryOp::Mul, Rhs::Clear(k)) => overflowing_scalar_mul(c, lhs, k),
+        _ => Err(no_overflowing_form(op)),
+    }
+}
+
+/// The error of an `op` that has no overflowing form.
+pub(crate) fn no_overflowing_form(op: BinaryOp) -> crate::error::Error {
+    crate::error::Error::InvalidParameter(format!(
+        "{op:?} has no overflowing form (only Add, Sub and Mul)"
+    ))
 }
 
 /// The low `n` blocks of `full` and whether its high blocks are not all zero.

@@ -24,6 +24,8 @@ mod radix;
 mod select;
 mod shift;
 mod signed;
+mod signed_checked;
+mod signed_div;
 mod sum;
 mod u256;
 
@@ -34,7 +36,7 @@ pub use add::{
 };
 pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
-pub use checked::{overflowing_mul, overflowing_scalar_mul};
+pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{contains, eq, ne};
 pub use div::{div_rem, scalar_div_rem};
@@ -50,6 +52,11 @@ pub use signed::{
     abs, arithmetic_shr, arithmetic_shr_encrypted, sign_bit, sign_block, sign_extend,
     signed_binary, signed_compare, signed_comparison, signed_scalar_compare,
 };
+pub use signed_checked::{
+    signed_ilog2, signed_overflowing, signed_overflowing_add, signed_overflowing_mul,
+    signed_overflowing_sub,
+};
+pub use signed_div::{signed_div_rem, signed_scalar_div_rem};
 pub use u256::U256;
 
 /// The wide clear integers at TFHE-rs's path (`tfhe::integer::bigint`): [`U256`].

@@ -1,5 +1,6 @@
 //! The two-operand operations of the high-level API as circuit builders, in one
-//! place: [`binary`] for [`BinaryOp`], [`comparison`] for [`CmpOp`]. The high level
+//! place: [`binary`] for [`BinaryOp`], [`comparison`] for [`CmpOp`] (and
+//! [`overflowing`](super::overflowing) for `+ - *` with their flags). The high level
 //! builds them, and the scheduler's cost model counts their bootstraps.
 
 use super::{BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire, U256};

@@ -232,6 +232,27 @@ fn flip_if_negative(c: &mut Circuit, x: &[Wire], by: &[Wire]) -> Result<Radix> {
         .collect()
 }
 
+/// `-x` (wrapping) where `flag`, a block holding 0 or 1, is 1, else `x`: `(x ^ s) +
+/// flag` with `s` every bit a copy of the flag, one bivariate table per block and an
+/// addition (a negation and a selection would cost 2 bootstraps per block more).
+pub(crate) fn negate_where(c: &mut Circuit, x: &[Wire], flag: Wire) -> Result<Radix> {
+    check_radix(c, x)?;
+    match c.known_value(flag) {
+        Some(0) => return Ok(x.to_vec()),
+        Some(_) => return super::neg(c, x),
+        None if x.is_empty() => return Ok(Vec::new()),
+        None => {}
+    }
+    let m = c.message_modulus();
+    let flipped = x
+        .iter()
+        .map(|&w| c.bivariate(w, flag, move |v, f| if f == 1 { m - 1 - v } else { v }))
+        .collect::<Result<Radix>>()?;
+    let mut carry_in = vec![flag];
+    carry_in.resize(x.len(), c.constant(0)?);
+    add(c, &flipped, &carry_in)
+}
+
 /// `x >> amount` copying the sign (arithmetic shift), the amount taken modulo the
 /// number of bits like `i64::wrapping_shr`. Free for an amount of 0; otherwise the sign
 /// block and at most one bootstrap per block.
@@ -294,14 +315,21 @@ pub fn arithmetic_shr_encrypted(c: &mut Circuit, x: &[Wire], amount: &[Wire]) ->
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 7);
 /// ```
 pub fn abs(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
+    Ok(abs_and_sign(c, x)?.0)
+}
+
+/// [`abs`] and the sign bit of `x` it computes (1 if negative), for the operations
+/// that need both.
+pub(crate) fn abs_and_sign(c: &mut Circuit, x: &[Wire]) -> Result<(Radix, Wire)> {
     check_radix(c, x)?;
+    let negative = sign_bit(c, x)?;
     if x.is_empty() {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), negative));
     }
     let flipped = flip_if_negative(c, x, x)?;
-    let mut sign = vec![sign_bit(c, x)?];
+    let mut sign = vec![negative];
     sign.resize(x.len(), c.constant(0)?);
-    add(c, &flipped, &sign)
+    Ok((add(c, &flipped, &sign)?, negative))
 }
 
 /// The circuit of `lhs op rhs` on two's complement integers: `>>` is arithmetic and

@@ -64,6 +64,30 @@ pub(crate) fn circuit_with_inputs(parallelism: usize, widths: &[usize]) -> (Circ
     (c, inputs)
 }
 
+/// Bootstraps and layers of the outputs `build` makes on fresh operands of the given
+/// widths, on a circuit of the given parallelism.
+pub(crate) fn cost_of(
+    parallelism: usize,
+    widths: &[usize],
+    build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
+) -> (usize, usize) {
+    let (mut c, operands) = circuit_with_inputs(parallelism, widths);
+    for out in build(&mut c, &operands).expect("circuit builds") {
+        c.add_output(&out);
+    }
+    let stats = c.stats();
+    (stats.bootstraps, stats.depth)
+}
+
+/// The costs of a two-operand operation as the modules' cost tables give them: on 8
+/// and 64 bits (4 and 32 blocks), each at the CPU's parallelism of 2 and a GPU's.
+pub(crate) fn table_costs(build: &super::sum::tests::Build<'_>) -> Vec<(usize, usize)> {
+    [(4, 2), (4, 4096), (32, 2), (32, 4096)]
+        .iter()
+        .map(|&(blocks, parallelism)| cost_of(parallelism, &[blocks, blocks], build))
+        .collect()
+}
+
 /// Asserts every output block is clean (a digit with noise level at most 1).
 fn assert_clean(blocks: &[Ciphertext], case: &[u128]) {
     for (i, b) in blocks.iter().enumerate() {

@@ -31,6 +31,7 @@ mod oprf_default_parameters;
 mod serialization;
 mod signed;
 mod signed_default_parameters;
+mod signed_parity;
 mod small_widths_default_parameters;
 mod tfhe_rs_api;
 mod tfhe_rs_guide;
