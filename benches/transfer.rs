@@ -6,8 +6,9 @@
 //! - `cuda/transfer/<variant>/<n>`: the key on every visible GPU (only when there is
 //!   one; its streams and the CPU share the batch by the key's cost model).
 //!
-//! `<variant>` is `whitepaper` (two selects) or `no_cmux` (the amount times the
-//! comparison), `n` 4 on the CPU and 64 and 512 on GPUs. Every new balance of one
+//! `<variant>` is `whitepaper` (the amount or zero), `no_cmux` (the amount times the
+//! comparison) or `two_selects` (both balances selected), `n` 4 on the CPU and 64
+//! and 512 on GPUs. Every new balance of one
 //! batch is decrypted and checked before timing.
 //!
 //! ```text

@@ -3,13 +3,17 @@
 //! `amount` from one balance to another only if the sender has it, and nobody learns
 //! whether it did.
 //!
-//! Two ways to write a transfer, as TFHE-rs's benchmark does:
+//! Three ways to write a transfer, TFHE-rs's two benchmark variants and the older
+//! form of its first:
 //!
-//! - **whitepaper**: `ok = from >= amount`, then `from - amount` and `to + amount`
-//!   kept only where `ok` (two selects);
+//! - **whitepaper**: `ok = from >= amount`, `sent = ok ? amount : 0`
+//!   (`ok.if_then_zero(&amount)`, one select against zero), then `from - sent` and
+//!   `to + sent`;
 //! - **no_cmux**: `ok = from >= amount`, `sent = amount * (ok as u64)`, then
 //!   `from - sent` and `to + sent` (no select: the product by a 0/1 value, whose
-//!   upper blocks are known zeros, is cheaper than two selects).
+//!   upper blocks are known zeros);
+//! - **two_selects**: `from - amount` and `to + amount` kept only where `ok` (two
+//!   selects on full balances: the most bootstraps).
 //!
 //! A batch of independent transfers runs as one call, `ServerKey::run_batch`, over
 //! every worker of the key (every GPU's streams, or the CPU threads), with a

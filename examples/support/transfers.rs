@@ -8,21 +8,25 @@ use gpufhe::FheUint64;
 /// How a transfer is written.
 #[derive(Debug, Clone, Copy)]
 pub enum Variant {
-    /// Two selects on `from >= amount`.
+    /// TFHE-rs's whitepaper transfer: the amount sent is `amount` if `from >= amount`
+    /// and 0 otherwise (one select against zero), then subtracted and added.
     Whitepaper,
     /// The amount multiplied by `from >= amount` cast to 0 or 1.
     NoCmux,
+    /// The older whitepaper form: both new balances selected on `from >= amount`.
+    TwoSelects,
 }
 
 impl Variant {
-    /// Both, in the order they are reported.
-    pub const ALL: [Variant; 2] = [Variant::Whitepaper, Variant::NoCmux];
+    /// Every variant, in the order they are reported.
+    pub const ALL: [Variant; 3] = [Variant::Whitepaper, Variant::NoCmux, Variant::TwoSelects];
 
     /// Its name in reports and benchmark ids.
     pub fn name(self) -> &'static str {
         match self {
             Variant::Whitepaper => "whitepaper",
             Variant::NoCmux => "no_cmux",
+            Variant::TwoSelects => "two_selects",
         }
     }
 
@@ -35,14 +39,18 @@ impl Variant {
     ) -> (FheUint64, FheUint64) {
         let ok = from.ge(amount);
         match self {
-            Variant::Whitepaper => (
-                ok.select(&(from - amount), from),
-                ok.select(&(to + amount), to),
-            ),
+            Variant::Whitepaper => {
+                let sent = ok.if_then_zero(amount);
+                (from - &sent, to + &sent)
+            }
             Variant::NoCmux => {
                 let sent = amount * &FheUint64::cast_from(ok);
                 (from - &sent, to + &sent)
             }
+            Variant::TwoSelects => (
+                ok.select(&(from - amount), from),
+                ok.select(&(to + amount), to),
+            ),
         }
     }
 }

@@ -198,7 +198,7 @@ pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, Ke
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::{RangeForRandom, Seed};
 pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
-pub use scalar_select::SelectArm;
+pub use scalar_select::{IfThenZero, SelectArm};
 pub use serialization_config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
     FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,
@@ -224,5 +224,5 @@ pub mod prelude {
         OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
         RotateRightAssign,
     };
-    pub use super::{FheKeyswitch, ParameterSetConformant};
+    pub use super::{FheKeyswitch, IfThenZero, ParameterSetConformant};
 }

@@ -1,7 +1,8 @@
 //! Selection with clear arms, as TFHE-rs writes it: [`FheBool::scalar_select`]
-//! (one arm encrypted, the other clear) and [`FheUint::select`] /
-//! [`FheInt::select`] (both arms clear). A clear arm enters the circuit as a
-//! trivial value: a constant, not an encryption.
+//! (one arm encrypted, the other clear), [`FheUint::select`] / [`FheInt::select`]
+//! (both arms clear) and [`IfThenZero`] (the other arm zero). A clear arm enters the
+//! circuit as a trivial value: a constant, not an encryption, so a select against a
+//! clear arm costs one bootstrap per block.
 
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
@@ -36,6 +37,47 @@ macro_rules! clear_arms {
 }
 clear_arms!(FheUint, FheUintId: u8, u16, u32, u64, u128, U256);
 clear_arms!(FheInt, FheIntId: i8, i16, i32, i64, i128);
+
+/// `if self { value } else { 0 }` (TFHE-rs's trait of the same name): one bootstrap
+/// per block.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint64};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let (balance, amount) = (FheUint64::encrypt(50u64, &client_key), FheUint64::encrypt(80u64, &client_key));
+/// let sent = balance.ge(&amount).if_then_zero(&amount); // not enough funds: 0
+/// let sent: u64 = sent.decrypt(&client_key);
+/// assert_eq!(sent, 0);
+/// ```
+pub trait IfThenZero<T> {
+    /// `if self { value } else { 0 }`; `Err` if there is no server key on this
+    /// thread or the operands belong to different keys.
+    fn try_if_then_zero(&self, value: &T) -> Result<T>;
+
+    /// `if self { value } else { 0 }`.
+    ///
+    /// # Panics
+    ///
+    /// If [`IfThenZero::try_if_then_zero`] fails.
+    #[track_caller]
+    fn if_then_zero(&self, value: &T) -> T {
+        expect_op(self.try_if_then_zero(value), "if_then_zero")
+    }
+}
+
+impl<Id: FheUintId> IfThenZero<FheUint<Id>> for FheBool {
+    fn try_if_then_zero(&self, value: &FheUint<Id>) -> Result<FheUint<Id>> {
+        self.try_if_then_else(value, &FheUint::encrypt_trivial(0u8))
+    }
+}
+
+impl<Id: FheIntId> IfThenZero<FheInt<Id>> for FheBool {
+    fn try_if_then_zero(&self, value: &FheInt<Id>) -> Result<FheInt<Id>> {
+        self.try_if_then_else(value, &FheInt::encrypt_trivial(0i8))
+    }
+}
 
 impl FheBool {
     /// `if self { then } else { otherwise }` where either arm may be a clear value
