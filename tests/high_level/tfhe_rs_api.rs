@@ -12,7 +12,8 @@ use gpufhe::safe_serialization::{
 use gpufhe::shortint::parameters::{
     current_params::V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
     COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-    PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
 use gpufhe::{
     get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
@@ -48,6 +49,16 @@ fn configuration_with_tfhe_rs_parameter_names_generates_working_keys() {
     let c = &a + &b;
     let decrypted: u16 = c.decrypt(&client_key);
     assert_eq!(decrypted, 1234 + 4321);
+
+    // TFHE-rs's Gaussian set of the same blocks.
+    let gaussian = ClientKey::generate(
+        ConfigBuilder::default()
+            .use_custom_parameters(PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128),
+    );
+    let gaussian_server = ServerKey::new(&gaussian);
+    let x = FheUint8::encrypt(200u8, &gaussian);
+    let doubled: u8 = with_server_key_as_context(gaussian_server, || &x + &x).decrypt(&gaussian);
+    assert_eq!(doubled, 144);
 
     // use_custom_parameters and the versioned names agree with the short ones.
     let same = ConfigBuilder::default()

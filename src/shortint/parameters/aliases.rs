@@ -3,11 +3,11 @@
 //! short aliases at the top of [`crate::shortint::parameters`] and the versioned
 //! names in [`v1_8`] (also [`current_params`]).
 //!
-//! Only the sets whose values this crate implements are named: the classical and
-//! the GPU multi-bit TUniform sets of 2 message and 2 carry bits at a failure
-//! probability of 2^-128, and the compression parameters beside them. TFHE-rs's
-//! Gaussian, KS32, dedicated public-key, noise-squashing and other block sizes are
-//! not offered (see `docs/coming-from-tfhe-rs.md`).
+//! Only the sets whose values this crate implements are named: the classical
+//! (TUniform and Gaussian) and the GPU multi-bit TUniform sets of 2 message and 2
+//! carry bits at a failure probability of 2^-128, and the compression parameters
+//! beside them. TFHE-rs's KS32, dedicated public-key, noise-squashing and other block
+//! sizes are not offered (see `docs/coming-from-tfhe-rs.md`).
 //!
 //! ```
 //! use gpufhe::shortint::parameters::{
@@ -70,6 +70,9 @@ pub mod v1_8 {
     /// [`super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
     pub const V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters =
         super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: ShortintParameters =
+        super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
     /// [`super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
     pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
         ShortintParameters =

@@ -225,6 +225,37 @@ pub const PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters = Sh
     pbs_kind: PbsKind::Classical,
 };
 
+/// The blocks of [`DEFAULT_PARAMETERS`] (2 message bits, 2 carry bits, a padding bit)
+/// with Gaussian noise instead of TUniform: **128-bit security**, failure probability
+/// **2^-128.6** per bootstrap (the values of TFHE-rs's
+/// `PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`), for keys that must match a
+/// TFHE-rs configuration of this set.
+///
+/// `n = 866`, `k = 1`, `N = 2048`; LWE noise of standard deviation `2.05e-6`, GLWE
+/// noise of `2.85e-15` (relative to the modulus); bootstrap decomposition `2^23` with
+/// 1 level, keyswitch `2^3` with 5 levels; max noise level 5; centered-mean modulus
+/// switch.
+///
+/// ```
+/// use gpufhe::shortint::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128 as p;
+/// assert!(p.check_security().is_ok());
+/// assert!(p.modelled_log2_p_fail() <= -128.0);
+/// ```
+pub const PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: ShortintParameters = ShortintParameters {
+    lwe_dimension: LweDimension(866),
+    lwe_noise_distribution: NoiseDistribution::Gaussian {
+        std_dev: 2.046151696979124e-06,
+    },
+    glwe_noise_distribution: NoiseDistribution::Gaussian {
+        std_dev: 2.845267479601915e-15,
+    },
+    ks_base_log: DecompositionBaseLog(3),
+    ks_level: DecompositionLevelCount(5),
+    log2_p_fail: -128.597,
+    // The blocks, bootstrap decomposition and encoding of the defaults.
+    ..PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
+};
+
 /// The multi-bit parameters: the blocks of [`DEFAULT_PARAMETERS`] (2 message bits, 2
 /// carry bits, a padding bit; **128-bit security**) bootstrapped by a multi-bit blind
 /// rotation with grouping factor 4 ([`PbsKind::MultiBit`]), for latency on a GPU
