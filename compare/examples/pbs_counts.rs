@@ -16,7 +16,8 @@
 mod transfers;
 
 use gpufhe::prelude::{
-    FheDecrypt as _, FheEncrypt as _, FheEq as _, FheMax as _, FheOrd as _, OverflowingMul as _,
+    FheDecrypt as _, FheEncrypt as _, FheEq as _, FheMax as _, FheOrd as _, OverflowingAdd as _,
+    OverflowingMul as _,
 };
 use tfhe::prelude::*;
 
@@ -107,6 +108,28 @@ fn main() {
     row("x >> 5 (signed)", &|| drop(&tx >> 5u32), &|| {
         drop(&gx >> 5u32)
     });
+    row("x / y (signed)", &|| drop(&tx / &ty), &|| drop(&gx / &gy));
+    row(
+        "x.overflowing_add(y) (signed)",
+        &|| drop((&tx).overflowing_add(&ty)),
+        &|| drop((&gx).overflowing_add(&gy)),
+    );
+
+    // TFHE-rs's PBS-statistics guide: a 32-bit product and a 32-bit `&`.
+    let (c, d) = (0x1234_5678u32, 0x0fed_cba9u32);
+    let (tc32, td32) = (
+        tfhe::FheUint32::encrypt(c, &tck),
+        tfhe::FheUint32::encrypt(d, &tck),
+    );
+    let (gc32, gd32) = (
+        gpufhe::FheUint32::encrypt(c, &gck),
+        gpufhe::FheUint32::encrypt(d, &gck),
+    );
+    println!();
+    println!("| FheUint32 operation | TFHE-rs 1.8.2 | gpufhe |");
+    println!("|---|---|---|");
+    row("&a * &b", &|| drop(&tc32 * &td32), &|| drop(&gc32 * &gd32));
+    row("&a & &b", &|| drop(&tc32 & &td32), &|| drop(&gc32 & &gd32));
     let (tq, tr) = (&ta).div_rem(&tb);
     let (gq, gr) = ga.div_rem(&gb);
     let t: (u64, u64) = (tq.decrypt(&tck), tr.decrypt(&tck));
