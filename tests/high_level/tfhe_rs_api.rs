@@ -21,8 +21,9 @@ use gpufhe::{
     FheUint16, FheUint32, FheUint8, FheUint8ConformanceParams, KeySwitchingKey, Seed, ServerKey,
 };
 use gpufhe::{
-    CompactCiphertextListBuilder, CompactPublicKey, CudaGpuChoice, CudaServerKey,
-    CustomMultiGpuIndexes, GpuIndex, RangeForRandom,
+    ClearArray, CompactCiphertextListBuilder, CompactPublicKey, CompressedFheUint16,
+    CompressedPublicKey, CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes, FheUint8Array,
+    GpuIndex, RangeForRandom,
 };
 use std::num::NonZeroU64;
 
@@ -262,4 +263,52 @@ fn gpu_choices_ranges_shifts_and_list_builders() {
     let second: u16 = second.decrypt(client_key);
     assert_eq!(second, 8);
     assert!(flag.decrypt(client_key));
+}
+
+#[test]
+fn public_keys_compressed_values_arrays_and_signed_arithmetic() {
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+
+    // Encryption with the public keys and as single compressed values.
+    let public_key = CompressedPublicKey::new(client_key).decompress();
+    let a = FheUint16::encrypt(40_000u16, &public_key);
+    let b = CompressedFheUint16::encrypt(30_000u16, client_key).decompress();
+    let sum = &a + &b;
+    let sum: u16 = sum.compress().decompress().decrypt(client_key);
+    assert_eq!(sum, 40_000u16.wrapping_add(30_000));
+
+    // if_then_zero, as TFHE-rs's transfer benchmark sends an amount.
+    let (balance, amount) = (
+        FheUint16::encrypt(500u16, client_key),
+        FheUint16::encrypt(501u16, client_key),
+    );
+    let sent: u16 = balance
+        .ge(&amount)
+        .if_then_zero(&amount)
+        .decrypt(client_key);
+    assert_eq!(sent, 0);
+
+    // Signed division and overflow flags.
+    let (x, y) = (
+        FheInt8::encrypt(-100i8, client_key),
+        FheInt8::encrypt(7i8, client_key),
+    );
+    let (q, r) = (&x / &y, &x % &y);
+    let (q, r): (i8, i8) = (q.decrypt(client_key), r.decrypt(client_key));
+    assert_eq!((q, r), (-100 / 7, -100 % 7));
+    let (wrapped, overflowed) = (&x).overflowing_sub(&FheInt8::encrypt(100i8, client_key));
+    let wrapped: i8 = wrapped.decrypt(client_key);
+    assert_eq!(
+        (wrapped, overflowed.decrypt(client_key)),
+        ((-100i8).wrapping_sub(100), true)
+    );
+
+    // A 2x2 slice of a 2x3 array plus a clear array.
+    let xs =
+        FheUint8Array::try_encrypt((&[1u8, 2, 3, 4, 5, 6][..], vec![2, 3]), client_key).unwrap();
+    let view = xs.slice(&[0..2, 1..3]);
+    let total: Vec<u8> =
+        (&view + &ClearArray::new(vec![10u8, 20, 30, 40], vec![2, 2])).decrypt(client_key);
+    assert_eq!(total, vec![12, 23, 35, 46]);
 }
