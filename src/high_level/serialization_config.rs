@@ -62,28 +62,48 @@ pub struct SerializationConfig {
     size_limit: u64,
 }
 
+/// The size-limit builders TFHE-rs's serialization configurations share: `new`,
+/// `new_with_unlimited_size`, `disable_size_limit` and `with_size_limit`.
+macro_rules! size_limit_builders {
+    ($ty:ident, $new:literal, $unlimited:literal) => {
+        impl $ty {
+            #[doc = $new]
+            pub fn new(size_limit: u64) -> Self {
+                Self { size_limit }
+            }
+
+            #[doc = $unlimited]
+            pub fn new_with_unlimited_size() -> Self {
+                Self::new(u64::MAX)
+            }
+
+            /// Removes the size limit (see `new_with_unlimited_size`).
+            pub fn disable_size_limit(self) -> Self {
+                Self::new_with_unlimited_size()
+            }
+
+            /// Sets the size limit to `size_limit` bytes.
+            pub fn with_size_limit(self, size_limit: u64) -> Self {
+                Self::new(size_limit)
+            }
+        }
+    };
+}
+size_limit_builders!(
+    SerializationConfig,
+    "Writes at most `size_limit` bytes (header included); a larger value is an `Err` \
+     and nothing is written.",
+    "Writes values of any size."
+);
+size_limit_builders!(
+    DeserializationConfig,
+    "Reads at most `size_limit` bytes (header included).",
+    "Reads values of any size. Lengths read from the input still allocate no more than \
+     the bytes actually read, and values expand within the memory limit \
+     ([`crate::memory`])."
+);
+
 impl SerializationConfig {
-    /// Writes at most `size_limit` bytes (header included); a larger value is an
-    /// `Err` and nothing is written.
-    pub fn new(size_limit: u64) -> Self {
-        Self { size_limit }
-    }
-
-    /// Writes values of any size.
-    pub fn new_with_unlimited_size() -> Self {
-        Self::new(u64::MAX)
-    }
-
-    /// Removes the size limit.
-    pub fn disable_size_limit(self) -> Self {
-        Self::new_with_unlimited_size()
-    }
-
-    /// Sets the size limit to `size_limit` bytes.
-    pub fn with_size_limit(self, size_limit: u64) -> Self {
-        Self::new(size_limit)
-    }
-
     /// Kept for code written against TFHE-rs, where it leaves out the version
     /// information: this crate always writes its header (type name and format
     /// version), which is what makes reading another type or version an `Err`.
@@ -139,28 +159,6 @@ pub struct NonConformantDeserializationConfig {
 }
 
 impl DeserializationConfig {
-    /// Reads at most `size_limit` bytes (header included).
-    pub fn new(size_limit: u64) -> Self {
-        Self { size_limit }
-    }
-
-    /// Reads values of any size. Lengths read from the input still allocate no more
-    /// than the bytes actually read, and values expand within the memory limit
-    /// ([`crate::memory`]).
-    pub fn new_with_unlimited_size() -> Self {
-        Self::new(u64::MAX)
-    }
-
-    /// Removes the size limit (see [`DeserializationConfig::new_with_unlimited_size`]).
-    pub fn disable_size_limit(self) -> Self {
-        Self::new_with_unlimited_size()
-    }
-
-    /// Sets the size limit to `size_limit` bytes.
-    pub fn with_size_limit(self, size_limit: u64) -> Self {
-        Self::new(size_limit)
-    }
-
     /// Kept for code written against TFHE-rs: this crate always checks the header
     /// (bytes of another type or format version are an `Err`, never read as this
     /// one).
