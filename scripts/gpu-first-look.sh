@@ -14,7 +14,7 @@
 #      clear values and the CPU, and every high-level operation test on a GPU key
 #   d. speed: one KS+PBS, batches of KS+PBS, FheUint64 addition alone and batched
 #   e. the multi-GPU guide's program, 100 additions per GPU, 1 to 16 streams per GPU,
-#      and 256 confidential transfers of each variant (examples/confidential_transfers.rs)
+#      and 160 confidential transfers of each of the 3 variants (examples/confidential_transfers.rs)
 #   f. every GPU test (GPUFHE_REQUIRE_GPU=1)
 #   g. compute-sanitizer memcheck, racecheck, synccheck and initcheck (kernels
 #      JIT-compiled from PTX with line information, so reports name source lines)
@@ -212,9 +212,9 @@ step integer 60 "$look" integer "${small[@]}" "${integer[@]}"
 [ "$fake" = 1 ] || step operation-tests 90 bash "$this" --run operation_tests
 step speed 70 "$look" speed "${small[@]}" "${speed[@]}"
 step guide 60 "$look" guide "${small[@]}" "${guide[@]}"
-# Confidential transfers, both variants, every balance checked (default parameters:
+# Confidential transfers, every variant, every balance checked (default parameters:
 # too slow to emulate on the fake driver).
-[ "$fake" = 1 ] || step transfers 60 "$here/bin/confidential_transfers" 256
+[ "$fake" = 1 ] || step transfers 60 "$here/bin/confidential_transfers" 160
 step tests 120 bash "$this" --run gpu_tests
 if tool_works compute-sanitizer; then step sanitize 120 bash "$this" --run sanitize; fi
 if tool_works ncu; then step ncu 60 bash "$this" --run ncu_step; fi
