@@ -38,7 +38,7 @@ fn clear_transfers(n: usize) -> Vec<(u64, u64, u64)> {
     (0..n).map(|_| (next(), next(), next() << 1)).collect()
 }
 
-/// Benchmarks both variants on `key` under `prefix` (`cpu` or `cuda`) for `sizes`.
+/// Benchmarks every variant on `key` under `prefix` (`cpu` or `cuda`) for `sizes`.
 fn bench_key(
     c: &mut Criterion,
     prefix: &str,
