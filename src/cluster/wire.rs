@@ -69,7 +69,7 @@ impl<Id: FheUintId> ClusterValue for FheUint<Id> {
     }
 
     fn read_from(input: &mut &[u8], key: &ConformanceParams) -> Result<Self> {
-        safe_deserialize_conformant(input, VALUE_SIZE_LIMIT, &(*key).into())
+        safe_deserialize_conformant(input, VALUE_SIZE_LIMIT, key)
     }
 }
 
@@ -81,7 +81,7 @@ impl ClusterValue for FheBool {
     }
 
     fn read_from(input: &mut &[u8], key: &ConformanceParams) -> Result<Self> {
-        safe_deserialize_conformant(input, VALUE_SIZE_LIMIT, &(*key).into())
+        safe_deserialize_conformant(input, VALUE_SIZE_LIMIT, key)
     }
 }
 
