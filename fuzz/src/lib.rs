@@ -255,7 +255,8 @@ pub fn safe_deserialize_target(data: &[u8]) {
                 let plain = safe_deserialize::<T>(self.0, LIMIT);
                 let conformant =
                     safe_deserialize_conformant::<T>(self.0, LIMIT, &(&keys.client).into()).is_ok();
-                let _ = safe_deserialize_conformant::<T>(self.0, LIMIT, &keys.client.config().into());
+                let _ =
+                    safe_deserialize_conformant::<T>(self.0, LIMIT, &keys.client.config().into());
                 match plain {
                     Ok(value) => value.exercise(keys, conformant),
                     Err(e) => assert!(!conformant, "conformant, yet safe_deserialize fails: {e}"),
