@@ -77,7 +77,7 @@ impl<Id: FheIntId> FheInt<Id> {
     /// assert!(a.try_div(0i8).is_err());
     /// // MIN / -1 wraps, as i8::wrapping_div.
     /// let min = FheInt8::encrypt(i8::MIN, &client_key);
-    /// let q: i8 = (&min / &FheInt8::encrypt(-1i8, &client_key)).decrypt(&client_key);
+    /// let q: i8 = (&min / -1i8).decrypt(&client_key);
     /// assert_eq!(q, i8::MIN);
     /// // An encrypted zero: -1 (1 for a negative dividend) and the dividend, as in TFHE-rs.
     /// let (q, r) = a.div_rem(&FheInt8::encrypt(0i8, &client_key));
