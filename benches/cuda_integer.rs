@@ -37,7 +37,7 @@ fn bench_config(c: &mut Criterion, config: ConfigBuilder, name: &str) {
     let gpu = Device::CudaGpu(GpuIndex::new(0));
     let client_key = ClientKey::generate(config);
     let server_key = CompressedServerKey::new(&client_key)
-        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("GPU server key");
     set_server_key(server_key);
     let encrypt_on_gpu = |v: u64| {

@@ -85,7 +85,7 @@ fn transfers(c: &mut Criterion) {
     bench_key(c, "cpu", &compressed.decompress(), &client_key, &[4]);
     if get_number_of_gpus() > 0 {
         let gpu_key = compressed
-            .decompress_to_gpu()
+            .try_decompress_to_gpu()
             .expect("the key decompresses to the GPUs");
         bench_key(c, "cuda", &gpu_key, &client_key, &[64, 512]);
     }

@@ -82,7 +82,7 @@ fn run() -> Result<(), String> {
     } else {
         println!("{gpus} GPU(s) visible: one key on every GPU.");
         compressed
-            .decompress_to_gpu()
+            .try_decompress_to_gpu()
             .map_err(|e| format!("decompressing the server key to the GPUs: {e}"))?
     };
 

@@ -357,7 +357,7 @@ fn integer(o: &Options) -> Outcome {
         let client_key = gpufhe::ClientKey::generate(config(set, o.small)?);
         let compressed = gpufhe::CompressedServerKey::new(&client_key);
         let gpu_key = compressed
-            .decompress_to_specific_gpu(GpuIndex::new(0))
+            .try_decompress_to_specific_gpu(GpuIndex::new(0))
             .map_err(err)?;
         let cpu_key = compressed.decompress();
         let (a, b) = (0xfedc_ba98_7654_3210u64, 0x0000_0000_8765_4321u64);
@@ -443,7 +443,7 @@ fn speed(o: &Options) -> Outcome {
         // FheUint64 on a GPU key: one addition alone, and batches of additions.
         let client_key = gpufhe::ClientKey::generate(config(set, o.small)?);
         let key = gpufhe::CompressedServerKey::new(&client_key)
-            .decompress_to_specific_gpu(GpuIndex::new(0))
+            .try_decompress_to_specific_gpu(GpuIndex::new(0))
             .map_err(err)?;
         set_server_key(key);
         let on_gpu = |v: u64| -> Result<FheUint64, String> {

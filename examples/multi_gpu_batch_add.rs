@@ -98,7 +98,7 @@ fn run() -> Result<(), String> {
     } else {
         println!("{num_gpus} GPU(s) visible: one server key per GPU.");
         (0..num_gpus)
-            .map(|i| compressed_server_key.decompress_to_specific_gpu(GpuIndex::new(i)))
+            .map(|i| compressed_server_key.try_decompress_to_specific_gpu(GpuIndex::new(i)))
             .collect::<Result<_, _>>()
             .map_err(|e| format!("decompressing the server key to the GPUs: {e}"))?
     };
@@ -213,7 +213,7 @@ fn run() -> Result<(), String> {
         sks_vec[0].clone()
     } else {
         compressed_server_key
-            .decompress_to_gpu()
+            .try_decompress_to_gpu()
             .map_err(|e| format!("decompressing the server key to every GPU: {e}"))?
     };
     let pairs: Vec<(&FheUint64, &FheUint64)> = left_inputs.iter().zip(&right_inputs).collect();

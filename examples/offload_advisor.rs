@@ -353,7 +353,9 @@ fn run() -> Result<(), String> {
                  their figures say nothing about a real GPU"
             );
         }
-        compressed.decompress_to_gpu().map_err(|e| e.to_string())?
+        compressed
+            .try_decompress_to_gpu()
+            .map_err(|e| e.to_string())?
     };
     println!(
         "keys generated in {}",

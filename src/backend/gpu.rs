@@ -46,7 +46,8 @@ pub fn get_number_of_gpus() -> u32 {
 /// let first = GpuIndex::new(0);
 /// assert_eq!(first.get(), 0);
 /// if gpufhe::get_number_of_gpus() == 0 {
-///     assert!(GpuIndex::try_new(0).is_err());
+///     assert!(GpuIndex::try_new(0).is_none());
+///     assert!(GpuIndex::checked(0).is_err());
 /// }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -54,19 +55,31 @@ pub struct GpuIndex(u32);
 
 impl GpuIndex {
     /// GPU `index`; whether it exists is checked when it is used (see
-    /// [`GpuIndex::try_new`] to check now).
+    /// [`GpuIndex::checked`] to check now).
     pub const fn new(index: u32) -> Self {
         Self(index)
     }
 
-    /// GPU `index`, or `Err(NoCudaDevice)` unless `index < get_number_of_gpus()`.
+    /// GPU `index` if it is visible (`index < get_number_of_gpus()`), else `None`
+    /// (TFHE-rs's signature; [`GpuIndex::checked`] says why).
     ///
     /// ```
     /// use gpufhe::GpuIndex;
-    /// let err = GpuIndex::try_new(u32::MAX).unwrap_err();
+    /// assert!(GpuIndex::try_new(u32::MAX).is_none());
+    /// ```
+    pub fn try_new(index: u32) -> Option<Self> {
+        Self::checked(index).ok()
+    }
+
+    /// GPU `index`, or `Err(NoCudaDevice)` saying how many GPUs are visible unless
+    /// `index < get_number_of_gpus()`.
+    ///
+    /// ```
+    /// use gpufhe::GpuIndex;
+    /// let err = GpuIndex::checked(u32::MAX).unwrap_err();
     /// assert!(err.to_string().contains("GPU 4294967295"));
     /// ```
-    pub fn try_new(index: u32) -> Result<Self> {
+    pub fn checked(index: u32) -> Result<Self> {
         let gpu = Self(index);
         gpu.check(get_number_of_gpus())?;
         Ok(gpu)
@@ -75,6 +88,23 @@ impl GpuIndex {
     /// The ordinal.
     pub const fn get(self) -> u32 {
         self.0
+    }
+
+    /// This GPU as a one-element slice with a static lifetime (TFHE-rs's
+    /// `gpu_indexes()` return `&[GpuIndex]`); `None` past the first 1,024 ordinals.
+    pub(crate) fn as_static_slice(self) -> Option<&'static [GpuIndex]> {
+        /// Every ordinal a slice is lent for.
+        static ALL: [GpuIndex; 1024] = {
+            let mut all = [GpuIndex(0); 1024];
+            let mut i = 0;
+            while i < all.len() {
+                all[i] = GpuIndex(i as u32);
+                i += 1;
+            }
+            all
+        };
+        let i = self.0 as usize;
+        ALL.get(i..i + 1)
     }
 
     /// `Err` unless this GPU is among the `count` visible ones.

@@ -30,7 +30,7 @@ impl Calibration {
     /// use gpufhe::scheduler::Calibration;
     /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
     /// let client_key = ClientKey::generate(ConfigBuilder::default());
-    /// let key = CompressedServerKey::new(&client_key).decompress_to_gpu().unwrap();
+    /// let key = CompressedServerKey::new(&client_key).try_decompress_to_gpu().unwrap();
     /// let calibration = Calibration::measure(&key).unwrap();
     /// assert_eq!(calibration.gpus().len() as u32, gpufhe::get_number_of_gpus());
     /// println!("{calibration}");

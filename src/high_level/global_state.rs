@@ -15,10 +15,10 @@ thread_local! {
     static SERVER_KEY: RefCell<ThreadKey> = const { RefCell::new(None) };
 }
 
-/// What [`set_server_key`] takes: a [`ServerKey`], or the `Result` of making one
-/// (as [`crate::CompressedServerKey::decompress_to_gpu`] returns it), so that code
-/// written for TFHE-rs, whose GPU entry points return the key itself, compiles as
-/// it is. An `Err` set as the thread's key is returned by every operation on the
+/// What [`set_server_key`] takes: a [`ServerKey`], the `Result` of making one (as
+/// [`crate::CompressedServerKey::try_decompress_to_gpu`] returns it) or a
+/// [`crate::CudaServerKey`] (as [`crate::CompressedServerKey::decompress_to_gpu`]
+/// returns it), so that code written for TFHE-rs compiles as it is. An `Err` set as the thread's key is returned by every operation on the
 /// thread (the `try_` forms return it; operators panic with its message) until
 /// another key is set: the failure is reported where the key is first used, never
 /// turned into a panic where it was made.
@@ -67,8 +67,8 @@ impl IntoServerKey for Result<ServerKey> {
 /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
 /// let client_key = ClientKey::generate(ConfigBuilder::default());
 /// let compressed = CompressedServerKey::new(&client_key);
-/// let no_key = compressed.decompress_to_specific_gpu(Vec::new()); // no GPU chosen: an Err
-/// let error = no_key.clone().unwrap_err();
+/// let no_key = compressed.decompress_to_specific_gpu(Vec::new()); // no GPU chosen
+/// let error = no_key.server_key().unwrap_err();
 /// set_server_key(no_key);
 /// let a = FheUint8::encrypt(3u8, &client_key);
 /// assert_eq!(a.try_bitand(&a).unwrap_err(), error);

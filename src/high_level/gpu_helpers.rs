@@ -38,10 +38,11 @@ pub fn clear_gpu_thread_locals() {
 }
 
 /// The GPUs of a value's device: none on the CPU, one on a GPU.
-fn gpus_of(device: Device) -> Vec<GpuIndex> {
+fn gpus_of(device: Device) -> &'static [GpuIndex] {
     match device {
-        Device::Cpu => Vec::new(),
-        Device::CudaGpu(gpu) => vec![gpu],
+        Device::Cpu => &[],
+        // Ordinals past 1,024 do not occur (CUDA numbers its visible devices).
+        Device::CudaGpu(gpu) => gpu.as_static_slice().unwrap_or(&[]),
     }
 }
 
@@ -68,7 +69,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// let x = FheUint8::encrypt(7u8, &client_key);
     /// assert!(x.gpu_indexes().is_empty());
     /// ```
-    pub fn gpu_indexes(&self) -> Vec<GpuIndex> {
+    pub fn gpu_indexes(&self) -> &[GpuIndex] {
         gpus_of(self.current_device())
     }
 
@@ -206,7 +207,7 @@ size_queries! {
 
 impl FheBool {
     /// The GPUs its block lives on (see [`FheUint::gpu_indexes`]).
-    pub fn gpu_indexes(&self) -> Vec<GpuIndex> {
+    pub fn gpu_indexes(&self) -> &[GpuIndex] {
         gpus_of(self.current_device())
     }
 
@@ -239,12 +240,6 @@ impl FheBool {
         )
     }
 }
-
-/// TFHE-rs's name of its GPU server key. gpufhe has one [`crate::ServerKey`] for the
-/// CPU and GPUs: a key from [`crate::CompressedServerKey::decompress_to_gpu`] is a
-/// `ServerKey` computing on GPUs (returned in a `Result`, see
-/// [`crate::set_server_key`]).
-pub type CudaServerKey = super::keys::ServerKey;
 
 /// A list of GPUs to decompress a server key to (TFHE-rs's name), for
 /// [`crate::CompressedServerKey::decompress_to_specific_gpu`].

@@ -1,6 +1,7 @@
 //! Keys and the thread's server key.
 
 use super::config::{block_count, Config};
+use super::cuda_server_key::CudaServerKey;
 pub use super::key_tag::KeyTag;
 use super::storage::{Input, Storage};
 use crate::error::{Error, Result};
@@ -375,18 +376,19 @@ impl CompressedServerKey {
     /// (else the least busy), batches split over all of them. `Err` (saying so) when
     /// no GPU is visible or `GPUFHE_DEVICES` selects none, when an environment
     /// variable of [`SchedulerConfig`] is invalid, or when a GPU lacks memory for the
-    /// key.
+    /// key. [`CompressedServerKey::decompress_to_gpu`] is the same key in TFHE-rs's
+    /// shape.
     ///
     /// ```
     /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
     /// let client_key = ClientKey::generate(ConfigBuilder::default());
     /// let compressed = CompressedServerKey::new(&client_key);
-    /// match compressed.decompress_to_gpu() {
+    /// match compressed.try_decompress_to_gpu() {
     ///     Ok(key) => assert!(!key.gpus().is_empty()),
     ///     Err(e) => assert!(e.to_string().contains("GPU")),
     /// }
     /// ```
-    pub fn decompress_to_gpu(&self) -> Result<ServerKey> {
+    pub fn try_decompress_to_gpu(&self) -> Result<ServerKey> {
         let config = SchedulerConfig::from_env()?;
         let gpus = config.resolve_devices(get_number_of_gpus())?;
         if gpus.is_empty() {
@@ -395,17 +397,34 @@ impl CompressedServerKey {
         self.decompress_on(&GpuSelection::from(gpus), &config)
     }
 
+    /// [`CompressedServerKey::try_decompress_to_gpu`] as TFHE-rs returns it: a
+    /// [`CudaServerKey`], which [`crate::set_server_key`] takes and which carries
+    /// the error, if any, to the first operation instead of panicking here.
+    ///
+    /// ```
+    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let key: CudaServerKey = compressed.decompress_to_gpu();
+    /// assert_eq!(key.gpu_indexes().len() as u32, gpufhe::get_number_of_gpus());
+    /// set_server_key(key);
+    /// ```
+    pub fn decompress_to_gpu(&self) -> CudaServerKey {
+        CudaServerKey::new(self.try_decompress_to_gpu())
+    }
+
     /// A server key that computes on the chosen GPUs: a [`GpuIndex`], or a `Vec`,
-    /// slice or array of them (see [`CompressedServerKey::decompress_to_gpu`]).
-    /// Each chosen GPU holds a copy of the key. `Err` for an empty selection, a GPU
-    /// named twice or not visible, or a GPU that lacks memory.
+    /// slice or array of them, or a [`crate::CudaGpuChoice`] (see
+    /// [`CompressedServerKey::try_decompress_to_gpu`]). Each chosen GPU holds a copy
+    /// of the key. `Err` for an empty selection, a GPU named twice or not visible,
+    /// or a GPU that lacks memory.
     ///
     /// ```no_run
     /// use gpufhe::prelude::*;
     /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, Device, FheUint64, GpuIndex};
     /// let client_key = ClientKey::generate(ConfigBuilder::default());
     /// let compressed = CompressedServerKey::new(&client_key);
-    /// let key = compressed.decompress_to_specific_gpu(GpuIndex::new(0)).unwrap();
+    /// let key = compressed.try_decompress_to_specific_gpu(GpuIndex::new(0)).unwrap();
     /// set_server_key(key);
     /// let a = FheUint64::encrypt(7u64, &client_key);
     /// let b = FheUint64::encrypt(35u64, &client_key);
@@ -414,8 +433,30 @@ impl CompressedServerKey {
     /// let clear: u64 = c.decrypt(&client_key);
     /// assert_eq!(clear, 42);
     /// ```
-    pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> Result<ServerKey> {
+    pub fn try_decompress_to_specific_gpu(
+        &self,
+        gpus: impl Into<GpuSelection>,
+    ) -> Result<ServerKey> {
         self.decompress_on(&gpus.into(), &SchedulerConfig::from_env()?)
+    }
+
+    /// [`CompressedServerKey::try_decompress_to_specific_gpu`] as TFHE-rs returns it
+    /// (see [`CompressedServerKey::decompress_to_gpu`]).
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, GpuIndex};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// // One key per GPU, as TFHE-rs's multi-GPU guide makes them.
+    /// let keys: Vec<_> = (0..gpufhe::get_number_of_gpus())
+    ///     .map(|i| compressed.decompress_to_specific_gpu(GpuIndex::new(i)))
+    ///     .collect();
+    /// for (i, key) in keys.iter().enumerate() {
+    ///     assert_eq!(key.gpu_indexes(), &[GpuIndex::new(i as u32)]);
+    /// }
+    /// ```
+    pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> CudaServerKey {
+        CudaServerKey::new(self.try_decompress_to_specific_gpu(gpus))
     }
 
     /// A key on `gpus`, after checking them, with the other settings of `config`.

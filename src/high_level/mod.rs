@@ -122,6 +122,7 @@ mod compressed_list;
 mod compressed_values;
 mod config;
 pub(crate) mod conformance;
+mod cuda_server_key;
 mod division;
 mod fhe_bool;
 mod fhe_int;
@@ -174,6 +175,7 @@ pub use compressed_values::{
     CompressedFheUint8ConformanceParams,
 };
 pub use config::{Config, ConfigBuilder};
+pub use cuda_server_key::CudaServerKey;
 pub use fhe_bool::{BoolOperand, FheBool};
 pub use fhe_int::{
     FheInt, FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64,
@@ -190,9 +192,7 @@ pub use global_state::{
     get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
     IntoServerKey,
 };
-pub use gpu_helpers::{
-    clear_gpu_thread_locals, CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes,
-};
+pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuIndexes};
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};

@@ -128,7 +128,7 @@ impl Storage {
         match self {
             Self::Trivial(_) => match device {
                 Device::Cpu => Ok(()),
-                Device::CudaGpu(gpu) => GpuIndex::try_new(gpu.get()).map(|_| ()),
+                Device::CudaGpu(gpu) => GpuIndex::checked(gpu.get()).map(|_| ()),
             },
             Self::Encrypted { blocks, .. } => {
                 *blocks = blocks.moved_to(device)?;

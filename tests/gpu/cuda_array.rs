@@ -51,7 +51,7 @@ fn an_elementwise_add_on_the_gpu_takes_the_layers_of_one() {
     let ck = &keys.client;
     let key = keys
         .compressed
-        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("GPU key");
     set_server_key(key.clone());
     let a: Vec<u8> = (0..12).map(|i| i * 21).collect();

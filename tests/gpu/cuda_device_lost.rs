@@ -165,7 +165,7 @@ fn a_new_gpu_key_computes_after_the_device_was_lost() {
     let client = ClientKey::generate(config);
     let compressed = CompressedServerKey::new(&client);
     let key = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("GPU key");
     set_server_key(key.clone());
     let (x, y) = (37u8, 200u8);
@@ -182,7 +182,7 @@ fn a_new_gpu_key_computes_after_the_device_was_lost() {
     drop(key);
     // A new key made the usual way on the same GPU computes, on the values of before.
     let key = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("a GPU key after the loss");
     set_server_key(key);
     let sum = a.try_add(&b).unwrap();

@@ -46,7 +46,7 @@ pub(crate) fn gpu_keys() -> Option<&'static Keys> {
         let client = ClientKey::generate(config);
         let compressed = CompressedServerKey::new(&client);
         let gpu = compressed
-            .decompress_to_specific_gpu(GpuIndex::new(0))
+            .try_decompress_to_specific_gpu(GpuIndex::new(0))
             .expect("GPU key");
         Keys {
             cpu: compressed.decompress(),
@@ -359,7 +359,7 @@ fn batches_run_on_the_gpu_and_split_over_gpus() {
 
     let gpus = get_number_of_gpus();
     if gpus >= 2 {
-        let all = keys.compressed.decompress_to_gpu().unwrap();
+        let all = keys.compressed.try_decompress_to_gpu().unwrap();
         let devices = check(&all);
         // Consecutive shares, one per GPU, whose sizes differ by at most one.
         let (base, extra) = (clear.len() / gpus as usize, clear.len() % gpus as usize);
@@ -383,7 +383,7 @@ fn default_parameters_on_the_gpu() {
     }
     let client = ClientKey::generate(ConfigBuilder::default());
     let gpu = CompressedServerKey::new(&client)
-        .decompress_to_specific_gpu(vec![GpuIndex::new(0)])
+        .try_decompress_to_specific_gpu(vec![GpuIndex::new(0)])
         .unwrap();
     for (a, b) in [
         (0xffff_ffff_0000_0001u64, 0x0000_0001_ffff_ffffu64),
@@ -447,7 +447,7 @@ fn compressed_lists_of_gpu_values_read_back_on_the_gpu() {
     // A key of its own: the shared one's counters also count the other tests'.
     let gpu = keys
         .compressed
-        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("GPU key");
     set_server_key(gpu.clone());
     let ck = &keys.client;
@@ -486,7 +486,7 @@ fn multi_bit_keys_compute_on_the_gpu_like_on_the_cpu() {
     let client = ClientKey::generate(config);
     let compressed = CompressedServerKey::new(&client);
     let gpu = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(0))
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
         .expect("multi-bit GPU key");
     let cpu = compressed.decompress();
     for (a, b) in [(200u8, 100u8), (7, 3)] {

@@ -294,7 +294,7 @@ fn a_key_over_a_gpus_memory_budget_is_an_err_before_any_copy() {
         .with_insecure_custom_parameters(p)
         .unwrap();
     let key = CompressedServerKey::new(&ClientKey::generate(config));
-    let err = key.decompress_to_gpu().unwrap_err();
+    let err = key.try_decompress_to_gpu().unwrap_err();
     assert!(matches!(err, Error::OutOfDeviceMemory(_)), "{err}");
     let text = err.to_string();
     assert!(
@@ -305,6 +305,6 @@ fn a_key_over_a_gpus_memory_budget_is_an_err_before_any_copy() {
     );
     assert!(text.contains("75% of the available memory"), "{text}");
     set_memory_limit(MemoryLimit::Share(100));
-    key.decompress_to_gpu().unwrap();
+    key.try_decompress_to_gpu().unwrap();
     set_memory_limit(None);
 }

@@ -359,7 +359,7 @@ fn keys_get_their_streams_and_computing_creates_none() {
     // The default of 4 streams per GPU (no variable set in this child).
     let before = streams_created(visible);
     let key = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(visible - 1))
+        .try_decompress_to_specific_gpu(GpuIndex::new(visible - 1))
         .expect("a GPU key");
     let mut expected = before.clone();
     expected[visible as usize - 1] += 4;
@@ -721,10 +721,10 @@ fn invalid_settings_are_errors_that_name_the_variable() {
             let given = format!("{invalid}={value:?}isinvalid").replace(' ', "");
             assert!(text.starts_with(&given), "{what}: {err}");
         };
-        names_it("decompress_to_gpu", compressed.decompress_to_gpu());
+        names_it("decompress_to_gpu", compressed.try_decompress_to_gpu());
         if invalid != ENV_DEVICES {
             // The GPUs are chosen in code; the other variables still apply.
-            let specific = compressed.decompress_to_specific_gpu(GpuIndex::new(0));
+            let specific = compressed.try_decompress_to_specific_gpu(GpuIndex::new(0));
             names_it("decompress_to_specific_gpu", specific);
         }
         let from_env =
@@ -737,7 +737,7 @@ fn invalid_settings_are_errors_that_name_the_variable() {
     // per launch.
     assert_eq!(visible, 2);
     let key = compressed
-        .decompress_to_gpu()
+        .try_decompress_to_gpu()
         .expect("GPU 0 by the variable");
     assert_eq!(
         key.workers(),
@@ -749,11 +749,11 @@ fn invalid_settings_are_errors_that_name_the_variable() {
     check_launches(&key, &ck, 2, Some(2));
     // A GPU without the memory for the key: an error, and GPU 0 still works.
     let err = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(1))
+        .try_decompress_to_specific_gpu(GpuIndex::new(1))
         .expect_err("GPU 1 has 1 MiB free");
     assert!(matches!(err, Error::OutOfDeviceMemory(_)), "{err:?}");
     let err = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(2))
+        .try_decompress_to_specific_gpu(GpuIndex::new(2))
         .expect_err("2 GPUs are visible");
     assert!(matches!(err, Error::NoCudaDevice(_)), "{err:?}");
     assert!(err.to_string().contains("GPU 2 requested"), "{err}");

@@ -121,7 +121,7 @@ fn the_probes_crafted_inputs_read_and_are_refused_when_expanded() {
                 "decompressing a server key",
             );
             // No GPU here, or the host expansion refused first: never an abort.
-            assert!(key.decompress_to_gpu().is_err());
+            assert!(key.try_decompress_to_gpu().is_err());
             default_read(safe_deserialize_default::<CompressedServerKey>(&bytes[..]).unwrap_err());
         } else {
             let list: CompactCiphertextList = safe_deserialize(bytes.as_slice(), LIMIT).unwrap();

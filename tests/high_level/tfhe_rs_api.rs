@@ -177,16 +177,21 @@ fn safe_serialization_as_tfhe_rs_writes_it() {
 
 #[test]
 fn a_gpu_key_is_set_as_tfhe_rs_sets_it() {
-    // TFHE-rs's GPU program: decompress to the GPU and set the key. gpufhe returns
-    // the decompression's `Result`, which `set_server_key` takes as it is: with a
-    // GPU the key computes; without one the operations report why.
+    // TFHE-rs's GPU program: decompress to the GPU and set the key. The
+    // `CudaServerKey` carries the decompression's error, if any, and
+    // `set_server_key` takes it as it is: with a GPU the key computes; without one
+    // the operations report why.
     let (client_key, _, _) = keys();
     let compressed: &CompressedServerKey = &keys().1;
-    let gpu_key = compressed.decompress_to_gpu();
+    let gpu_key: CudaServerKey = compressed.decompress_to_gpu();
+    assert_eq!(
+        gpu_key.gpu_indexes().len() as u32,
+        gpufhe::get_number_of_gpus()
+    );
     set_server_key(gpu_key.clone());
     let a = FheUint8::encrypt(100u8, client_key);
     let b = FheUint8::encrypt(55u8, client_key);
-    match gpu_key {
+    match gpu_key.into_result() {
         Ok(_) => {
             let sum: u8 = (&a + &b).decrypt(client_key);
             assert_eq!(sum, 155);
@@ -236,9 +241,11 @@ fn gpu_choices_ranges_shifts_and_list_builders() {
     // The GPU choices TFHE-rs passes to decompress_to_specific_gpu.
     let chosen = CustomMultiGpuIndexes::new(vec![GpuIndex::new(0)]);
     let compressed = &keys().1;
-    let on_gpu: Result<CudaServerKey, _> =
-        compressed.decompress_to_specific_gpu(CudaGpuChoice::from(chosen));
-    assert_eq!(on_gpu.is_ok(), gpufhe::get_number_of_gpus() > 0);
+    let on_gpu: CudaServerKey = compressed.decompress_to_specific_gpu(CudaGpuChoice::from(chosen));
+    assert_eq!(
+        on_gpu.server_key().is_ok(),
+        gpufhe::get_number_of_gpus() > 0
+    );
 
     // A die roll: uniform in [0, 6).
     let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(6).unwrap());

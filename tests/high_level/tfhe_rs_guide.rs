@@ -20,11 +20,7 @@ fn guide_main() {
 
     let num_gpus = get_number_of_gpus();
     let sks_vec = (0..num_gpus)
-        .map(|i| {
-            compressed_server_key
-                .decompress_to_specific_gpu(GpuIndex::new(i))
-                .unwrap()
-        })
+        .map(|i| compressed_server_key.decompress_to_specific_gpu(GpuIndex::new(i)))
         .collect::<Vec<_>>();
     let batch_size = num_gpus * 100;
 

@@ -18,7 +18,8 @@ fn gpu_indices_are_checked_against_the_visible_gpus() {
     for i in 0..count {
         assert_eq!(GpuIndex::try_new(i).unwrap(), GpuIndex::new(i));
     }
-    let err = GpuIndex::try_new(count).unwrap_err();
+    assert!(GpuIndex::try_new(count).is_none());
+    let err = GpuIndex::checked(count).unwrap_err();
     assert!(matches!(err, Error::NoCudaDevice(_)), "{err}");
     let text = err.to_string();
     assert!(text.starts_with("no CUDA device available"), "{text}");
@@ -51,16 +52,16 @@ fn selections_accept_one_gpu_or_lists() {
 fn bad_selections_are_errors_that_say_why() {
     let (_, compressed, _) = keys();
     let err = compressed
-        .decompress_to_specific_gpu(Vec::<GpuIndex>::new())
+        .try_decompress_to_specific_gpu(Vec::<GpuIndex>::new())
         .unwrap_err();
     assert!(err.to_string().contains("no GPU selected"), "{err}");
     let err = compressed
-        .decompress_to_specific_gpu([GpuIndex::new(0), GpuIndex::new(0)])
+        .try_decompress_to_specific_gpu([GpuIndex::new(0), GpuIndex::new(0)])
         .unwrap_err();
     assert!(err.to_string().contains("GPU 0 is selected twice"), "{err}");
     let missing = get_number_of_gpus();
     let err = compressed
-        .decompress_to_specific_gpu(GpuIndex::new(missing))
+        .try_decompress_to_specific_gpu(GpuIndex::new(missing))
         .unwrap_err();
     assert!(matches!(err, Error::NoCudaDevice(_)), "{err}");
     assert!(
@@ -75,7 +76,7 @@ fn decompress_to_gpu_uses_every_gpu_or_says_there_is_none() {
     let (_, compressed, _) = keys();
     match get_number_of_gpus() {
         0 => {
-            let err = compressed.decompress_to_gpu().unwrap_err();
+            let err = compressed.try_decompress_to_gpu().unwrap_err();
             assert!(matches!(err, Error::NoCudaDevice(_)), "{err}");
             let text = err.to_string();
             assert!(
@@ -85,7 +86,7 @@ fn decompress_to_gpu_uses_every_gpu_or_says_there_is_none() {
             assert!(text.contains("use decompress()"), "{text}");
         }
         n => {
-            let key: ServerKey = compressed.decompress_to_gpu().unwrap();
+            let key: ServerKey = compressed.try_decompress_to_gpu().unwrap();
             let gpus: Vec<GpuIndex> = (0..n).map(GpuIndex::new).collect();
             assert_eq!(key.gpus(), gpus);
             assert!(format!("{key:?}").contains("Gpu {"), "{key:?}");

@@ -584,7 +584,7 @@ fn measuring_a_gpu_key_gives_a_speed_per_gpu() {
         return;
     }
     let (_, compressed) = insecure_keys();
-    let key = compressed.decompress_to_gpu().expect("GPU key");
+    let key = compressed.try_decompress_to_gpu().expect("GPU key");
     let options = CalibrationOptions {
         gpu_batch_sizes: vec![2, 1],
         repetitions: 1,

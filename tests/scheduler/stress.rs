@@ -204,7 +204,9 @@ fn sixty_four_threads_with_transient_pools_on_four_gpus() {
         assert_eq!(gpus, 4, "run with GPUFHE_FAKE_CUDA_DEVICES=4");
     }
     let (client_key, compressed) = small_keys();
-    let key = compressed.decompress_to_gpu().expect("a key on every GPU");
+    let key = compressed
+        .try_decompress_to_gpu()
+        .expect("a key on every GPU");
     assert_eq!(key.gpus().len(), gpus as usize);
     // 64 threads x 1 round x 5 operations x 2 runs = 640 operations, emulated.
     let load = Load {

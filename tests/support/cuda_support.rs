@@ -20,7 +20,7 @@ pub fn key_on_gpu0(
     compressed: impl FnOnce() -> &'static gpufhe::CompressedServerKey,
 ) -> Option<gpufhe::ServerKey> {
     gpu_for_tests()?;
-    let key = compressed().decompress_to_specific_gpu(gpufhe::GpuIndex::new(0));
+    let key = compressed().try_decompress_to_specific_gpu(gpufhe::GpuIndex::new(0));
     Some(key.expect("a key on GPU 0"))
 }
 

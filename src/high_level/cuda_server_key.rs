@@ -1,0 +1,86 @@
+//! [`CudaServerKey`]: what [`crate::CompressedServerKey::decompress_to_gpu`] and
+//! [`crate::CompressedServerKey::decompress_to_specific_gpu`] return, under
+//! TFHE-rs's name and shape, so that `let key: CudaServerKey =
+//! compressed.decompress_to_gpu();` compiles as it does there. Where TFHE-rs
+//! panics when the GPUs cannot take the key, gpufhe keeps the failure inside the
+//! value: [`crate::set_server_key`] takes it, and the first operation on that thread
+//! returns the error (the `try_` forms) or panics with its message (the
+//! operators). [`CudaServerKey::into_result`] (or the
+//! `try_decompress_to_*` forms) gives it as a `Result` at once.
+
+use super::global_state::IntoServerKey;
+use super::keys::ServerKey;
+use crate::error::{Error, Result};
+use crate::scheduler::GpuIndex;
+
+/// A server key decompressed to GPUs, or why it could not be (see the module's
+/// documentation). It is a [`ServerKey`] computing on GPUs once unwrapped
+/// ([`CudaServerKey::into_result`], [`CudaServerKey::server_key`]), and
+/// [`crate::set_server_key`] takes it as it is.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey, FheUint8};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let compressed = CompressedServerKey::new(&client_key);
+/// let key: CudaServerKey = compressed.decompress_to_gpu();
+/// if gpufhe::get_number_of_gpus() == 0 {
+///     // Nothing panics here: the error waits in the key, and in the thread after
+///     // set_server_key, until an operation asks for it.
+///     assert!(key.gpu_indexes().is_empty());
+///     assert!(key.server_key().unwrap_err().to_string().contains("GPU"));
+///     set_server_key(key);
+///     let a = FheUint8::encrypt(1u8, &client_key);
+///     assert!(a.try_add(&a).is_err());
+/// }
+/// ```
+#[derive(Clone)]
+pub struct CudaServerKey {
+    key: Result<ServerKey>,
+    gpus: Vec<GpuIndex>,
+}
+
+impl CudaServerKey {
+    /// The key made on GPUs, or why it was not.
+    pub(crate) fn new(key: Result<ServerKey>) -> Self {
+        let gpus = key.as_ref().map(ServerKey::gpus).unwrap_or_default();
+        Self { key, gpus }
+    }
+
+    /// The GPUs the key computes on (TFHE-rs's accessor); empty when it could not
+    /// be made.
+    pub fn gpu_indexes(&self) -> &[GpuIndex] {
+        &self.gpus
+    }
+
+    /// The key, or the error that kept it from being made.
+    pub fn server_key(&self) -> Result<&ServerKey> {
+        self.key.as_ref().map_err(Error::clone)
+    }
+
+    /// The key as a `Result`: `Err` if the GPUs could not take it.
+    pub fn into_result(self) -> Result<ServerKey> {
+        self.key
+    }
+}
+
+impl std::fmt::Debug for CudaServerKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.key {
+            Ok(_) => write!(f, "CudaServerKey {{ gpus: {:?} }}", self.gpus),
+            Err(e) => write!(f, "CudaServerKey {{ error: {e} }}"),
+        }
+    }
+}
+
+impl From<CudaServerKey> for Result<ServerKey> {
+    fn from(key: CudaServerKey) -> Self {
+        key.key
+    }
+}
+
+impl IntoServerKey for CudaServerKey {
+    fn into_server_key(self) -> Result<ServerKey> {
+        self.key
+    }
+}
