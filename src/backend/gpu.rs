@@ -230,3 +230,63 @@ pub fn probe_gpus() -> Result<Vec<GpuProbe>> {
         Ok(Vec::new())
     }
 }
+
+/// Whether `size` bytes fit in the free memory of `gpu` now (TFHE-rs's check
+/// before an allocation, with the size a `get_*_size_on_gpu` query gives): `false`
+/// when the GPU is not visible, cannot be used, or the driver cannot be asked.
+///
+/// ```
+/// use gpufhe::core_crypto::gpu::check_valid_cuda_malloc;
+/// use gpufhe::GpuIndex;
+/// if gpufhe::get_number_of_gpus() == 0 {
+///     assert!(!check_valid_cuda_malloc(1, GpuIndex::new(0)));
+/// }
+/// ```
+pub fn check_valid_cuda_malloc(size: u64, gpu: GpuIndex) -> bool {
+    free_bytes_of(gpu).is_some_and(|free| size <= free)
+}
+
+/// [`check_valid_cuda_malloc`] as an assertion (TFHE-rs's form).
+///
+/// # Panics
+///
+/// When `size` bytes do not fit on `gpu`, with the size and the GPU's free and
+/// total memory in the message; this is its purpose. [`check_valid_cuda_malloc`]
+/// asks without panicking.
+#[track_caller]
+pub fn check_valid_cuda_malloc_assert_oom(size: u64, gpu: GpuIndex) {
+    if !check_valid_cuda_malloc(size, gpu) {
+        let probe = probe_gpus()
+            .ok()
+            .and_then(|probes| probes.into_iter().find(|p| p.gpu == gpu));
+        match probe {
+            Some(p) => panic!(
+                "Not enough memory on {gpu}: allocating {size} bytes, {} bytes free of {} \
+                 bytes{}",
+                p.free_bytes,
+                p.total_bytes,
+                p.unusable
+                    .map(|why| format!(" ({why})"))
+                    .unwrap_or_default()
+            ),
+            None => panic!("Cannot allocate {size} bytes on {gpu}: no such GPU is visible"),
+        }
+    }
+}
+
+/// Whether a CUDA GPU is visible and the crate was built to use it (TFHE-rs's
+/// name): `get_number_of_gpus() > 0`.
+///
+/// ```
+/// assert_eq!(gpufhe::core_crypto::gpu::is_cuda_available(), gpufhe::get_number_of_gpus() > 0);
+/// ```
+pub fn is_cuda_available() -> bool {
+    get_number_of_gpus() > 0
+}
+
+/// The free bytes of a usable `gpu`, `None` when it is absent or unusable.
+fn free_bytes_of(gpu: GpuIndex) -> Option<u64> {
+    let probes = probe_gpus().ok()?;
+    let probe = probes.into_iter().find(|p| p.gpu == gpu)?;
+    probe.unusable.is_none().then_some(probe.free_bytes)
+}

@@ -19,7 +19,7 @@ pub mod cuda;
 pub mod gpu;
 #[cfg(not(feature = "gpu"))]
 mod gpu_absent;
-mod gpu_memory;
+pub(crate) mod gpu_memory;
 pub use crate::shortint::{BlockInfo, Table};
 mod step;
 

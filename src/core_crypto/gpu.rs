@@ -9,8 +9,16 @@
 //! # let _ = gpus;
 //! ```
 
-// layers: up. The two names TFHE-rs users import from `tfhe::core_crypto::gpu`,
+// layers: up. The names TFHE-rs users import from `tfhe::core_crypto::gpu`,
 // re-exported at that path (no code here): they belong to the GPU facts
 // (`backend::gpu`) and the high level's thread-local keys.
-pub use crate::backend::gpu::get_number_of_gpus; // layers: up (TFHE-rs path)
+pub use crate::backend::gpu::{
+    check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom, get_number_of_gpus,
+    is_cuda_available,
+}; // layers: up (TFHE-rs path)
 pub use crate::high_level::clear_gpu_thread_locals; // layers: up (TFHE-rs path)
+
+/// TFHE-rs's `tfhe::core_crypto::gpu::vec` path of [`GpuIndex`](crate::GpuIndex).
+pub mod vec {
+    pub use crate::backend::gpu::GpuIndex; // layers: up (TFHE-rs path)
+}

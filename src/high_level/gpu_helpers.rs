@@ -4,13 +4,13 @@
 //! [`FheUint`] or [`FheInt`] needs before running it (`get_*_size_on_gpu`). All of
 //! them work without a GPU.
 
+use super::compressed_list::CompressedCiphertextList;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId, SignedOperand};
-use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, ShiftAmount, UnsignedView};
+use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, UnsignedView};
 use super::global_state::{current_server_key, take_gpu_server_key};
 use super::operations::{BinaryOp, ComparisonOp};
 use super::storage::Input;
-use super::traits::expect_op;
 use crate::error::Result;
 use crate::integer::{self, Circuit, Radix, Rhs, Wire};
 use crate::scheduler::{Device, GpuIndex, GpuSelection};
@@ -46,9 +46,85 @@ fn gpus_of(device: Device) -> &'static [GpuIndex] {
     }
 }
 
+/// Where [`FheUint::move_to_current_device`] moves a value now on `device`: the
+/// CPU for a CPU key, the value's GPU if the key computes on it, else the key's
+/// first GPU; `None` when no key (or a key that could not be made) is set.
+fn current_key_device(device: Device) -> Option<Device> {
+    let key = current_server_key().ok()?;
+    let gpus = key.gpus();
+    Some(match (gpus.first(), device) {
+        (None, _) => Device::Cpu,
+        (Some(_), Device::CudaGpu(gpu)) if gpus.contains(&gpu) => device,
+        (Some(&first), _) => Device::CudaGpu(first),
+    })
+}
+
+/// `move_to_current_device` and its `try_` form for `$T`.
+macro_rules! move_to_current_device {
+    ($T:ty, [$($generics:tt)*]) => {
+        impl<$($generics)*> $T {
+            /// Moves the value to the device of the thread's server key (TFHE-rs's
+            /// name): the CPU for a CPU key, one of the key's GPUs for a GPU key (it
+            /// stays on its GPU if the key computes there). Nothing happens without
+            /// a key on the thread, or if the move fails (the next operation moves
+            /// it where it runs); [`Self::try_move_to_current_device`] reports why.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{Device, FheUint8};
+            /// let mut x = FheUint8::encrypt_trivial(7u8);
+            /// x.move_to_current_device(); // no key on this thread: nothing to do
+            /// assert_eq!(x.current_device(), Device::Cpu);
+            /// ```
+            pub fn move_to_current_device(&mut self) {
+                // Best effort by design (TFHE-rs's signature returns nothing).
+                let _ = self.try_move_to_current_device();
+            }
+
+            /// [`Self::move_to_current_device`]; `Err` if the move fails (the GPU
+            /// lacks memory or is lost). `Ok` without a key on the thread.
+            pub fn try_move_to_current_device(&mut self) -> Result<()> {
+                match current_key_device(self.current_device()) {
+                    Some(device) => self.move_to_device(device),
+                    None => Ok(()),
+                }
+            }
+        }
+    };
+}
+
+impl<Id: FheIntId> FheInt<Id> {
+    /// The GPUs its blocks live on (see [`FheUint::gpu_indexes`]).
+    pub fn gpu_indexes(&self) -> &[GpuIndex] {
+        gpus_of(self.current_device())
+    }
+}
+
+move_to_current_device!(FheUint<Id>, [Id: FheUintId]);
+move_to_current_device!(FheInt<Id>, [Id: FheIntId]);
+move_to_current_device!(FheBool, []);
+
+impl CompressedCiphertextList {
+    /// Where the list is: on the CPU (gpufhe keeps compressed lists in host
+    /// memory; [`CompressedCiphertextList::get`] puts values where they compute).
+    pub fn current_device(&self) -> Device {
+        Device::Cpu
+    }
+
+    /// Nothing to do: the list stays in host memory (see
+    /// [`CompressedCiphertextList::current_device`]); TFHE-rs's name.
+    pub fn move_to_current_device(&mut self) {}
+
+    /// The GPUs the list is on: none (see
+    /// [`CompressedCiphertextList::current_device`]).
+    pub fn gpu_indexes(&self) -> &[GpuIndex] {
+        &[]
+    }
+}
+
 /// The device bytes the circuit `build` makes on `inputs` needs with the thread's
 /// server key (see [`crate::scheduler::circuit_gpu_memory_bytes`]).
-fn size_on_gpu(
+pub(super) fn size_on_gpu(
     inputs: &[Input<'_>],
     build: impl FnOnce(&mut Circuit, &[Radix]) -> Result<Vec<Radix>>,
 ) -> Result<u64> {
@@ -91,12 +167,13 @@ impl<Id: FheUintId> FheUint<Id> {
 }
 
 /// The size queries of `$T` (`try_get_size_on_gpu`, `try_get_comparison_size_on_gpu`
-/// and the `get_*_size_on_gpu` of each operation), on its [`UnsignedView`] with the
-/// circuits `$binary` and `$comparison`, right operands `$Operand`, shift amounts
-/// `$Shift`; the example of `get_add_size_on_gpu` comes with the invocation.
+/// and the sizes of binary and comparison operations the traits of
+/// `super::gpu_size_traits` use), on its [`UnsignedView`] with the circuits
+/// `$binary` and `$comparison` and right operands `$Operand`; the example comes
+/// with the invocation.
 macro_rules! size_queries {
     (
-        $T:ident<$IdT:ident>, $Operand:ty, $Shift:ty, $binary:path, $comparison:path,
+        $T:ident<$IdT:ident>, $Operand:ty, $binary:path, $comparison:path,
         [$(#[$example:meta])*] $(,)?
     ) => {
         impl<Id: $IdT> $T<Id> {
@@ -106,7 +183,9 @@ macro_rules! size_queries {
             /// first GPU (on a modelled H100 for a key without GPUs). Nothing runs; no
             /// GPU is needed. `Err` if there is no server key on this thread or the
             /// operands belong to another key. The `get_*_size_on_gpu` methods are its
-            /// panicking forms.
+            /// panicking forms (traits of the prelude, as in TFHE-rs).
+            ///
+            $(#[$example])*
             pub fn try_get_size_on_gpu<'r>(&self, op: BinaryOp, rhs: impl Into<$Operand>) -> Result<u64> {
                 self.binary_size(op, rhs.into().0)
             }
@@ -117,55 +196,20 @@ macro_rules! size_queries {
                 self.comparison_size(op, rhs.into().0)
             }
 
-            fn binary_size(&self, op: BinaryOp, rhs: OperandKind<'_, <Self as UnsignedView>::Bits>) -> Result<u64> {
+            pub(super) fn binary_size(&self, op: BinaryOp, rhs: OperandKind<'_, <Self as UnsignedView>::Bits>) -> Result<u64> {
                 self.unsigned_view().sized(rhs, |c, x, rhs| $binary(c, op, x, rhs))
             }
 
-            fn comparison_size(&self, op: ComparisonOp, rhs: OperandKind<'_, <Self as UnsignedView>::Bits>) -> Result<u64> {
+            pub(super) fn comparison_size(&self, op: ComparisonOp, rhs: OperandKind<'_, <Self as UnsignedView>::Bits>) -> Result<u64> {
                 self.unsigned_view().sized(rhs, |c, x, rhs| Ok(vec![$comparison(c, op, x, rhs)?]))
             }
 
-            size_queries!(@query $T, $Operand, [$(#[$example])*] get_add_size_on_gpu, binary_size, BinaryOp::Add);
-            size_queries!(@query $T, $Operand, [] get_sub_size_on_gpu, binary_size, BinaryOp::Sub);
-            size_queries!(@query $T, $Operand, [] get_mul_size_on_gpu, binary_size, BinaryOp::Mul);
-            size_queries!(@query $T, $Operand, [] get_bitand_size_on_gpu, binary_size, BinaryOp::BitAnd);
-            size_queries!(@query $T, $Operand, [] get_bitor_size_on_gpu, binary_size, BinaryOp::BitOr);
-            size_queries!(@query $T, $Operand, [] get_bitxor_size_on_gpu, binary_size, BinaryOp::BitXor);
-            size_queries!(@query $T, $Shift, [] get_left_shift_size_on_gpu, binary_size, BinaryOp::Shl);
-            size_queries!(@query $T, $Shift, [] get_right_shift_size_on_gpu, binary_size, BinaryOp::Shr);
-            size_queries!(@query $T, $Shift, [] get_rotate_left_size_on_gpu, binary_size, BinaryOp::RotateLeft);
-            size_queries!(@query $T, $Shift, [] get_rotate_right_size_on_gpu, binary_size, BinaryOp::RotateRight);
-            size_queries!(@query $T, $Operand, [] get_min_size_on_gpu, binary_size, BinaryOp::Min);
-            size_queries!(@query $T, $Operand, [] get_max_size_on_gpu, binary_size, BinaryOp::Max);
-            size_queries!(@query $T, $Operand, [] get_eq_size_on_gpu, comparison_size, ComparisonOp::Eq);
-            size_queries!(@query $T, $Operand, [] get_ne_size_on_gpu, comparison_size, ComparisonOp::Ne);
-            size_queries!(@query $T, $Operand, [] get_lt_size_on_gpu, comparison_size, ComparisonOp::Lt);
-            size_queries!(@query $T, $Operand, [] get_le_size_on_gpu, comparison_size, ComparisonOp::Le);
-            size_queries!(@query $T, $Operand, [] get_gt_size_on_gpu, comparison_size, ComparisonOp::Gt);
-            size_queries!(@query $T, $Operand, [] get_ge_size_on_gpu, comparison_size, ComparisonOp::Ge);
-        }
-    };
-    (@query $T:ident, $Rhs:ty, [$(#[$doc:meta])*] $name:ident, $size:ident, $op:expr) => {
-        #[doc = concat!(
-            "The device bytes `", stringify!($op), "` of `self` and `rhs` needs on a GPU ",
-            "(see [`", stringify!($T), "::try_get_size_on_gpu`])."
-        )]
-        ///
-        $(#[$doc])*
-        ///
-        /// # Panics
-        ///
-        /// If there is no server key on this thread or the operands belong to
-        /// another key.
-        #[track_caller]
-        pub fn $name<'r>(&self, rhs: impl Into<$Rhs>) -> u64 {
-            expect_op(self.$size($op, rhs.into().0), stringify!($name))
         }
     };
 }
 
 size_queries! {
-    FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>, integer::binary, integer::comparison,
+    FheUint<FheUintId>, Operand<'r, Id>, integer::binary, integer::comparison,
     [
         /// ```
         /// use gpufhe::prelude::*;
@@ -185,7 +229,7 @@ size_queries! {
 }
 
 size_queries! {
-    FheInt<FheIntId>, SignedOperand<'r, Id>, ShiftAmount<'r, Id::Unsigned>,
+    FheInt<FheIntId>, SignedOperand<'r, Id>,
     integer::signed_binary, integer::signed_comparison,
     [
         /// The signed circuits' sizes (the order, `min`/`max` and `>>` are signed):
@@ -221,23 +265,6 @@ impl FheBool {
         size_on_gpu(&[self.input(), then.input(), otherwise.input()], |c, w| {
             Ok(vec![integer::select(c, w[0][0], &w[1], &w[2])?])
         })
-    }
-
-    /// The device bytes `self.select(then, otherwise)` needs on a GPU.
-    ///
-    /// # Panics
-    ///
-    /// If [`FheBool::try_get_select_size_on_gpu`] fails.
-    #[track_caller]
-    pub fn get_select_size_on_gpu<Id: FheUintId>(
-        &self,
-        then: &FheUint<Id>,
-        otherwise: &FheUint<Id>,
-    ) -> u64 {
-        expect_op(
-            self.try_get_select_size_on_gpu(then, otherwise),
-            "get_select_size_on_gpu",
-        )
     }
 }
 

@@ -129,6 +129,7 @@ mod fhe_int;
 mod fhe_uint;
 mod global_state;
 mod gpu_helpers;
+mod gpu_size_traits;
 mod key_switching;
 mod key_tag;
 mod keys;
@@ -218,6 +219,13 @@ pub use traits::{
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
     pub use super::array::FheSliceDotProduct;
+    pub use super::gpu_size_traits::{
+        AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
+        DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
+        FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
+        RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu,
+        SubSizeOnGpu,
+    };
     pub use super::traits::{
         CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
@@ -225,4 +233,5 @@ pub mod prelude {
         RotateRightAssign,
     };
     pub use super::{FheKeyswitch, IfThenZero, ParameterSetConformant};
+    pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
 }

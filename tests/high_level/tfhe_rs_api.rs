@@ -22,8 +22,8 @@ use gpufhe::{
 };
 use gpufhe::{
     ClearArray, CompactCiphertextListBuilder, CompactPublicKey, CompressedFheUint16,
-    CompressedPublicKey, CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes, FheUint8Array,
-    GpuIndex, RangeForRandom,
+    CompressedPublicKey, CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes, Device,
+    FheUint8Array, GpuIndex, RangeForRandom,
 };
 use std::num::NonZeroU64;
 
@@ -318,4 +318,40 @@ fn public_keys_compressed_values_arrays_and_signed_arithmetic() {
     let total: Vec<u8> =
         (&view + &ClearArray::new(vec![10u8, 20, 30, 40], vec![2, 2])).decrypt(client_key);
     assert_eq!(total, vec![12, 23, 35, 46]);
+}
+
+#[test]
+fn gpu_size_queries_moves_and_memory_checks_as_tfhe_rs_names_them() {
+    // TFHE-rs's documented pattern: ask the sizes, check the GPU can take them,
+    // move the operands to the key's device, compute.
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+    let mut a = FheInt32::encrypt(-70_000i32, client_key);
+    let mut b = FheInt32::encrypt(3i32, client_key);
+    // A value's own bytes: 16 blocks of (2048 + 1) words.
+    assert_eq!(a.get_size_on_gpu(), 16 * 2049 * 8);
+    let operands = a.get_size_on_gpu() + b.get_size_on_gpu();
+    let add = a.get_add_size_on_gpu(&b);
+    assert!(add > operands, "{add} <= {operands}");
+    assert!(a.get_add_size_on_gpu(3i32) < add);
+    assert!(a.get_div_rem_size_on_gpu(&b) >= a.get_div_size_on_gpu(&b));
+    assert!(a.get_neg_size_on_gpu() > a.get_size_on_gpu());
+    assert!(a.get_gt_size_on_gpu(&b) > 0 && a.get_ne_size_on_gpu(&b) > 0);
+    let flag = FheBool::encrypt(true, client_key);
+    assert!(flag.get_cmux_size_on_gpu(&a, &b) >= operands);
+    let gpu = GpuIndex::new(0);
+    let on_gpu = gpufhe::get_number_of_gpus() > 0;
+    assert_eq!(GpuIndex::try_new(0).is_some(), on_gpu);
+    if !on_gpu {
+        assert!(!check_valid_cuda_malloc(add, gpu));
+        assert!(!gpufhe::core_crypto::gpu::is_cuda_available());
+    }
+    a.move_to_current_device();
+    b.move_to_current_device();
+    assert_eq!(a.current_device(), Device::Cpu); // a CPU key
+    assert!(a.gpu_indexes().is_empty());
+    a += &b;
+    let sum: i32 = a.decrypt(client_key);
+    assert_eq!(sum, -69_997);
+    unset_server_key();
 }
