@@ -17,6 +17,7 @@
 use super::config::block_count;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
+use super::fhe_types::FheTypes;
 use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId};
 use super::keys::{ClientKey, KeyTag};
 use super::storage::Storage;
@@ -296,9 +297,13 @@ impl CompactCiphertextList {
         self.kinds.is_empty()
     }
 
-    /// The kind of value `index`, `None` past the end.
-    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
-        self.kinds.get(index).copied()
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.kinds
+            .get(index)
+            .copied()
+            .and_then(FheTypes::from_data_kind)
     }
 
     /// The blocks of every value.
@@ -625,9 +630,12 @@ impl CompactCiphertextListExpander {
         self.values.is_empty()
     }
 
-    /// The kind of value `index`, `None` past the end.
-    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
-        self.values.get(index).map(|v| v.0)
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.values
+            .get(index)
+            .and_then(|v| FheTypes::from_data_kind(v.0))
     }
 
     /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
