@@ -200,6 +200,7 @@ pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuInde
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
+pub use oprf::OprfSeed;
 pub use oprf::{RangeForRandom, Seed};
 pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
 pub use scalar_select::{IfThenZero, SelectArm};
