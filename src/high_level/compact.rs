@@ -15,10 +15,12 @@
 //! a list of 128 `FheUint64`, 66,746 bytes here and 67,811 in TFHE-rs.
 
 use super::config::block_count;
+use super::cuda_server_key::CudaServerKey;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
+use super::fhe_types::FheTypes;
 use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId};
-use super::keys::{ClientKey, KeyTag};
+use super::keys::{ClientKey, KeyTag, ServerKey};
 use super::storage::Storage;
 use super::traits::expect_op;
 use crate::error::{check_eq, Error, Result};
@@ -245,7 +247,7 @@ pub(crate) fn block_counts(
 ///     (a.decrypt(&client_key), b.decrypt(&client_key), c.decrypt(&client_key));
 /// assert_eq!((a, b, c), (1234, -7, true));
 /// ```
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "ListFields")]
 pub struct CompactCiphertextList {
     tag: KeyTag,
@@ -296,9 +298,13 @@ impl CompactCiphertextList {
         self.kinds.is_empty()
     }
 
-    /// The kind of value `index`, `None` past the end.
-    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
-        self.kinds.get(index).copied()
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.kinds
+            .get(index)
+            .copied()
+            .and_then(FheTypes::from_data_kind)
     }
 
     /// The blocks of every value.
@@ -347,6 +353,22 @@ impl CompactCiphertextList {
         shortint::expanded_compact_bytes(&self.parameters, blocks)
     }
 
+    /// [`CompactCiphertextList::expand`], after checking that `server_key` (a
+    /// [`ServerKey`] or a [`CudaServerKey`]) is the key of the list's client key:
+    /// `Err` if it is another key's, or a `CudaServerKey` that could not be made.
+    /// The expansion itself needs no key.
+    pub fn expand_with_key<'a>(
+        &self,
+        server_key: impl Into<Result<&'a ServerKey>>,
+    ) -> Result<CompactCiphertextListExpander> {
+        let server_key = server_key.into()?;
+        self.tag.check(
+            "the compact list (it was encrypted under another key)",
+            server_key.tag(),
+        )?;
+        self.expand()
+    }
+
     /// The values as blocks of the client key, ready to compute with (no server key
     /// needed); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
     /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
@@ -373,6 +395,18 @@ impl CompactCiphertextList {
             tag: self.tag,
             values,
         })
+    }
+}
+
+impl<'a> From<&'a ServerKey> for Result<&'a ServerKey> {
+    fn from(key: &'a ServerKey) -> Self {
+        Ok(key)
+    }
+}
+
+impl<'a> From<&'a CudaServerKey> for Result<&'a ServerKey> {
+    fn from(key: &'a CudaServerKey) -> Self {
+        key.server_key()
     }
 }
 
@@ -464,7 +498,7 @@ impl CompactCiphertextListBuilder<'_> {
     pub fn extend_with_num_bits<T: CompactPushable>(
         &mut self,
         values: impl Iterator<Item = T>,
-        num_bits: u32,
+        num_bits: usize,
     ) -> Result<&mut Self> {
         for value in values {
             self.push_with_num_bits(value, num_bits)?;
@@ -484,8 +518,10 @@ impl CompactCiphertextListBuilder<'_> {
     pub fn push_with_num_bits<T: CompactPushable>(
         &mut self,
         value: T,
-        num_bits: u32,
+        num_bits: usize,
     ) -> Result<&mut Self> {
+        let num_bits = u32::try_from(num_bits)
+            .map_err(|_| Error::InvalidParameter(format!("no value has {num_bits} bits")))?;
         let kind = match value.kind() {
             DataKind::Unsigned(_) => DataKind::Unsigned(num_bits),
             DataKind::Signed(_) => DataKind::Signed(num_bits),
@@ -625,9 +661,12 @@ impl CompactCiphertextListExpander {
         self.values.is_empty()
     }
 
-    /// The kind of value `index`, `None` past the end.
-    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
-        self.values.get(index).map(|v| v.0)
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.values
+            .get(index)
+            .and_then(|v| FheTypes::from_data_kind(v.0))
     }
 
     /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another

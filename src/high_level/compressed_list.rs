@@ -33,6 +33,7 @@
 use super::compact::{block_counts, DataKind, Expandable, ExpandedBlocks};
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
+use super::fhe_types::FheTypes;
 use super::fhe_uint::{FheUint, FheUintId};
 use super::global_state::current_server_key;
 use super::keys::{KeyTag, ServerKey};
@@ -257,9 +258,13 @@ impl CompressedCiphertextList {
         self.kinds.is_empty()
     }
 
-    /// The kind of value `index`, `None` past the end.
-    pub fn get_kind_of(&self, index: usize) -> Option<DataKind> {
-        self.kinds.get(index).copied()
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.kinds
+            .get(index)
+            .copied()
+            .and_then(FheTypes::from_data_kind)
     }
 
     /// The tag of the client key its values belong to.

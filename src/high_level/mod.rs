@@ -126,6 +126,7 @@ mod cuda_server_key;
 mod division;
 mod fhe_bool;
 mod fhe_int;
+mod fhe_types;
 mod fhe_uint;
 mod global_state;
 mod gpu_helpers;
@@ -156,6 +157,8 @@ pub use compact::{
     CompactPublicKey, CompactPushable, CompressedCompactPublicKey, DataKind, Expandable,
     ExpandedBlocks,
 };
+pub use compact::{CompactPushable as HlCompactable, Expandable as HlExpandable};
+pub use compressed_list::Compressible as HlCompressible;
 pub use compressed_list::{
     CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
 };
@@ -182,6 +185,7 @@ pub use fhe_int::{
     FheInt, FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64,
     FheInt64Id, FheInt8, FheInt8Id, FheIntId, SignedClear, SignedOperand,
 };
+pub use fhe_types::{CiphertextList, FheTypes};
 pub use fhe_uint::{
     FheUint, FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
     FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint2Id, FheUint32, FheUint32Id, FheUint4,
@@ -197,6 +201,7 @@ pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuInde
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use operations::{BinaryOp, ComparisonOp};
+pub use oprf::OprfSeed;
 pub use oprf::{RangeForRandom, Seed};
 pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
 pub use scalar_select::{IfThenZero, SelectArm};
@@ -232,6 +237,6 @@ pub mod prelude {
         OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
         RotateRightAssign,
     };
-    pub use super::{FheKeyswitch, IfThenZero, ParameterSetConformant};
+    pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
     pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
 }

@@ -15,18 +15,70 @@ use super::traits::expect_op;
 use crate::error::{Error, Result};
 use crate::integer;
 use crate::scheduler::Blocks;
-use crate::shortint::oprf_seed_blocks;
+use crate::shortint::oprf_seed_blocks_from_bytes;
+use serde::{Deserialize, Serialize};
 use std::num::NonZeroU64;
 use std::sync::Arc;
 
 /// The public seed of an oblivious pseudo-random value. The same seed gives the
 /// same encrypted value (under one key, for one type); use a fresh one per value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Seed(pub u128);
+
+/// What the pseudo-random generators take as a seed: a [`Seed`] (its 16
+/// little-endian bytes) or bytes of any length (`&[u8]`, `&Vec<u8>`, `Vec<u8>`).
+/// A 16-byte seed gives the value of the `Seed` of those bytes; any other length is
+/// compressed into a key first (see
+/// [`oprf_seed_blocks_from_bytes`](crate::shortint::oprf_seed_blocks_from_bytes)).
+///
+/// ```
+/// use gpufhe::{OprfSeed, Seed};
+/// assert_eq!(Seed(1).into_bytes(), [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+/// assert_eq!(b"abc".as_slice().into_bytes(), b"abc");
+/// ```
+pub trait OprfSeed {
+    /// The bytes of the seed.
+    type Bytes: AsRef<[u8]>;
+
+    /// The bytes of the seed.
+    fn into_bytes(self) -> Self::Bytes;
+}
+
+impl OprfSeed for Seed {
+    type Bytes = [u8; 16];
+
+    fn into_bytes(self) -> [u8; 16] {
+        self.0.to_le_bytes()
+    }
+}
+
+impl<'a> OprfSeed for &'a [u8] {
+    type Bytes = &'a [u8];
+
+    fn into_bytes(self) -> &'a [u8] {
+        self
+    }
+}
+
+impl<'a> OprfSeed for &'a Vec<u8> {
+    type Bytes = &'a [u8];
+
+    fn into_bytes(self) -> &'a [u8] {
+        self
+    }
+}
+
+impl OprfSeed for Vec<u8> {
+    type Bytes = Vec<u8>;
+
+    fn into_bytes(self) -> Vec<u8> {
+        self
+    }
+}
 
 /// The storage of `bits` oblivious random bits on blocks for `width` bits, computed
 /// with the current server key.
-fn generate(seed: Seed, width: u32, bits: u32) -> Result<Storage> {
+fn generate(seed: impl OprfSeed, width: u32, bits: u32) -> Result<Storage> {
     generate_with(seed, width, |c, seeds| {
         integer::oblivious_random(c, seeds, bits)
     })
@@ -35,7 +87,7 @@ fn generate(seed: Seed, width: u32, bits: u32) -> Result<Storage> {
 /// The storage of `build` on `seed_bits / block bits` seed blocks (rounded up) of
 /// `seed`, computed with the current server key.
 fn generate_with(
-    seed: Seed,
+    seed: impl OprfSeed,
     seed_bits: u32,
     build: impl FnOnce(&mut integer::Circuit, &[integer::Wire]) -> Result<integer::Radix>,
 ) -> Result<Storage> {
@@ -44,7 +96,11 @@ fn generate_with(
     let count = block_count(&params, seed_bits);
     let seeds = Storage::Encrypted {
         tag: key.tag(),
-        blocks: Blocks::Cpu(Arc::new(oprf_seed_blocks(&params, seed.0, count))),
+        blocks: Blocks::Cpu(Arc::new(oprf_seed_blocks_from_bytes(
+            &params,
+            seed.into_bytes().as_ref(),
+            count,
+        ))),
     };
     let input = Input {
         storage: &seeds,
@@ -77,7 +133,7 @@ impl RangeForRandom {
 impl<Id: FheUintId> FheUint<Id> {
     /// A value uniform in `[0, 2^BITS)` that nobody knows without the client key,
     /// from the public `seed`; `Err` if there is no server key on this thread.
-    pub fn try_generate_oblivious_pseudo_random(seed: Seed) -> Result<Self> {
+    pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         Self::try_generate_oblivious_pseudo_random_bounded(seed, u64::from(Id::BITS))
     }
 
@@ -100,7 +156,7 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// If [`FheUint::try_generate_oblivious_pseudo_random`] fails.
     #[track_caller]
-    pub fn generate_oblivious_pseudo_random(seed: Seed) -> Self {
+    pub fn generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Self {
         expect_op(
             Self::try_generate_oblivious_pseudo_random(seed),
             "generate_oblivious_pseudo_random",
@@ -110,7 +166,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// A value uniform in `[0, 2^random_bits_count)`; `Err` if the count exceeds
     /// `BITS` or there is no server key on this thread.
     pub fn try_generate_oblivious_pseudo_random_bounded(
-        seed: Seed,
+        seed: impl OprfSeed,
         random_bits_count: u64,
     ) -> Result<Self> {
         if random_bits_count > u64::from(Id::BITS) {
@@ -129,7 +185,10 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// If [`FheUint::try_generate_oblivious_pseudo_random_bounded`] fails.
     #[track_caller]
-    pub fn generate_oblivious_pseudo_random_bounded(seed: Seed, random_bits_count: u64) -> Self {
+    pub fn generate_oblivious_pseudo_random_bounded(
+        seed: impl OprfSeed,
+        random_bits_count: u64,
+    ) -> Self {
         expect_op(
             Self::try_generate_oblivious_pseudo_random_bounded(seed, random_bits_count),
             "generate_oblivious_pseudo_random_bounded",
@@ -147,7 +206,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// range does not fit in the type, `max_distance` is not in `(0, 1)`, or there is
     /// no server key on this thread.
     pub fn try_generate_oblivious_pseudo_random_custom_range(
-        seed: Seed,
+        seed: impl OprfSeed,
         range: &RangeForRandom,
         max_distance: Option<f64>,
     ) -> Result<Self> {
@@ -194,7 +253,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// If [`FheUint::try_generate_oblivious_pseudo_random_custom_range`] fails.
     #[track_caller]
     pub fn generate_oblivious_pseudo_random_custom_range(
-        seed: Seed,
+        seed: impl OprfSeed,
         range: &RangeForRandom,
         max_distance: Option<f64>,
     ) -> Self {
@@ -209,7 +268,7 @@ impl<Id: FheIntId> FheInt<Id> {
     /// A value uniform over every value of the type (`[-2^(BITS-1), 2^(BITS-1))`)
     /// that nobody knows without the client key: uniform random bits, read as two's
     /// complement; `Err` if there is no server key on this thread.
-    pub fn try_generate_oblivious_pseudo_random(seed: Seed) -> Result<Self> {
+    pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         FheUint::try_generate_oblivious_pseudo_random(seed).map(Self::from_inner)
     }
 
@@ -231,7 +290,7 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// If [`FheInt::try_generate_oblivious_pseudo_random`] fails.
     #[track_caller]
-    pub fn generate_oblivious_pseudo_random(seed: Seed) -> Self {
+    pub fn generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Self {
         expect_op(
             Self::try_generate_oblivious_pseudo_random(seed),
             "generate_oblivious_pseudo_random",
@@ -242,7 +301,7 @@ impl<Id: FheIntId> FheInt<Id> {
     /// `random_bits_count < BITS` (the sign bit stays clear), or if there is no
     /// server key on this thread.
     pub fn try_generate_oblivious_pseudo_random_bounded(
-        seed: Seed,
+        seed: impl OprfSeed,
         random_bits_count: u64,
     ) -> Result<Self> {
         if random_bits_count >= u64::from(Id::Unsigned::BITS) {
@@ -263,7 +322,10 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// If [`FheInt::try_generate_oblivious_pseudo_random_bounded`] fails.
     #[track_caller]
-    pub fn generate_oblivious_pseudo_random_bounded(seed: Seed, random_bits_count: u64) -> Self {
+    pub fn generate_oblivious_pseudo_random_bounded(
+        seed: impl OprfSeed,
+        random_bits_count: u64,
+    ) -> Self {
         expect_op(
             Self::try_generate_oblivious_pseudo_random_bounded(seed, random_bits_count),
             "generate_oblivious_pseudo_random_bounded",
@@ -274,7 +336,7 @@ impl<Id: FheIntId> FheInt<Id> {
 impl FheBool {
     /// A uniformly random boolean that nobody knows without the client key; `Err`
     /// if there is no server key on this thread.
-    pub fn try_generate_oblivious_pseudo_random(seed: Seed) -> Result<Self> {
+    pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         generate(seed, 1, 1).map(Self::from_storage)
     }
 
@@ -284,7 +346,7 @@ impl FheBool {
     ///
     /// If [`FheBool::try_generate_oblivious_pseudo_random`] fails.
     #[track_caller]
-    pub fn generate_oblivious_pseudo_random(seed: Seed) -> Self {
+    pub fn generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Self {
         expect_op(
             Self::try_generate_oblivious_pseudo_random(seed),
             "generate_oblivious_pseudo_random",

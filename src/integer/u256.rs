@@ -581,5 +581,6 @@ impl std::iter::Sum for U256 {
     }
 }
 
+mod bytes;
 #[cfg(test)]
 mod tests;

@@ -39,7 +39,7 @@ pub use key_switching::{
     PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
-pub use oprf::{oprf_seed_blocks, seed_block_info};
+pub use oprf::{oprf_seed_blocks, oprf_seed_blocks_from_bytes, seed_block_info};
 pub use parameters::*;
 pub(crate) use pbs_stats::count_bootstraps;
 pub use pbs_stats::{pbs_count, reset_pbs_count};

@@ -7,9 +7,11 @@ use crate::common;
 use common::setup;
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_serialize};
+use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
 use gpufhe::{
-    CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey, Error, FheBool, FheInt64,
-    FheInt8, FheUint4, FheUint64, FheUint8,
+    generate_keys, CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey,
+    ConfigBuilder, Error, FheBool, FheInt64, FheInt8, FheTypes, FheUint4, FheUint64, FheUint8,
+    GpuIndex,
 };
 
 const LIMIT: u64 = 1 << 30;
@@ -131,4 +133,45 @@ fn compressed_public_keys_are_half_the_size_and_decompress_to_working_keys() {
             safe_deserialize(&bytes[..bytes.len() - cut], LIMIT);
         assert!(r.is_err(), "a key cut by {cut} bytes was read");
     }
+}
+
+/// The types of a list's values, through the `CiphertextList` trait.
+fn kinds_of<L: CiphertextList>(list: &L) -> Vec<Option<FheTypes>> {
+    (0..list.len()).map(|i| list.get_kind_of(i)).collect()
+}
+
+#[test]
+fn expand_with_key_checks_the_key_and_lists_compare() {
+    let ck = setup();
+    let (_, compressed, server_key) = common::keys();
+    let pk = CompactPublicKey::new(ck);
+    let mut builder = CompactCiphertextList::builder(&pk);
+    builder.push(7u8).push(-2i32);
+    assert!(builder.push_with_num_bits(1u8, usize::MAX).is_err());
+    // A width TFHE-rs has no name for.
+    builder.push_with_num_bits(5u8, 3).unwrap();
+    let list = builder.build();
+    assert_eq!(list.clone(), list);
+    assert_ne!(builder.build(), list, "fresh randomness, another list");
+    assert_eq!(list.get_kind_of(0), Some(FheTypes::Uint8));
+    assert_eq!(list.get_kind_of(3), None);
+
+    let expander = list.expand_with_key(server_key).unwrap();
+    let expected = vec![Some(FheTypes::Uint8), Some(FheTypes::Int32), None];
+    assert_eq!(kinds_of(&expander), expected);
+    let x: FheUint8 = CiphertextList::get(&expander, 0).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&x, ck), 7);
+
+    // A GPU key that could not be made, and another client's key.
+    let failed = compressed.decompress_to_specific_gpu(GpuIndex::new(999));
+    assert!(list.expand_with_key(&failed).is_err());
+    let (_, other) = generate_keys(
+        ConfigBuilder::default()
+            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+            .unwrap(),
+    );
+    assert!(matches!(
+        list.expand_with_key(&other),
+        Err(Error::KeyMismatch { .. })
+    ));
 }

@@ -67,10 +67,9 @@ fn values_of_every_kind_come_back() {
         .push(huge);
     let list = builder.build().unwrap();
     assert_eq!(list.len(), 7);
-    assert_eq!(
-        list.get_kind_of(3),
-        Some(gpufhe::high_level::DataKind::Boolean)
-    );
+    assert_eq!(list.get_kind_of(3), Some(gpufhe::FheTypes::Bool));
+    assert_eq!(list.get_kind_of(6), Some(gpufhe::FheTypes::Uint256));
+    assert_eq!(list.get_kind_of(7), None);
     let sum: FheUint64 = list.get(0).unwrap().unwrap();
     let trivial: FheUint8 = list.get(1).unwrap().unwrap();
     let signed: FheInt16 = list.get(2).unwrap().unwrap();

@@ -55,3 +55,25 @@ fn bounded_values_booleans_and_errors() {
     let err = FheUint8::try_generate_oblivious_pseudo_random(Seed(0)).unwrap_err();
     assert!(err.to_string().contains("set_server_key"), "{err}");
 }
+
+#[test]
+fn byte_seeds_match_their_seed_and_differ_from_each_other() {
+    let ck = setup();
+    // 16 bytes are the `Seed` of those bytes (little-endian).
+    let seed = 0x0102_0304_0506_0708_090a_0b0c_0d0e_0f10u128;
+    let from_seed: u64 = FheUint64::generate_oblivious_pseudo_random(Seed(seed)).decrypt(ck);
+    let bytes = seed.to_le_bytes().to_vec();
+    let from_bytes: u64 = FheUint64::generate_oblivious_pseudo_random(&bytes).decrypt(ck);
+    assert_eq!(from_seed, from_bytes);
+    // Other lengths: one value per byte string, distinct from each other.
+    let a: u64 = FheUint64::generate_oblivious_pseudo_random(b"session-42".as_slice()).decrypt(ck);
+    let again: u64 =
+        FheUint64::generate_oblivious_pseudo_random(b"session-42".to_vec()).decrypt(ck);
+    let b: u64 = FheUint64::generate_oblivious_pseudo_random(b"session-43".as_slice()).decrypt(ck);
+    let nonce = vec![7u8; 24];
+    let c: u64 = FheUint64::generate_oblivious_pseudo_random(&nonce).decrypt(ck);
+    let same: u64 = FheUint64::generate_oblivious_pseudo_random(nonce).decrypt(ck);
+    assert_eq!(c, same);
+    assert_eq!(a, again);
+    assert!(a != b || b != c, "three equal 64-bit values: {a} {b} {c}");
+}

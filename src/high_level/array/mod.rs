@@ -52,6 +52,7 @@
 mod dims;
 mod element;
 mod ops;
+mod slicing;
 pub(super) mod types;
 
 use crate::error::{Error, Result};
@@ -63,6 +64,7 @@ use std::ops::RangeBounds;
 
 pub use element::{ArrayElement, ArrayInteger, ArrayUnsigned};
 pub use ops::{fhe_array_contains, ArrayRhs, FheSliceDotProduct};
+pub use slicing::{IOwnedArray, Slicing, SlicingMut};
 pub use types::gpu::*;
 pub use types::*;
 

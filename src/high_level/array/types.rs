@@ -85,3 +85,13 @@ pub type ClearArray<T> = FheArrayBase<Vec<T>, ClearId>;
 pub type ClearSlice<'a, T> = FheArrayBase<&'a [T], ClearId>;
 /// A mutable slice of a [`ClearArray`].
 pub type ClearSliceMut<'a, T> = FheArrayBase<&'a mut [T], ClearId>;
+
+/// TFHE-rs's identifier type of `FheBool` arrays, for code that names it. This
+/// crate types its arrays by their element instead ([`FheBoolArray`] is
+/// `FheArrayBase<Vec<FheBool>>`): nothing here takes it.
+///
+/// ```
+/// let _id: gpufhe::FheBoolId = Default::default();
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FheBoolId;
