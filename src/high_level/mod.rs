@@ -118,6 +118,7 @@ mod bit_ops;
 mod calibration;
 mod casts;
 mod compact;
+mod compat_ops;
 mod compressed_list;
 mod compressed_values;
 mod config;
@@ -210,19 +211,20 @@ pub use serialization_config::{
     ParameterSetConformant, SerializationConfig,
 };
 pub use traits::{
-    CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
-    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,
-    OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+    CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
+    FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
+    OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign,
+    RotateRight, RotateRightAssign,
 };
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
     pub use super::array::FheSliceDotProduct;
     pub use super::traits::{
-        CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
-        FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
-        OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
-        RotateRightAssign,
+        CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
+        FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
+        OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft,
+        RotateLeftAssign, RotateRight, RotateRightAssign,
     };
     pub use super::{FheKeyswitch, IfThenZero, ParameterSetConformant};
 }

@@ -62,6 +62,7 @@ use std::marker::PhantomData;
 use std::ops::RangeBounds;
 
 pub use element::{ArrayElement, ArrayInteger, ArrayUnsigned};
+pub(crate) use ops::contains;
 pub use ops::{fhe_array_contains, ArrayRhs, FheSliceDotProduct};
 pub use types::gpu::*;
 pub use types::*;

@@ -1,0 +1,138 @@
+//! TFHE-rs 1.8 API forms on the insecure test parameters (fast), against clear
+//! results: the traits' default right operand, `DivRem`, `OverflowingNeg`,
+//! `FheWait`, `select`/`cmux`, `num_bits` and `contains`.
+
+use crate::insecure_keys::setup;
+
+use gpufhe::prelude::*;
+use gpufhe::{FheBool, FheInt16, FheInt8, FheUint16, FheUint32, FheUint8};
+
+/// Bounds through the default right operand (`Self`).
+fn order_and_extremes<T>(a: &T, b: T) -> (FheBool, FheBool, T, T)
+where
+    T: FheEq + FheOrd + FheMin<Output = T> + FheMax<Output = T> + Clone,
+{
+    (a.eq(b.clone()), a.lt(b.clone()), a.min(b.clone()), a.max(b))
+}
+
+fn rotate_by_self<T>(a: T, by: T) -> T
+where
+    T: RotateLeft<Output = T> + RotateRight<Output = T> + Clone,
+{
+    a.rotate_left(by.clone())
+        .rotate_right(by.clone())
+        .rotate_left(by)
+}
+
+fn quot_rem<'a, T>(a: &'a T, b: &'a T) -> (T, T)
+where
+    &'a T: DivRem<&'a T, Output = (T, T)>,
+{
+    a.div_rem(b)
+}
+
+fn negate_checked<T: OverflowingNeg<Output = T>>(x: T) -> (T, FheBool) {
+    x.overflowing_neg()
+}
+
+#[test]
+fn default_rhs_bounds() {
+    let ck = setup();
+    let a = FheUint8::encrypt(7u8, ck);
+    let b = FheUint8::encrypt(200u8, ck);
+    let (eq, lt, min, max) = order_and_extremes(&a, b);
+    assert!(!eq.decrypt(ck));
+    assert!(lt.decrypt(ck));
+    assert_eq!(FheDecrypt::<u8>::decrypt(&min, ck), 7);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&max, ck), 200);
+    let x = FheUint8::encrypt(0b1000_0110u8, ck);
+    let by = FheUint8::encrypt(3u8, ck);
+    let r: u8 = rotate_by_self(x, by).decrypt(ck);
+    assert_eq!(r, 0b1000_0110u8.rotate_left(3));
+}
+
+#[test]
+fn div_rem_trait() {
+    let ck = setup();
+    let a = FheUint16::encrypt(1000u16, ck);
+    let b = FheUint16::encrypt(7u16, ck);
+    let (q, r) = quot_rem(&a, &b);
+    let got: (u16, u16) = (q.decrypt(ck), r.decrypt(ck));
+    assert_eq!(got, (142, 6));
+    let (q, r) = DivRem::div_rem(&a, 9u16);
+    let got: (u16, u16) = (q.decrypt(ck), r.decrypt(ck));
+    assert_eq!(got, (111, 1));
+    let (q, r) = DivRem::div_rem(&a, b);
+    let got: (u16, u16) = (q.decrypt(ck), r.decrypt(ck));
+    assert_eq!(got, (142, 6));
+    // The inherent method still borrows.
+    let (q, _) = a.div_rem(3u16);
+    assert_eq!(FheDecrypt::<u16>::decrypt(&q, ck), 333);
+    assert_eq!(FheDecrypt::<u16>::decrypt(&a, ck), 1000);
+
+    let x = FheInt16::encrypt(-1000i16, ck);
+    let y = FheInt16::encrypt(7i16, ck);
+    let (q, r) = quot_rem(&x, &y);
+    let got: (i16, i16) = (q.decrypt(ck), r.decrypt(ck));
+    assert_eq!(got, (-142, -6));
+    let (q, r) = DivRem::div_rem(&x, -9i16);
+    let got: (i16, i16) = (q.decrypt(ck), r.decrypt(ck));
+    assert_eq!(got, (111, -1));
+}
+
+#[test]
+fn overflowing_neg() {
+    let ck = setup();
+    for v in [0u8, 1, 128, 255] {
+        let x = FheUint8::encrypt(v, ck);
+        let (n, f) = (&x).overflowing_neg();
+        let got: (u8, bool) = (n.decrypt(ck), f.decrypt(ck));
+        assert_eq!(got, v.overflowing_neg(), "-{v}");
+        let (n, f) = negate_checked(x);
+        let got: (u8, bool) = (n.decrypt(ck), f.decrypt(ck));
+        assert_eq!(got, v.overflowing_neg(), "-{v} (owned)");
+    }
+    for v in [i8::MIN, -1, 0, 1, i8::MAX] {
+        let x = FheInt8::encrypt(v, ck);
+        let (n, f) = (&x).overflowing_neg();
+        let got: (i8, bool) = (n.decrypt(ck), f.decrypt(ck));
+        assert_eq!(got, v.overflowing_neg(), "-{v}");
+        let (n, f) = negate_checked(x);
+        let got: (i8, bool) = (n.decrypt(ck), f.decrypt(ck));
+        assert_eq!(got, v.overflowing_neg(), "-{v} (owned)");
+    }
+}
+
+#[test]
+fn wait_select_cmux() {
+    let ck = setup();
+    let a = FheUint8::encrypt(3u8, ck);
+    let b = FheUint8::encrypt(9u8, ck);
+    let c = a.lt(&b);
+    a.wait();
+    c.wait();
+    FheInt8::encrypt(-1i8, ck).wait();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&c.select(&a, &b), ck), 3);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(!&c).cmux(&a, &b), ck), 9);
+    let t = FheBool::encrypt(true, ck);
+    assert!(!c.select(&!&t, &t).decrypt(ck));
+}
+
+#[test]
+fn num_bits_and_contains() {
+    assert_eq!(FheUint8::num_bits(), 8);
+    assert_eq!(FheUint32::num_bits(), 32);
+    assert_eq!(FheInt16::num_bits(), 16);
+    assert_eq!(FheBool::num_bits(), 1);
+    let ck = setup();
+    let values: Vec<FheUint16> = [5u16, 300, 7]
+        .iter()
+        .map(|&v| FheUint16::encrypt(v, ck))
+        .collect();
+    assert!(FheUint16::contains(&values, &FheUint16::encrypt(300u16, ck)).decrypt(ck));
+    assert!(!FheUint16::contains(&values, &FheUint16::encrypt(6u16, ck)).decrypt(ck));
+    assert!(!FheUint16::contains(&[], &values[0]).decrypt(ck));
+    let signed: Vec<FheInt8> = [-5i8, 7].iter().map(|&v| FheInt8::encrypt(v, ck)).collect();
+    assert!(FheInt8::contains(&signed, &FheInt8::encrypt(-5i8, ck)).decrypt(ck));
+    assert!(!FheInt8::contains(&signed, &FheInt8::encrypt(5i8, ck)).decrypt(ck));
+}
