@@ -93,8 +93,8 @@ pub(crate) use division_operators;
 std_operators!(FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>);
 division_operators!(FheUint<FheUintId>, Operand<'r, Id>);
 
-/// `clear op x` for one width: the commutative operators swap their operands,
-/// `clear - x` is [`FheUint::try_sub_from`].
+/// `clear op x` and `&clear op x` for one width: the commutative operators swap
+/// their operands, `clear - x` is [`FheUint::try_sub_from`].
 macro_rules! clear_left_operators {
     ($id:ty, $clear:ty) => {
         $crate::high_level::operators::clear_left_operators!(@type FheUint, $id, $clear);
@@ -118,7 +118,27 @@ macro_rules! clear_left_operators {
                 self - &rhs
             }
         }
+
+        $crate::high_level::operators::clear_left_operators!(@borrowed $T, $id, $clear,
+            Add add, Sub sub, Mul mul, BitAnd bitand, BitOr bitor, BitXor bitxor);
     };
+    (@borrowed $T:ident, $id:ty, $clear:ty, $($Op:ident $op:ident),*) => {$(
+        impl std::ops::$Op<&$crate::high_level::$T<$id>> for &$clear {
+            type Output = $crate::high_level::$T<$id>;
+            #[track_caller]
+            fn $op(self, rhs: &$crate::high_level::$T<$id>) -> Self::Output {
+                std::ops::$Op::$op(*self, rhs)
+            }
+        }
+
+        impl std::ops::$Op<$crate::high_level::$T<$id>> for &$clear {
+            type Output = $crate::high_level::$T<$id>;
+            #[track_caller]
+            fn $op(self, rhs: $crate::high_level::$T<$id>) -> Self::Output {
+                std::ops::$Op::$op(*self, &rhs)
+            }
+        }
+    )*};
     (@commutative $T:ident, $id:ty, $clear:ty, $($Op:ident $op:ident),*) => {$(
         impl std::ops::$Op<&$crate::high_level::$T<$id>> for $clear {
             type Output = $crate::high_level::$T<$id>;

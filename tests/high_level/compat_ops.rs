@@ -136,3 +136,94 @@ fn num_bits_and_contains() {
     assert!(FheInt8::contains(&signed, &FheInt8::encrypt(-5i8, ck)).decrypt(ck));
     assert!(!FheInt8::contains(&signed, &FheInt8::encrypt(5i8, ck)).decrypt(ck));
 }
+
+#[test]
+fn shifts_by_another_width() {
+    use gpufhe::{FheUint10, FheUint64};
+    let ck = setup();
+    let x = FheUint32::encrypt(0x8000_00f1u32, ck);
+    for amount in [0u8, 3, 31, 32, 37, 255] {
+        let a = FheUint8::encrypt(amount, ck);
+        let k = u32::from(amount);
+        let shl: u32 = (&x << &a).decrypt(ck);
+        assert_eq!(shl, 0x8000_00f1u32.wrapping_shl(k), "<< {amount}");
+        let shr: u32 = (&x >> a.clone()).decrypt(ck);
+        assert_eq!(shr, 0x8000_00f1u32.wrapping_shr(k), ">> {amount}");
+        let rl: u32 = (&x).rotate_left(&a).decrypt(ck);
+        assert_eq!(rl, 0x8000_00f1u32.rotate_left(k), "rotate_left {amount}");
+        let rr: u32 = x.clone().rotate_right(a.clone()).decrypt(ck);
+        assert_eq!(rr, 0x8000_00f1u32.rotate_right(k), "rotate_right {amount}");
+        let mut y = x.clone();
+        y <<= &a;
+        y >>= a.clone();
+        y.rotate_left_assign(&a);
+        y.rotate_right_assign(a);
+        let want = (0x8000_00f1u32.wrapping_shl(k) >> (k % 32))
+            .rotate_left(k)
+            .rotate_right(k);
+        assert_eq!(FheDecrypt::<u32>::decrypt(&y, ck), want, "assign {amount}");
+    }
+    // A wider amount than the value.
+    let b = FheUint8::encrypt(0b1001_0110u8, ck);
+    for amount in [1u64, 9, 1 << 40 | 3, u64::MAX] {
+        let a = FheUint64::encrypt(amount, ck);
+        let k = (amount % 8) as u32;
+        assert_eq!(
+            FheDecrypt::<u8>::decrypt(&(&b << &a), ck),
+            0b1001_0110u8 << k
+        );
+        let rl: u8 = (&b).rotate_left(&a).decrypt(ck);
+        assert_eq!(rl, 0b1001_0110u8.rotate_left(k), "rotate_left {amount}");
+    }
+    // A width that is not a power of two reads the whole amount.
+    let t = FheUint10::encrypt(0b11_0000_0001u16, ck);
+    for amount in [13u16, 1000, 65535] {
+        let a = FheUint16::encrypt(amount, ck);
+        let k = u32::from(amount % 10);
+        let got: u16 = (&t).rotate_left(&a).decrypt(ck);
+        assert_eq!(
+            got,
+            ((0b11_0000_0001u16 << k) | (0b11_0000_0001u16 >> (10 - k))) & 0x3ff
+        );
+    }
+    // A trivial amount of another width, and signed values.
+    let trivial = FheUint16::encrypt_trivial(35u16);
+    assert_eq!(
+        FheDecrypt::<u32>::decrypt(&(&x >> &trivial), ck),
+        0x8000_00f1u32 >> 3
+    );
+    let s = FheInt16::encrypt(-1000i16, ck);
+    let a = FheUint8::encrypt(4u8, ck);
+    assert_eq!(FheDecrypt::<i16>::decrypt(&(&s >> &a), ck), -1000i16 >> 4);
+    assert_eq!(FheDecrypt::<i16>::decrypt(&(&s << a), ck), -1000i16 << 4);
+}
+
+#[test]
+fn borrowed_clear_on_the_left() {
+    let ck = setup();
+    let a = FheUint8::encrypt(9u8, ck);
+    let k = 200u8;
+    let got: [u8; 6] = [
+        (&k + &a).decrypt(ck),
+        (&k - &a).decrypt(ck),
+        (&k * a.clone()).decrypt(ck),
+        (&k & &a).decrypt(ck),
+        (&k | a.clone()).decrypt(ck),
+        (&k ^ &a).decrypt(ck),
+    ];
+    assert_eq!(
+        got,
+        [209, 191, 200u8.wrapping_mul(9), 200 & 9, 200 | 9, 200 ^ 9]
+    );
+    let s = FheInt16::encrypt(-300i16, ck);
+    let m = -7i16;
+    let got: [i16; 3] = [
+        (&m - &s).decrypt(ck),
+        (&m * s.clone()).decrypt(ck),
+        (&m ^ &s).decrypt(ck),
+    ];
+    assert_eq!(got, [293, 2100, -7 ^ -300]);
+    // Clear arithmetic still infers its types.
+    let (x, y) = (&k + 1, &m - 1);
+    assert_eq!((x, y), (201u8, -8i16));
+}
