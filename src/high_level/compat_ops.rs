@@ -1,10 +1,11 @@
 //! TFHE-rs's smaller traits and associated functions of the integer types:
 //! [`DivRem`], [`OverflowingNeg`], [`FheWait`], `num_bits` and `contains`, written
-//! on the existing circuits.
+//! on the existing circuits, and the right operands of comparisons ([`Comparand`]),
+//! which take clear integers of any type.
 
 use super::array::contains;
 use super::fhe_bool::FheBool;
-use super::fhe_int::{FheInt, FheIntId, SignedOperand};
+use super::fhe_int::{twos_complement, FheInt, FheIntId, SignedOperand};
 use super::fhe_uint::{FheUint, FheUintId, Operand, OperandKind};
 use super::traits::{expect_op, DivRem, FheWait, OverflowingNeg};
 use crate::error::Result;
@@ -110,5 +111,143 @@ impl FheBool {
     /// The width of the type in bits: 1.
     pub const fn num_bits() -> usize {
         1
+    }
+}
+
+/// The right operand of a comparison, `min` or `max` of [`FheUint<Id>`]: an
+/// `&FheUint<Id>`, an `FheUint<Id>` or a clear integer of any type (`u8` ... `u128`,
+/// [`U256`], `i8` ... `i128`), as TFHE-rs's `FheEq<Clear>`. A clear outside the range
+/// of the type gives the mathematical comparison (`x.lt(300u16)` is true for an
+/// [`crate::FheUint8`], `x.eq(-1i32)` false); for `min` and `max` it is clamped to
+/// the range.
+pub struct Comparand<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>, pub(crate) Bound);
+
+/// The right operand of a comparison, `min` or `max` of [`FheInt<Id>`]: an
+/// `&FheInt<Id>`, an `FheInt<Id>` or a clear integer of any type, as [`Comparand`].
+pub struct SignedComparand<'a, Id: FheIntId>(
+    pub(crate) OperandKind<'a, Id::Unsigned>,
+    pub(crate) Bound,
+);
+
+/// Where a clear comparand lies with respect to the range of the type: inside it
+/// (the operand is its value), or above or below it (the operand is the bound).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bound {
+    Exact,
+    Above,
+    Below,
+}
+
+impl Bound {
+    /// The comparison with the bound that gives `self op clear` for a clear beyond
+    /// it: against `MAX`, `<`, `<=` and `!=` hold (`<= MAX`), `>`, `>=` and `==` do
+    /// not (`> MAX`); against `MIN` the other way around.
+    pub(crate) fn op(self, op: CmpOp) -> CmpOp {
+        use CmpOp::*;
+        match (self, op) {
+            (Self::Exact, op) => op,
+            (Self::Above, Lt | Le | Ne) => Le,
+            (Self::Above, _) => Gt,
+            (Self::Below, Lt | Le | Eq) => Lt,
+            (Self::Below, _) => Ge,
+        }
+    }
+}
+
+/// A clear integer of any type: non-negative (any magnitude) or negative.
+#[derive(Clone, Copy)]
+enum Wide {
+    NonNegative(U256),
+    Negative(i128),
+}
+
+impl<Id: FheUintId> Comparand<'_, Id> {
+    fn from_clear(value: Wide) -> Self {
+        let max = U256::MAX.wrapping_shr(256 - Id::BITS);
+        match value {
+            Wide::NonNegative(k) if k <= max => Self(OperandKind::Clear(k), Bound::Exact),
+            Wide::NonNegative(_) => Self(OperandKind::Clear(max), Bound::Above),
+            Wide::Negative(_) => Self(OperandKind::Clear(U256::ZERO), Bound::Below),
+        }
+    }
+}
+
+impl<Id: FheIntId> SignedComparand<'_, Id> {
+    fn from_clear(value: Wide) -> Self {
+        let bits = FheInt::<Id>::bits();
+        let min_bits = U256::ONE.wrapping_shl(bits - 1);
+        let max = min_bits.wrapping_sub(U256::ONE);
+        let min = (min_bits.low_u128() as i128).wrapping_neg(); // -2^(bits-1)
+        let (kind, bound) = match value {
+            Wide::NonNegative(k) if k <= max => (OperandKind::Clear(k), Bound::Exact),
+            Wide::NonNegative(_) => (OperandKind::Clear(max), Bound::Above),
+            Wide::Negative(v) if bits == 128 || v >= min => {
+                (OperandKind::Clear(twos_complement(v, bits)), Bound::Exact)
+            }
+            Wide::Negative(_) => (OperandKind::Clear(min_bits), Bound::Below),
+        };
+        Self(kind, bound)
+    }
+}
+
+impl<'a, Id: FheUintId> From<&'a FheUint<Id>> for Comparand<'a, Id> {
+    fn from(value: &'a FheUint<Id>) -> Self {
+        Self(Operand::from(value).0, Bound::Exact)
+    }
+}
+
+impl<Id: FheUintId> From<FheUint<Id>> for Comparand<'_, Id> {
+    fn from(value: FheUint<Id>) -> Self {
+        Self(Operand::from(value).0, Bound::Exact)
+    }
+}
+
+impl<'a, Id: FheIntId> From<&'a FheInt<Id>> for SignedComparand<'a, Id> {
+    fn from(value: &'a FheInt<Id>) -> Self {
+        Self(SignedOperand::from(value).0, Bound::Exact)
+    }
+}
+
+impl<Id: FheIntId> From<FheInt<Id>> for SignedComparand<'_, Id> {
+    fn from(value: FheInt<Id>) -> Self {
+        Self(SignedOperand::from(value).0, Bound::Exact)
+    }
+}
+
+/// `From` every clear integer type for both comparands.
+macro_rules! clear_comparands {
+    ($($clear:ty => |$v:ident| $wide:expr;)*) => {$(
+        impl<Id: FheUintId> From<$clear> for Comparand<'_, Id> {
+            fn from($v: $clear) -> Self {
+                Self::from_clear($wide)
+            }
+        }
+
+        impl<Id: FheIntId> From<$clear> for SignedComparand<'_, Id> {
+            fn from($v: $clear) -> Self {
+                Self::from_clear($wide)
+            }
+        }
+    )*};
+}
+
+clear_comparands! {
+    u8 => |v| Wide::NonNegative(U256::from(u128::from(v)));
+    u16 => |v| Wide::NonNegative(U256::from(u128::from(v)));
+    u32 => |v| Wide::NonNegative(U256::from(u128::from(v)));
+    u64 => |v| Wide::NonNegative(U256::from(u128::from(v)));
+    u128 => |v| Wide::NonNegative(U256::from(v));
+    U256 => |v| Wide::NonNegative(v);
+    i8 => |v| signed_wide(v.into());
+    i16 => |v| signed_wide(v.into());
+    i32 => |v| signed_wide(v.into());
+    i64 => |v| signed_wide(v.into());
+    i128 => |v| signed_wide(v);
+}
+
+fn signed_wide(v: i128) -> Wide {
+    match u128::try_from(v) {
+        Ok(k) => Wide::NonNegative(U256::from(k)),
+        Err(_) => Wide::Negative(v),
     }
 }

@@ -4,6 +4,7 @@
 //! thread, operands of different keys): see the `# Panics` sections of the traits.
 
 use super::bit_ops::Flag;
+use super::compat_ops::Comparand;
 use super::fhe_bool::{BoolOperand, FheBool};
 use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
 use super::operations::BinaryOp;
@@ -185,34 +186,41 @@ pub(crate) use unary_operator;
 unary_operator!(Not, not, try_not, FheBool);
 
 /// [`FheEq`], [`FheOrd`], [`FheMin`] and [`FheMax`] for `$T<Id>`, through its
-/// `compare` and `binary` methods, with right operands `$Operand`.
+/// `compare` and `binary` methods, with right operands `$Operand` (a comparand: the
+/// operand and where a clear one lies with respect to the range of the type).
 macro_rules! comparison_traits {
     ($T:ident<$IdT:ident>, $Operand:ty) => {
         impl<'r, Id: $IdT, R: Into<$Operand>> FheEq<R> for $T<Id> {
             fn try_eq(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Eq, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Eq), other.0)
             }
 
             fn try_ne(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Ne, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Ne), other.0)
             }
         }
 
         impl<'r, Id: $IdT, R: Into<$Operand>> FheOrd<R> for $T<Id> {
             fn try_lt(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Lt, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Lt), other.0)
             }
 
             fn try_le(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Le, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Le), other.0)
             }
 
             fn try_gt(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Gt, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Gt), other.0)
             }
 
             fn try_ge(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Ge, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Ge), other.0)
             }
         }
 
@@ -235,7 +243,7 @@ macro_rules! comparison_traits {
 }
 pub(crate) use comparison_traits;
 
-comparison_traits!(FheUint<FheUintId>, Operand<'r, Id>);
+comparison_traits!(FheUint<FheUintId>, Comparand<'r, Id>);
 
 /// A trait taking `self` by value, for owned and borrowed receivers of `$T<Id>`.
 macro_rules! by_value_receivers {

@@ -199,6 +199,7 @@ fn shifts_by_another_width() {
 }
 
 #[test]
+#[allow(clippy::op_ref)] // the borrowed clears are the point
 fn borrowed_clear_on_the_left() {
     let ck = setup();
     let a = FheUint8::encrypt(9u8, ck);
@@ -226,4 +227,68 @@ fn borrowed_clear_on_the_left() {
     // Clear arithmetic still infers its types.
     let (x, y) = (&k + 1, &m - 1);
     assert_eq!((x, y), (201u8, -8i16));
+}
+
+fn lt_generic<Id: gpufhe::FheUintId>(x: &gpufhe::FheUint<Id>) -> FheBool {
+    x.lt(16u8)
+}
+
+#[test]
+fn comparisons_with_clears_of_any_type() {
+    use gpufhe::{FheInt128, FheUint2};
+    let ck = setup();
+    let a = FheUint8::encrypt(200u8, ck);
+    let checks = [
+        (a.eq(200u16), true),
+        (a.eq(456u16), false), // 456 wraps to 200 as a u8
+        (a.ne(456u64), true),
+        (a.lt(300u16), true),
+        (a.le(300u32), true),
+        (a.gt(300u64), false),
+        (a.ge(u128::MAX), false),
+        (a.gt(-1i32), true),
+        (a.ge(-1i8), true),
+        (a.lt(-300i64), false),
+        (a.le(-1i16), false),
+        (a.eq(-56i8), false), // -56 is 200 as a u8
+        (a.ne(-1i128), true),
+        (a.lt(201i32), true),
+        (a.ge(200u64), true),
+        (a.eq(3), false), // an unsuffixed literal (i32)
+        (lt_generic(&a), false),
+        (lt_generic(&FheUint2::encrypt(3u8, ck)), true),
+    ];
+    for (i, (got, want)) in checks.into_iter().enumerate() {
+        assert_eq!(got.decrypt(ck), want, "check {i}");
+    }
+    let s = FheInt8::encrypt(-100i8, ck);
+    let checks = [
+        (s.eq(-100i64), true),
+        (s.eq(156u8), false), // 156 is -100 as an i8
+        (s.lt(200u8), true),
+        (s.gt(-129i16), true),
+        (s.le(-1000i32), false),
+        (s.ge(-100i16), true),
+        (s.ne(u64::MAX), true),
+        (s.gt(-101i128), true),
+        (FheInt128::encrypt(i128::MIN, ck).le(i128::MIN), true),
+        (FheInt128::encrypt(-1i128, ck).lt(u128::MAX), true),
+    ];
+    for (i, (got, want)) in checks.into_iter().enumerate() {
+        assert_eq!(got.decrypt(ck), want, "signed check {i}");
+    }
+    // min and max clamp a clear outside the range.
+    let got: [u8; 4] = [
+        a.min(300u16).decrypt(ck),
+        a.max(300u16).decrypt(ck),
+        a.min(-5i32).decrypt(ck),
+        a.max(7u64).decrypt(ck),
+    ];
+    assert_eq!(got, [200, 255, 0, 200]);
+    let got: [i8; 2] = [s.min(-1000i32).decrypt(ck), s.max(5u32).decrypt(ck)];
+    assert_eq!(got, [-128, 5]);
+    // Encrypted operands and inference of clear arithmetic are unchanged.
+    let b = FheUint8::encrypt(201u8, ck);
+    assert!(a.lt(&b).decrypt(ck));
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&a + 1), ck), 201);
 }
