@@ -226,14 +226,18 @@ shift_by! {
 /// work.
 pub struct Operand<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 
-/// The amount of a shift or rotation of [`FheUint<Id>`]: `&FheUint<Id>`,
-/// `FheUint<Id>`, or a clear `u8` ... `u128` (and the clear type of the same width).
+/// The amount of a shift or rotation of [`FheUint<Id>`]: an `&FheUint` or `FheUint`
+/// of any width, or a clear `u8` ... `u128` (and the clear type of the same width).
 /// It is taken modulo `Id::BITS`.
 pub struct ShiftAmount<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 
 /// An encrypted or a clear operand.
 pub(crate) enum OperandKind<'a, Id: FheUintId> {
     Encrypted(Cow<'a, FheUint<Id>>),
+    /// An encrypted shift amount of any width (its storage and width in bits): the
+    /// shift circuits read the whole value of the amount, whatever its number of
+    /// blocks, and take it modulo the width of the shifted value.
+    Amount(Cow<'a, Storage>, u32),
     Clear(U256),
 }
 
@@ -249,27 +253,39 @@ impl<Id: FheUintId> OperandKind<'_, Id> {
     pub(crate) fn borrowed(&self) -> OperandKind<'_, Id> {
         match self {
             Self::Encrypted(x) => OperandKind::Encrypted(Cow::Borrowed(x.as_ref())),
+            Self::Amount(x, bits) => OperandKind::Amount(Cow::Borrowed(x.as_ref()), *bits),
             Self::Clear(k) => OperandKind::Clear(*k),
         }
     }
 }
 
-macro_rules! encrypted_operand {
-    ($($Operand:ident),*) => {$(
-        impl<'a, Id: FheUintId> From<&'a FheUint<Id>> for $Operand<'a, Id> {
-            fn from(value: &'a FheUint<Id>) -> Self {
-                Self(OperandKind::Encrypted(Cow::Borrowed(value)))
-            }
-        }
-
-        impl<Id: FheUintId> From<FheUint<Id>> for $Operand<'_, Id> {
-            fn from(value: FheUint<Id>) -> Self {
-                Self(OperandKind::Encrypted(Cow::Owned(value)))
-            }
-        }
-    )*};
+impl<'a, Id: FheUintId> From<&'a FheUint<Id>> for Operand<'a, Id> {
+    fn from(value: &'a FheUint<Id>) -> Self {
+        Self(OperandKind::Encrypted(Cow::Borrowed(value)))
+    }
 }
-encrypted_operand!(Operand, ShiftAmount);
+
+impl<Id: FheUintId> From<FheUint<Id>> for Operand<'_, Id> {
+    fn from(value: FheUint<Id>) -> Self {
+        Self(OperandKind::Encrypted(Cow::Owned(value)))
+    }
+}
+
+/// An encrypted amount of any width `Id2` (TFHE-rs's `FheUint<Id> << &FheUint<Id2>`).
+impl<'a, Id: FheUintId, Id2: FheUintId> From<&'a FheUint<Id2>> for ShiftAmount<'a, Id> {
+    fn from(value: &'a FheUint<Id2>) -> Self {
+        Self(OperandKind::Amount(
+            Cow::Borrowed(&value.storage),
+            Id2::BITS,
+        ))
+    }
+}
+
+impl<Id: FheUintId, Id2: FheUintId> From<FheUint<Id2>> for ShiftAmount<'_, Id> {
+    fn from(value: FheUint<Id2>) -> Self {
+        Self(OperandKind::Amount(Cow::Owned(value.storage), Id2::BITS))
+    }
+}
 
 /// A value computed on as the bits of an [`FheUint`]: an unsigned value itself, a
 /// signed one its two's complement bits. The operations that only read bits (counts,

@@ -159,6 +159,15 @@ impl<Id: FheUintId> FheUint<Id> {
             OperandKind::Encrypted(r) => size_on_gpu(&[self.input(), r.input()], |c, w| {
                 Ok(vec![build(c, &w[0], Rhs::Wires(&w[1]))?])
             }),
+            OperandKind::Amount(storage, bits) => {
+                let amount = Input {
+                    storage,
+                    bits: *bits,
+                };
+                size_on_gpu(&[self.input(), amount], |c, w| {
+                    Ok(vec![build(c, &w[0], Rhs::Wires(&w[1]))?])
+                })
+            }
             OperandKind::Clear(k) => size_on_gpu(&[self.input()], |c, w| {
                 Ok(vec![build(c, &w[0], Rhs::Clear(*k))?])
             }),

@@ -118,6 +118,7 @@ mod bit_ops;
 mod calibration;
 mod casts;
 mod compact;
+mod compat_ops;
 mod compressed_list;
 mod compressed_values;
 mod config;
@@ -216,9 +217,10 @@ pub use serialization_config::{
     ParameterSetConformant, SerializationConfig,
 };
 pub use traits::{
-    CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt,
-    FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse, OverflowingAdd, OverflowingMul,
-    OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+    CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
+    FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
+    OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign,
+    RotateRight, RotateRightAssign,
 };
 
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
@@ -232,10 +234,10 @@ pub mod prelude {
         SubSizeOnGpu,
     };
     pub use super::traits::{
-        CastFrom, CastInto, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
-        FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, IfThenElse,
-        OverflowingAdd, OverflowingMul, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
-        RotateRightAssign,
+        CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
+        FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
+        OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft,
+        RotateLeftAssign, RotateRight, RotateRightAssign,
     };
     pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
     pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};

@@ -76,6 +76,13 @@ impl<'a> Slots<'a> {
                 Storage::Trivial(k) => SlotRhs::Clear(k),
                 Storage::Encrypted { .. } => SlotRhs::Input(self.push(x.input())),
             },
+            OperandKind::Amount(storage, bits) => match storage.as_ref() {
+                Storage::Trivial(k) => SlotRhs::Clear(*k),
+                storage @ Storage::Encrypted { .. } => SlotRhs::Input(self.push(Input {
+                    storage,
+                    bits: *bits,
+                })),
+            },
             OperandKind::Clear(k) => SlotRhs::Clear(*k),
         }
     }

@@ -4,6 +4,7 @@
 //! thread, operands of different keys): see the `# Panics` sections of the traits.
 
 use super::bit_ops::Flag;
+use super::compat_ops::Comparand;
 use super::fhe_bool::{BoolOperand, FheBool};
 use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
 use super::operations::BinaryOp;
@@ -93,8 +94,8 @@ pub(crate) use division_operators;
 std_operators!(FheUint<FheUintId>, Operand<'r, Id>, ShiftAmount<'r, Id>);
 division_operators!(FheUint<FheUintId>, Operand<'r, Id>);
 
-/// `clear op x` for one width: the commutative operators swap their operands,
-/// `clear - x` is [`FheUint::try_sub_from`].
+/// `clear op x` and `&clear op x` for one width: the commutative operators swap
+/// their operands, `clear - x` is [`FheUint::try_sub_from`].
 macro_rules! clear_left_operators {
     ($id:ty, $clear:ty) => {
         $crate::high_level::operators::clear_left_operators!(@type FheUint, $id, $clear);
@@ -118,7 +119,27 @@ macro_rules! clear_left_operators {
                 self - &rhs
             }
         }
+
+        $crate::high_level::operators::clear_left_operators!(@borrowed $T, $id, $clear,
+            Add add, Sub sub, Mul mul, BitAnd bitand, BitOr bitor, BitXor bitxor);
     };
+    (@borrowed $T:ident, $id:ty, $clear:ty, $($Op:ident $op:ident),*) => {$(
+        impl std::ops::$Op<&$crate::high_level::$T<$id>> for &$clear {
+            type Output = $crate::high_level::$T<$id>;
+            #[track_caller]
+            fn $op(self, rhs: &$crate::high_level::$T<$id>) -> Self::Output {
+                std::ops::$Op::$op(*self, rhs)
+            }
+        }
+
+        impl std::ops::$Op<$crate::high_level::$T<$id>> for &$clear {
+            type Output = $crate::high_level::$T<$id>;
+            #[track_caller]
+            fn $op(self, rhs: $crate::high_level::$T<$id>) -> Self::Output {
+                std::ops::$Op::$op(*self, &rhs)
+            }
+        }
+    )*};
     (@commutative $T:ident, $id:ty, $clear:ty, $($Op:ident $op:ident),*) => {$(
         impl std::ops::$Op<&$crate::high_level::$T<$id>> for $clear {
             type Output = $crate::high_level::$T<$id>;
@@ -165,34 +186,41 @@ pub(crate) use unary_operator;
 unary_operator!(Not, not, try_not, FheBool);
 
 /// [`FheEq`], [`FheOrd`], [`FheMin`] and [`FheMax`] for `$T<Id>`, through its
-/// `compare` and `binary` methods, with right operands `$Operand`.
+/// `compare` and `binary` methods, with right operands `$Operand` (a comparand: the
+/// operand and where a clear one lies with respect to the range of the type).
 macro_rules! comparison_traits {
     ($T:ident<$IdT:ident>, $Operand:ty) => {
         impl<'r, Id: $IdT, R: Into<$Operand>> FheEq<R> for $T<Id> {
             fn try_eq(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Eq, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Eq), other.0)
             }
 
             fn try_ne(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Ne, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Ne), other.0)
             }
         }
 
         impl<'r, Id: $IdT, R: Into<$Operand>> FheOrd<R> for $T<Id> {
             fn try_lt(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Lt, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Lt), other.0)
             }
 
             fn try_le(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Le, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Le), other.0)
             }
 
             fn try_gt(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Gt, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Gt), other.0)
             }
 
             fn try_ge(&self, other: R) -> Result<FheBool> {
-                self.compare(CmpOp::Ge, other.into().0)
+                let other = other.into();
+                self.compare(other.1.op(CmpOp::Ge), other.0)
             }
         }
 
@@ -215,7 +243,7 @@ macro_rules! comparison_traits {
 }
 pub(crate) use comparison_traits;
 
-comparison_traits!(FheUint<FheUintId>, Operand<'r, Id>);
+comparison_traits!(FheUint<FheUintId>, Comparand<'r, Id>);
 
 /// A trait taking `self` by value, for owned and borrowed receivers of `$T<Id>`.
 macro_rules! by_value_receivers {

@@ -6,6 +6,7 @@
 
 use super::batch::{BatchOutput, ValueSlot};
 use super::bit_ops::Flag;
+use super::compat_ops::SignedComparand;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{clear_bits, FheInt, FheIntId, SignedOperand};
 use super::fhe_uint::{FheUint, OperandKind, ShiftAmount, UnsignedClear};
@@ -191,7 +192,7 @@ std_operators!(
     ShiftAmount<'r, Id::Unsigned>
 );
 division_operators!(FheInt<FheIntId>, SignedOperand<'r, Id>);
-comparison_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
+comparison_traits!(FheInt<FheIntId>, SignedComparand<'r, Id>);
 overflowing_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
 rotations!(FheInt<FheIntId>, ShiftAmount<'r, Id::Unsigned>);
 iter_sum!(FheInt<FheIntId>);

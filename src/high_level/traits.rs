@@ -100,7 +100,7 @@ pub trait FheTryTrivialEncrypt<T>: Sized {
 /// assert!(a.eq(&b).decrypt(&client_key));
 /// assert!(!a.ne(b).decrypt(&client_key));
 /// ```
-pub trait FheEq<Rhs> {
+pub trait FheEq<Rhs = Self> {
     /// `self == other`; `Err` on failure.
     fn try_eq(&self, other: Rhs) -> Result<FheBool>;
     /// `self != other`; `Err` on failure.
@@ -140,7 +140,7 @@ pub trait FheEq<Rhs> {
 /// assert!(a.lt(&b).decrypt(&client_key));
 /// assert!(!a.ge(100u8).decrypt(&client_key)); // a clear right operand
 /// ```
-pub trait FheOrd<Rhs> {
+pub trait FheOrd<Rhs = Self> {
     /// `self < other`; `Err` on failure.
     fn try_lt(&self, other: Rhs) -> Result<FheBool>;
     /// `self <= other`; `Err` on failure.
@@ -203,7 +203,7 @@ pub trait FheOrd<Rhs> {
 /// assert_eq!(FheDecrypt::<u8>::decrypt(&a.min(&b), &client_key), 7);
 /// assert_eq!(FheDecrypt::<u8>::decrypt(&a.max(9u8), &client_key), 9);
 /// ```
-pub trait FheMin<Rhs> {
+pub trait FheMin<Rhs = Self> {
     /// The result type.
     type Output;
     /// The smaller of `self` and `other`; `Err` on failure.
@@ -221,7 +221,7 @@ pub trait FheMin<Rhs> {
 }
 
 /// Encrypted maximum (example at [`FheMin`]).
-pub trait FheMax<Rhs> {
+pub trait FheMax<Rhs = Self> {
     /// The result type.
     type Output;
     /// The larger of `self` and `other`; `Err` on failure.
@@ -251,7 +251,7 @@ pub trait FheMax<Rhs> {
 /// assert_eq!(FheDecrypt::<u8>::decrypt(&(&a).rotate_left(&amount), &client_key), 0b0000_0011);
 /// assert_eq!(FheDecrypt::<u8>::decrypt(&a.rotate_right(1u32), &client_key), 0b1100_0000);
 /// ```
-pub trait RotateLeft<Rhs> {
+pub trait RotateLeft<Rhs = Self> {
     /// The result type.
     type Output;
     /// `self` rotated left by `amount`; `Err` on failure.
@@ -273,7 +273,7 @@ pub trait RotateLeft<Rhs> {
 
 /// Rotation towards the least significant bit; the amount is taken modulo the width
 /// (example at [`RotateLeft`]).
-pub trait RotateRight<Rhs> {
+pub trait RotateRight<Rhs = Self> {
     /// The result type.
     type Output;
     /// `self` rotated right by `amount`; `Err` on failure.
@@ -294,7 +294,7 @@ pub trait RotateRight<Rhs> {
 }
 
 /// In-place [`RotateLeft`].
-pub trait RotateLeftAssign<Rhs> {
+pub trait RotateLeftAssign<Rhs = Self> {
     /// Rotates `self` left by `amount`.
     ///
     /// # Panics
@@ -304,7 +304,7 @@ pub trait RotateLeftAssign<Rhs> {
 }
 
 /// In-place [`RotateRight`].
-pub trait RotateRightAssign<Rhs> {
+pub trait RotateRightAssign<Rhs = Self> {
     /// Rotates `self` right by `amount`.
     ///
     /// # Panics
@@ -430,6 +430,90 @@ pub trait OverflowingMul<Rhs> {
     }
 }
 
+/// Negation that also reports whether it wrapped around: for [`crate::FheUint`]
+/// whether the value is not zero (as `u8::overflowing_neg`), for [`crate::FheInt`]
+/// whether it is `MIN`.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheInt8::encrypt(i8::MIN, &client_key);
+/// let (negated, overflowed) = (&a).overflowing_neg();
+/// assert_eq!(FheDecrypt::<i8>::decrypt(&negated, &client_key), i8::MIN);
+/// assert!(overflowed.decrypt(&client_key));
+/// ```
+pub trait OverflowingNeg {
+    /// The result type.
+    type Output;
+    /// `-self` (wrapping) and whether it wrapped around; `Err` on failure.
+    fn try_overflowing_neg(self) -> Result<(Self::Output, FheBool)>;
+
+    /// `-self` (wrapping) and whether it wrapped around.
+    ///
+    /// # Panics
+    ///
+    /// If [`OverflowingNeg::try_overflowing_neg`] fails.
+    #[track_caller]
+    fn overflowing_neg(self) -> (Self::Output, FheBool)
+    where
+        Self: Sized,
+    {
+        expect_op(self.try_overflowing_neg(), "overflowing_neg")
+    }
+}
+
+/// Quotient and remainder in one circuit, as the inherent `div_rem` of
+/// [`crate::FheUint`] and [`crate::FheInt`] (for generic code). Implemented for
+/// borrowed values (`&FheUint`, `&FheInt`) only: for owned ones the trait's
+/// by-value method would take precedence over the inherent `div_rem(&self)`.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// fn quot_rem<'a, T>(a: &'a T, b: &'a T) -> (T, T)
+/// where
+///     &'a T: DivRem<&'a T, Output = (T, T)>,
+/// {
+///     a.div_rem(b)
+/// }
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(23u8, &client_key);
+/// let b = FheUint8::encrypt(5u8, &client_key);
+/// let (q, r) = quot_rem(&a, &b);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&q, &client_key), 4);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&r, &client_key), 3);
+/// ```
+pub trait DivRem<Rhs = Self> {
+    /// The result type: the quotient and the remainder.
+    type Output;
+    /// `(self / rhs, self % rhs)`; `Err` on failure.
+    fn try_div_rem(self, rhs: Rhs) -> Result<Self::Output>;
+
+    /// `(self / rhs, self % rhs)`.
+    ///
+    /// # Panics
+    ///
+    /// If [`DivRem::try_div_rem`] fails.
+    #[track_caller]
+    fn div_rem(self, rhs: Rhs) -> Self::Output
+    where
+        Self: Sized,
+    {
+        expect_op(self.try_div_rem(rhs), "div_rem")
+    }
+}
+
+/// Waiting for the computation of a value to finish. gpufhe's operations are
+/// synchronous (a value is computed when the operation returns), so `wait` returns
+/// at once; it exists for code written for backends that compute asynchronously.
+pub trait FheWait {
+    /// Returns once `self` is computed: at once in gpufhe.
+    fn wait(&self);
+}
+
 /// Selection by an encrypted condition, implemented by [`FheBool`] for encrypted
 /// integers and booleans.
 ///
@@ -455,6 +539,26 @@ pub trait IfThenElse<T> {
     #[track_caller]
     fn if_then_else(&self, then: &T, otherwise: &T) -> T {
         expect_op(self.try_if_then_else(then, otherwise), "if_then_else")
+    }
+
+    /// The same as [`IfThenElse::if_then_else`] (TFHE-rs's other name).
+    ///
+    /// # Panics
+    ///
+    /// If [`IfThenElse::try_if_then_else`] fails.
+    #[track_caller]
+    fn select(&self, then: &T, otherwise: &T) -> T {
+        expect_op(self.try_if_then_else(then, otherwise), "select")
+    }
+
+    /// The same as [`IfThenElse::if_then_else`] (TFHE-rs's other name).
+    ///
+    /// # Panics
+    ///
+    /// If [`IfThenElse::try_if_then_else`] fails.
+    #[track_caller]
+    fn cmux(&self, then: &T, otherwise: &T) -> T {
+        expect_op(self.try_if_then_else(then, otherwise), "cmux")
     }
 }
 

@@ -17,6 +17,7 @@ mod array;
 mod bit_operations;
 mod bit_operations_default_parameters;
 mod compact_public_key;
+mod compat_ops;
 mod compressed_values;
 mod compression;
 mod division;

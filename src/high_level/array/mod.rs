@@ -63,6 +63,7 @@ use std::marker::PhantomData;
 use std::ops::RangeBounds;
 
 pub use element::{ArrayElement, ArrayInteger, ArrayUnsigned};
+pub(crate) use ops::contains;
 pub use ops::{fhe_array_contains, ArrayRhs, FheSliceDotProduct};
 pub use slicing::{IOwnedArray, Slicing, SlicingMut};
 pub use types::gpu::*;

@@ -155,7 +155,7 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
 /// Whether some element of `data` equals `value`, as one circuit: a `!=` per
 /// element, then the flags folded together ([`integer::contains`]). Trivially false
 /// for no element.
-fn contains<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBool> {
+pub(crate) fn contains<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBool> {
     if data.is_empty() {
         return Ok(FheBool::encrypt_trivial(false));
     }
