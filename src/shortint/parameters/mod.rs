@@ -7,6 +7,7 @@
 
 mod aliases;
 mod block;
+mod names;
 
 pub use super::compression::{
     CompressionParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
@@ -24,3 +25,7 @@ pub use aliases::{
     PARAM_MESSAGE_2_CARRY_2_KS_PBS,
 };
 pub use block::*;
+pub use names::{
+    AtomicPatternParameters, CarryModulus, ClassicPBSParameters,
+    CompactPublicKeyEncryptionParameters, MessageModulus, MultiBitPBSParameters, PBSParameters,
+};
