@@ -51,7 +51,7 @@ pub mod scheduler;
 pub mod serialization;
 pub mod shortint;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 /// Everything of the high-level API is also at the crate root, as in TFHE-rs.
 pub use high_level::*;
 
