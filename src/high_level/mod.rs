@@ -129,6 +129,7 @@ mod fhe_int;
 mod fhe_uint;
 mod global_state;
 mod gpu_helpers;
+mod key_capabilities;
 mod key_switching;
 mod key_tag;
 mod keys;
