@@ -1,5 +1,6 @@
 //! What the keys hold and support, under TFHE-rs's names (`supports_*`,
-//! `has_*_key`), and the computation parameters of a client key.
+//! `has_*_key`), the computation parameters of a client key, and client keys drawn
+//! from a seed.
 //!
 //! This crate's server keys hold compression keys when the configuration enables
 //! compression, and nothing else optional: random values are drawn with the server
@@ -7,10 +8,60 @@
 //! parameters (no keyswitch material), and there is no noise squashing,
 //! re-randomization or transciphering.
 
-use super::keys::{ClientKey, CompressedServerKey, ServerKey};
-use crate::shortint::AtomicPatternParameters;
+use super::keys::{ClientKey, CompressedServerKey, KeyTag, ServerKey};
+use super::{Config, Seed};
+use crate::core_crypto::SecretRandomGenerator;
+use crate::error::Result;
+use crate::shortint::{self, AtomicPatternParameters};
 
 impl ClientKey {
+    /// A client key drawn deterministically from `seed` (as TFHE-rs's
+    /// `generate_with_seed`): the same seed and configuration give the same secret
+    /// keys, compression key and tag. Anyone who knows the seed knows the keys: use
+    /// a seed of 128 secret random bits, or [`ClientKey::generate`].
+    ///
+    /// # Panics
+    ///
+    /// If the parameters of `config` cannot generate keys (as
+    /// [`ClientKey::generate`]).
+    #[track_caller]
+    pub fn generate_with_seed(config: impl Into<Config>, seed: Seed) -> Self {
+        match Self::try_generate_with_seed(config, seed) {
+            Ok(key) => key,
+            Err(e) => panic!("ClientKey::generate_with_seed failed: {e}"),
+        }
+    }
+
+    /// [`ClientKey::generate_with_seed`], `Err` where [`ClientKey::try_generate`]
+    /// returns one for the configuration.
+    pub fn try_generate_with_seed(config: impl Into<Config>, seed: Seed) -> Result<Self> {
+        let config = config.into();
+        config.check()?;
+        // One generator per use, from the seed and a distinct domain label.
+        let generator = |label: &[u8; 16]| {
+            let mut bytes = [0u8; 32];
+            bytes[..16].copy_from_slice(&seed.0.to_le_bytes());
+            bytes[16..].copy_from_slice(label);
+            SecretRandomGenerator::from_seed_insecure(crate::core_crypto::Seed(bytes))
+        };
+        let tag = KeyTag::from_generator(&mut generator(b"gpufhe:key-tag\0\0"));
+        let key = shortint::ClientKey::from_secret_generator(
+            *config.parameters(),
+            &mut generator(b"gpufhe:block-key"),
+        )?;
+        let compression = config
+            .compression_parameters()
+            .map(|c| {
+                shortint::CompressionPrivateKey::from_secret_generator(
+                    *c,
+                    config.parameters(),
+                    &mut generator(b"gpufhe:compress\0"),
+                )
+            })
+            .transpose()?;
+        Ok(Self::from_parts(config, tag, key, compression))
+    }
+
     /// The parameters its blocks are computed with (as TFHE-rs's
     /// `computation_parameters`): the block parameters of its configuration.
     pub fn computation_parameters(&self) -> AtomicPatternParameters {
@@ -106,7 +157,28 @@ mod tests {
     use crate::shortint::{
         COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
     };
-    use crate::{ClientKey, CompressedServerKey, ConfigBuilder};
+    use crate::{ClientKey, CompressedServerKey, ConfigBuilder, Seed};
+
+    #[test]
+    fn keys_from_one_seed_serialize_identically() {
+        let config = ConfigBuilder::default()
+            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+            .unwrap()
+            .enable_compression(COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+        let bytes = |seed| {
+            let key = ClientKey::try_generate_with_seed(config, Seed(seed)).unwrap();
+            crate::serialization::with_insecure_parameters_allowed(|| {
+                let mut out = vec![];
+                crate::serialization::safe_serialize(&key, &mut out, 1 << 30).map(|_| out)
+            })
+            .unwrap()
+        };
+        assert_eq!(bytes(7), bytes(7));
+        assert_ne!(bytes(7), bytes(8));
+        let weak = ConfigBuilder::default()
+            .use_custom_parameters(crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+        assert!(ClientKey::try_generate_with_seed(weak, Seed(7)).is_err());
+    }
 
     #[test]
     fn compression_keys_are_reported_as_the_configuration_enables_them() {
