@@ -107,6 +107,10 @@ pub enum Error {
         /// What failed, with the driver's error, and what to do.
         message: String,
     },
+    /// An error described only by its message: what `Error::from("...")` makes
+    /// (TFHE-rs's `ErrorKind::Message`).
+    #[error("{0}")]
+    Message(String),
     /// A CUDA driver call failed.
     #[error("CUDA error during {context}: {message}")]
     Cuda {
@@ -115,6 +119,38 @@ pub enum Error {
         /// The driver's description of the failure.
         message: String,
     },
+}
+
+/// TFHE-rs's name of what [`Error::kind`] returns: here the error itself, whose
+/// variants say what went wrong.
+pub type ErrorKind = Error;
+
+impl Error {
+    /// What went wrong (as TFHE-rs's `Error::kind`): the error itself, this crate's
+    /// errors being an enum of kinds.
+    ///
+    /// ```
+    /// use gpufhe::{Error, ErrorKind};
+    /// let e = Error::from("custom message");
+    /// assert!(matches!(e.kind(), ErrorKind::Message(m) if m == "custom message"));
+    /// ```
+    pub fn kind(&self) -> &ErrorKind {
+        self
+    }
+}
+
+impl From<&str> for Error {
+    /// An [`Error::Message`] of `message`.
+    fn from(message: &str) -> Self {
+        Error::Message(message.to_owned())
+    }
+}
+
+impl From<String> for Error {
+    /// An [`Error::Message`] of `message`.
+    fn from(message: String) -> Self {
+        Error::Message(message)
+    }
 }
 
 /// Shorthand for `std::result::Result<T, gpufhe::Error>`.
@@ -130,5 +166,21 @@ pub(crate) fn check_eq(what: &'static str, expected: usize, got: usize) -> Resul
             expected,
             got,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_convert_to_errors_that_display_them() {
+        let from_str = Error::from("boom");
+        let from_string: Error = String::from("boom").into();
+        assert_eq!(from_str, from_string);
+        assert_eq!(from_str.to_string(), "boom");
+        assert!(matches!(from_str.kind(), ErrorKind::Message(m) if m == "boom"));
+        let other = Error::NoServerKey;
+        assert_eq!(other.kind(), &Error::NoServerKey);
     }
 }

@@ -51,20 +51,11 @@ pub mod scheduler;
 pub mod serialization;
 pub mod shortint;
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 /// Everything of the high-level API is also at the crate root, as in TFHE-rs.
 pub use high_level::*;
 
-/// Safe serialization at the path TFHE-rs users know (`tfhe::safe_serialization`):
-/// the functions of [`crate::serialization`] and TFHE-rs's builders of them.
-pub mod safe_serialization {
-    pub use crate::high_level::{
-        DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
-    };
-    pub use crate::serialization::{
-        safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
-    };
-}
+pub mod safe_serialization;
 
 /// Conformance checks at the path TFHE-rs users know (`tfhe::conformance`).
 pub mod conformance {

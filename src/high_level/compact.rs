@@ -79,9 +79,11 @@ impl CompactPublicKey {
         self.tag
     }
 
-    /// Its block parameters.
-    pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
-        self.key.parameters()
+    /// The parameters it encrypts under (as TFHE-rs's `parameters`): the block
+    /// parameters of its client key, since this crate's compact public keys encrypt
+    /// under them.
+    pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
+        *self.key.parameters()
     }
 }
 
@@ -173,9 +175,11 @@ impl CompressedCompactPublicKey {
         self.tag
     }
 
-    /// Its block parameters.
-    pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
-        self.key.parameters()
+    /// The parameters it encrypts under (as TFHE-rs's `parameters`): the block
+    /// parameters of its client key, since this crate's compact public keys encrypt
+    /// under them.
+    pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
+        *self.key.parameters()
     }
 }
 

@@ -2,7 +2,8 @@
 
 use crate::error::{Error, Result};
 use crate::shortint::{
-    self, CompressedCompressionKeys, CompressionKeys, CompressionParameters, CompressionPrivateKey,
+    self, CompactPublicKeyEncryptionParameters, CompressedCompressionKeys, CompressionKeys,
+    CompressionParameters, CompressionPrivateKey, ShortintKeySwitchingParameters,
     ShortintParameters, DEFAULT_PARAMETERS,
 };
 use serde::{Deserialize, Serialize};
@@ -29,6 +30,11 @@ pub struct Config {
     /// [`ConfigBuilder::use_custom_parameters`], which cannot return an `Err`).
     #[serde(skip)]
     unchecked: bool,
+    /// Dedicated compact public-key parameters
+    /// ([`ConfigBuilder::use_dedicated_compact_public_key_parameters`]), checked at
+    /// key generation (not serialized).
+    #[serde(skip)]
+    dedicated_pke: Option<CompactPublicKeyEncryptionParameters>,
 }
 
 impl PartialEq for Config {
@@ -55,6 +61,7 @@ impl TryFrom<ConfigParts> for Config {
             parameters: parts.parameters,
             compression: parts.compression,
             unchecked: false,
+            dedicated_pke: None,
         };
         config.check_compression()?;
         Ok(config)
@@ -81,7 +88,45 @@ impl Config {
             check_integer_parameters(&self.parameters)?;
             self.parameters.check_security()?;
         }
+        self.public_key_encryption_parameters()?;
         self.check_compression()
+    }
+
+    /// The parameters compact public keys of this configuration encrypt under (as
+    /// TFHE-rs's `Config::public_key_encryption_parameters`): the block parameters,
+    /// since this crate's compact public keys encrypt under them. `Err` if other
+    /// parameters were given to
+    /// [`ConfigBuilder::use_dedicated_compact_public_key_parameters`].
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::{
+    ///     PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
+    ///     PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128 as GAUSSIAN,
+    ///     PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as PKE,
+    /// };
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default().build();
+    /// assert_eq!(config.public_key_encryption_parameters()?, PKE);
+    /// let dedicated = ConfigBuilder::default()
+    ///     .use_dedicated_compact_public_key_parameters((PKE, KS))
+    ///     .build();
+    /// assert_eq!(dedicated.public_key_encryption_parameters()?, PKE);
+    /// let other = ConfigBuilder::default()
+    ///     .use_dedicated_compact_public_key_parameters((GAUSSIAN, KS))
+    ///     .build();
+    /// assert!(other.public_key_encryption_parameters().is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn public_key_encryption_parameters(&self) -> Result<CompactPublicKeyEncryptionParameters> {
+        match self.dedicated_pke {
+            Some(pke) if pke != self.parameters => Err(Error::InvalidParameter(
+                "dedicated compact public-key parameters that differ from the block \
+                 parameters are not supported: compact public keys encrypt under the block \
+                 parameters"
+                    .into(),
+            )),
+            _ => Ok(self.parameters),
+        }
     }
 
     /// `Err` unless the compression parameters (if any) are valid for the block
@@ -130,6 +175,7 @@ pub struct ConfigBuilder {
     parameters: ShortintParameters,
     compression: Option<CompressionParameters>,
     unchecked: bool,
+    dedicated_pke: Option<CompactPublicKeyEncryptionParameters>,
 }
 
 impl Default for ConfigBuilder {
@@ -140,6 +186,7 @@ impl Default for ConfigBuilder {
             parameters: DEFAULT_PARAMETERS,
             compression: None,
             unchecked: false,
+            dedicated_pke: None,
         }
     }
 }
@@ -181,6 +228,7 @@ impl ConfigBuilder {
             parameters,
             compression: None,
             unchecked: true,
+            dedicated_pke: None,
         }
     }
 
@@ -278,12 +326,47 @@ impl ConfigBuilder {
         Ok(builder)
     }
 
+    /// Dedicated parameters of compact public-key encryption and the keyswitch from
+    /// them to the blocks (as TFHE-rs's method of this name). This crate's compact
+    /// public keys encrypt under the block parameters, with no keyswitch on
+    /// expansion: public-key parameters equal to the block parameters (such as
+    /// [`crate::shortint::parameters::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]
+    /// beside the default blocks) change nothing, and other ones make key generation
+    /// fail ([`crate::ClientKey::try_generate`] returns the `Err`, as does
+    /// [`Config::public_key_encryption_parameters`]). The keyswitch parameters are
+    /// not used. The choice is not serialized with the [`Config`].
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::{
+    ///     PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
+    ///     PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as PKE,
+    /// };
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default()
+    ///     .use_dedicated_compact_public_key_parameters((PKE, KS))
+    ///     .build();
+    /// assert_eq!(config, ConfigBuilder::default().build());
+    /// ```
+    pub fn use_dedicated_compact_public_key_parameters(
+        self,
+        parameters: (
+            CompactPublicKeyEncryptionParameters,
+            ShortintKeySwitchingParameters,
+        ),
+    ) -> Self {
+        Self {
+            dedicated_pke: Some(parameters.0),
+            ..self
+        }
+    }
+
     /// The configuration.
     pub fn build(self) -> Config {
         Config {
             parameters: self.parameters,
             compression: self.compression,
             unchecked: self.unchecked,
+            dedicated_pke: self.dedicated_pke,
         }
     }
 }
@@ -380,4 +463,41 @@ pub(crate) fn check_expanded_keys(config: &Config, keys: Option<&CompressionKeys
         check_same(k.parameters(), c)?;
         k.validate(config.parameters())
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shortint::parameters::{
+        PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
+        PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128 as GAUSSIAN,
+        PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as PKE,
+    };
+
+    #[test]
+    fn dedicated_public_key_parameters_other_than_the_blocks_fail_key_generation() {
+        let same = ConfigBuilder::default()
+            .use_dedicated_compact_public_key_parameters((PKE, KS))
+            .build();
+        assert_eq!(
+            same.public_key_encryption_parameters(),
+            Ok(DEFAULT_PARAMETERS)
+        );
+        assert!(same.check().is_ok());
+
+        let other = ConfigBuilder::default()
+            .use_dedicated_compact_public_key_parameters((GAUSSIAN, KS))
+            .build();
+        assert!(other.public_key_encryption_parameters().is_err());
+        assert!(other.check().is_err());
+        assert!(crate::ClientKey::try_generate(other).is_err());
+
+        // The block parameters chosen after the dedicated ones are compared.
+        let gaussian = ConfigBuilder::default()
+            .use_dedicated_compact_public_key_parameters((GAUSSIAN, KS))
+            .try_use_custom_parameters(GAUSSIAN)
+            .unwrap()
+            .build();
+        assert_eq!(gaussian.public_key_encryption_parameters(), Ok(GAUSSIAN));
+    }
 }

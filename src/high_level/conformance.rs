@@ -222,7 +222,7 @@ impl Conformant for CompactPublicKey {
     /// Of the configuration's parameters and, if a key was given, of its tag.
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the public key", Some(self.tag()))?;
-        check_parameters(self.parameters(), params)
+        check_parameters(&self.parameters(), params)
     }
 }
 
@@ -230,7 +230,7 @@ impl Conformant for CompressedCompactPublicKey {
     /// Of the configuration's parameters and, if a key was given, of its tag.
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the compressed public key", Some(self.tag()))?;
-        check_parameters(self.parameters(), params)
+        check_parameters(&self.parameters(), params)
     }
 }
 

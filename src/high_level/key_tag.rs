@@ -21,6 +21,13 @@ impl KeyTag {
         Ok(Self(u64::from_le_bytes(bytes)))
     }
 
+    /// A tag drawn from `secret` (reproducible keys).
+    pub(crate) fn from_generator(secret: &mut crate::core_crypto::SecretRandomGenerator) -> Self {
+        let mut bits = [0u64; 64];
+        secret.fill_binary(&mut bits);
+        Self(bits.iter().fold(0, |acc, &b| (acc << 1) | b))
+    }
+
     /// The tag as a number.
     pub fn value(self) -> u64 {
         self.0

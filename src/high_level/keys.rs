@@ -85,14 +85,31 @@ impl ClientKey {
             .compression_parameters()
             .map(|c| shortint::CompressionPrivateKey::new(*c, config.parameters()))
             .transpose()?;
-        Ok(Self {
-            inner: Arc::new(ClientKeyInner {
-                tag: KeyTag::random()?,
-                key: shortint::ClientKey::new(*config.parameters())?,
-                config,
-                compression,
-            }),
-        })
+        let key = shortint::ClientKey::new(*config.parameters())?;
+        Ok(Self::from_parts(
+            config,
+            KeyTag::random()?,
+            key,
+            compression,
+        ))
+    }
+
+    /// A client key of checked parts.
+    pub(super) fn from_parts(
+        config: Config,
+        tag: KeyTag,
+        key: shortint::ClientKey,
+        compression: Option<shortint::CompressionPrivateKey>,
+    ) -> Self {
+        let inner = ClientKeyInner {
+            tag,
+            key,
+            config,
+            compression,
+        };
+        Self {
+            inner: Arc::new(inner),
+        }
     }
 
     /// Its server key, on the CPU (TFHE-rs's name for [`ServerKey::new`]).

@@ -132,6 +132,7 @@ mod fhe_uint;
 mod global_state;
 mod gpu_helpers;
 mod gpu_size_traits;
+mod key_capabilities;
 mod key_switching;
 mod key_tag;
 mod keys;

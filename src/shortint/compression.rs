@@ -251,11 +251,21 @@ impl CompressionPrivateKey {
     /// assert!(CompressionPrivateKey::new(bad, &DEFAULT_PARAMETERS).is_err());
     /// ```
     pub fn new(parameters: CompressionParameters, blocks: &ShortintParameters) -> Result<Self> {
+        Self::from_secret_generator(parameters, blocks, &mut SecretRandomGenerator::from_os()?)
+    }
+
+    /// [`CompressionPrivateKey::new`] drawing the key from `secret` (reproducible
+    /// keys).
+    pub(crate) fn from_secret_generator(
+        parameters: CompressionParameters,
+        blocks: &ShortintParameters,
+        secret: &mut SecretRandomGenerator,
+    ) -> Result<Self> {
         parameters.validate(blocks)?;
         let key = GlweSecretKey::generate_binary(
             parameters.glwe_dimension,
             parameters.polynomial_size,
-            &mut SecretRandomGenerator::from_os()?,
+            secret,
         )?;
         Ok(Self { key, parameters })
     }

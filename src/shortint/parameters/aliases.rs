@@ -6,7 +6,8 @@
 //! Only the sets whose values this crate implements are named: the classical
 //! (TUniform and Gaussian) and the GPU multi-bit TUniform sets of 2 message and 2
 //! carry bits at a failure probability of 2^-128, and the compression parameters
-//! beside them. TFHE-rs's KS32, dedicated public-key, noise-squashing and other block
+//! beside them, and the public-key and keyswitch sets that coincide with them.
+//! TFHE-rs's KS32, noise-squashing and other block
 //! sizes are not offered (see `docs/coming-from-tfhe-rs.md`).
 //!
 //! ```
@@ -21,7 +22,9 @@
 //! ```
 
 use super::{
-    CompressionParameters, ShortintParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
+    CompactPublicKeyEncryptionParameters, CompressionParameters, ShortintKeySwitchingParameters,
+    ShortintParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
+    PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
     PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
     PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
@@ -62,10 +65,33 @@ pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M1
 pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters =
     COMP_PARAM_MESSAGE_2_CARRY_2;
 
+/// TFHE-rs's compression parameters for its Gaussian blocks
+/// ([`super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`]): here
+/// [`COMP_PARAM_MESSAGE_2_CARRY_2`], which is valid and secure beside those blocks
+/// as well (its added noise stays below one of their bootstrap outputs).
+pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: CompressionParameters =
+    COMP_PARAM_MESSAGE_2_CARRY_2;
+
+/// TFHE-rs's parameters of compact public-key encryption for the default blocks.
+/// This crate's compact public keys encrypt under the block parameters, with no
+/// keyswitch on expansion, so these are the default block parameters
+/// ([`PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]).
+pub const PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: CompactPublicKeyEncryptionParameters =
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// TFHE-rs's keyswitch from public-key encryptions to the big key of the default
+/// blocks: here [`PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`], which
+/// switches to the big key.
+pub const PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+    ShortintKeySwitchingParameters = PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
 /// The parameter sets of TFHE-rs 1.8 that this crate has, under their versioned
 /// names (`V1_8_...`).
 pub mod v1_8 {
-    use super::super::{CompressionParameters, ShortintParameters};
+    use super::super::{
+        CompactPublicKeyEncryptionParameters, CompressionParameters,
+        ShortintKeySwitchingParameters, ShortintParameters,
+    };
 
     /// [`super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
     pub const V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintParameters =
@@ -84,6 +110,36 @@ pub mod v1_8 {
     pub const V1_8_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
         CompressionParameters =
         super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: CompressionParameters =
+        super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// [`super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (the default block
+    /// parameters: compact public keys encrypt under the block parameters).
+    pub const V1_8_PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        CompactPublicKeyEncryptionParameters =
+        super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::super::PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (to the
+    /// big key, where TFHE-rs's set of this name switches to the small key).
+    pub const V1_8_PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintKeySwitchingParameters =
+        super::super::PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_KEYSWITCH_PKE_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintKeySwitchingParameters =
+        super::PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
 }
 
 pub use v1_8 as current_params;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaussian_compression_alias_suits_the_gaussian_blocks() {
+        let blocks = super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+        let c = COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+        c.validate(&blocks).unwrap();
+        c.check_security(&blocks).unwrap();
+    }
+}
