@@ -31,7 +31,8 @@ use super::gpu_helpers::size_on_gpu;
 use super::operations::{BinaryOp, ComparisonOp};
 use super::traits::expect_op;
 use crate::backend::gpu_memory::big_lwe_bytes;
-use crate::integer;
+use crate::integer::{self, BitOp};
+use std::borrow::Borrow;
 
 /// Declares a size-query trait with one method taking a right operand.
 macro_rules! binary_trait {
@@ -231,3 +232,31 @@ impl<Id: FheIntId> IfThenElseSizeOnGpu<FheInt<Id>> for FheBool {
         )
     }
 }
+
+/// The bytes of `self op rhs` on booleans: an encrypted right operand (one more
+/// block in, one bootstrap), or a clear one (nothing computed on the GPU).
+macro_rules! bool_size_impl {
+    ($Trait:ident, $method:ident, $op:expr) => {
+        impl<B: Borrow<FheBool>> $Trait<B> for FheBool {
+            #[track_caller]
+            fn $method(&self, rhs: B) -> u64 {
+                let size = size_on_gpu(&[self.input(), rhs.borrow().input()], |c, w| {
+                    Ok(vec![integer::bitwise(c, $op, &w[0], &w[1])?])
+                });
+                expect_op(size, stringify!($method))
+            }
+        }
+
+        impl $Trait<bool> for FheBool {
+            #[track_caller]
+            fn $method(&self, _rhs: bool) -> u64 {
+                let size = size_on_gpu(&[self.input()], |_, w| Ok(vec![w[0].clone()]));
+                expect_op(size, stringify!($method))
+            }
+        }
+    };
+}
+
+bool_size_impl!(BitAndSizeOnGpu, get_bitand_size_on_gpu, BitOp::And);
+bool_size_impl!(BitOrSizeOnGpu, get_bitor_size_on_gpu, BitOp::Or);
+bool_size_impl!(BitXorSizeOnGpu, get_bitxor_size_on_gpu, BitOp::Xor);

@@ -339,6 +339,7 @@ fn gpu_size_queries_moves_and_memory_checks_as_tfhe_rs_names_them() {
     assert!(a.get_gt_size_on_gpu(&b) > 0 && a.get_ne_size_on_gpu(&b) > 0);
     let flag = FheBool::encrypt(true, client_key);
     assert!(flag.get_cmux_size_on_gpu(&a, &b) >= operands);
+    assert!(flag.get_bitand_size_on_gpu(&flag) > flag.get_bitxor_size_on_gpu(true));
     let gpu = GpuIndex::new(0);
     let on_gpu = gpufhe::get_number_of_gpus() > 0;
     assert_eq!(GpuIndex::try_new(0).is_some(), on_gpu);
