@@ -4,7 +4,8 @@
 //! names in [`v1_8`] (also [`current_params`]).
 //!
 //! Only the sets whose values this crate implements are named: the classical
-//! (TUniform and Gaussian) and the GPU multi-bit TUniform sets of 2 message and 2
+//! (TUniform and Gaussian) and the multi-bit (grouping factors 2, 3 and 4, TUniform
+//! and Gaussian, CPU and GPU) sets of 2 message and 2
 //! carry bits at a failure probability of 2^-128, and the compression parameters
 //! beside them, and the public-key and keyswitch sets that coincide with them.
 //! TFHE-rs's KS32, noise-squashing and other block
@@ -103,6 +104,70 @@ pub mod v1_8 {
     pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
         ShortintParameters =
         super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// TFHE-rs 1.8's multi-bit blocks of grouping factor 2, TUniform noise:
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// TFHE-rs 1.8's multi-bit blocks of grouping factor 3, TUniform noise:
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// TFHE-rs 1.8's multi-bit blocks of grouping factor 4, TUniform noise:
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]
+    /// (the values of its GPU set of that grouping factor too).
+    pub const V1_8_PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// TFHE-rs 1.8's multi-bit blocks of grouping factor 2, Gaussian noise:
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// TFHE-rs 1.8's multi-bit blocks of grouping factor 3, Gaussian noise:
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// TFHE-rs 1.8's multi-bit blocks of grouping factor 4, Gaussian noise:
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// TFHE-rs 1.8's GPU multi-bit blocks of grouping factor 2, TUniform noise (the
+    /// values of its CPU set):
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// TFHE-rs 1.8's GPU multi-bit blocks of grouping factor 3, TUniform noise:
+    /// [`super::super::PARAM_GPU_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintParameters =
+        super::super::PARAM_GPU_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// TFHE-rs 1.8's GPU multi-bit blocks of grouping factor 2, Gaussian noise (the
+    /// values of its CPU set):
+    /// [`super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        ShortintParameters =
+        super::super::PARAM_MULTI_BIT_GROUP_2_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// TFHE-rs 1.8's GPU multi-bit blocks of grouping factor 3, Gaussian noise:
+    /// [`super::super::PARAM_GPU_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        ShortintParameters =
+        super::super::PARAM_GPU_MULTI_BIT_GROUP_3_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// TFHE-rs 1.8's GPU multi-bit blocks of grouping factor 4, Gaussian noise:
+    /// [`super::super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+    pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        ShortintParameters =
+        super::super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+    /// The compression parameters TFHE-rs 1.8 pairs with its GPU multi-bit Gaussian
+    /// blocks ([`V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`]):
+    /// here [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2`], valid and secure beside
+    /// those blocks (compression bootstraps with the classical algorithm).
+    pub const V1_8_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+        CompressionParameters = super::super::COMP_PARAM_MESSAGE_2_CARRY_2;
     /// [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
     pub const V1_8_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: CompressionParameters =
         super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;

@@ -7,6 +7,7 @@
 
 mod aliases;
 mod block;
+mod multi_bit;
 mod names;
 
 pub use super::compression::{
@@ -27,6 +28,7 @@ pub use aliases::{
     PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
 pub use block::*;
+pub use multi_bit::*;
 pub use names::{
     AtomicPatternParameters, CarryModulus, ClassicPBSParameters,
     CompactPublicKeyEncryptionParameters, MessageModulus, MultiBitPBSParameters, PBSParameters,
