@@ -520,7 +520,7 @@ impl CompressedServerKey {
 ///
 /// It holds its execution backend: the CPU ([`CompressedServerKey::decompress`]) or
 /// GPUs ([`CompressedServerKey::decompress_to_gpu`],
-/// [`CompressedServerKey::decompress_to_specific_gpu`]); [`set_server_key`] makes it
+/// [`CompressedServerKey::decompress_to_specific_gpu`]); [`crate::set_server_key`] makes it
 /// the key of the current thread's operations.
 ///
 /// ```
