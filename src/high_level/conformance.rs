@@ -3,6 +3,7 @@
 //! high-level types: the high level's half of [`crate::serialization`] (its codec
 //! sits below shortint).
 
+use super::ParameterSetConformant;
 use super::{
     ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
     CompressedCompactPublicKey, CompressedServerKey, Config, FheBool, FheInt, FheIntId, FheUint,
@@ -314,17 +315,19 @@ fn check_parameters(
     }
 }
 
-/// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see
-/// [`Conformant`]), made from a [`Config`] (or block parameters), or from a
-/// `&ClientKey` / `&ServerKey` / `&CompressedServerKey` whose tag encrypted values
-/// must also carry: `&(&client_key).into()`, as TFHE-rs's function of the same name
-/// takes its parameter set.
-pub fn safe_deserialize_conformant<T: SafeSerialization + Conformant>(
+/// [`safe_deserialize`], then `Err` unless the value conforms to `params`
+/// ([`ParameterSetConformant::check_conformant`]; for most types a
+/// [`ConformanceParams`], see [`Conformant`]), made from a [`Config`] (or block
+/// parameters), or from a `&ClientKey` / `&ServerKey` / `&CompressedServerKey`
+/// whose tag encrypted values must also carry: `&(&client_key).into()`, as TFHE-rs's
+/// function of the same name takes its parameter set. Compact public keys take
+/// their encryption parameters, as in TFHE-rs.
+pub fn safe_deserialize_conformant<T: SafeSerialization + ParameterSetConformant>(
     reader: impl Read,
     size_limit: u64,
-    params: &ConformanceParams,
+    params: &T::ParameterSet,
 ) -> Result<T> {
     let value: T = safe_deserialize(reader, size_limit)?;
-    value.conforms_to(params)?;
+    value.check_conformant(params)?;
     Ok(value)
 }

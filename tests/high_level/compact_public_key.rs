@@ -214,3 +214,34 @@ fn list_size_constraints_bound_the_number_of_values_read() {
     );
     assert!(!two.is_conformant(&other));
 }
+
+#[test]
+fn compact_public_keys_conform_to_their_encryption_parameters() {
+    use gpufhe::conformance::{Conformant, ParameterSetConformant};
+    use gpufhe::safe_serialization::{safe_deserialize_conformant, DeserializationConfig};
+    let ck = setup();
+    let pke = ck.config().public_key_encryption_parameters().unwrap();
+    let cpk = CompactPublicKey::new(ck);
+    assert!(cpk.is_conformant(&pke));
+    assert!(!cpk.is_conformant(&PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2));
+    // The native check, against a key, remains.
+    assert!(cpk.conforms_to(&ck.into()).is_ok());
+
+    let compressed = CompressedCompactPublicKey::new(ck);
+    let mut bytes = vec![];
+    safe_serialize(&compressed, &mut bytes, LIMIT).unwrap();
+    let read: CompressedCompactPublicKey =
+        safe_deserialize_conformant(bytes.as_slice(), LIMIT, &pke).unwrap();
+    assert!(read.is_conformant(&pke));
+    let err = safe_deserialize_conformant::<CompressedCompactPublicKey>(
+        bytes.as_slice(),
+        LIMIT,
+        &PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+    )
+    .unwrap_err();
+    assert!(err.contains("other parameters"), "{err}");
+    let read: CompressedCompactPublicKey = DeserializationConfig::new(LIMIT)
+        .deserialize_from(bytes.as_slice(), &pke)
+        .unwrap();
+    assert!(read.is_conformant(&pke));
+}
