@@ -160,6 +160,11 @@ impl SafeSerialization for ServerKey {
     const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
 }
 
+impl SafeSerialization for super::KeySwitchingKey {
+    const TYPE_NAME: &'static str = "KeySwitchingKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+}
+
 impl SafeSerialization for crate::CompactPublicKey {
     const TYPE_NAME: &'static str = "CompactPublicKey";
     const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
