@@ -59,7 +59,7 @@ pub mod safe_serialization;
 
 /// Conformance checks at the path TFHE-rs users know (`tfhe::conformance`).
 pub mod conformance {
-    pub use crate::high_level::ParameterSetConformant;
+    pub use crate::high_level::{ListSizeConstraint, ParameterSetConformant};
     pub use crate::serialization::{ConformanceParams, Conformant};
 }
 

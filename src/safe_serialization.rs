@@ -25,7 +25,7 @@ pub use crate::high_level::{
 };
 pub use crate::serialization::{safe_serialize, SafeSerialization};
 
-use crate::serialization::{ConformanceParams, Conformant};
+use crate::high_level::ParameterSetConformant;
 use std::io::Read;
 
 /// Reads a value written by [`safe_serialize`], reading at most `size_limit`
@@ -41,10 +41,10 @@ pub fn safe_deserialize<T: SafeSerialization>(
 /// [`safe_deserialize`], then `Err` unless the value conforms to `params`
 /// ([`crate::serialization::safe_deserialize_conformant`], its error as a
 /// `String`, as TFHE-rs returns it).
-pub fn safe_deserialize_conformant<T: SafeSerialization + Conformant>(
+pub fn safe_deserialize_conformant<T: SafeSerialization + ParameterSetConformant>(
     reader: impl Read,
     size_limit: u64,
-    params: &ConformanceParams,
+    params: &T::ParameterSet,
 ) -> Result<T, String> {
     crate::serialization::safe_deserialize_conformant(reader, size_limit, params)
         .map_err(|e| e.to_string())
@@ -59,6 +59,7 @@ pub fn safe_serialized_size<T: SafeSerialization>(value: &T) -> crate::Result<u6
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serialization::ConformanceParams;
     use crate::Config;
 
     #[test]

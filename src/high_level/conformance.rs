@@ -3,10 +3,11 @@
 //! high-level types: the high level's half of [`crate::serialization`] (its codec
 //! sits below shortint).
 
+use super::ParameterSetConformant;
 use super::{
     ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
     CompressedCompactPublicKey, CompressedServerKey, Config, FheBool, FheInt, FheIntId, FheUint,
-    FheUintId, KeyTag, ServerKey,
+    FheUintId, KeyTag, ListSizeConstraint, ServerKey,
 };
 use crate::error::{Error, Result};
 use crate::serialization::codec::{safe_deserialize, SafeSerialization};
@@ -17,15 +18,43 @@ const KEY_SIZE_LIMIT: u64 = 2 << 30;
 /// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of encrypted values.
 pub(crate) const VALUE_SIZE_LIMIT: u64 = 64 << 20;
 
-/// What a deserialized value must belong to: a configuration, and optionally the
-/// client key (by its tag) when it is given through a key.
+/// What a deserialized value must belong to: a configuration, optionally the
+/// client key (by its tag) when it is given through a key, and optionally the
+/// number of values of a [`CompactCiphertextList`]
+/// ([`ConformanceParams::from_parameters_and_size_constraint`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ConformanceParams {
     config: Config,
     tag: Option<KeyTag>,
+    list_size: Option<ListSizeConstraint>,
 }
 
 impl ConformanceParams {
+    /// The parameters of a [`CompactCiphertextList`] encrypted with these
+    /// (compact public key) parameters, holding a number of values allowed by
+    /// `constraint` (TFHE-rs's `CompactCiphertextListConformanceParams` function of
+    /// the same name; TFHE-rs's `params.try_into().unwrap()` argument compiles).
+    ///
+    /// ```
+    /// use gpufhe::conformance::{ListSizeConstraint, ParameterSetConformant};
+    /// use gpufhe::shortint::parameters::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as P;
+    /// use gpufhe::{generate_keys, CompactCiphertextList, CompactCiphertextListConformanceParams, CompactPublicKey, ConfigBuilder};
+    /// let (client_key, _) = generate_keys(ConfigBuilder::with_custom_parameters(P));
+    /// let list = CompactCiphertextList::builder(&CompactPublicKey::new(&client_key)).push(1u8).push(2u8).build_packed();
+    /// let two = CompactCiphertextListConformanceParams::from_parameters_and_size_constraint(P, ListSizeConstraint::exact_size(2));
+    /// let three = CompactCiphertextListConformanceParams::from_parameters_and_size_constraint(P, ListSizeConstraint::exact_size(3));
+    /// assert!(list.is_conformant(&two) && !list.is_conformant(&three));
+    /// ```
+    pub fn from_parameters_and_size_constraint(
+        parameters: crate::shortint::CompactPublicKeyEncryptionParameters,
+        constraint: ListSizeConstraint,
+    ) -> Self {
+        Self {
+            list_size: Some(constraint),
+            ..Self::from(parameters)
+        }
+    }
+
     /// The configuration values must belong to.
     pub fn config(&self) -> &Config {
         &self.config
@@ -60,6 +89,7 @@ impl From<&Config> for ConformanceParams {
         Self {
             config: *config,
             tag: None,
+            list_size: None,
         }
     }
 }
@@ -90,6 +120,7 @@ macro_rules! conformance_from_key {
                 Self {
                     config: *key.config(),
                     tag: Some(key.tag()),
+                    list_size: None,
                 }
             }
         }
@@ -126,6 +157,11 @@ impl SafeSerialization for CompressedServerKey {
 
 impl SafeSerialization for ServerKey {
     const TYPE_NAME: &'static str = "ServerKey";
+    const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
+}
+
+impl SafeSerialization for super::KeySwitchingKey {
+    const TYPE_NAME: &'static str = "KeySwitchingKey";
     const DEFAULT_SIZE_LIMIT: u64 = KEY_SIZE_LIMIT;
 }
 
@@ -235,10 +271,20 @@ impl Conformant for CompressedCompactPublicKey {
 }
 
 impl Conformant for CompactCiphertextList {
-    /// Of the configuration's parameters and, if a key was given, of its tag.
+    /// Of the configuration's parameters, if a key was given of its tag, and if a
+    /// [`ListSizeConstraint`] was given with a number of values it allows.
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the compact list", Some(self.tag()))?;
-        check_parameters(self.parameters(), params)
+        check_parameters(self.parameters(), params)?;
+        match params.list_size {
+            Some(constraint) if !constraint.is_valid(self.len()) => {
+                Err(Error::InvalidParameter(format!(
+                    "the compact list holds {} values, which its size constraint does not allow",
+                    self.len()
+                )))
+            }
+            _ => Ok(()),
+        }
     }
 }
 
@@ -274,17 +320,19 @@ fn check_parameters(
     }
 }
 
-/// [`safe_deserialize`], then `Err` unless the value belongs to `params` (see
-/// [`Conformant`]), made from a [`Config`] (or block parameters), or from a
-/// `&ClientKey` / `&ServerKey` / `&CompressedServerKey` whose tag encrypted values
-/// must also carry: `&(&client_key).into()`, as TFHE-rs's function of the same name
-/// takes its parameter set.
-pub fn safe_deserialize_conformant<T: SafeSerialization + Conformant>(
+/// [`safe_deserialize`], then `Err` unless the value conforms to `params`
+/// ([`ParameterSetConformant::check_conformant`]; for most types a
+/// [`ConformanceParams`], see [`Conformant`]), made from a [`Config`] (or block
+/// parameters), or from a `&ClientKey` / `&ServerKey` / `&CompressedServerKey`
+/// whose tag encrypted values must also carry: `&(&client_key).into()`, as TFHE-rs's
+/// function of the same name takes its parameter set. Compact public keys take
+/// their encryption parameters, as in TFHE-rs.
+pub fn safe_deserialize_conformant<T: SafeSerialization + ParameterSetConformant>(
     reader: impl Read,
     size_limit: u64,
-    params: &ConformanceParams,
+    params: &T::ParameterSet,
 ) -> Result<T> {
     let value: T = safe_deserialize(reader, size_limit)?;
-    value.conforms_to(params)?;
+    value.check_conformant(params)?;
     Ok(value)
 }

@@ -14,6 +14,7 @@ use super::traits::expect_op;
 use crate::error::Result;
 use crate::scheduler::Blocks;
 use crate::shortint::{self, EncryptionKeyChoice, ShortintKeySwitchingParameters};
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// A key that moves values encrypted under one client key to another, for example
@@ -32,6 +33,11 @@ use std::sync::Arc;
 /// assert_eq!(clear, 123_456);
 /// assert!(FheTryDecrypt::<u32>::try_decrypt(&moved, &ck_1).is_err()); // no longer under ck_1
 /// ```
+///
+/// It serializes (serde, and [`crate::serialization::safe_serialize`]) with the
+/// destination server key it holds: about 256 MiB of keyswitching key on the
+/// default parameters, plus that server key. Reading one back checks that the
+/// server key is the destination's (tag and parameters); it computes on the CPU.
 #[derive(Debug, Clone)]
 pub struct KeySwitchingKey {
     key: Arc<shortint::KeySwitchingKey>,
@@ -135,6 +141,62 @@ impl KeySwitchingKey {
                 .collect::<Result<Vec<_>>>()?;
             Ok(vec![refreshed])
         })?)
+    }
+}
+
+/// How a [`KeySwitchingKey`] is written.
+#[derive(Serialize)]
+struct KeySwitchingKeyRef<'a> {
+    key: &'a shortint::KeySwitchingKey,
+    tag_in: KeyTag,
+    tag_out: KeyTag,
+    destination: &'a ServerKey,
+}
+
+/// [`KeySwitchingKeyRef`] as read.
+#[derive(Deserialize)]
+struct KeySwitchingKeyParts {
+    key: shortint::KeySwitchingKey,
+    tag_in: KeyTag,
+    tag_out: KeyTag,
+    destination: ServerKey,
+}
+
+impl Serialize for KeySwitchingKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        KeySwitchingKeyRef {
+            key: &self.key,
+            tag_in: self.tag_in,
+            tag_out: self.tag_out,
+            destination: &self.destination,
+        }
+        .serialize(s)
+    }
+}
+
+/// `Err` unless the server key is of the destination key (its tag) and of the
+/// keyswitching key's destination parameters.
+impl<'de> Deserialize<'de> for KeySwitchingKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let parts = KeySwitchingKeyParts::deserialize(d)?;
+        parts
+            .tag_out
+            .check(
+                "the destination server key of a keyswitching key",
+                parts.destination.tag(),
+            )
+            .map_err(serde::de::Error::custom)?;
+        if parts.key.destination_parameters() != parts.destination.config().parameters() {
+            return Err(serde::de::Error::custom(
+                "the keyswitching key and its destination server key have other parameters",
+            ));
+        }
+        Ok(Self {
+            key: Arc::new(parts.key),
+            tag_in: parts.tag_in,
+            tag_out: parts.tag_out,
+            destination: parts.destination,
+        })
     }
 }
 

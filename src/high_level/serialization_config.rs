@@ -9,36 +9,109 @@ use crate::error::Result;
 use crate::serialization::codec::{safe_deserialize, safe_serialize, SafeSerialization};
 use std::io::{Read, Write};
 
-/// Whether a value conforms to a parameter set (TFHE-rs's trait of the same name):
-/// implemented by every [`Conformant`] type, with [`ConformanceParams`] (made from a
-/// key, a [`crate::Config`] or block parameters) as the parameter set.
+/// Whether a value conforms to a parameter set (TFHE-rs's trait of the same name).
+/// Every [`Conformant`] type implements it with [`ConformanceParams`] (made from a
+/// key, a [`crate::Config`] or block parameters) as the parameter set, except
+/// [`crate::CompactPublicKey`] and [`crate::CompressedCompactPublicKey`], whose
+/// parameter set is, as in TFHE-rs, their encryption parameters
+/// ([`crate::shortint::CompactPublicKeyEncryptionParameters`]).
 ///
 /// ```
 /// use gpufhe::conformance::ParameterSetConformant;
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, ConfigBuilder, FheUint8, FheUint8ConformanceParams};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, CompactPublicKey, ConfigBuilder, FheUint8, FheUint8ConformanceParams};
+/// let config = ConfigBuilder::default().build();
+/// let (client_key, server_key) = generate_keys(config);
 /// let x = FheUint8::encrypt(7u8, &client_key);
 /// assert!(x.is_conformant(&FheUint8ConformanceParams::from(&server_key)));
 /// let (_, other_key) = generate_keys(ConfigBuilder::default());
 /// assert!(!x.is_conformant(&FheUint8ConformanceParams::from(&other_key)));
+/// let public_key = CompactPublicKey::new(&client_key);
+/// assert!(public_key.is_conformant(&config.public_key_encryption_parameters()?));
+/// # Ok::<(), gpufhe::Error>(())
 /// ```
 pub trait ParameterSetConformant {
     /// What the value is checked against.
     type ParameterSet;
 
     /// Whether the value conforms to `parameter_set` (see [`Conformant::conforms_to`]
-    /// for what that means, and for the reason when it does not).
+    /// for what that means).
     fn is_conformant(&self, parameter_set: &Self::ParameterSet) -> bool;
-}
 
-impl<T: Conformant> ParameterSetConformant for T {
-    type ParameterSet = ConformanceParams;
-
-    fn is_conformant(&self, parameter_set: &ConformanceParams) -> bool {
-        self.conforms_to(parameter_set).is_ok()
+    /// `Ok` if the value conforms to `parameter_set`, else `Err` with the reason
+    /// (by default a reason-less one, for types that only implement
+    /// [`ParameterSetConformant::is_conformant`]).
+    fn check_conformant(&self, parameter_set: &Self::ParameterSet) -> Result<()> {
+        if self.is_conformant(parameter_set) {
+            Ok(())
+        } else {
+            Err(crate::Error::InvalidParameter(
+                "the value does not conform to the parameter set".into(),
+            ))
+        }
     }
 }
+
+/// [`ParameterSetConformant`] over [`Conformant`], with [`ConformanceParams`] as the
+/// parameter set, for each type (generic types with their bounds in brackets).
+macro_rules! conformant_to_params {
+    ($([$($bounds:tt)*] $ty:ty),* $(,)?) => {$(
+        impl<$($bounds)*> ParameterSetConformant for $ty {
+            type ParameterSet = ConformanceParams;
+
+            fn is_conformant(&self, parameter_set: &ConformanceParams) -> bool {
+                self.conforms_to(parameter_set).is_ok()
+            }
+
+            fn check_conformant(&self, parameter_set: &ConformanceParams) -> Result<()> {
+                self.conforms_to(parameter_set)
+            }
+        }
+    )*};
+}
+conformant_to_params!(
+    [] crate::Config,
+    [] crate::ClientKey,
+    [] crate::CompressedServerKey,
+    [] crate::ServerKey,
+    [] crate::FheBool,
+    [Id: crate::FheUintId] crate::FheUint<Id>,
+    [Id: crate::FheIntId] crate::FheInt<Id>,
+    [] crate::CompactCiphertextList,
+    [] crate::CompressedCiphertextList,
+    [] crate::CompressedFheBool,
+    [Id: crate::FheUintId] crate::CompressedFheUint<Id>,
+    [Id: crate::FheIntId] crate::CompressedFheInt<Id>,
+    [] crate::PublicKey,
+    [] crate::CompressedPublicKey,
+);
+
+/// [`ParameterSetConformant`] of the compact public keys: their encryption
+/// parameters must be the parameter set (the native [`Conformant`] check, which
+/// also takes a key's tag, remains).
+macro_rules! conformant_to_pke_parameters {
+    ($($ty:ty),*) => {$(
+        impl ParameterSetConformant for $ty {
+            type ParameterSet = crate::shortint::CompactPublicKeyEncryptionParameters;
+
+            fn is_conformant(&self, parameter_set: &Self::ParameterSet) -> bool {
+                self.check_conformant(parameter_set).is_ok()
+            }
+
+            fn check_conformant(&self, parameter_set: &Self::ParameterSet) -> Result<()> {
+                if self.parameters() == *parameter_set {
+                    Ok(())
+                } else {
+                    Err(crate::Error::InvalidParameter(format!(
+                        "the {} was generated for other parameters than the expected ones",
+                        stringify!($ty)
+                    )))
+                }
+            }
+        }
+    )*};
+}
+conformant_to_pke_parameters!(crate::CompactPublicKey, crate::CompressedCompactPublicKey);
 
 /// How [`SerializationConfig::serialize_into`] writes: [`safe_serialize`] with a
 /// size limit (or none).
@@ -174,10 +247,10 @@ impl DeserializationConfig {
     }
 
     /// Reads a `T` and checks that it conforms to `parameter_set`.
-    pub fn deserialize_from<T: SafeSerialization + Conformant>(
+    pub fn deserialize_from<T: SafeSerialization + ParameterSetConformant>(
         &self,
         reader: impl Read,
-        parameter_set: &ConformanceParams,
+        parameter_set: &T::ParameterSet,
     ) -> Result<T> {
         crate::serialization::safe_deserialize_conformant(reader, self.size_limit, parameter_set)
     }

@@ -56,13 +56,49 @@ pub const PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: ShortintKeySw
 /// assert_eq!(to.decrypt(&switched)?, 3);
 /// # Ok::<(), gpufhe::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+///
+/// Serialized as its keyswitching key and destination parameters (the
+/// destination's big LWE dimension times the decomposition levels times the
+/// source's big LWE dimension coefficients, about 256 MiB on the default
+/// parameters); reading one back checks the parameters and the key's shape.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "KeySwitchingKeyParts")]
 pub struct KeySwitchingKey {
     key: LweKeyswitchKey,
     /// The destination's maximum noise level: switched blocks are marked with it, so
     /// that they are bootstrapped before any linear operation.
     max_noise_level: u64,
     destination: super::ShortintParameters,
+}
+
+/// A [`KeySwitchingKey`] as read, before its checks.
+#[derive(serde::Deserialize)]
+struct KeySwitchingKeyParts {
+    key: LweKeyswitchKey,
+    max_noise_level: u64,
+    destination: super::ShortintParameters,
+}
+
+impl TryFrom<KeySwitchingKeyParts> for KeySwitchingKey {
+    type Error = Error;
+
+    /// `Err` unless the destination parameters are valid, and the key switches to
+    /// their big LWE key and marks blocks with their maximum noise level.
+    fn try_from(parts: KeySwitchingKeyParts) -> Result<Self> {
+        parts.destination.validate()?;
+        if parts.key.shape().output_lwe_dimension != parts.destination.big_lwe_dimension()
+            || parts.max_noise_level != parts.destination.max_noise_level
+        {
+            return Err(Error::InvalidParameter(
+                "the keyswitching key does not switch to its destination parameters".into(),
+            ));
+        }
+        Ok(Self {
+            key: parts.key,
+            max_noise_level: parts.max_noise_level,
+            destination: parts.destination,
+        })
+    }
 }
 
 impl KeySwitchingKey {

@@ -175,3 +175,73 @@ fn expand_with_key_checks_the_key_and_lists_compare() {
         Err(Error::KeyMismatch { .. })
     ));
 }
+
+#[test]
+fn list_size_constraints_bound_the_number_of_values_read() {
+    use gpufhe::conformance::ListSizeConstraint;
+    use gpufhe::safe_serialization::safe_deserialize_conformant;
+    use gpufhe::CompactCiphertextListConformanceParams as Params;
+    let ck = setup();
+    let two = CompactCiphertextList::builder(&CompactPublicKey::new(ck))
+        .extend([1u8, 2].into_iter())
+        .build_packed();
+    let five = CompactCiphertextList::builder(&CompactPublicKey::new(ck))
+        .extend([1u8, 2, 3, 4, 5].into_iter())
+        .build_packed();
+    let params = ck.config().parameters();
+    let read = |list: &CompactCiphertextList, constraint| {
+        let mut bytes = Vec::new();
+        safe_serialize(list, &mut bytes, LIMIT).unwrap();
+        let conformance = Params::from_parameters_and_size_constraint(*params, constraint);
+        safe_deserialize_conformant::<CompactCiphertextList>(bytes.as_slice(), LIMIT, &conformance)
+    };
+    let exact_two = ListSizeConstraint::exact_size(2);
+    assert_eq!(read(&two, exact_two).unwrap().len(), 2);
+    let err = read(&five, exact_two).unwrap_err();
+    assert!(err.contains("5 values"), "{err}");
+    let up_to_four = ListSizeConstraint::try_size_in_range(1, 4).unwrap();
+    assert!(read(&two, up_to_four).is_ok());
+    assert!(read(&five, up_to_four).is_err());
+    assert!(read(&five, ListSizeConstraint::try_size_in_range(5, 8).unwrap()).is_ok());
+    let pairs = ListSizeConstraint::try_size_of_group_in_range(2, 1, 4).unwrap();
+    assert!(read(&two, pairs).is_ok());
+    assert!(read(&five, pairs).is_err());
+    assert!(ListSizeConstraint::try_size_in_range(3, 2).is_err());
+    // Other parameters than the list's are still refused, whatever the size.
+    let other = Params::from_parameters_and_size_constraint(
+        PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+        ListSizeConstraint::exact_size(2),
+    );
+    assert!(!two.is_conformant(&other));
+}
+
+#[test]
+fn compact_public_keys_conform_to_their_encryption_parameters() {
+    use gpufhe::conformance::{Conformant, ParameterSetConformant};
+    use gpufhe::safe_serialization::{safe_deserialize_conformant, DeserializationConfig};
+    let ck = setup();
+    let pke = ck.config().public_key_encryption_parameters().unwrap();
+    let cpk = CompactPublicKey::new(ck);
+    assert!(cpk.is_conformant(&pke));
+    assert!(!cpk.is_conformant(&PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2));
+    // The native check, against a key, remains.
+    assert!(cpk.conforms_to(&ck.into()).is_ok());
+
+    let compressed = CompressedCompactPublicKey::new(ck);
+    let mut bytes = vec![];
+    safe_serialize(&compressed, &mut bytes, LIMIT).unwrap();
+    let read: CompressedCompactPublicKey =
+        safe_deserialize_conformant(bytes.as_slice(), LIMIT, &pke).unwrap();
+    assert!(read.is_conformant(&pke));
+    let err = safe_deserialize_conformant::<CompressedCompactPublicKey>(
+        bytes.as_slice(),
+        LIMIT,
+        &PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+    )
+    .unwrap_err();
+    assert!(err.contains("other parameters"), "{err}");
+    let read: CompressedCompactPublicKey = DeserializationConfig::new(LIMIT)
+        .deserialize_from(bytes.as_slice(), &pke)
+        .unwrap();
+    assert!(read.is_conformant(&pke));
+}

@@ -231,6 +231,27 @@ fn values_move_to_another_key_set_with_a_key_switching_key() {
     // A server key of another client key is refused.
     assert!(KeySwitchingKey::new((cks_1, &sks_2), (&cks_2, &sks_2)).is_err());
     unset_server_key();
+
+    // The key serializes with its destination server key, and works read back.
+    let mut bytes = vec![];
+    safe_serialize(&ksk, &mut bytes, 1 << 31).unwrap();
+    let read: KeySwitchingKey = safe_deserialize(bytes.as_slice(), 1 << 31).unwrap();
+    assert_eq!((read.tag_in(), read.tag_out()), (cks_1.tag(), cks_2.tag()));
+    let moved: u32 = read.keyswitch(&a).decrypt(&cks_2);
+    assert_eq!(moved, 3_000_000_000);
+    assert!(safe_deserialize::<KeySwitchingKey>(&bytes[..bytes.len() - 1], 1 << 31).is_err());
+    // A destination server key of another client key is an `Err` (serde writes the
+    // fields in order, the server key last).
+    let codec = bincode::config::standard().with_fixed_int_encoding();
+    let plain = bincode::serde::encode_to_vec(&ksk, codec).unwrap();
+    let destination = bincode::serde::encode_to_vec(&sks_2, codec).unwrap();
+    let other = bincode::serde::encode_to_vec(sks_1, codec).unwrap();
+    let mut forged = plain[..plain.len() - destination.len()].to_vec();
+    forged.extend_from_slice(&other);
+    let err = bincode::serde::decode_from_slice::<KeySwitchingKey, _>(&forged, codec).unwrap_err();
+    assert!(err.to_string().contains("destination server key"), "{err}");
+    let back = bincode::serde::decode_from_slice::<KeySwitchingKey, _>(&plain, codec).unwrap();
+    assert_eq!(back.0.tag_out(), cks_2.tag());
 }
 
 #[test]
