@@ -132,17 +132,17 @@ impl Exercise for gpufhe::CompressedCiphertextList {
     fn exercise(&self, keys: &Keys, conformant: bool) {
         // Values of a conformant list read back and compute; any list reads as
         // another kind with an `Err`, not a panic.
-        use gpufhe::high_level::DataKind;
+        use gpufhe::FheTypes;
         set_server_key(keys.server.clone());
         for i in 0..self.len() {
             match self.get_kind_of(i) {
-                Some(DataKind::Boolean) => {
+                Some(FheTypes::Bool) => {
                     let read = self.get::<FheBool>(i);
                     if let Some(Some(b)) = require(conformant, "decompressing", read) {
                         let _ = require(conformant, "computing", b.try_and(&b));
                     }
                 }
-                Some(DataKind::Unsigned(8)) => {
+                Some(FheTypes::Uint8) => {
                     let read = self.get::<FheUint8>(i);
                     if let Some(Some(x)) = require(conformant, "decompressing", read) {
                         let _ = require(conformant, "computing", x.try_bitand(&x));
