@@ -117,6 +117,7 @@ mod batch;
 mod bit_ops;
 mod calibration;
 mod casts;
+mod clear_casts;
 mod compact;
 mod compat_ops;
 mod compressed_list;
