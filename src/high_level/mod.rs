@@ -140,6 +140,7 @@ mod keys;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
+mod overflowing_operands;
 mod public_key;
 mod recording;
 mod scalar_select;
@@ -207,7 +208,7 @@ pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::OprfSeed;
 pub use oprf::{RangeForRandom, Seed};
 pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
-pub use scalar_select::{IfThenZero, SelectArm};
+pub use scalar_select::{Flip, IfThenZero, ScalarArm, ScalarIfThenElse};
 pub use serialization_config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
     FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,
@@ -242,5 +243,6 @@ pub mod prelude {
         RotateLeftAssign, RotateRight, RotateRightAssign,
     };
     pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
+    pub use super::{Flip, ScalarIfThenElse};
     pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
 }

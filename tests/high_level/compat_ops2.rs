@@ -6,7 +6,7 @@
 use crate::insecure_keys::setup;
 
 use gpufhe::prelude::*;
-use gpufhe::{FheInt16, FheInt8};
+use gpufhe::{FheBool, FheInt16, FheInt8, FheUint16, FheUint32};
 
 #[test]
 fn clear_casts_and_trivial_signed_from_unsigned() {
@@ -25,4 +25,55 @@ fn clear_casts_and_trivial_signed_from_unsigned() {
     assert_eq!(wrapped, -56);
     assert!(FheInt8::try_encrypt_trivial(127u8).is_ok());
     assert!(FheInt8::try_encrypt_trivial(128u64).is_err());
+}
+
+#[test]
+fn overflowing_with_any_clear_and_clear_lhs() {
+    let ck = setup();
+    let a = FheUint16::encrypt(u16::MAX - 1, ck);
+    let (s, of) = (&a).overflowing_add(3u8);
+    assert_eq!((s.decrypt(ck), of.decrypt(ck)), (1u16, true));
+    let (s, of) = OverflowingAdd::overflowing_add(1u16, &a);
+    assert_eq!((s.decrypt(ck), of.decrypt(ck)), (u16::MAX, false));
+    let (d, of) = OverflowingSub::overflowing_sub(5u64, &a);
+    assert_eq!((d.decrypt(ck), of.decrypt(ck)), (7u16, true));
+    let x = FheInt16::encrypt(i16::MAX, ck);
+    let (s, of) = (&x).overflowing_add(1i8);
+    assert_eq!((s.decrypt(ck), of.decrypt(ck)), (i16::MIN, true));
+    let (s, of) = OverflowingAdd::overflowing_add(-5i64, &x);
+    assert_eq!((s.decrypt(ck), of.decrypt(ck)), (i16::MAX - 5, false));
+    let (d, of) = OverflowingSub::overflowing_sub(-2i16, &x);
+    assert_eq!(
+        (d.decrypt(ck), of.decrypt(ck)),
+        ((-2i16).wrapping_sub(i16::MAX), true)
+    );
+}
+
+#[test]
+fn scalar_selects_flips_and_clear_arms_of_any_width() {
+    let ck = setup();
+    let a = FheUint32::encrypt(11u32, ck);
+    let b = FheUint32::encrypt(22u32, ck);
+    let (t, f) = (FheBool::encrypt(true, ck), FheBool::encrypt(false, ck));
+    let d = |x: FheUint32| -> u32 { x.decrypt(ck) };
+    assert_eq!(d(t.scalar_if_then_else(&a, 5u8)), 11);
+    assert_eq!(d(f.scalar_select(9u64, &b)), 22);
+    assert_eq!(d(f.scalar_cmux(&a, 0x1_0000_0007u64)), 7); // cast like `as`
+    assert_eq!(d(FheUint32::if_then_else(&t, 1u8, 2u8)), 1);
+    assert_eq!(d(FheUint32::select(&f, 500u16, 7u16)), 7);
+    assert_eq!(d(FheUint32::cmux(&t, 3u128, 4u128)), 3);
+    let (x, y) = t.flip(&a, &b);
+    assert_eq!((d(x), d(y)), (22, 11));
+    let (x, y) = f.flip(7u32, &b);
+    assert_eq!((d(x), d(y)), (7, 22));
+    let (x, y) = t.flip(&a, 7u16);
+    assert_eq!((d(x), d(y)), (7, 11));
+    let s = FheInt8::encrypt(-3i8, ck);
+    let di = |x: FheInt8| -> i8 { x.decrypt(ck) };
+    assert_eq!(di(t.scalar_select(-1i64, &s)), -1);
+    assert_eq!(di(FheInt8::if_then_else(&f, -1i8, 1i8)), 1);
+    let (x, y) = t.flip(&s, 100i32);
+    assert_eq!((di(x), di(y)), (100, -3));
+    let picked: bool = f.scalar_if_then_else(&t, &f).decrypt(ck);
+    assert!(!picked);
 }
