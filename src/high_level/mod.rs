@@ -115,6 +115,7 @@
 pub mod array;
 mod batch;
 mod bit_ops;
+mod bitslice;
 mod calibration;
 mod casts;
 mod clear_casts;
@@ -137,6 +138,7 @@ mod key_capabilities;
 mod key_switching;
 mod key_tag;
 mod keys;
+mod match_value;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
@@ -156,6 +158,7 @@ pub use array::fhe_array_contains;
 // `array`).
 pub use array::types::*;
 pub use batch::{BatchOutput, ValueSlot};
+pub use bitslice::BitSlice;
 pub use compact::{
     CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
     CompactPublicKey, CompactPushable, CompressedCompactPublicKey, DataKind, Expandable,
@@ -204,6 +207,7 @@ pub use global_state::{
 pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuIndexes};
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
+pub use match_value::MatchValues;
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::OprfSeed;
 pub use oprf::{RangeForRandom, Seed};
@@ -242,7 +246,7 @@ pub mod prelude {
         OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft,
         RotateLeftAssign, RotateRight, RotateRightAssign,
     };
+    pub use super::{BitSlice, Flip, ScalarIfThenElse};
     pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
-    pub use super::{Flip, ScalarIfThenElse};
     pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
 }

@@ -5,8 +5,9 @@
 
 use crate::insecure_keys::setup;
 
+use gpufhe::error::InvalidRangeError;
 use gpufhe::prelude::*;
-use gpufhe::{FheBool, FheInt16, FheInt8, FheUint16, FheUint32};
+use gpufhe::{FheBool, FheInt16, FheInt8, FheUint16, FheUint32, FheUint8, MatchValues};
 
 #[test]
 fn clear_casts_and_trivial_signed_from_unsigned() {
@@ -76,4 +77,53 @@ fn scalar_selects_flips_and_clear_arms_of_any_width() {
     assert_eq!((di(x), di(y)), (100, -3));
     let picked: bool = f.scalar_if_then_else(&t, &f).decrypt(ck);
     assert!(!picked);
+}
+
+#[test]
+fn match_values_against_clear_lookups() {
+    let ck = setup();
+    assert!(MatchValues::new(vec![(1u8, 2u8), (1u8, 3u8)]).is_err());
+    let table = MatchValues::new(vec![(0u8, 10u8), (1u8, 20u8), (3u8, 250u8)]).unwrap();
+    assert_eq!(table.get_values().len(), 3);
+    for x in [1u8, 3, 2] {
+        let want = table
+            .get_values()
+            .iter()
+            .find(|(i, _)| *i == x)
+            .map(|p| p.1);
+        let e = FheUint8::encrypt(x, ck);
+        let (v, found): (FheUint16, _) = e.match_value(&table).unwrap();
+        let v: u16 = v.decrypt(ck);
+        assert_eq!(
+            (v, found.decrypt(ck)),
+            (want.map_or(0, u16::from), want.is_some())
+        );
+        let or: FheUint8 = e.match_value_or(&table, 7u8).unwrap();
+        assert_eq!(FheDecrypt::<u8>::decrypt(&or, ck), want.unwrap_or(7));
+    }
+    let squares = MatchValues::from_fn_and_range(|x: u16| x * x, 0u16..20);
+    let n = FheUint16::encrypt(19u16, ck);
+    let too_narrow = n.match_value::<u16, gpufhe::FheUint8Id>(&squares);
+    assert!(too_narrow.is_err()); // 19 * 19 = 361 needs 9 bits
+    let sq: FheUint32 = n.match_value_or(&squares, 0u16).unwrap();
+    assert_eq!(FheDecrypt::<u32>::decrypt(&sq, ck), 361);
+}
+
+#[test]
+fn bitslice_against_clear_shifts() {
+    let ck = setup();
+    let w = FheUint32::encrypt(0xCAFE_F00Du32, ck);
+    let d = |x: FheUint32| -> u32 { x.decrypt(ck) };
+    assert_eq!(d((&w).bitslice(0usize..8).unwrap()), 0x0D);
+    assert_eq!(d(w.clone().bitslice(28usize..).unwrap()), 0xC);
+    assert_eq!(d((&w).bitslice(8u32..=15).unwrap()), 0xF0);
+    assert_eq!(d(BitSlice::<usize>::bitslice(&w, ..).unwrap()), 0xCAFE_F00D);
+    assert_eq!(d((&w).bitslice(5usize..5).unwrap()), 0);
+    assert_eq!(
+        (&w).bitslice(10usize..40).unwrap_err(),
+        InvalidRangeError::SliceTooBig
+    );
+    #[allow(clippy::reversed_empty_ranges)]
+    let reversed = (&w).bitslice(9usize..3);
+    assert_eq!(reversed.unwrap_err(), InvalidRangeError::WrongOrder);
 }
