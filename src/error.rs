@@ -184,3 +184,21 @@ mod tests {
         assert_eq!(other.kind(), &Error::NoServerKey);
     }
 }
+
+/// Why a bit range given to [`crate::prelude::BitSlice::bitslice`] is invalid (TFHE-rs's
+/// `tfhe::error::InvalidRangeError`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum InvalidRangeError {
+    /// The end of the range is beyond the width of the integer.
+    #[error("the upper bound of the range is greater than the size of the integer")]
+    SliceTooBig,
+    /// The end of the range is before its start.
+    #[error("the upper bound is smaller than the lower bound")]
+    WrongOrder,
+}
+
+impl From<InvalidRangeError> for Error {
+    fn from(value: InvalidRangeError) -> Self {
+        Self::InvalidParameter(value.to_string())
+    }
+}

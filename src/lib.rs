@@ -43,7 +43,7 @@ pub mod backend;
 #[cfg(feature = "cluster")]
 pub mod cluster;
 pub mod core_crypto;
-mod error;
+pub mod error;
 pub mod high_level;
 pub mod integer;
 pub mod memory;

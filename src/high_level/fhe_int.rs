@@ -348,6 +348,36 @@ impl<Id: FheIntId, T: SignedClear> FheTryTrivialEncrypt<T> for FheInt<Id> {
     }
 }
 
+/// [`FheTrivialEncrypt`] and [`FheTryTrivialEncrypt`] of [`FheInt<Id>`] from the
+/// unsigned clears, as TFHE-rs accepts any integer: the low bits of the value (the
+/// `try_` form is `Err` if the value is above the maximum of the type).
+macro_rules! trivial_from_unsigned {
+    ($($t:ty),*) => {$(
+        impl<Id: FheIntId> FheTrivialEncrypt<$t> for FheInt<Id> {
+            /// The low bits of `value`, unencrypted; needs no key.
+            fn encrypt_trivial(value: $t) -> Self {
+                let bits = wrap_to_bits(U256::from(value), Self::bits());
+                Self::from_storage(Storage::Trivial(bits))
+            }
+        }
+
+        impl<Id: FheIntId> FheTryTrivialEncrypt<$t> for FheInt<Id> {
+            /// `Err` if `value` is above the maximum of the type.
+            fn try_encrypt_trivial(value: $t) -> Result<Self> {
+                if U256::from(value).wrapping_shr(Self::bits() - 1) != U256::ZERO {
+                    return Err(Error::InvalidParameter(format!(
+                        "{value} does not fit in {} ({} bits, signed)",
+                        Id::NAME,
+                        Self::bits()
+                    )));
+                }
+                Ok(Self::encrypt_trivial(value))
+            }
+        }
+    )*};
+}
+trivial_from_unsigned!(u8, u16, u32, u64, u128, U256);
+
 /// Writes the key tag and the blocks (or the bits of a trivial encryption).
 impl<Id: FheIntId> Serialize for FheInt<Id> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {

@@ -115,8 +115,10 @@
 pub mod array;
 mod batch;
 mod bit_ops;
+mod bitslice;
 mod calibration;
 mod casts;
+mod clear_casts;
 mod compact;
 mod compat_ops;
 mod compressed_list;
@@ -137,9 +139,11 @@ mod key_switching;
 mod key_tag;
 mod keys;
 mod list_size;
+mod match_value;
 mod operations;
 pub(crate) mod operators;
 mod oprf;
+mod overflowing_operands;
 mod public_key;
 mod recording;
 mod scalar_select;
@@ -156,6 +160,7 @@ pub use array::fhe_array_contains;
 // `array`).
 pub use array::types::*;
 pub use batch::{BatchOutput, ValueSlot};
+pub use bitslice::BitSlice;
 pub use compact::{
     CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
     CompactPublicKey, CompactPushable, CompressedCompactPublicKey, DataKind, Expandable,
@@ -204,11 +209,12 @@ pub use global_state::{
 pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuIndexes};
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
+pub use match_value::MatchValues;
 pub use operations::{BinaryOp, ComparisonOp};
 pub use oprf::OprfSeed;
 pub use oprf::{RangeForRandom, Seed};
 pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
-pub use scalar_select::{IfThenZero, SelectArm};
+pub use scalar_select::{Flip, IfThenZero, ScalarArm, ScalarIfThenElse};
 pub use serialization_config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
     FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,
@@ -242,6 +248,7 @@ pub mod prelude {
         OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft,
         RotateLeftAssign, RotateRight, RotateRightAssign,
     };
+    pub use super::{BitSlice, Flip, ScalarIfThenElse};
     pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
     pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
 }

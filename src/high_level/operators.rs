@@ -8,6 +8,7 @@ use super::compat_ops::Comparand;
 use super::fhe_bool::{BoolOperand, FheBool};
 use super::fhe_uint::{FheUint, FheUintId, Operand, ShiftAmount};
 use super::operations::BinaryOp;
+use super::overflowing_operands::OverflowingOperand;
 use super::traits::{
     expect_op, FheEq, FheMax, FheMin, FheOrd, OverflowingAdd, OverflowingMul, OverflowingSub,
     RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
@@ -328,7 +329,7 @@ macro_rules! overflowing_traits {
 }
 pub(crate) use overflowing_traits;
 
-overflowing_traits!(FheUint<FheUintId>, Operand<'r, Id>);
+overflowing_traits!(FheUint<FheUintId>, OverflowingOperand<'r, Id>);
 
 /// `std::iter::Sum` of owned and borrowed `$T<Id>` through `$T::sum_of`.
 macro_rules! iter_sum {

@@ -1,5 +1,5 @@
-//! Selection with clear arms, as TFHE-rs writes it: [`FheBool::scalar_select`]
-//! (one arm encrypted, the other clear), [`FheUint::select`] / [`FheInt::select`]
+//! Selection with clear arms, as TFHE-rs writes it: [`ScalarIfThenElse`] (one arm
+//! encrypted, the other clear), [`Flip`], [`FheUint::select`] / [`FheInt::select`]
 //! (both arms clear) and [`IfThenZero`] (the other arm zero). A clear arm enters the
 //! circuit as a trivial value: a constant, not an encryption, so a select against a
 //! clear arm costs one bootstrap per block.
@@ -10,33 +10,194 @@ use super::fhe_uint::{FheUint, FheUintId};
 use super::traits::{expect_op, FheTrivialEncrypt, IfThenElse};
 use crate::error::Result;
 use crate::integer::U256;
-use std::borrow::Cow;
 
-/// One arm of [`FheBool::scalar_select`]: a borrowed encrypted value, or a clear
-/// value of its type (`u8` for [`crate::FheUint8`], `i32` for [`crate::FheInt32`],
-/// ...).
-pub trait SelectArm<'a, T: Clone> {
-    /// The arm as a value of `T` (a clear value as a trivial one).
-    fn into_arm(self) -> Cow<'a, T>;
+/// A clear value that enters a selection as a trivial value of `T`: for
+/// [`FheUint`] any unsigned clear (`u8` ... `u128`, [`U256`]), for [`FheInt`] any
+/// signed clear (`i8` ... `i128`), cast to the type like an `as` cast (its low
+/// bits), as TFHE-rs does.
+pub trait ScalarArm<T> {
+    /// The clear value as a trivial value of `T`.
+    fn into_trivial(self) -> T;
 }
 
-impl<'a, T: Clone> SelectArm<'a, T> for &'a T {
-    fn into_arm(self) -> Cow<'a, T> {
-        Cow::Borrowed(self)
+/// `if self { value_true } else { value_false }` where one arm is clear (TFHE-rs's
+/// trait of the same name; the clear arm is a [`ScalarArm`]), or both arms are
+/// [`FheBool`]s.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt32};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheInt32::encrypt(-45i32, &client_key);
+/// let b = FheInt32::encrypt(32i32, &client_key);
+/// let a_is_smaller = a.lt(&b);
+/// let picked: i32 = a_is_smaller.scalar_select(&a, 7i32).decrypt(&client_key);
+/// assert_eq!(picked, -45);
+/// let picked: i32 = a_is_smaller.scalar_if_then_else(7i8, &b).decrypt(&client_key);
+/// assert_eq!(picked, 7);
+/// ```
+pub trait ScalarIfThenElse<Lhs, Rhs> {
+    /// The type of the result.
+    type Output;
+
+    /// `if self { value_true } else { value_false }`; `Err` if there is no server
+    /// key on this thread or the operands belong to different keys.
+    fn try_scalar_if_then_else(&self, value_true: Lhs, value_false: Rhs) -> Result<Self::Output>;
+
+    /// `if self { value_true } else { value_false }`.
+    ///
+    /// # Panics
+    ///
+    /// If [`ScalarIfThenElse::try_scalar_if_then_else`] fails.
+    #[track_caller]
+    fn scalar_if_then_else(&self, value_true: Lhs, value_false: Rhs) -> Self::Output {
+        expect_op(
+            self.try_scalar_if_then_else(value_true, value_false),
+            "scalar_if_then_else",
+        )
+    }
+
+    /// [`ScalarIfThenElse::scalar_if_then_else`] under TFHE-rs's other name.
+    ///
+    /// # Panics
+    ///
+    /// If [`ScalarIfThenElse::try_scalar_if_then_else`] fails.
+    #[track_caller]
+    fn scalar_select(&self, value_true: Lhs, value_false: Rhs) -> Self::Output {
+        expect_op(
+            self.try_scalar_if_then_else(value_true, value_false),
+            "scalar_select",
+        )
+    }
+
+    /// [`ScalarIfThenElse::scalar_if_then_else`] under TFHE-rs's name for the
+    /// "controlled mux".
+    ///
+    /// # Panics
+    ///
+    /// If [`ScalarIfThenElse::try_scalar_if_then_else`] fails.
+    #[track_caller]
+    fn scalar_cmux(&self, value_true: Lhs, value_false: Rhs) -> Self::Output {
+        expect_op(
+            self.try_scalar_if_then_else(value_true, value_false),
+            "scalar_cmux",
+        )
     }
 }
 
-macro_rules! clear_arms {
-    ($family:ident, $id:ident: $($clear:ty),*) => {$(
-        impl<'a, Id: $id<Clear = $clear>> SelectArm<'a, $family<Id>> for $clear {
-            fn into_arm(self) -> Cow<'a, $family<Id>> {
-                Cow::Owned($family::encrypt_trivial(self))
+/// The two values, swapped when `self` is true: `(rhs, lhs)` if `self`, else
+/// `(lhs, rhs)` (TFHE-rs's trait of the same name). Either value may be a clear
+/// [`ScalarArm`].
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(1u8, &client_key);
+/// let cond = FheBool::encrypt(true, &client_key);
+/// let (x, y) = cond.flip(&a, 9u8);
+/// let (x, y): (u8, u8) = (x.decrypt(&client_key), y.decrypt(&client_key));
+/// assert_eq!((x, y), (9, 1));
+/// ```
+pub trait Flip<Lhs, Rhs> {
+    /// The type of the two results.
+    type Output;
+
+    /// The two values, swapped when `self` is true; `Err` if there is no server key
+    /// on this thread or the operands belong to different keys.
+    fn try_flip(&self, lhs: Lhs, rhs: Rhs) -> Result<(Self::Output, Self::Output)>;
+
+    /// The two values, swapped when `self` is true.
+    ///
+    /// # Panics
+    ///
+    /// If [`Flip::try_flip`] fails.
+    #[track_caller]
+    fn flip(&self, lhs: Lhs, rhs: Rhs) -> (Self::Output, Self::Output) {
+        expect_op(self.try_flip(lhs, rhs), "flip")
+    }
+}
+
+/// `(rhs, lhs)` if `condition`, else `(lhs, rhs)`.
+fn flip_values<T>(condition: &FheBool, lhs: &T, rhs: &T) -> Result<(T, T)>
+where
+    FheBool: IfThenElse<T>,
+{
+    Ok((
+        condition.try_if_then_else(rhs, lhs)?,
+        condition.try_if_then_else(lhs, rhs)?,
+    ))
+}
+
+/// [`ScalarArm`] for the clears of a family, and [`ScalarIfThenElse`] and [`Flip`]
+/// of the family with a clear on either side ([`Flip`] with none too).
+macro_rules! scalar_arms {
+    ($T:ident<$IdT:ident>: $($clear:ty),*) => {
+        $(
+            impl<Id: $IdT> ScalarArm<$T<Id>> for $clear {
+                fn into_trivial(self) -> $T<Id> {
+                    $T::encrypt_trivial(self)
+                }
+            }
+        )*
+
+        impl<Id: $IdT, C: ScalarArm<$T<Id>>> ScalarIfThenElse<&$T<Id>, C> for FheBool {
+            type Output = $T<Id>;
+
+            fn try_scalar_if_then_else(&self, value_true: &$T<Id>, value_false: C) -> Result<$T<Id>> {
+                self.try_if_then_else(value_true, &value_false.into_trivial())
             }
         }
-    )*};
+
+        impl<Id: $IdT, C: ScalarArm<$T<Id>>> ScalarIfThenElse<C, &$T<Id>> for FheBool {
+            type Output = $T<Id>;
+
+            fn try_scalar_if_then_else(&self, value_true: C, value_false: &$T<Id>) -> Result<$T<Id>> {
+                self.try_if_then_else(&value_true.into_trivial(), value_false)
+            }
+        }
+
+        impl<Id: $IdT> Flip<&$T<Id>, &$T<Id>> for FheBool {
+            type Output = $T<Id>;
+
+            fn try_flip(&self, lhs: &$T<Id>, rhs: &$T<Id>) -> Result<($T<Id>, $T<Id>)> {
+                flip_values(self, lhs, rhs)
+            }
+        }
+
+        impl<Id: $IdT, C: ScalarArm<$T<Id>>> Flip<&$T<Id>, C> for FheBool {
+            type Output = $T<Id>;
+
+            fn try_flip(&self, lhs: &$T<Id>, rhs: C) -> Result<($T<Id>, $T<Id>)> {
+                flip_values(self, lhs, &rhs.into_trivial())
+            }
+        }
+
+        impl<Id: $IdT, C: ScalarArm<$T<Id>>> Flip<C, &$T<Id>> for FheBool {
+            type Output = $T<Id>;
+
+            fn try_flip(&self, lhs: C, rhs: &$T<Id>) -> Result<($T<Id>, $T<Id>)> {
+                flip_values(self, &lhs.into_trivial(), rhs)
+            }
+        }
+    };
 }
-clear_arms!(FheUint, FheUintId: u8, u16, u32, u64, u128, U256);
-clear_arms!(FheInt, FheIntId: i8, i16, i32, i64, i128);
+scalar_arms!(FheUint<FheUintId>: u8, u16, u32, u64, u128, U256);
+scalar_arms!(FheInt<FheIntId>: i8, i16, i32, i64, i128);
+
+impl ScalarIfThenElse<&FheBool, &FheBool> for FheBool {
+    type Output = FheBool;
+
+    fn try_scalar_if_then_else(
+        &self,
+        value_true: &FheBool,
+        value_false: &FheBool,
+    ) -> Result<FheBool> {
+        self.try_if_then_else(value_true, value_false)
+    }
+}
 
 /// `if self { value } else { 0 }` (TFHE-rs's trait of the same name): one bootstrap
 /// per block.
@@ -79,70 +240,6 @@ impl<Id: FheIntId> IfThenZero<FheInt<Id>> for FheBool {
     }
 }
 
-impl FheBool {
-    /// `if self { then } else { otherwise }` where either arm may be a clear value
-    /// of the type of the other (TFHE-rs's `ScalarIfThenElse::scalar_select`).
-    ///
-    /// ```
-    /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt32};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
-    /// let a = FheInt32::encrypt(-45i32, &client_key);
-    /// let b = FheInt32::encrypt(32i32, &client_key);
-    /// let a_is_smaller = a.lt(&b);
-    /// let picked: i32 = a_is_smaller.scalar_select(&a, 7i32).decrypt(&client_key);
-    /// assert_eq!(picked, -45);
-    /// let picked: i32 = a_is_smaller.scalar_select(7i32, &b).decrypt(&client_key);
-    /// assert_eq!(picked, 7);
-    /// ```
-    ///
-    /// # Panics
-    ///
-    /// If [`FheBool::try_scalar_select`] fails.
-    #[track_caller]
-    pub fn scalar_select<'a, T, L, R>(&self, then: L, otherwise: R) -> T
-    where
-        T: Clone + 'a,
-        FheBool: IfThenElse<T>,
-        L: SelectArm<'a, T>,
-        R: SelectArm<'a, T>,
-    {
-        expect_op(self.try_scalar_select(then, otherwise), "scalar_select")
-    }
-
-    /// [`FheBool::scalar_select`]; `Err` if there is no server key on this thread
-    /// or the operands belong to different keys.
-    pub fn try_scalar_select<'a, T, L, R>(&self, then: L, otherwise: R) -> Result<T>
-    where
-        T: Clone + 'a,
-        FheBool: IfThenElse<T>,
-        L: SelectArm<'a, T>,
-        R: SelectArm<'a, T>,
-    {
-        self.try_if_then_else(&then.into_arm(), &otherwise.into_arm())
-    }
-
-    /// [`FheBool::scalar_select`] under TFHE-rs's other name.
-    ///
-    /// # Panics
-    ///
-    /// If [`FheBool::try_scalar_select`] fails.
-    #[track_caller]
-    pub fn scalar_if_then_else<'a, T, L, R>(&self, then: L, otherwise: R) -> T
-    where
-        T: Clone + 'a,
-        FheBool: IfThenElse<T>,
-        L: SelectArm<'a, T>,
-        R: SelectArm<'a, T>,
-    {
-        expect_op(
-            self.try_scalar_select(then, otherwise),
-            "scalar_if_then_else",
-        )
-    }
-}
-
 /// `select`, `if_then_else` and `cmux` with two clear arms, for one family of
 /// encrypted integers.
 macro_rules! clear_select {
@@ -161,8 +258,8 @@ macro_rules! clear_select {
             #[track_caller]
             pub fn select(
                 condition: &FheBool,
-                true_value: Id::Clear,
-                false_value: Id::Clear,
+                true_value: impl ScalarArm<Self>,
+                false_value: impl ScalarArm<Self>,
             ) -> Self {
                 expect_op(
                     Self::try_select(condition, true_value, false_value),
@@ -174,13 +271,10 @@ macro_rules! clear_select {
             /// the condition belongs to another key.
             pub fn try_select(
                 condition: &FheBool,
-                true_value: Id::Clear,
-                false_value: Id::Clear,
+                true_value: impl ScalarArm<Self>,
+                false_value: impl ScalarArm<Self>,
             ) -> Result<Self> {
-                let (then, otherwise) = (
-                    Self::encrypt_trivial(true_value),
-                    Self::encrypt_trivial(false_value),
-                );
+                let (then, otherwise) = (true_value.into_trivial(), false_value.into_trivial());
                 condition.try_if_then_else(&then, &otherwise)
             }
 
@@ -223,8 +317,8 @@ macro_rules! clear_select {
             #[track_caller]
             pub fn if_then_else(
                 condition: &FheBool,
-                true_value: Id::Clear,
-                false_value: Id::Clear,
+                true_value: impl ScalarArm<Self>,
+                false_value: impl ScalarArm<Self>,
             ) -> Self {
                 expect_op(
                     Self::try_select(condition, true_value, false_value),
@@ -240,8 +334,8 @@ macro_rules! clear_select {
             #[track_caller]
             pub fn cmux(
                 condition: &FheBool,
-                true_value: Id::Clear,
-                false_value: Id::Clear,
+                true_value: impl ScalarArm<Self>,
+                false_value: impl ScalarArm<Self>,
             ) -> Self {
                 expect_op(Self::try_select(condition, true_value, false_value), "cmux")
             }
@@ -257,7 +351,7 @@ use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
 let (client_key, server_key) = generate_keys(ConfigBuilder::default());
 set_server_key(server_key);
 let condition = FheBool::encrypt(true, &client_key);
-let picked: u8 = FheUint8::select(&condition, 3, 250).decrypt(&client_key);
+let picked: u8 = FheUint8::select(&condition, 3u8, 250u8).decrypt(&client_key);
 assert_eq!(picked, 3);
 let bits = [true, false, true].map(|b| FheBool::encrypt(b, &client_key));
 let dot: u8 = FheUint8::dot_product(&bits, &[2, 3, 4]).decrypt(&client_key);

@@ -13,6 +13,7 @@ use super::fhe_uint::{FheUint, OperandKind, ShiftAmount, UnsignedClear};
 use super::operations::{try_binary_methods, BinaryOp, ComparisonOp};
 use super::operators::{comparison_traits, division_operators, iter_sum, overflowing_traits};
 use super::operators::{rotations, std_operators};
+use super::overflowing_operands::SignedOverflowingOperand;
 use super::traits::{
     expect_op, FheEq, FheMax, FheMin, FheOrd, IfThenElse, OverflowingAdd, OverflowingMul,
     OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
@@ -193,7 +194,7 @@ std_operators!(
 );
 division_operators!(FheInt<FheIntId>, SignedOperand<'r, Id>);
 comparison_traits!(FheInt<FheIntId>, SignedComparand<'r, Id>);
-overflowing_traits!(FheInt<FheIntId>, SignedOperand<'r, Id>);
+overflowing_traits!(FheInt<FheIntId>, SignedOverflowingOperand<'r, Id>);
 rotations!(FheInt<FheIntId>, ShiftAmount<'r, Id::Unsigned>);
 iter_sum!(FheInt<FheIntId>);
 

@@ -18,6 +18,7 @@ mod bit_operations;
 mod bit_operations_default_parameters;
 mod compact_public_key;
 mod compat_ops;
+mod compat_ops2;
 mod compressed_values;
 mod compression;
 mod division;
