@@ -18,6 +18,7 @@ use super::config::block_count;
 use super::cuda_server_key::CudaServerKey;
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
+pub use super::fhe_types::DataKind;
 use super::fhe_types::FheTypes;
 use super::fhe_uint::{wrap_to_bits, FheUint, FheUintId};
 use super::keys::{ClientKey, KeyTag, ServerKey};
@@ -180,27 +181,6 @@ impl CompressedCompactPublicKey {
     /// under them.
     pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
         *self.key.parameters()
-    }
-}
-
-/// What a value of a [`CompactCiphertextList`] is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum DataKind {
-    /// An `FheUint` of this many bits.
-    Unsigned(u32),
-    /// An `FheInt` of this many bits.
-    Signed(u32),
-    /// An `FheBool`.
-    Boolean,
-}
-
-impl DataKind {
-    /// The width in bits (1 for a boolean).
-    pub(crate) fn bits(self) -> u32 {
-        match self {
-            Self::Unsigned(bits) | Self::Signed(bits) => bits,
-            Self::Boolean => 1,
-        }
     }
 }
 

@@ -30,7 +30,9 @@
 //! dominates small lists; past about 30 `FheUint64` a list is smaller than
 //! TFHE-rs's.
 
-use super::compact::{block_counts, DataKind, Expandable, ExpandedBlocks};
+use super::compact::{
+    block_counts, CompactCiphertextListExpander, DataKind, Expandable, ExpandedBlocks,
+};
 use super::fhe_bool::FheBool;
 use super::fhe_int::{FheInt, FheIntId};
 use super::fhe_types::FheTypes;
@@ -358,4 +360,58 @@ fn compression_keys_of(server_key: &ServerKey) -> Result<&CompressionKeys> {
                 .into(),
         )
     })
+}
+
+/// The accessors of a list of values of mixed types, for code generic over the
+/// list ([`CompressedCiphertextList`] and [`CompactCiphertextListExpander`]); each
+/// method is the list's own method of that name.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::FheTypes;
+/// fn kinds<L: CiphertextList>(list: &L) -> Vec<Option<FheTypes>> {
+///     (0..list.len()).map(|i| list.get_kind_of(i)).collect()
+/// }
+/// ```
+pub trait CiphertextList {
+    /// The number of values.
+    fn len(&self) -> usize;
+    /// Whether it holds no value.
+    fn is_empty(&self) -> bool;
+    /// The type of value `index`: `None` past the end or for a width TFHE-rs has
+    /// no name for.
+    fn get_kind_of(&self, index: usize) -> Option<FheTypes>;
+    /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
+    /// type (or cannot be read, see the list's own `get`).
+    fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>>;
+}
+
+impl CiphertextList for CompactCiphertextListExpander {
+    fn len(&self) -> usize {
+        CompactCiphertextListExpander::len(self)
+    }
+    fn is_empty(&self) -> bool {
+        CompactCiphertextListExpander::is_empty(self)
+    }
+    fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        CompactCiphertextListExpander::get_kind_of(self, index)
+    }
+    fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
+        CompactCiphertextListExpander::get(self, index)
+    }
+}
+
+impl CiphertextList for CompressedCiphertextList {
+    fn len(&self) -> usize {
+        CompressedCiphertextList::len(self)
+    }
+    fn is_empty(&self) -> bool {
+        CompressedCiphertextList::is_empty(self)
+    }
+    fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        CompressedCiphertextList::get_kind_of(self, index)
+    }
+    fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
+        CompressedCiphertextList::get(self, index)
+    }
 }

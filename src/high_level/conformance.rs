@@ -3,7 +3,6 @@
 //! high-level types: the high level's half of [`crate::serialization`] (its codec
 //! sits below shortint).
 
-use super::ParameterSetConformant;
 use super::{
     ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
     CompressedCompactPublicKey, CompressedServerKey, Config, FheBool, FheInt, FheIntId, FheUint,
@@ -12,6 +11,49 @@ use super::{
 use crate::error::{Error, Result};
 use crate::serialization::codec::{safe_deserialize, SafeSerialization};
 use std::io::Read;
+
+/// Whether a value conforms to a parameter set (TFHE-rs's trait of the same name).
+/// Every [`Conformant`] type implements it with [`ConformanceParams`] (made from a
+/// key, a [`crate::Config`] or block parameters) as the parameter set, except
+/// [`crate::CompactPublicKey`] and [`crate::CompressedCompactPublicKey`], whose
+/// parameter set is, as in TFHE-rs, their encryption parameters
+/// ([`crate::shortint::CompactPublicKeyEncryptionParameters`]).
+///
+/// ```
+/// use gpufhe::conformance::ParameterSetConformant;
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, CompactPublicKey, ConfigBuilder, FheUint8, FheUint8ConformanceParams};
+/// let config = ConfigBuilder::default().build();
+/// let (client_key, server_key) = generate_keys(config);
+/// let x = FheUint8::encrypt(7u8, &client_key);
+/// assert!(x.is_conformant(&FheUint8ConformanceParams::from(&server_key)));
+/// let (_, other_key) = generate_keys(ConfigBuilder::default());
+/// assert!(!x.is_conformant(&FheUint8ConformanceParams::from(&other_key)));
+/// let public_key = CompactPublicKey::new(&client_key);
+/// assert!(public_key.is_conformant(&config.public_key_encryption_parameters()?));
+/// # Ok::<(), gpufhe::Error>(())
+/// ```
+pub trait ParameterSetConformant {
+    /// What the value is checked against.
+    type ParameterSet;
+
+    /// Whether the value conforms to `parameter_set` (see [`Conformant::conforms_to`]
+    /// for what that means).
+    fn is_conformant(&self, parameter_set: &Self::ParameterSet) -> bool;
+
+    /// `Ok` if the value conforms to `parameter_set`, else `Err` with the reason
+    /// (by default a reason-less one, for types that only implement
+    /// [`ParameterSetConformant::is_conformant`]).
+    fn check_conformant(&self, parameter_set: &Self::ParameterSet) -> Result<()> {
+        if self.is_conformant(parameter_set) {
+            Ok(())
+        } else {
+            Err(crate::Error::InvalidParameter(
+                "the value does not conform to the parameter set".into(),
+            ))
+        }
+    }
+}
 
 /// [`SafeSerialization::DEFAULT_SIZE_LIMIT`] of keys.
 const KEY_SIZE_LIMIT: u64 = 2 << 30;

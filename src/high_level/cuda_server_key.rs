@@ -8,10 +8,9 @@
 //! operators). [`CudaServerKey::into_result`] (or the
 //! `try_decompress_to_*` forms) gives it as a `Result` at once.
 
-use super::global_state::IntoServerKey;
-use super::keys::ServerKey;
+use super::keys::{CompressedServerKey, ServerKey};
 use crate::error::{Error, Result};
-use crate::scheduler::GpuIndex;
+use crate::scheduler::{GpuIndex, GpuSelection};
 
 /// A server key decompressed to GPUs, or why it could not be (see the module's
 /// documentation). It is a [`ServerKey`] computing on GPUs once unwrapped
@@ -79,8 +78,39 @@ impl From<CudaServerKey> for Result<ServerKey> {
     }
 }
 
-impl IntoServerKey for CudaServerKey {
-    fn into_server_key(self) -> Result<ServerKey> {
-        self.key
+impl CompressedServerKey {
+    /// [`CompressedServerKey::try_decompress_to_gpu`] as TFHE-rs returns it: a
+    /// [`CudaServerKey`], which [`crate::set_server_key`] takes and which carries
+    /// the error, if any, to the first operation instead of panicking here.
+    ///
+    /// ```
+    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let key: CudaServerKey = compressed.decompress_to_gpu();
+    /// assert_eq!(key.gpu_indexes().len() as u32, gpufhe::get_number_of_gpus());
+    /// set_server_key(key);
+    /// ```
+    pub fn decompress_to_gpu(&self) -> CudaServerKey {
+        CudaServerKey::new(self.try_decompress_to_gpu())
+    }
+
+    /// [`CompressedServerKey::try_decompress_to_specific_gpu`] as TFHE-rs returns it
+    /// (see [`CompressedServerKey::decompress_to_gpu`]).
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, GpuIndex};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// // One key per GPU, as TFHE-rs's multi-GPU guide makes them.
+    /// let keys: Vec<_> = (0..gpufhe::get_number_of_gpus())
+    ///     .map(|i| compressed.decompress_to_specific_gpu(GpuIndex::new(i)))
+    ///     .collect();
+    /// for (i, key) in keys.iter().enumerate() {
+    ///     assert_eq!(key.gpu_indexes(), &[GpuIndex::new(i as u32)]);
+    /// }
+    /// ```
+    pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> CudaServerKey {
+        CudaServerKey::new(self.try_decompress_to_specific_gpu(gpus))
     }
 }

@@ -1,9 +1,30 @@
 //! [`FheTypes`], TFHE-rs's names for the types a value of a list can have, and
-//! [`CiphertextList`], the accessors that every list of mixed values offers.
+//! [`DataKind`], gpufhe's own (any width).
 
-use super::compact::{CompactCiphertextListExpander, DataKind, Expandable};
-use super::compressed_list::CompressedCiphertextList;
 use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// What a value of a [`crate::CompactCiphertextList`] or a
+/// [`crate::CompressedCiphertextList`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DataKind {
+    /// An `FheUint` of this many bits.
+    Unsigned(u32),
+    /// An `FheInt` of this many bits.
+    Signed(u32),
+    /// An `FheBool`.
+    Boolean,
+}
+
+impl DataKind {
+    /// The width in bits (1 for a boolean).
+    pub(crate) fn bits(self) -> u32 {
+        match self {
+            Self::Unsigned(bits) | Self::Signed(bits) => bits,
+            Self::Boolean => 1,
+        }
+    }
+}
 
 /// `Some` of the kind given, `None` if none is.
 macro_rules! kind_of {
@@ -116,60 +137,6 @@ impl TryFrom<DataKind> for FheTypes {
         Self::from_data_kind(kind).ok_or_else(|| {
             Error::InvalidParameter(format!("TFHE-rs has no type name for a {kind:?}"))
         })
-    }
-}
-
-/// The accessors of a list of values of mixed types, for code generic over the
-/// list ([`CompressedCiphertextList`] and [`CompactCiphertextListExpander`]); each
-/// method is the list's own method of that name.
-///
-/// ```
-/// use gpufhe::prelude::*;
-/// use gpufhe::FheTypes;
-/// fn kinds<L: CiphertextList>(list: &L) -> Vec<Option<FheTypes>> {
-///     (0..list.len()).map(|i| list.get_kind_of(i)).collect()
-/// }
-/// ```
-pub trait CiphertextList {
-    /// The number of values.
-    fn len(&self) -> usize;
-    /// Whether it holds no value.
-    fn is_empty(&self) -> bool;
-    /// The type of value `index`: `None` past the end or for a width TFHE-rs has
-    /// no name for.
-    fn get_kind_of(&self, index: usize) -> Option<FheTypes>;
-    /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
-    /// type (or cannot be read, see the list's own `get`).
-    fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>>;
-}
-
-impl CiphertextList for CompactCiphertextListExpander {
-    fn len(&self) -> usize {
-        CompactCiphertextListExpander::len(self)
-    }
-    fn is_empty(&self) -> bool {
-        CompactCiphertextListExpander::is_empty(self)
-    }
-    fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
-        CompactCiphertextListExpander::get_kind_of(self, index)
-    }
-    fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
-        CompactCiphertextListExpander::get(self, index)
-    }
-}
-
-impl CiphertextList for CompressedCiphertextList {
-    fn len(&self) -> usize {
-        CompressedCiphertextList::len(self)
-    }
-    fn is_empty(&self) -> bool {
-        CompressedCiphertextList::is_empty(self)
-    }
-    fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
-        CompressedCiphertextList::get_kind_of(self, index)
-    }
-    fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
-        CompressedCiphertextList::get(self, index)
     }
 }
 

@@ -33,6 +33,12 @@ impl IntoServerKey for ServerKey {
     }
 }
 
+impl IntoServerKey for super::cuda_server_key::CudaServerKey {
+    fn into_server_key(self) -> Result<ServerKey> {
+        self.into_result()
+    }
+}
+
 impl IntoServerKey for Result<ServerKey> {
     fn into_server_key(self) -> Result<ServerKey> {
         self

@@ -1,7 +1,6 @@
 //! Keys and the thread's server key.
 
 use super::config::{block_count, Config};
-use super::cuda_server_key::CudaServerKey;
 pub use super::key_tag::KeyTag;
 use super::storage::{Input, Storage};
 use crate::error::{Error, Result};
@@ -414,22 +413,6 @@ impl CompressedServerKey {
         self.decompress_on(&GpuSelection::from(gpus), &config)
     }
 
-    /// [`CompressedServerKey::try_decompress_to_gpu`] as TFHE-rs returns it: a
-    /// [`CudaServerKey`], which [`crate::set_server_key`] takes and which carries
-    /// the error, if any, to the first operation instead of panicking here.
-    ///
-    /// ```
-    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
-    /// let compressed = CompressedServerKey::new(&client_key);
-    /// let key: CudaServerKey = compressed.decompress_to_gpu();
-    /// assert_eq!(key.gpu_indexes().len() as u32, gpufhe::get_number_of_gpus());
-    /// set_server_key(key);
-    /// ```
-    pub fn decompress_to_gpu(&self) -> CudaServerKey {
-        CudaServerKey::new(self.try_decompress_to_gpu())
-    }
-
     /// A server key that computes on the chosen GPUs: a [`GpuIndex`], or a `Vec`,
     /// slice or array of them, or a [`crate::CudaGpuChoice`] (see
     /// [`CompressedServerKey::try_decompress_to_gpu`]). Each chosen GPU holds a copy
@@ -455,25 +438,6 @@ impl CompressedServerKey {
         gpus: impl Into<GpuSelection>,
     ) -> Result<ServerKey> {
         self.decompress_on(&gpus.into(), &SchedulerConfig::from_env()?)
-    }
-
-    /// [`CompressedServerKey::try_decompress_to_specific_gpu`] as TFHE-rs returns it
-    /// (see [`CompressedServerKey::decompress_to_gpu`]).
-    ///
-    /// ```
-    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, GpuIndex};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
-    /// let compressed = CompressedServerKey::new(&client_key);
-    /// // One key per GPU, as TFHE-rs's multi-GPU guide makes them.
-    /// let keys: Vec<_> = (0..gpufhe::get_number_of_gpus())
-    ///     .map(|i| compressed.decompress_to_specific_gpu(GpuIndex::new(i)))
-    ///     .collect();
-    /// for (i, key) in keys.iter().enumerate() {
-    ///     assert_eq!(key.gpu_indexes(), &[GpuIndex::new(i as u32)]);
-    /// }
-    /// ```
-    pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> CudaServerKey {
-        CudaServerKey::new(self.try_decompress_to_specific_gpu(gpus))
     }
 
     /// A key on `gpus`, after checking them, with the other settings of `config`.

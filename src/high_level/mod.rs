@@ -163,10 +163,10 @@ pub use batch::{BatchOutput, ValueSlot};
 pub use bitslice::BitSlice;
 pub use compact::{
     CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
-    CompactPublicKey, CompactPushable, CompressedCompactPublicKey, DataKind, Expandable,
-    ExpandedBlocks,
+    CompactPublicKey, CompactPushable, CompressedCompactPublicKey, Expandable, ExpandedBlocks,
 };
 pub use compact::{CompactPushable as HlCompactable, Expandable as HlExpandable};
+pub use compressed_list::CiphertextList;
 pub use compressed_list::Compressible as HlCompressible;
 pub use compressed_list::{
     CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
@@ -188,13 +188,14 @@ pub use compressed_values::{
     CompressedFheUint8ConformanceParams,
 };
 pub use config::{Config, ConfigBuilder};
+pub use conformance::ParameterSetConformant;
 pub use cuda_server_key::CudaServerKey;
 pub use fhe_bool::{BoolOperand, FheBool};
 pub use fhe_int::{
     FheInt, FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64,
     FheInt64Id, FheInt8, FheInt8Id, FheIntId, SignedClear, SignedOperand,
 };
-pub use fhe_types::{CiphertextList, FheTypes};
+pub use fhe_types::{DataKind, FheTypes};
 pub use fhe_uint::{
     FheUint, FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
     FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint2Id, FheUint32, FheUint32Id, FheUint4,
@@ -207,6 +208,12 @@ pub use global_state::{
     IntoServerKey,
 };
 pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuIndexes};
+pub use gpu_size_traits::{
+    AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
+    DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
+    FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
+    RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu, SubSizeOnGpu,
+};
 pub use key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
 pub use match_value::MatchValues;
@@ -223,7 +230,7 @@ pub use serialization_config::{
     FheUint16ConformanceParams, FheUint256ConformanceParams, FheUint2ConformanceParams,
     FheUint32ConformanceParams, FheUint4ConformanceParams, FheUint64ConformanceParams,
     FheUint6ConformanceParams, FheUint8ConformanceParams, NonConformantDeserializationConfig,
-    ParameterSetConformant, SerializationConfig,
+    SerializationConfig,
 };
 pub use traits::{
     CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
@@ -235,18 +242,18 @@ pub use traits::{
 /// The traits of the high-level API: `use gpufhe::prelude::*;`.
 pub mod prelude {
     pub use super::array::FheSliceDotProduct;
-    pub use super::gpu_size_traits::{
-        AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
-        DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
-        FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
-        RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu,
-        SubSizeOnGpu,
-    };
     pub use super::traits::{
         CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
         FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
         OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft,
         RotateLeftAssign, RotateRight, RotateRightAssign,
+    };
+    pub use super::{
+        AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
+        DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
+        FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
+        RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu,
+        SubSizeOnGpu,
     };
     pub use super::{BitSlice, Flip, ScalarIfThenElse};
     pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};

@@ -1,8 +1,6 @@
 //! TFHE-rs's byte, limb and cast conversions of [`U256`], and its other constants.
 
 use super::U256;
-use crate::error::Result;
-use crate::high_level::CastFrom;
 
 impl U256 {
     /// The smallest value, 0.
@@ -114,40 +112,9 @@ impl From<(u64, u64, u64, u64)> for U256 {
     }
 }
 
-/// `CastFrom` both ways between `U256` and the unsigned primitives, as `as` casts
-/// do: zero-extended up, the low bits kept down (never an `Err`).
-macro_rules! casts {
-    ($($t:ty),*) => {$(
-        impl CastFrom<$t> for U256 {
-            fn try_cast_from(value: $t) -> Result<Self> {
-                Ok(Self::from(value))
-            }
-        }
-
-        impl CastFrom<U256> for $t {
-            fn try_cast_from(value: U256) -> Result<Self> {
-                Ok(value.low_u128() as $t)
-            }
-        }
-    )*};
-}
-casts!(u8, u16, u32, u64, u128);
-
 #[cfg(test)]
 mod tests {
     use super::U256;
-    use crate::high_level::{CastFrom, CastInto};
-
-    #[test]
-    fn casts_wrap_like_as() {
-        let x = U256::from((u128::MAX - 1, 5u128));
-        assert_eq!(u8::cast_from(x), 0xfe);
-        assert_eq!(u64::cast_from(x), u64::MAX - 1);
-        let low: u128 = x.cast_into();
-        assert_eq!(low, u128::MAX - 1);
-        assert_eq!(U256::cast_from(7u16), U256::from(7u8));
-        assert_eq!(U256::cast_from(u128::MAX), U256::from((u128::MAX, 0u128)));
-    }
 
     #[test]
     fn bytes_round_trip_both_ways() {
