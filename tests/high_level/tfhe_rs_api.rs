@@ -377,3 +377,36 @@ fn gpu_size_queries_moves_and_memory_checks_as_tfhe_rs_names_them() {
     assert_eq!(sum, -69_997);
     unset_server_key();
 }
+
+#[test]
+fn the_newer_tfhe_rs_forms_on_the_default_parameters() {
+    // One case of each operation form added for TFHE-rs programs, on the default
+    // (secure) parameters; the insecure-parameter tests (compat_ops, compat_ops2)
+    // cover their edge cases.
+    let (client_key, server_key) = shared();
+    set_server_key(server_key.clone());
+    let a = FheUint8::encrypt(0b1011_0110u8, client_key);
+    let amount = FheUint32::encrypt(3u32, client_key);
+    let flag = FheBool::encrypt(true, client_key);
+    let d = |x: &FheUint8| -> u8 { x.decrypt(client_key) };
+    // A shift by an encrypted amount of another width; a comparison with a wider clear.
+    assert_eq!(d(&(&a << &amount)), 0b1011_0110u8 << 3);
+    assert!(a.lt(300u16).decrypt(client_key));
+    // Overflowing negation, a flip, a selection with a clear arm.
+    let (negated, overflow) = (&a).overflowing_neg();
+    assert_eq!(
+        (d(&negated), overflow.decrypt(client_key)),
+        0b1011_0110u8.overflowing_neg()
+    );
+    let (x, y) = flag.flip(&a, 9u8);
+    assert_eq!((d(&x), d(&y)), (9, 0b1011_0110));
+    assert_eq!(d(&flag.scalar_select(7u16, &a)), 7);
+    // A lookup table, a bit slice and membership.
+    let table = gpufhe::MatchValues::new(vec![(0b1011_0110u8, 42u8), (1, 2)]).unwrap();
+    let looked_up: FheUint8 = a.match_value_or(&table, 0u8).unwrap();
+    assert_eq!(d(&looked_up), 42);
+    assert_eq!(d(&(&a).bitslice(2usize..6).unwrap()), 0b1101);
+    let values = [FheUint8::encrypt(1u8, client_key), a.clone()];
+    assert!(FheUint8::contains(&values, &a).decrypt(client_key));
+    unset_server_key();
+}
