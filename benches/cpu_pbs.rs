@@ -2,12 +2,15 @@
 //! (one at a time on one core), `cpu/ks_pbs_all_cores` (one, split over every core), `cpu/pbs_batch/4` (four bootstraps sharing each read
 //! of the key, one core) and `cpu/ks_pbs_batch/32` (32 blocks on every core);
 //! `cpu/multi_bit_pbs`: one multi-bit bootstrap (grouping factor 4, `n = 920`,
-//! `k = 1`, `N = 2048`, `2^22 × 1`, one core) beside `cpu/pbs`.
+//! `k = 1`, `N = 2048`, `2^22 × 1`, one core) beside `cpu/pbs`, and
+//! `cpu/multi_bit_pbs_batch/4`: four multi-bit blind rotations sharing each read of
+//! a group's key, one core (beside `cpu/pbs_batch/4`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gpufhe::core_crypto::{
-    allocate_and_encrypt_new_lwe_ciphertext, batch_programmable_bootstrap_lwe_ciphertext,
-    generate_seeded_lwe_bootstrap_key, keyswitch_lwe_ciphertext, multi_bit_lwe_secret_key,
+    allocate_and_encrypt_new_lwe_ciphertext, batch_multi_bit_blind_rotate_lwe_ciphertext,
+    batch_programmable_bootstrap_lwe_ciphertext, generate_seeded_lwe_bootstrap_key,
+    keyswitch_lwe_ciphertext, multi_bit_lwe_secret_key,
     multi_bit_programmable_bootstrap_lwe_ciphertext, programmable_bootstrap_lwe_ciphertext,
     DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator,
     FourierLweBootstrapKey, LweCiphertextOwned, LweDimension, LweSecretKey, ModulusSwitchType,
@@ -112,6 +115,21 @@ fn bench(c: &mut Criterion) {
                 ModulusSwitchType::Standard,
             )
             .expect("multi-bit pbs")
+        })
+    });
+    // Four multi-bit bootstraps sharing each read of a group's key, on one thread.
+    group.bench_function("multi_bit_pbs_batch/4", |b| {
+        let inputs = vec![input.clone(); PBS_BATCH];
+        let accs = vec![lut.accumulator(); PBS_BATCH];
+        b.iter(|| {
+            batch_multi_bit_blind_rotate_lwe_ciphertext(
+                black_box(&inputs),
+                &accs,
+                &multi_bit_key,
+                4,
+                ModulusSwitchType::Standard,
+            )
+            .expect("multi-bit batch")
         })
     });
     // 32 blocks (one FheUint64 carry step) on every core of the rayon pool.

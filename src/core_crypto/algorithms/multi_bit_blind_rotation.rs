@@ -399,61 +399,82 @@ impl pulp::WithSimd for MultiBitChain<'_> {
     }
 }
 
-/// `bundle += factor * ggsw`, slot by slot for every polynomial of the GGSW.
-#[inline(always)]
-fn accumulate_scaled_ggsw<S: pulp::Simd>(
-    simd: S,
-    bundle: &mut [c64],
-    ggsw: &[c64],
-    factor: &[c64],
-) {
-    let half = factor.len();
-    let lanes = std::mem::size_of::<S::c64s>() / std::mem::size_of::<c64>();
-    for (b_poly, k_poly) in bundle.chunks_exact_mut(half).zip(ggsw.chunks_exact(half)) {
-        if half % lanes == 0 {
-            let (b, _) = S::as_mut_simd_c64s(b_poly);
-            let (k, _) = S::as_simd_c64s(k_poly);
-            let (f, _) = S::as_simd_c64s(factor);
-            for ((b, k), f) in b.iter_mut().zip(k).zip(f) {
-                *b = simd.mul_add_c64s(*k, *f, *b);
-            }
-        } else {
-            for ((b, k), f) in b_poly.iter_mut().zip(k_poly).zip(factor) {
-                *b += *k * *f;
-            }
-        }
-    }
+/// Slots per block of a bundle build: each block of the key (1 KiB) is read from
+/// memory once and, from the first-level cache, added to every member's bundle.
+const BUNDLE_BLOCK: usize = 64;
+
+/// How many rotations of a batch share each read of a group's key in
+/// [`build_bundles`] (their bundles: 64 KiB each on the default parameters).
+const BUNDLES_SHARING_THE_KEY: usize = 8;
+
+/// The work buffer of [`build_bundles`] for `members` rotations: the factors of
+/// one assignment at every slot of a polynomial of `half` slots.
+fn bundle_factors(half: usize, members: usize) -> Vec<c64> {
+    vec![c64::default(); members * half]
 }
 
-/// Writes to `bundle` the key bundle `sum_T (ζ^(a_T) - 1) GGSW(f_T)` of group
-/// `group` for its switched mask values `a`, slot by slot (`factor`: a work buffer
-/// of `N/2` values; `tables`: [`bundle_tables`] of the key's `N`).
+/// Writes to `bundles` (one after the other) the key bundles
+/// `sum_T (ζ^(a_T) - 1) GGSW(f_T)` of group `group` for the switched mask values
+/// `a` of each member of `masks`, slot by slot (`factors`: from
+/// [`bundle_factors`]; `tables`: [`bundle_tables`] of the key's `N`).
+///
+/// The group's GGSW ciphertexts are read once, in order (the memory's fastest
+/// pattern), and each block of [`BUNDLE_BLOCK`] slots is added to every member's
+/// bundle while in cache. An `a_T` of zero gives a factor of exactly zero, which
+/// leaves the sum's bits unchanged.
 #[inline(always)]
-fn build_bundle<S: pulp::Simd>(
+fn build_bundles<S: pulp::Simd>(
     simd: S,
-    bundle: &mut [c64],
-    factor: &mut [c64],
-    a: &[usize],
+    bundles: &mut [c64],
+    factors: &mut [c64],
+    masks: &[&[usize]],
     group: usize,
     bsk: &FourierLweBootstrapKey,
     tables: &BundleTables,
 ) {
-    let g = a.len();
-    let wrap = 2 * bsk.shape().polynomial_size.0 - 1; // 2N is a power of two: `& wrap` reduces modulo 2N.
+    let g = masks[0].len();
+    let half = bsk.shape().polynomial_size.0 / 2;
+    let wrap = 4 * half - 1; // 2N is a power of two: `& wrap` reduces modulo 2N.
     let per_group = (1usize << g) - 1;
-    bundle.iter_mut().for_each(|b| *b = c64::default());
+    let bundle_len = bundles.len() / masks.len();
+    let lanes = std::mem::size_of::<S::c64s>() / std::mem::size_of::<c64>();
+    bundles.fill(c64::default());
     for t in 1..=per_group {
-        let a_t = (0..g)
-            .filter(|i| t >> i & 1 == 1)
-            .fold(0usize, |s, i| s + a[i])
-            & wrap;
-        if a_t == 0 {
-            continue;
+        for (f, a) in factors.chunks_exact_mut(half).zip(masks) {
+            let a_t = (0..g)
+                .filter(|i| t >> i & 1 == 1)
+                .fold(0usize, |s, i| s + a[i])
+                & wrap;
+            for (f, &e) in f.iter_mut().zip(&tables.exponents) {
+                *f = tables.powers_minus_one[(e * a_t) & wrap];
+            }
         }
-        for (f, &e) in factor.iter_mut().zip(&tables.exponents) {
-            *f = tables.powers_minus_one[(e * a_t) & wrap];
+        let key = bsk.ggsw(group * per_group + t - 1);
+        for (first, k_poly) in (0..bundle_len).step_by(half).zip(key.chunks_exact(half)) {
+            for start in (0..half).step_by(BUNDLE_BLOCK) {
+                let len = BUNDLE_BLOCK.min(half - start);
+                let k = &k_poly[start..start + len];
+                for (bundle, f) in bundles
+                    .chunks_exact_mut(bundle_len)
+                    .zip(factors.chunks_exact(half))
+                {
+                    let b = &mut bundle[first + start..first + start + len];
+                    let f = &f[start..start + len];
+                    if len % lanes == 0 {
+                        let (b, _) = S::as_mut_simd_c64s(b);
+                        let (k, _) = S::as_simd_c64s(k);
+                        let (f, _) = S::as_simd_c64s(f);
+                        for ((b, k), f) in b.iter_mut().zip(k).zip(f) {
+                            *b = simd.mul_add_c64s(*k, *f, *b);
+                        }
+                    } else {
+                        for ((b, k), f) in b.iter_mut().zip(k).zip(f) {
+                            *b += *k * *f;
+                        }
+                    }
+                }
+            }
         }
-        accumulate_scaled_ggsw(simd, bundle, bsk.ggsw(group * per_group + t - 1), factor);
     }
 }
 
@@ -497,6 +518,13 @@ impl BundleProduct {
             .chunks_exact(n)
             .zip(self.rows.chunks_exact_mut(level * half))
         {
+            if level == 1 {
+                // Decomposition and folding in one pass, as the classical rotation does.
+                fold_level1_digits(poly_rows, poly, &self.decomposer);
+                self.fft
+                    .twist_and_forward_simd(simd, poly_rows, &mut self.scratch);
+                continue;
+            }
             for (t, &x) in poly.iter().enumerate() {
                 self.decomposer.decompose_into(x, &mut self.level_digits);
                 for (j, &d) in self.level_digits.iter().enumerate() {
@@ -521,15 +549,41 @@ impl BundleProduct {
     }
 }
 
+/// Writes the folded level-1 digits of `poly` to `out`: `out_j = d(p_j) + i d(p_{j + N/2})`.
+#[inline(always)]
+fn fold_level1_digits(out: &mut [c64], poly: &[u64], decomposer: &SignedDecomposer) {
+    let (lo, hi) = poly.split_at(out.len());
+    let pieces = out.iter_mut().zip(lo).zip(hi);
+    if decomposer.base_log() <= 31 {
+        // Digits fit in an i32, whose conversion to f64 vectorizes on every SIMD level.
+        for ((o, &x), &y) in pieces {
+            let (dx, dy) = (
+                decomposer.decompose_level1(x),
+                decomposer.decompose_level1(y),
+            );
+            *o = c64::new(dx as i32 as f64, dy as i32 as f64);
+        }
+    } else {
+        for ((o, &x), &y) in pieces {
+            let (dx, dy) = (
+                decomposer.decompose_level1(x),
+                decomposer.decompose_level1(y),
+            );
+            *o = c64::new(dx as i64 as f64, dy as i64 as f64);
+        }
+    }
+}
+
 /// Whether a group's switched mask values are all zero: `X^0`, the group leaves
 /// ACC unchanged.
 fn skips(a: &[usize]) -> bool {
     a.iter().all(|&x| x == 0)
 }
 
-/// The chains of a batch, group-major: for each group, every member builds its
-/// bundle from the group's GGSW ciphertexts (in cache after the first member) and
-/// applies it. Shapes are checked by the callers.
+/// The chains of a batch, group-major: for each group, the members that rotate by
+/// it build their bundles together, [`BUNDLES_SHARING_THE_KEY`] at a time from each
+/// read of the group's GGSW ciphertexts, and apply them. Shapes are checked by the
+/// callers.
 #[inline(always)]
 fn multi_bit_chain<S: pulp::Simd>(
     simd: S,
@@ -540,16 +594,28 @@ fn multi_bit_chain<S: pulp::Simd>(
 ) {
     let shape = bsk.shape();
     let groups = shape.input_lwe_dimension.0 / ((1usize << g) - 1);
-    let mut bundle = vec![c64::default(); shape.ggsw_size() / 2];
-    let mut factor = vec![c64::default(); shape.polynomial_size.0 / 2];
+    let bundle_len = shape.ggsw_size() / 2;
+    let sharing = BUNDLES_SHARING_THE_KEY.min(accs.len());
+    let mut bundles = vec![c64::default(); sharing * bundle_len];
+    let mut factors = bundle_factors(shape.polynomial_size.0 / 2, sharing);
+    let member_factors = factors.len() / sharing.max(1);
     let mut product = BundleProduct::new(bsk);
     let tables = bundle_tables(shape.polynomial_size);
+    let mut rotating: Vec<usize> = Vec::with_capacity(accs.len());
+    let mut group_masks: Vec<&[usize]> = Vec::with_capacity(sharing);
     for group in 0..groups {
-        for (acc, mask) in accs.iter_mut().zip(masks) {
-            let a = &mask[group * g..(group + 1) * g];
-            if !skips(a) {
-                build_bundle(simd, &mut bundle, &mut factor, a, group, bsk, tables);
-                product.apply(simd, acc, &bundle);
+        let of = |m: usize| &masks[m][group * g..(group + 1) * g];
+        rotating.clear();
+        rotating.extend((0..accs.len()).filter(|&m| !skips(of(m))));
+        for members in rotating.chunks(sharing) {
+            group_masks.clear();
+            group_masks.extend(members.iter().map(|&m| of(m)));
+            let n = members.len();
+            let bundles = &mut bundles[..n * bundle_len];
+            let factors = &mut factors[..n * member_factors];
+            build_bundles(simd, bundles, factors, &group_masks, group, bsk, tables);
+            for (&m, bundle) in members.iter().zip(bundles.chunks_exact(bundle_len)) {
+                product.apply(simd, accs[m], bundle);
             }
         }
     }
@@ -615,7 +681,7 @@ where
     let g = grouping_factor;
     start_rotation(acc, switched, bsk, g)?;
     let shape = bsk.shape();
-    let (bundle_len, half) = (shape.ggsw_size() / 2, shape.polynomial_size.0 / 2);
+    let bundle_len = shape.ggsw_size() / 2;
     let groups: Vec<(usize, &[usize])> = switched
         .mask
         .chunks_exact(g)
@@ -631,11 +697,11 @@ where
             .par_chunks_mut(bundle_len)
             .zip(round.par_iter())
             .for_each_init(
-                || vec![c64::default(); half],
-                |factor, (bundle, &(group, a))| {
+                || bundle_factors(shape.polynomial_size.0 / 2, 1),
+                |factors, (bundle, &(group, a))| {
                     arch.dispatch(BuildBundle {
                         bundle,
-                        factor,
+                        factors,
                         a,
                         group,
                         bsk,
@@ -654,10 +720,10 @@ where
     Ok(())
 }
 
-/// [`build_bundle`] in a SIMD context.
+/// [`build_bundles`] of one rotation in a SIMD context.
 struct BuildBundle<'a> {
     bundle: &'a mut [c64],
-    factor: &'a mut [c64],
+    factors: &'a mut [c64],
     a: &'a [usize],
     group: usize,
     bsk: &'a FourierLweBootstrapKey,
@@ -669,11 +735,11 @@ impl pulp::WithSimd for BuildBundle<'_> {
 
     #[inline(always)]
     fn with_simd<S: pulp::Simd>(self, simd: S) {
-        build_bundle(
+        build_bundles(
             simd,
             self.bundle,
-            self.factor,
-            self.a,
+            self.factors,
+            &[self.a],
             self.group,
             self.bsk,
             self.tables,

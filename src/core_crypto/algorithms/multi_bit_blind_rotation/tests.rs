@@ -225,6 +225,62 @@ fn multithreaded_rotation_is_bit_identical() {
     assert!(multi_bit_blind_rotate_assign_multithreaded(&mut split, &bad, &fourier, g).is_err());
 }
 
+/// A batch larger than [`BUNDLES_SHARING_THE_KEY`], whose members skip different
+/// groups (all-zero mask values), rotates to the same bits as one rotation at a
+/// time, on a level-1 key (the folded decomposition) and a level-2 key.
+#[test]
+fn batch_rotation_is_bit_identical_to_single_rotations() {
+    let (g, n, poly) = (2, 24, PolynomialSize(256));
+    let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([11; 32]));
+    let small = LweSecretKey::generate_binary(LweDimension(n), &mut secret);
+    let glwe = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
+    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([12; 32]), Seed([13; 32]));
+    for (base_log, level) in [(20, 1), (12, 2)] {
+        let bsk = generate_seeded_lwe_bootstrap_key(
+            &multi_bit_lwe_secret_key(&small, g).unwrap(),
+            &glwe,
+            DecompositionBaseLog(base_log),
+            DecompositionLevelCount(level),
+            NoiseDistribution::TUniform { log2_bound: 4 },
+            Seed([14; 32]),
+            &mut rng,
+        )
+        .unwrap();
+        let fourier = FourierLweBootstrapKey::from_standard(&bsk.decompress());
+        let members = BUNDLES_SHARING_THE_KEY + 3;
+        let inputs: Vec<LweCiphertextOwned> = (0..members)
+            .map(|m| {
+                let mut data = vec![0u64; n + 1];
+                rng.fill_mask(&mut data);
+                // Member m has the mask values of group m % (n / g) zero: it skips it.
+                let group = m % (n / g);
+                data[group * g..(group + 1) * g]
+                    .iter_mut()
+                    .for_each(|a| *a = 0);
+                LweCiphertextOwned::from_container(data).unwrap()
+            })
+            .collect();
+        let mut table = vec![0u64; 2 * 256];
+        rng.fill_mask(&mut table);
+        let table = GlweCiphertext::from_container(table, poly).unwrap();
+        let ms = ModulusSwitchType::Standard;
+        let batch = batch_multi_bit_blind_rotate_lwe_ciphertext(
+            &inputs,
+            &vec![&table; members],
+            &fourier,
+            g,
+            ms,
+        )
+        .unwrap();
+        for (input, rotated) in inputs.iter().zip(&batch) {
+            let switched = modulus_switch_lwe_ciphertext(input, poly.log2() + 1, ms).unwrap();
+            let mut alone = table.clone();
+            multi_bit_blind_rotate_assign(&mut alone, &switched, &fourier, g).unwrap();
+            assert_eq!(&alone, rotated, "level {level}");
+        }
+    }
+}
+
 /// Running sums of an error sample: its variance.
 #[derive(Default)]
 struct Variance {
