@@ -51,6 +51,17 @@ impl Build {
     }
 }
 
+/// The kernels' `fma()` as one instruction where the CPU has it (otherwise a call
+/// into libm, which made the emulation a quarter slower), and no other contraction,
+/// so that results stay the same (as `scripts/fake-cuda.sh` compiles them).
+fn fma_flags() -> &'static [&'static str] {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("fma") {
+        return &["-mfma", "-ffp-contract=off"];
+    }
+    &[]
+}
+
 /// Compiles `sources` (the `.cu` files as C++ with the emulation header) into the
 /// program `name` of the build `build`; `None` without a C++ compiler.
 fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
@@ -69,6 +80,7 @@ fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
         let mut cmd = Command::new(&cxx);
         cmd.args(["-std=c++20", "-DGPUFHE_EMULATION", "-D__CUDA_ARCH__=900"])
             .args(build.flags())
+            .args(fma_flags())
             .arg("-I")
             .arg(root.join("testing/cuda-emu"))
             .arg("-I")
