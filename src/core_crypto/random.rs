@@ -49,6 +49,15 @@ pub enum NoiseDistribution {
 }
 
 impl NoiseDistribution {
+    /// The 64-bit words of the noise stream one sample draws: one for TUniform,
+    /// two for a Gaussian (Box-Muller on two uniform values).
+    pub(crate) fn draws_per_sample(&self) -> u64 {
+        match self {
+            Self::TUniform { .. } => 1,
+            Self::Gaussian { .. } => 2,
+        }
+    }
+
     /// The variance of the distribution, in absolute units (modulus 2^64).
     ///
     /// ```
@@ -303,6 +312,32 @@ impl EncryptionRandomGenerator {
             *x = x.wrapping_add(self.sample(dist));
         }
         Ok(())
+    }
+
+    /// A generator at the point of both streams this one reaches after drawing
+    /// `masks` mask values and `noise_draws` 64-bit noise words (see
+    /// [`NoiseDistribution::draws_per_sample`]); this one does not move. Work split
+    /// over threads this way draws exactly the values one generator would draw in
+    /// order.
+    pub(crate) fn fork_after(&self, masks: u64, noise_draws: u64) -> Self {
+        let mut fork = Self {
+            mask: self.mask.clone(),
+            noise: ZeroizingRng(self.noise.0.clone()),
+        };
+        fork.skip(masks, noise_draws);
+        fork
+    }
+
+    /// Moves both streams past `masks` mask values and `noise_draws` noise words.
+    /// Every draw is a whole 64-bit word (two of the stream's 32-bit words), so the
+    /// position is exact.
+    pub(crate) fn skip(&mut self, masks: u64, noise_draws: u64) {
+        let mask = self.mask.get_word_pos();
+        self.mask.set_word_pos(mask + 2 * u128::from(masks));
+        let noise = self.noise.0.get_word_pos();
+        self.noise
+            .0
+            .set_word_pos(noise + 2 * u128::from(noise_draws));
     }
 
     /// One sample of a distribution the caller has validated

@@ -2,6 +2,7 @@
 //! Fourier domain.
 
 use super::ggsw_encryption::encrypt_ggsw_rows;
+use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, BootstrapKeyShape, FourierLweBootstrapKey, GlweSecretKey, LweBootstrapKey,
@@ -46,21 +47,8 @@ pub fn generate_lwe_bootstrap_key(
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<LweBootstrapKey> {
     let shape = bsk_shape(input_key, output_key, base_log, level, noise)?;
-    let mut data = Vec::with_capacity(shape.ggsw_size() * input_key.lwe_dimension().0);
-    for &bit in input_key.as_slice() {
-        encrypt_ggsw_rows(
-            output_key,
-            bit,
-            base_log,
-            level,
-            noise,
-            rng,
-            |mask, body| {
-                data.extend_from_slice(mask);
-                data.extend_from_slice(body);
-            },
-        );
-    }
+    let mut data = vec![0u64; shape.ggsw_size() * input_key.lwe_dimension().0];
+    encrypt_bootstrap_key(input_key, output_key, shape, noise, rng, &mut data, true);
     Ok(LweBootstrapKey { data, shape })
 }
 
@@ -99,12 +87,8 @@ pub fn generate_seeded_lwe_bootstrap_key(
     let shape = bsk_shape(input_key, output_key, base_log, level, noise)?;
     rng.reseed_masks(mask_seed);
     let n = shape.polynomial_size.0;
-    let mut bodies = Vec::with_capacity(shape.rows_per_ggsw() * n * input_key.lwe_dimension().0);
-    for &bit in input_key.as_slice() {
-        encrypt_ggsw_rows(output_key, bit, base_log, level, noise, rng, |_, body| {
-            bodies.extend_from_slice(body);
-        });
-    }
+    let mut bodies = vec![0u64; shape.rows_per_ggsw() * n * input_key.lwe_dimension().0];
+    encrypt_bootstrap_key(input_key, output_key, shape, noise, rng, &mut bodies, false);
     Ok(SeededLweBootstrapKey {
         bodies,
         seed: mask_seed,
@@ -133,16 +117,7 @@ impl SeededLweBootstrapKey {
     pub fn decompress(&self) -> LweBootstrapKey {
         let n = self.shape.polynomial_size.0;
         let mask_len = self.shape.glwe_dimension.0 * n;
-        let mut masks = EncryptionRandomGenerator::masks_only(self.seed);
-        let mut data = vec![0u64; self.bodies.len() / n * (mask_len + n)];
-        for (row, body) in data
-            .chunks_exact_mut(mask_len + n)
-            .zip(self.bodies.chunks_exact(n))
-        {
-            let (m, b) = row.split_at_mut(mask_len);
-            masks.fill_mask(m);
-            b.copy_from_slice(body);
-        }
+        let data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
         LweBootstrapKey {
             data,
             shape: self.shape,
@@ -168,19 +143,82 @@ impl FourierLweBootstrapKey {
     /// assert_eq!(2 * fourier.as_slice().len(), bsk.as_slice().len());
     /// ```
     pub fn from_standard(key: &LweBootstrapKey) -> Self {
+        use rayon::prelude::*;
         let n = key.shape.polynomial_size;
         let fft = fft_for(n);
-        let mut scratch = fft.make_scratch();
         let half = n.to_fourier_polynomial_size();
         let mut data = vec![c64::default(); key.data.len() / 2];
-        for (out, poly) in data.chunks_exact_mut(half).zip(key.data.chunks_exact(n.0)) {
-            fft.forward_as_integer(out, poly, &mut scratch);
-        }
+        // On the rayon pool, a GGSW ciphertext's polynomials at a time.
+        let polys = key.shape.ggsw_size() / n.0;
+        data.par_chunks_mut(polys * half)
+            .zip(key.data.par_chunks(polys * n.0))
+            .for_each_init(
+                || fft.make_scratch(),
+                |scratch, (out, ggsw)| {
+                    for (out, poly) in out.chunks_exact_mut(half).zip(ggsw.chunks_exact(n.0)) {
+                        fft.forward_as_integer(out, poly, scratch);
+                    }
+                },
+            );
         Self {
             data,
             shape: key.shape,
         }
     }
+}
+
+/// Encrypts the GGSW ciphertext of every bit of `input_key` under `output_key`, in
+/// key order (on the rayon pool, the values of one generator drawing in order), into
+/// `out`: whole GGSW ciphertexts (`with_masks`), or the bodies of their rows alone
+/// for a seeded key.
+fn encrypt_bootstrap_key(
+    input_key: &LweSecretKey,
+    output_key: &GlweSecretKey,
+    shape: BootstrapKeyShape,
+    noise: NoiseDistribution,
+    rng: &mut EncryptionRandomGenerator,
+    out: &mut [u64],
+    with_masks: bool,
+) {
+    let n = shape.polynomial_size.0;
+    let mask_len = shape.glwe_dimension.0 * n;
+    let rows = shape.rows_per_ggsw();
+    let piece = rows * if with_masks { mask_len + n } else { n };
+    let draws = (
+        (rows * mask_len) as u64,
+        (rows * n) as u64 * noise.draws_per_sample(),
+    );
+    draw_in_parallel(
+        rng,
+        out,
+        piece,
+        draws,
+        || (),
+        |_, i, out, rng| {
+            let mut rest = &mut out[..];
+            let mut put = |values: &[u64]| {
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(values.len());
+                head.copy_from_slice(values);
+                rest = tail;
+            };
+            let bit = input_key.as_slice()[i];
+            let (base_log, level) = (shape.base_log, shape.level);
+            encrypt_ggsw_rows(
+                output_key,
+                bit,
+                base_log,
+                level,
+                noise,
+                rng,
+                |mask, body| {
+                    if with_masks {
+                        put(mask);
+                    }
+                    put(body);
+                },
+            );
+        },
+    );
 }
 
 fn bsk_shape(
@@ -199,4 +237,122 @@ fn bsk_shape(
         base_log,
         level,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::core_crypto::*;
+
+    /// Keys (keyswitching, bootstrap and packing keys, plain and seeded) are
+    /// generated on the rayon pool from forks of the generator: the same
+    /// values as one generator encrypting every row in order (so a seed gives the
+    /// same keys, and compressed keys expand to the same masks, as before), whatever
+    /// the thread count, and the generator ends where the sequential run ends.
+    #[test]
+    fn parallel_key_generation_draws_what_one_generator_draws_in_order() {
+        let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([3; 32]));
+        let small = LweSecretKey::generate_binary(LweDimension(37), &mut secret);
+        let big = LweSecretKey::generate_binary(LweDimension(70), &mut secret);
+        let n = PolynomialSize(64);
+        let glwe = GlweSecretKey::generate_binary(GlweDimension(2), n, &mut secret).unwrap();
+        let mask_seed = Seed([5; 32]);
+        let fresh = || EncryptionRandomGenerator::from_seeds_insecure(mask_seed, Seed([6; 32]));
+        let (b, l) = (DecompositionBaseLog(6), DecompositionLevelCount(3));
+        for noise in [
+            NoiseDistribution::TUniform { log2_bound: 20 },
+            NoiseDistribution::Gaussian { std_dev: 1e-9 },
+        ] {
+            // The sequential references: one ciphertext after the other, and the
+            // noise sample each generator draws next.
+            let mut rng = fresh();
+            let mut ksk = Vec::new();
+            for &s in big.as_slice() {
+                for j in 1..=l.0 {
+                    let mut ct = LweCiphertextOwned::new_zero(small.lwe_dimension().to_lwe_size());
+                    let m = s.wrapping_mul(1 << (64 - j * b.0));
+                    encrypt_lwe_ciphertext(&small, &mut ct, m, noise, &mut rng).unwrap();
+                    ksk.extend_from_slice(ct.as_slice());
+                }
+            }
+            let after_ksk = rng.noise(noise).unwrap();
+            let mut rng = fresh();
+            let mut bsk = Vec::new();
+            for &bit in small.as_slice() {
+                let mut ggsw = GgswCiphertextOwned::new_zero(GlweSize(3), n, b, l).unwrap();
+                encrypt_ggsw_ciphertext(&glwe, &mut ggsw, bit, noise, &mut rng).unwrap();
+                bsk.extend_from_slice(ggsw.as_slice());
+            }
+            let after_bsk = rng.noise(noise).unwrap();
+            let mut rng = fresh();
+            let mut packing = Vec::new();
+            for &s in big.as_slice() {
+                for j in 1..=l.0 {
+                    let mut ct = GlweCiphertextOwned::new_zero(GlweSize(3), n).unwrap();
+                    let mut m = vec![0u64; n.0];
+                    m[0] = s.wrapping_mul(1 << (64 - j * b.0));
+                    encrypt_glwe_ciphertext(&glwe, &mut ct, &m, noise, &mut rng).unwrap();
+                    packing.extend_from_slice(ct.as_slice());
+                }
+            }
+            for threads in [1, 3] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let what = format!("{threads} threads, {noise:?}");
+                    let mut rng = fresh();
+                    let key =
+                        generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
+                    assert!(key.as_slice() == ksk, "keyswitching key, {what}");
+                    assert_eq!(rng.noise(noise).unwrap(), after_ksk, "{what}");
+                    let mut rng = fresh();
+                    let key =
+                        generate_lwe_bootstrap_key(&small, &glwe, b, l, noise, &mut rng).unwrap();
+                    assert!(key.as_slice() == bsk, "bootstrap key, {what}");
+                    assert_eq!(rng.noise(noise).unwrap(), after_bsk, "{what}");
+                    // Seeded keys hold the same bodies and expand to the same masks.
+                    let seeded = [
+                        generate_seeded_lwe_keyswitch_key(
+                            &big,
+                            &small,
+                            b,
+                            l,
+                            noise,
+                            mask_seed,
+                            &mut fresh(),
+                        )
+                        .map(|k| (k.decompress().as_slice().to_vec(), &ksk)),
+                        generate_seeded_lwe_bootstrap_key(
+                            &small,
+                            &glwe,
+                            b,
+                            l,
+                            noise,
+                            mask_seed,
+                            &mut fresh(),
+                        )
+                        .map(|k| (k.decompress().as_slice().to_vec(), &bsk)),
+                        generate_seeded_lwe_packing_keyswitch_key(
+                            &big,
+                            &glwe,
+                            b,
+                            l,
+                            noise,
+                            mask_seed,
+                            &mut fresh(),
+                        )
+                        .map(|k| (k.decompress().as_slice().to_vec(), &packing)),
+                    ];
+                    for (i, key) in seeded.into_iter().enumerate() {
+                        let (got, want) = key.unwrap();
+                        assert!(
+                            &got == want,
+                            "seeded key {i} (keyswitching, bootstrap, packing), {what}"
+                        );
+                    }
+                });
+            }
+        }
+    }
 }

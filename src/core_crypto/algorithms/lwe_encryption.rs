@@ -132,12 +132,7 @@ impl SeededLweCiphertextList {
     /// assert_eq!(decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60, 9);
     /// ```
     pub fn decompress(&self) -> LweCiphertextListOwned {
-        let mut data = vec![0u64; self.bodies.len() * self.lwe_size.0];
-        fill_seeded_lwe_rows(
-            self.seed,
-            &self.bodies,
-            data.chunks_exact_mut(self.lwe_size.0),
-        );
+        let data = expand_seeded_rows(self.seed, &self.bodies, self.lwe_size.0 - 1, 1);
         LweCiphertextListOwned::from_container(data, self.lwe_size)
             .expect("whole ciphertexts of a valid size")
     }
@@ -154,30 +149,75 @@ impl SeededLweCiphertextList {
     /// assert_eq!(cts[1].as_slice(), seeded.decompress().iter().nth(1).unwrap().as_slice());
     /// ```
     pub fn decompress_to_ciphertexts(&self) -> Vec<LweCiphertextOwned> {
-        let mut cts = vec![LweCiphertextOwned::new_zero(self.lwe_size); self.bodies.len()];
-        fill_seeded_lwe_rows(
-            self.seed,
-            &self.bodies,
-            cts.iter_mut().map(|ct| ct.as_mut_slice()),
-        );
-        cts
+        let data = expand_seeded_rows(self.seed, &self.bodies, self.lwe_size.0 - 1, 1);
+        data.chunks_exact(self.lwe_size.0)
+            .map(|ct| LweCiphertextOwned::from_container(ct.to_vec()).expect("a whole ciphertext"))
+            .collect()
     }
 }
 
-/// Writes into each of `rows` (an LWE ciphertext each, mask then body) a mask drawn
-/// from `seed`, one after the other, and its body from `bodies`: how every seeded
-/// entity made of LWE rows (ciphertext lists, keyswitching keys) expands.
-pub(crate) fn fill_seeded_lwe_rows<'a>(
+/// The rows of a seeded entity (ciphertext lists, keyswitching, packing and bootstrap
+/// keys), each a mask of `mask_len` values drawn from `seed` followed by its body of
+/// `body_len` values from `bodies`, the masks in order of the stream (drawn on the
+/// rayon pool, see [`draw_in_parallel`]).
+pub(crate) fn expand_seeded_rows(
     seed: Seed,
     bodies: &[u64],
-    rows: impl Iterator<Item = &'a mut [u64]>,
-) {
+    mask_len: usize,
+    body_len: usize,
+) -> Vec<u64> {
     let mut masks = EncryptionRandomGenerator::masks_only(seed);
-    for (row, &body) in rows.zip(bodies) {
-        let (last, mask) = row.split_last_mut().expect("a row holds its body");
-        masks.fill_mask(mask);
-        *last = body;
+    let rows = bodies.len() / body_len.max(1);
+    let mut data = vec![0u64; rows * (mask_len + body_len)];
+    let draws = (mask_len as u64, 0);
+    draw_in_parallel(
+        &mut masks,
+        &mut data,
+        mask_len + body_len,
+        draws,
+        || (),
+        |_, i, row, masks| {
+            let (mask, body) = row.split_at_mut(mask_len);
+            masks.fill_mask(mask);
+            body.copy_from_slice(&bodies[i * body_len..(i + 1) * body_len]);
+        },
+    );
+    data
+}
+
+/// Fills `out`, pieces of `len` values (rows of a key, GGSW ciphertexts), on the
+/// rayon pool, with exactly the values of filling them one after the other with
+/// `rng`: `piece(scratch, i, out_i, rng)` draws `draws.0` mask values and `draws.1`
+/// noise words for each piece, so each chunk of pieces starts on a fork of `rng` at
+/// the point the sequential run would reach (`scratch()`: per-chunk work space).
+/// `rng` ends past every piece. The results do not depend on the thread count.
+pub(crate) fn draw_in_parallel<S>(
+    rng: &mut EncryptionRandomGenerator,
+    out: &mut [u64],
+    len: usize,
+    draws: (u64, u64),
+    scratch: impl Fn() -> S + Sync,
+    piece: impl Fn(&mut S, usize, &mut [u64], &mut EncryptionRandomGenerator) + Sync,
+) {
+    use rayon::prelude::*;
+    if len == 0 {
+        return;
     }
+    let pieces = out.len() / len;
+    // A few chunks per thread, for balance; forking costs one ChaCha block.
+    let per_chunk = pieces.div_ceil(4 * rayon::current_num_threads()).max(1);
+    let start = &*rng;
+    out.par_chunks_mut(per_chunk * len)
+        .enumerate()
+        .for_each(|(c, chunk)| {
+            let first = (c * per_chunk) as u64;
+            let mut fork = start.fork_after(first * draws.0, first * draws.1);
+            let mut work = scratch();
+            for (i, out) in chunk.chunks_exact_mut(len).enumerate() {
+                piece(&mut work, c * per_chunk + i, out, &mut fork);
+            }
+        });
+    rng.skip(pieces as u64 * draws.0, pieces as u64 * draws.1);
 }
 
 /// Returns the phase `b - <a, s>` = plaintext + noise; decoding is up to the caller.

@@ -2,7 +2,7 @@
 //! generation of such keys (plain and seeded).
 
 use super::decomposition::SignedDecomposer;
-use super::lwe_encryption::{encrypt_lwe_into_mask, fill_seeded_lwe_rows};
+use super::lwe_encryption::{draw_in_parallel, encrypt_lwe_into_mask, expand_seeded_rows};
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, KeyswitchKeyShape, LweCiphertext, LweCiphertextOwned, LweKeyswitchKey,
@@ -36,12 +36,9 @@ pub fn generate_lwe_keyswitch_key(
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<LweKeyswitchKey> {
     let shape = ksk_shape(input_key, output_key, base_log, level, noise)?;
-    let mut data =
-        Vec::with_capacity(shape.ciphertext_count() * (output_key.lwe_dimension().0 + 1));
-    encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, |mask, body| {
-        data.extend_from_slice(mask);
-        data.push(body);
-    });
+    let row = output_key.lwe_dimension().0 + 1;
+    let mut data = vec![0u64; shape.ciphertext_count() * row];
+    encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, &mut data, row);
     Ok(LweKeyswitchKey {
         data,
         shape,
@@ -82,10 +79,8 @@ pub fn generate_seeded_lwe_keyswitch_key(
 ) -> Result<SeededLweKeyswitchKey> {
     let shape = ksk_shape(input_key, output_key, base_log, level, noise)?;
     rng.reseed_masks(mask_seed);
-    let mut bodies = Vec::with_capacity(shape.ciphertext_count());
-    encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, |_, body| {
-        bodies.push(body)
-    });
+    let mut bodies = vec![0u64; shape.ciphertext_count()];
+    encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, &mut bodies, 1);
     Ok(SeededLweKeyswitchKey {
         bodies,
         seed: mask_seed,
@@ -113,8 +108,7 @@ impl SeededLweKeyswitchKey {
     /// ```
     pub fn decompress(&self) -> LweKeyswitchKey {
         let row = self.shape.output_lwe_dimension.to_lwe_size().0;
-        let mut data = vec![0u64; self.bodies.len() * row];
-        fill_seeded_lwe_rows(self.seed, &self.bodies, data.chunks_exact_mut(row));
+        let data = expand_seeded_rows(self.seed, &self.bodies, row - 1, 1);
         LweKeyswitchKey {
             data,
             shape: self.shape,
@@ -140,24 +134,36 @@ fn ksk_shape(
     })
 }
 
-/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in key order.
+/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in key order
+/// (on the rayon pool, the values of one generator drawing in order), into `out`:
+/// rows of `row` values, whole ciphertexts (mask, body) or, for a seeded key
+/// (`row` = 1), the bodies alone.
 fn encrypt_keyswitch_key_rows(
     input_key: &LweSecretKey,
     output_key: &LweSecretKey,
     shape: KeyswitchKeyShape,
     noise: NoiseDistribution,
     rng: &mut EncryptionRandomGenerator,
-    mut emit: impl FnMut(&[u64], u64),
+    out: &mut [u64],
+    row: usize,
 ) {
-    let mut mask = vec![0u64; output_key.lwe_dimension().0];
-    for &s in input_key.as_slice() {
-        for j in 1..=shape.level.0 {
-            let plaintext = s.wrapping_mul(1u64 << (64 - j * shape.base_log.0));
-            let body =
-                encrypt_lwe_into_mask(output_key.as_slice(), &mut mask, plaintext, noise, rng);
-            emit(&mask, body);
+    let dimension = output_key.lwe_dimension().0;
+    let level = shape.level.0;
+    let draws = (dimension as u64, noise.draws_per_sample());
+    let scratch = || vec![0u64; dimension];
+    draw_in_parallel(rng, out, row, draws, scratch, |mask, i, out, rng| {
+        let s = input_key.as_slice()[i / level];
+        let j = i % level + 1;
+        let plaintext = s.wrapping_mul(1u64 << (64 - j * shape.base_log.0));
+        let key = output_key.as_slice();
+        match out {
+            [body] => *body = encrypt_lwe_into_mask(key, mask, plaintext, noise, rng),
+            _ => {
+                let (body, mask) = out.split_last_mut().expect("a row holds its body");
+                *body = encrypt_lwe_into_mask(key, mask, plaintext, noise, rng);
+            }
         }
-    }
+    });
 }
 
 /// Keyswitches `input` (under the key's input key) into `output` (under its output

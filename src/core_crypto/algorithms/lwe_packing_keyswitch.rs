@@ -11,6 +11,7 @@
 
 use super::decomposition::SignedDecomposer;
 use super::glwe_encryption::encrypt_glwe_into_mask;
+use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
 use crate::core_crypto::commons::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
 };
@@ -234,15 +235,7 @@ impl SeededLwePackingKeyswitchKey {
     pub fn decompress(&self) -> LwePackingKeyswitchKey {
         let n = self.shape.output_polynomial_size.0;
         let mask_len = self.shape.output_glwe_dimension.0 * n;
-        let mut masks = EncryptionRandomGenerator::masks_only(self.seed);
-        let mut data = vec![0u64; self.shape.ciphertext_count() * self.shape.glwe_len()];
-        for (row, body) in data
-            .chunks_exact_mut(mask_len + n)
-            .zip(self.bodies.chunks_exact(n))
-        {
-            masks.fill_mask(&mut row[..mask_len]);
-            row[mask_len..].copy_from_slice(body);
-        }
+        let data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
         LwePackingKeyswitchKey {
             data,
             shape: self.shape,
@@ -294,18 +287,25 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
     shape.validate()?;
     rng.reseed_masks(mask_seed);
     let n = shape.output_polynomial_size.0;
-    let mut mask = vec![0u64; shape.output_glwe_dimension.0 * n];
-    let mut plaintext = vec![0u64; n];
+    let mask_len = shape.output_glwe_dimension.0 * n;
     let mut bodies = vec![0u64; shape.ciphertext_count() * n];
-    let mut rows = bodies.chunks_exact_mut(n);
-    for &s in input_key.as_slice() {
-        for j in 1..=level.0 {
+    // A body per input coefficient and level, in that order, on the rayon pool (the
+    // values of one generator drawing in order).
+    let draws = (mask_len as u64, n as u64 * noise.draws_per_sample());
+    let scratch = || (vec![0u64; mask_len], vec![0u64; n]);
+    draw_in_parallel(
+        rng,
+        &mut bodies,
+        n,
+        draws,
+        scratch,
+        |(mask, plaintext), i, body, rng| {
+            let (s, j) = (input_key.as_slice()[i / level.0], i % level.0 + 1);
             plaintext[0] = s.wrapping_mul(1u64 << (64 - j * base_log.0));
-            let body = rows.next().expect("one body per coefficient and level");
-            encrypt_glwe_into_mask(output_key, &mut mask, body, &plaintext, noise, rng);
-        }
-    }
-    plaintext[0] = 0;
+            encrypt_glwe_into_mask(output_key, mask, body, plaintext, noise, rng);
+            plaintext[0] = 0; // a multiple of a secret key coefficient
+        },
+    );
     Ok(SeededLwePackingKeyswitchKey {
         bodies,
         seed: mask_seed,
