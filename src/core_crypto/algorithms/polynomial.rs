@@ -23,18 +23,44 @@ impl pulp::WithSimd for AddMulBinary<'_> {
     }
 }
 
+/// Output coefficients summed in registers at a time by [`add_mul_binary`] (8 AVX-512
+/// registers).
+const PRODUCT_BLOCK: usize = 64;
+
 #[inline(always)]
 fn add_mul_binary(out: &mut [u64], a: &[u64], s: &[u64]) {
     let n = out.len();
     debug_assert!(a.len() == n && s.len() == n);
-    for (j, _) in s.iter().enumerate().filter(|&(_, &b)| b == 1) {
-        // (X^j * a)_t = a_{t-j} for t >= j, and -a_{t-j+N} for t < j.
-        let (low, high) = out.split_at_mut(j);
-        for (o, x) in high.iter_mut().zip(&a[..n - j]) {
-            *o = o.wrapping_add(*x);
+    // With ext = (-a, a): (X^j * a)_t = ext[n + t - j] for every t and j in [0, n), so
+    // each block of outputs sums contiguous slices of ext in registers, and is
+    // stored once (instead of once per key bit).
+    let mut ext = vec![0u64; 2 * n];
+    for (e, x) in ext.iter_mut().zip(a) {
+        *e = x.wrapping_neg();
+    }
+    ext[n..].copy_from_slice(a);
+    let starts: Vec<usize> = (0..n).filter(|&j| s[j] == 1).map(|j| n - j).collect();
+    for (t, block) in (0..n)
+        .step_by(PRODUCT_BLOCK)
+        .zip(out.chunks_mut(PRODUCT_BLOCK))
+    {
+        let mut sum = [0u64; PRODUCT_BLOCK];
+        if block.len() == PRODUCT_BLOCK {
+            for &start in &starts {
+                let x = &ext[start + t..start + t + PRODUCT_BLOCK];
+                for (s, x) in sum.iter_mut().zip(x) {
+                    *s = s.wrapping_add(*x);
+                }
+            }
+        } else {
+            for &start in &starts {
+                for (s, x) in sum.iter_mut().zip(&ext[start + t..start + t + block.len()]) {
+                    *s = s.wrapping_add(*x);
+                }
+            }
         }
-        for (o, x) in low.iter_mut().zip(&a[n - j..]) {
-            *o = o.wrapping_sub(*x);
+        for (o, s) in block.iter_mut().zip(&sum) {
+            *o = o.wrapping_add(*s);
         }
     }
 }
@@ -122,14 +148,22 @@ mod tests {
 
     #[test]
     fn binary_product_matches_schoolbook() {
-        let n = 16;
-        let a: Vec<u64> = (0..n as u64)
-            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .collect();
-        let s: Vec<u64> = (0..n).map(|i| ((i * 7 + 3) % 5 < 2) as u64).collect();
-        let mut out = vec![0u64; n];
-        polynomial_wrapping_add_mul_binary_assign(&mut out, &a, &s);
-        assert_eq!(out, naive_mul(&a, &s));
+        // Below one block of outputs, and several blocks; added to what `out` holds.
+        for n in [16, 256] {
+            let a: Vec<u64> = (0..n as u64)
+                .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .collect();
+            let s: Vec<u64> = (0..n).map(|i| ((i * 7 + 3) % 5 < 2) as u64).collect();
+            let before: Vec<u64> = (0..n as u64).map(|i| i << 50).collect();
+            let mut out = before.clone();
+            polynomial_wrapping_add_mul_binary_assign(&mut out, &a, &s);
+            let expected: Vec<u64> = naive_mul(&a, &s)
+                .iter()
+                .zip(&before)
+                .map(|(x, y)| x.wrapping_add(*y))
+                .collect();
+            assert_eq!(out, expected, "N = {n}");
+        }
     }
 
     #[test]
