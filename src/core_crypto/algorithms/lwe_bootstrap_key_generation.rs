@@ -195,12 +195,8 @@ fn encrypt_bootstrap_key(
         draws,
         || (),
         |_, i, out, rng| {
-            let mut rest = &mut out[..];
-            let mut put = |values: &[u64]| {
-                let (head, tail) = std::mem::take(&mut rest).split_at_mut(values.len());
-                head.copy_from_slice(values);
-                rest = tail;
-            };
+            // One row per GLWE encryption: mask then body, or the body alone.
+            let mut glwe_rows = out.chunks_exact_mut(piece / rows);
             let bit = input_key.as_slice()[i];
             let (base_log, level) = (shape.base_log, shape.level);
             encrypt_ggsw_rows(
@@ -211,10 +207,10 @@ fn encrypt_bootstrap_key(
                 noise,
                 rng,
                 |mask, body| {
-                    if with_masks {
-                        put(mask);
-                    }
-                    put(body);
+                    let row = glwe_rows.next().expect("one row per GLWE encryption");
+                    let (m, b) = row.split_at_mut(row.len() - body.len());
+                    m.copy_from_slice(if with_masks { mask } else { &[] });
+                    b.copy_from_slice(body);
                 },
             );
         },
