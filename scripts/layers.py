@@ -10,11 +10,13 @@ A file's imports are the `crate::`, `super::` and `self::` paths it names outsid
 comments (`use` lines and paths in code). A name is resolved to the file that
 defines it (re-exports by `mod.rs` faces followed to the definition), so a face
 that re-exports a child is not an edge of its own. Floors, bottom to top: error and
-memory; core_crypto; the serialization codec; shortint; backend (with its CUDA
-driver layer); integer; scheduler; high_level (with the serialization face);
-cluster. An arrow back up is a file on one floor naming an item defined on a
-higher one. The allowed exceptions say why in a `// layers: up` comment on the
-line (or the line above); they count toward the limit.
+memory; core_crypto; the serialization codec (with its public face,
+`serialization/mod.rs`, whose re-export of the high level's conformance checks is
+a marked arrow up); shortint; backend (with its CUDA driver layer); integer;
+scheduler; high_level; cluster. An arrow back up is a file on one floor naming an
+item defined on a higher one. The allowed exceptions say why in a `// layers: up`
+comment on the line (or the line above); they count toward the limit. No import
+circle between files is allowed.
 """
 
 import os
@@ -23,12 +25,12 @@ import sys
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 FLOORS = [
-    ("error", 0), ("memory", 0), ("core_crypto", 1), ("serialization/codec", 2),
+    ("error", 0), ("memory", 0), ("core_crypto", 1), ("serialization", 2),
     ("shortint", 3), ("backend", 4), ("integer", 5), ("scheduler", 6),
-    ("high_level", 7), ("serialization", 7), ("lib", 8), ("cluster", 8),
+    ("high_level", 7), ("lib", 8), ("cluster", 8),
 ]
-MAX_UP = 2
-MAX_CIRCLES = 1
+MAX_UP = 3
+MAX_CIRCLES = 0
 MAX_LINES = 800
 
 
@@ -217,7 +219,7 @@ def main():
         unmarked = [u for u in up if not u[2]]
         bad = len(up) > MAX_UP or unmarked or len(sccs) > MAX_CIRCLES or big
         if bad:
-            print("layers: over the limits (at most %d marked arrows back up, %d circle, "
+            print("layers: over the limits (at most %d marked arrows back up, %d circles, "
                   "no file over %d lines)" % (MAX_UP, MAX_CIRCLES, MAX_LINES))
             return 1
     return 0

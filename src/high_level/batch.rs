@@ -1,16 +1,19 @@
 //! Batches of any operations: [`ServerKey::run_batch`] runs a closure on every item
 //! with the operations **recorded** instead of run, one circuit per share of the
 //! batch, so that `n` additions written one at a time still run as one bootstrap
-//! launch per layer on each worker.
+//! launch per layer on each worker; and the batch functions of the integer types
+//! ([`FheUint::batch`], [`FheUint::batch_compare`], [`FheUint::batch_sum`], ...),
+//! many independent operations of one kind as one circuit.
 
-use super::fhe_bool::FheBool;
-use super::fhe_uint::{FheUint, FheUintId};
-use super::global_state::KeyGuard;
-use super::keys::ServerKey;
-use super::recording;
-use super::storage::Storage;
-use crate::error::{Error, Result};
-use crate::integer::{Circuit, CircuitStats, Wire};
+use crate::error::{check_eq, Error, Result};
+use crate::high_level::booleans::base::FheBool;
+use crate::high_level::global_state::{current_server_key, KeyGuard};
+use crate::high_level::integers::operands::{Operand, OperandKind, SignedOperand};
+use crate::high_level::internals::recording;
+use crate::high_level::internals::storage::Storage;
+use crate::high_level::keys::server::ServerKey;
+use crate::high_level::{FheInt, FheIntId, FheUint, FheUintId};
+use crate::integer::{self, BinaryOp, Circuit, CircuitStats, CmpOp as ComparisonOp, Wire};
 use crate::scheduler::{BatchProgress, Blocks, Chunk, Device, Recording};
 
 /// Values a batch's closure may return ([`ServerKey::run_batch`]): encrypted values,
@@ -42,6 +45,12 @@ pub struct ValueSlot<'a>(&'a mut Storage);
 impl<Id: FheUintId> BatchOutput for FheUint<Id> {
     fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
         visit(ValueSlot(&mut self.storage))
+    }
+}
+
+impl<Id: FheIntId> BatchOutput for FheInt<Id> {
+    fn visit_values(&mut self, visit: &mut dyn FnMut(ValueSlot<'_>)) {
+        self.inner.visit_values(visit)
     }
 }
 
@@ -317,5 +326,145 @@ impl ServerKey {
             }
         }
         Ok(results)
+    }
+}
+
+impl<Id: FheUintId> FheUint<Id> {
+    /// `lhs[i] op rhs[i]` for every `i`, as **one** circuit: the bootstraps of all
+    /// the operations at the same depth run in one backend step, so a batch of `n`
+    /// additions takes `n` times the bootstraps of one, in as many sequential layers
+    /// as one. `rhs` holds `&FheUint<Id>` or clear values. `Err` if the lengths
+    /// differ, or as the single operation.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, BinaryOp, ConfigBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key.clone());
+    /// let lhs: Vec<FheUint8> = [1u8, 2, 3].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let out = FheUint8::batch(BinaryOp::BitXor, &lhs, [6u8, 6, 6]).unwrap();
+    /// let clear: Vec<u8> = out.iter().map(|x| x.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [7, 4, 5]);
+    /// assert_eq!(server_key.stats().bootstrap_layers, 1); // all in one step
+    /// ```
+    pub fn batch<'r, R: Into<Operand<'r, Id>>>(
+        op: BinaryOp,
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+    ) -> Result<Vec<Self>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
+        Self::batch_with(lhs, rhs, |l, r| l.binary(op, r))
+    }
+
+    /// `lhs[i] + rhs[i]` (wrapping) for every `i`: [`FheUint::batch`] with
+    /// [`BinaryOp::Add`], the one-line form of the multi-GPU guide's `par_iter` batch.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheUint8> = [1u8, 200].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let rhs: Vec<FheUint8> = [2u8, 100].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let sums = FheUint8::batch_add(&lhs, &rhs).unwrap();
+    /// let clear: Vec<u8> = sums.iter().map(|x| x.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [3, 44]);
+    /// ```
+    pub fn batch_add<'r, R: Into<Operand<'r, Id>>>(
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+    ) -> Result<Vec<Self>> {
+        Self::batch(BinaryOp::Add, lhs, rhs)
+    }
+
+    /// `lhs[i] op rhs[i]` for every `i`, as one circuit (see [`FheUint::batch`]).
+    pub fn batch_compare<'r, R: Into<Operand<'r, Id>>>(
+        op: ComparisonOp,
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+    ) -> Result<Vec<FheBool>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
+        Self::batch_with(lhs, rhs, |l, r| l.compare(op, r))
+    }
+
+    /// `op(lhs[i], rhs[i])` for every `i`, as a batch of the current thread's key
+    /// ([`crate::ServerKey::run_batch`]).
+    pub(crate) fn batch_with<'r, T: BatchOutput>(
+        lhs: impl IntoIterator<Item = &'r Self>,
+        rhs: impl IntoIterator<Item = OperandKind<'r, Id>>,
+        op: impl Fn(&Self, OperandKind<'_, Id>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let lhs: Vec<&Self> = lhs.into_iter().collect();
+        let rhs: Vec<OperandKind<'r, Id>> = rhs.into_iter().collect();
+        check_batch_lengths(lhs.len(), rhs.len())?;
+        let pairs: Vec<(&Self, &OperandKind<'r, Id>)> = lhs.into_iter().zip(&rhs).collect();
+        current_server_key()?
+            .run_batch(&pairs, |&(l, r)| op(l, r.borrowed()))?
+            .into_iter()
+            .collect()
+    }
+
+    /// The wrapping sum of each group, all groups in one circuit (an empty group sums
+    /// to zero). `Err` on failure.
+    pub fn batch_sum(groups: &[&[Self]]) -> Result<Vec<Self>> {
+        current_server_key()?
+            .run_batch(groups, |group| {
+                Self::sum_of(&group.iter().collect::<Vec<_>>())
+            })?
+            .into_iter()
+            .collect()
+    }
+}
+
+/// `Err` unless a batch has as many right operands as left ones.
+fn check_batch_lengths(lhs: usize, rhs: usize) -> Result<()> {
+    check_eq("number of right operands of the batch", lhs, rhs)
+}
+
+impl<Id: FheIntId> FheInt<Id> {
+    /// `lhs[i] op rhs[i]` for every `i` (signed: `>>` is arithmetic, `min`/`max`
+    /// signed), as one circuit (see [`FheUint::batch`]). `Err` if the lengths differ,
+    /// or as the single operation.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, BinaryOp, ConfigBuilder, FheInt8};
+    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheInt8> = [-1i8, 2].iter().map(|&v| FheInt8::encrypt(v, &client_key)).collect();
+    /// let out = FheInt8::batch(BinaryOp::Min, &lhs, [0i8, 0]).unwrap();
+    /// let clear: Vec<i8> = out.iter().map(|x| x.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [-1, 0]);
+    /// ```
+    pub fn batch<'r, R: Into<SignedOperand<'r, Id>>>(
+        op: BinaryOp,
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+    ) -> Result<Vec<Self>> {
+        let out = Self::batch_with(lhs, rhs, |l, r| {
+            l.binary_with(r, |c, l, r| integer::signed_binary(c, op, l, r))
+        })?;
+        Ok(out.into_iter().map(Self::from_inner).collect())
+    }
+
+    /// `lhs[i] op rhs[i]` for every `i` in the signed order, as one circuit.
+    pub fn batch_compare<'r, R: Into<SignedOperand<'r, Id>>>(
+        op: ComparisonOp,
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+    ) -> Result<Vec<FheBool>> {
+        Self::batch_with(lhs, rhs, |l, r| {
+            l.compare_with(r, |c, l, r| integer::signed_comparison(c, op, l, r))
+        })
+    }
+
+    /// `op(lhs[i], rhs[i])` on the unsigned views for every `i`, as one batch.
+    fn batch_with<'r, R: Into<SignedOperand<'r, Id>>, T: BatchOutput>(
+        lhs: &'r [Self],
+        rhs: impl IntoIterator<Item = R>,
+        op: impl Fn(&FheUint<Id::Unsigned>, OperandKind<'_, Id::Unsigned>) -> Result<T>,
+    ) -> Result<Vec<T>> {
+        let rhs = rhs.into_iter().map(|r| r.into().0);
+        FheUint::batch_with(lhs.iter().map(|x| &x.inner), rhs, op)
     }
 }

@@ -465,6 +465,20 @@ pub(crate) fn check_expanded_keys(config: &Config, keys: Option<&CompressionKeys
     })
 }
 
+/// `Err` unless a key's block parameters are those of its configuration.
+pub(crate) fn check_parameters(
+    config: &Config,
+    parameters: &shortint::ShortintParameters,
+) -> Result<()> {
+    if config.parameters() == parameters {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(
+            "the key's parameters differ from its configuration's".into(),
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

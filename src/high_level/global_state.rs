@@ -1,9 +1,11 @@
 //! The server key of each thread: [`set_server_key`], [`unset_server_key`],
-//! [`with_server_key_as_context`], and the process-wide bootstrap counter
+//! [`with_server_key_as_context`], [`clear_gpu_thread_locals`], and the
+//! process-wide bootstrap counter
 //! ([`get_pbs_count`], [`reset_pbs_count`]).
 
-use super::keys::ServerKey;
 use crate::error::{Error, Result};
+use crate::high_level::keys::cuda::CudaServerKey;
+use crate::high_level::keys::server::ServerKey;
 use std::cell::RefCell;
 
 /// What the current thread computes with: nothing, a server key, or the error of a
@@ -33,7 +35,7 @@ impl IntoServerKey for ServerKey {
     }
 }
 
-impl IntoServerKey for super::cuda_server_key::CudaServerKey {
+impl IntoServerKey for CudaServerKey {
     fn into_server_key(self) -> Result<ServerKey> {
         self.into_result()
     }
@@ -148,7 +150,7 @@ pub(crate) fn current_server_key() -> Result<ServerKey> {
 
 /// Removes the current thread's key if it computes on a GPU; returns it, to be
 /// dropped outside the borrow.
-pub(crate) fn take_gpu_server_key() -> ThreadKey {
+fn take_gpu_server_key() -> ThreadKey {
     SERVER_KEY.with(|k| {
         let mut k = k.borrow_mut();
         let on_gpu = matches!(&*k, Some(Ok(key)) if !key.gpus().is_empty());
@@ -158,6 +160,28 @@ pub(crate) fn take_gpu_server_key() -> ThreadKey {
             None
         }
     })
+}
+
+/// Releases the calling thread's GPU state: its server key, if that key holds
+/// GPUs, is unset (as [`crate::unset_server_key`] does). CUDA streams belong to the
+/// key's pool, not to threads, so nothing else is held per thread; the key's streams
+/// and device memory are freed when its last clone is dropped. A CPU key stays set,
+/// and without a GPU this does nothing.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{clear_gpu_thread_locals, generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key); // a CPU key
+/// clear_gpu_thread_locals();
+/// let x = FheUint8::encrypt(3u8, &client_key);
+/// let y: u8 = (&x + &x).decrypt(&client_key); // the CPU key is still set
+/// assert_eq!(y, 6);
+/// ```
+pub fn clear_gpu_thread_locals() {
+    let key = take_gpu_server_key();
+    // Dropped outside the borrow (a GPU key's drop waits for its device).
+    drop(key);
 }
 
 /// The keyswitch + bootstrap evaluations of every server key of the process since it

@@ -111,73 +111,74 @@
 //!
 //! Every type here implements serde's traits; deserialization checks what it reads
 //! (see [`crate::serialization`] for size-limited, versioned, validated I/O).
+//!
+//! # Layout
+//!
+//! By type, as TFHE-rs lays out its own, every import going down:
+//!
+//! | floor | modules |
+//! |-------|---------|
+//! | internal | `internals` (a value's storage, running a circuit, batch recording, compressed storage) |
+//! | keys | `keys` (tag, client, server, compressed, GPU, public, key switching), `config`, `seed`, `global_state` |
+//! | encryption traits | `traits::encrypt` |
+//! | types | `booleans::base`, `integers::unsigned::base`, `integers::signed::base` |
+//! | operands, operation traits | `integers::operands`, `traits::ops`, `traits::gpu_size` |
+//! | operations | `booleans::ops`, `integers::{unsigned, signed}::{ops, scalar_ops, overflowing_ops, bits, division, compressed, oprf}`, `integers::{casts, select}`, `gpu` |
+//! | batches, lists, arrays | `batch`, `lists`, [`array`](mod@array), `keys::{public, key_switching}` |
+//! | serialization | `serialization` (conformance, builders) |
 
 pub mod array;
 mod batch;
-mod bit_ops;
-mod bitslice;
-mod calibration;
-mod casts;
-mod clear_casts;
-mod compact;
-mod compat_ops;
-mod compressed_list;
-mod compressed_values;
-mod config;
-pub(crate) mod conformance;
-mod cuda_server_key;
-mod division;
-mod fhe_bool;
-mod fhe_int;
-mod fhe_types;
-mod fhe_uint;
-mod global_state;
-mod gpu_helpers;
-mod gpu_size_traits;
-mod key_capabilities;
-mod key_switching;
-mod key_tag;
-mod keys;
-mod list_size;
-mod match_value;
-mod operations;
-pub(crate) mod operators;
-mod oprf;
-mod overflowing_operands;
-mod public_key;
-mod recording;
-mod scalar_select;
-mod serialization_config;
-pub use list_size::ListSizeConstraint;
-mod server_key_serde;
-mod signed_ops;
-mod storage;
+pub(crate) mod booleans;
+pub(crate) mod config;
+pub(crate) mod global_state;
+mod gpu;
+pub(crate) mod integers;
+pub(crate) mod internals;
+pub(crate) mod keys;
+pub(crate) mod lists;
+pub mod prelude;
+pub(crate) mod seed;
+pub(crate) mod serialization;
 pub(crate) mod traits;
 
+pub use crate::integer::{BinaryOp, CmpOp as ComparisonOp};
 pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
 pub use array::fhe_array_contains;
 // The arrays' names at the crate root, as TFHE-rs has them (the `Gpu` ones are in
 // `array`).
 pub use array::types::*;
 pub use batch::{BatchOutput, ValueSlot};
-pub use bitslice::BitSlice;
-pub use compact::{
-    CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
-    CompactPublicKey, CompactPushable, CompressedCompactPublicKey, Expandable, ExpandedBlocks,
+pub use booleans::base::FheBool;
+pub use booleans::compressed::{CompressedFheBool, CompressedFheBoolConformanceParams};
+pub use booleans::ops::BoolOperand;
+pub use config::{Config, ConfigBuilder};
+pub use global_state::{
+    clear_gpu_thread_locals, get_pbs_count, reset_pbs_count, set_server_key, unset_server_key,
+    with_server_key_as_context, IntoServerKey,
 };
-pub use compact::{CompactPushable as HlCompactable, Expandable as HlExpandable};
-pub use compressed_list::CiphertextList;
-pub use compressed_list::Compressible as HlCompressible;
-pub use compressed_list::{
-    CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
+pub use integers::operands::{
+    Comparand, Operand, OverflowingOperand, ShiftAmount, SignedComparand, SignedOperand,
+    SignedOverflowingOperand,
 };
-pub use compressed_values::{
-    CompressedFheBool, CompressedFheBoolConformanceParams, CompressedFheInt, CompressedFheInt128,
-    CompressedFheInt128ConformanceParams, CompressedFheInt16, CompressedFheInt16ConformanceParams,
-    CompressedFheInt32, CompressedFheInt32ConformanceParams, CompressedFheInt64,
-    CompressedFheInt64ConformanceParams, CompressedFheInt8, CompressedFheInt8ConformanceParams,
-    CompressedFheUint, CompressedFheUint10, CompressedFheUint10ConformanceParams,
-    CompressedFheUint12, CompressedFheUint128, CompressedFheUint128ConformanceParams,
+pub use integers::select::MatchValues;
+pub use integers::signed::base::{FheInt, FheIntId, SignedClear};
+pub use integers::signed::compressed::CompressedFheInt;
+pub use integers::signed::compressed::{
+    CompressedFheInt128, CompressedFheInt128ConformanceParams, CompressedFheInt16,
+    CompressedFheInt16ConformanceParams, CompressedFheInt32, CompressedFheInt32ConformanceParams,
+    CompressedFheInt64, CompressedFheInt64ConformanceParams, CompressedFheInt8,
+    CompressedFheInt8ConformanceParams,
+};
+pub use integers::signed::static_::{
+    FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64, FheInt64Id,
+    FheInt8, FheInt8Id,
+};
+pub use integers::unsigned::base::{FheUint, FheUintId, UnsignedClear};
+pub use integers::unsigned::compressed::CompressedFheUint;
+pub use integers::unsigned::compressed::{
+    CompressedFheUint10, CompressedFheUint10ConformanceParams, CompressedFheUint12,
+    CompressedFheUint128, CompressedFheUint128ConformanceParams,
     CompressedFheUint12ConformanceParams, CompressedFheUint14,
     CompressedFheUint14ConformanceParams, CompressedFheUint16,
     CompressedFheUint16ConformanceParams, CompressedFheUint2, CompressedFheUint256,
@@ -187,42 +188,35 @@ pub use compressed_values::{
     CompressedFheUint64ConformanceParams, CompressedFheUint6ConformanceParams, CompressedFheUint8,
     CompressedFheUint8ConformanceParams,
 };
-pub use config::{Config, ConfigBuilder};
-pub use conformance::ParameterSetConformant;
-pub use cuda_server_key::CudaServerKey;
-pub use fhe_bool::{BoolOperand, FheBool};
-pub use fhe_int::{
-    FheInt, FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64,
-    FheInt64Id, FheInt8, FheInt8Id, FheIntId, SignedClear, SignedOperand,
+pub use integers::unsigned::oprf::RangeForRandom;
+pub use integers::unsigned::static_::{
+    FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
+    FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint256, FheUint256Id, FheUint2Id, FheUint32,
+    FheUint32Id, FheUint4, FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8,
+    FheUint8Id,
 };
-pub use fhe_types::{DataKind, FheTypes};
-pub use fhe_uint::{
-    FheUint, FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
-    FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint2Id, FheUint32, FheUint32Id, FheUint4,
-    FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8, FheUint8Id, FheUintId,
-    Operand, ShiftAmount, UnsignedClear,
+pub use keys::client::ClientKey;
+pub use keys::compact_public::{CompactPublicKey, CompressedCompactPublicKey};
+pub use keys::compressed_server::CompressedServerKey;
+pub use keys::cuda::{CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes};
+pub use keys::generation::generate_keys;
+pub use keys::key_switching::{FheKeyswitch, KeySwitchingKey};
+pub use keys::public::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
+pub use keys::server::{ExecutionStats, ServerKey};
+pub use keys::tag::KeyTag;
+pub use lists::compact::{
+    CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
+    CompactPushable, Expandable, ExpandedBlocks,
 };
-pub use fhe_uint::{FheUint256, FheUint256Id};
-pub use global_state::{
-    get_pbs_count, reset_pbs_count, set_server_key, unset_server_key, with_server_key_as_context,
-    IntoServerKey,
+pub use lists::compact::{CompactPushable as HlCompactable, Expandable as HlExpandable};
+pub use lists::compressed::CiphertextList;
+pub use lists::compressed::Compressible as HlCompressible;
+pub use lists::compressed::{
+    CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
 };
-pub use gpu_helpers::{clear_gpu_thread_locals, CudaGpuChoice, CustomMultiGpuIndexes};
-pub use gpu_size_traits::{
-    AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
-    DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
-    FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
-    RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu, SubSizeOnGpu,
-};
-pub use key_switching::{FheKeyswitch, KeySwitchingKey};
-pub use keys::{generate_keys, ClientKey, CompressedServerKey, ExecutionStats, KeyTag, ServerKey};
-pub use match_value::MatchValues;
-pub use operations::{BinaryOp, ComparisonOp};
-pub use oprf::OprfSeed;
-pub use oprf::{RangeForRandom, Seed};
-pub use public_key::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
-pub use scalar_select::{Flip, IfThenZero, ScalarArm, ScalarIfThenElse};
-pub use serialization_config::{
+pub use lists::kinds::{DataKind, FheTypes};
+pub use seed::{OprfSeed, Seed};
+pub use serialization::config::{
     CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
     FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,
     FheInt64ConformanceParams, FheInt8ConformanceParams, FheUint10ConformanceParams,
@@ -232,30 +226,17 @@ pub use serialization_config::{
     FheUint6ConformanceParams, FheUint8ConformanceParams, NonConformantDeserializationConfig,
     SerializationConfig,
 };
-pub use traits::{
-    CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
-    FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
-    OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign,
-    RotateRight, RotateRightAssign,
+pub use serialization::conformance::ParameterSetConformant;
+pub use serialization::list_size::ListSizeConstraint;
+pub use traits::gpu_size::{
+    AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
+    DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
+    FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
+    RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu, SubSizeOnGpu,
 };
-
-/// The traits of the high-level API: `use gpufhe::prelude::*;`.
-pub mod prelude {
-    pub use super::array::FheSliceDotProduct;
-    pub use super::traits::{
-        CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
-        FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
-        OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft,
-        RotateLeftAssign, RotateRight, RotateRightAssign,
-    };
-    pub use super::{
-        AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
-        DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,
-        FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
-        RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu,
-        SubSizeOnGpu,
-    };
-    pub use super::{BitSlice, Flip, ScalarIfThenElse};
-    pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
-    pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
-}
+pub use traits::{
+    BitSlice, CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
+    FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, Flip,
+    IfThenElse, IfThenZero, OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub,
+    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign, ScalarArm, ScalarIfThenElse,
+};

@@ -45,7 +45,9 @@
 
 pub(crate) mod codec;
 
-pub use crate::high_level::conformance::{
+// The public face of serialization: the codec below and the conformance checks
+// of high-level values above, at their historical paths. layers: up
+pub use crate::high_level::serialization::conformance::{
     safe_deserialize_conformant, ConformanceParams, Conformant,
 };
 pub use codec::{

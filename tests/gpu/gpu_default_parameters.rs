@@ -1,5 +1,5 @@
 //! Every high-level operation on the default (secure) parameters, on GPU 0: the
-//! tests of `support/ops.rs` (which `tests/high_level/high_level_default_parameters.rs` runs on the
+//! tests of `support/ops.rs` (which `tests/high_level/operations_default_parameters.rs` runs on the
 //! CPU) with a GPU server key. Without a GPU each prints `SKIPPED (no CUDA device)`;
 //! on the fake driver they are too slow to emulate.
 

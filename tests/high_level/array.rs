@@ -7,8 +7,8 @@
 //! counts bootstraps and layers (an `n`-element addition takes the layers of one).
 
 use crate::common::counting_setup;
-use crate::high_level::panic_message;
 use crate::insecure_keys;
+use crate::keys_and_threads::panic_message;
 
 use gpufhe::array::{GpuFheUint32Array, GpuFheUint32Slice};
 use gpufhe::prelude::*;

@@ -2,7 +2,7 @@
 //! operators with encrypted and `U256` operands above 2^128, casts to and from every
 //! width with Rust's `as` semantics, trivial values, public-key encryption, OPRF
 //! bounds, serialization and values that do not fit. The default parameters run
-//! one case in `high_level_default_parameters.rs`.
+//! one case in `operations_default_parameters.rs`.
 
 use crate::insecure_keys;
 

@@ -381,7 +381,7 @@ fn gpu_size_queries_moves_and_memory_checks_as_tfhe_rs_names_them() {
 #[test]
 fn the_newer_tfhe_rs_forms_on_the_default_parameters() {
     // One case of each operation form added for TFHE-rs programs, on the default
-    // (secure) parameters; the insecure-parameter tests (compat_ops, compat_ops2)
+    // (secure) parameters; the insecure-parameter tests (operand_forms, clears_selection_and_lookup)
     // cover their edge cases.
     let (client_key, server_key) = shared();
     set_server_key(server_key.clone());

@@ -3,9 +3,11 @@
 //! records for each of them.
 
 use crate::error::Result;
-use crate::high_level::fhe_bool::{BoolOperand, FheBool};
-use crate::high_level::fhe_int::{clear_bits, FheInt, FheIntId};
-use crate::high_level::fhe_uint::{FheUint, FheUintId, Operand, OperandKind, UnsignedClear};
+use crate::high_level::booleans::base::FheBool;
+use crate::high_level::booleans::ops::BoolOperand;
+use crate::high_level::integers::operands::{Operand, OperandKind};
+use crate::high_level::integers::signed::base::{clear_bits, FheInt, FheIntId};
+use crate::high_level::integers::unsigned::base::{FheUint, FheUintId, UnsignedClear};
 use sealed::{ElementInput, ElementOp, ElementRhs};
 use std::borrow::Cow;
 
@@ -14,8 +16,8 @@ use std::borrow::Cow;
 pub(crate) mod sealed {
     use crate::error::{Error, Result};
     use crate::high_level::batch::BatchOutput;
-    use crate::high_level::operations::BinaryOp;
-    use crate::high_level::storage::Input;
+    use crate::high_level::internals::storage::Input;
+    use crate::integer::BinaryOp;
 
     /// An elementwise operation between two arrays (or an array and a clear one).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -56,14 +56,15 @@ mod slicing;
 pub(super) mod types;
 
 use crate::error::{Error, Result};
-use crate::high_level::keys::ClientKey;
-use crate::high_level::traits::{expect_op, FheDecrypt, FheEncrypt, FheTryDecrypt, FheTryEncrypt};
+use crate::high_level::internals::expect_op;
+use crate::high_level::keys::client::ClientKey;
+use crate::high_level::traits::{FheDecrypt, FheEncrypt, FheTryDecrypt, FheTryEncrypt};
 use dims::Dims;
 use std::marker::PhantomData;
 use std::ops::RangeBounds;
 
 pub use element::{ArrayElement, ArrayInteger, ArrayUnsigned};
-pub(crate) use ops::contains;
+
 pub use ops::{fhe_array_contains, ArrayRhs, FheSliceDotProduct};
 pub use slicing::{IOwnedArray, Slicing, SlicingMut};
 pub use types::gpu::*;

@@ -6,14 +6,12 @@ use super::element::{ArrayElement, ArrayInteger, ArrayUnsigned};
 use super::{check_same_shape, ArrayContainer, ClearId, Dims, Encrypted, FheArrayBase};
 use crate::error::Result;
 use crate::high_level::batch::BatchOutput;
-use crate::high_level::fhe_bool::FheBool;
-use crate::high_level::fhe_int::{FheInt, FheIntId};
-use crate::high_level::fhe_uint::{FheUint, FheUintId};
+use crate::high_level::booleans::base::FheBool;
 use crate::high_level::global_state::current_server_key;
-use crate::high_level::operations::{run, single};
-use crate::high_level::storage::Input;
-use crate::high_level::traits::{expect_op, FheTrivialEncrypt};
-use crate::integer::{self, Wire};
+use crate::high_level::integers::select::contains;
+use crate::high_level::internals::expect_op;
+use crate::high_level::internals::storage::Input;
+use crate::high_level::{FheInt, FheIntId, FheUint, FheUintId};
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Mul, Not, Rem, Sub};
 
 pub(crate) mod sealed {
@@ -148,28 +146,15 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     where
         T: ArrayInteger,
     {
-        contains(&self.iter().collect::<Vec<_>>(), value)
+        contains_element(&self.iter().collect::<Vec<_>>(), value)
     }
 }
 
-/// Whether some element of `data` equals `value`, as one circuit: a `!=` per
-/// element, then the flags folded together ([`integer::contains`]). Trivially false
-/// for no element.
-pub(crate) fn contains<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBool> {
-    if data.is_empty() {
-        return Ok(FheBool::encrypt_trivial(false));
-    }
-    let inputs: Vec<Input<'_>> = data
-        .iter()
-        .map(|x| x.element_input().0)
-        .chain([value.element_input().0])
-        .collect();
-    let out = run(&inputs, |c, w| {
-        let (items, value) = w.split_at(data.len());
-        let items: Vec<&[Wire]> = items.iter().map(Vec::as_slice).collect();
-        Ok(vec![vec![integer::contains(c, &items, &value[0])?]])
-    })?;
-    Ok(FheBool::from_storage(single(out)?))
+/// Whether some element of `data` equals `value`, as one circuit (see
+/// [`contains`]).
+fn contains_element<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBool> {
+    let inputs: Vec<Input<'_>> = data.iter().map(|x| x.element_input().0).collect();
+    contains(&inputs, value.element_input().0)
 }
 
 /// Whether some element of `data` equals `value` (TFHE-rs's function of the same
@@ -192,7 +177,7 @@ pub(crate) fn contains<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBoo
 #[track_caller]
 pub fn fhe_array_contains<T: ArrayInteger>(data: &[T], value: &T) -> FheBool {
     expect_op(
-        contains(&data.iter().collect::<Vec<_>>(), value),
+        contains_element(&data.iter().collect::<Vec<_>>(), value),
         "fhe_array_contains",
     )
 }

@@ -1,0 +1,196 @@
+//! Conversions between encrypted types ([`CastFrom`] / [`CastInto`]) with Rust's `as`
+//! semantics: truncation to a narrower type, zero extension of an unsigned value and
+//! sign extension of a signed one to a wider type. None needs a bootstrap except
+//! integer to boolean (`!= 0`) and sign extension (one, for the sign block).
+//!
+//! Also [`CastFrom`] between the clear primitive integers (and from `bool`), as
+//! TFHE-rs's prelude provides it: `u64::cast_from(3u8)`, `200u8.cast_into()`. Every
+//! clear cast has the semantics of Rust's `as` (zero- or sign-extended up, the low
+//! bits kept down) and never returns an `Err`; so do the casts between [`U256`] and
+//! the unsigned primitives.
+
+use super::operands::OperandKind;
+use super::signed::base::{FheInt, FheIntId};
+use super::unsigned::base::{wrap_to_bits, FheUint, FheUintId};
+use crate::error::Result;
+use crate::high_level::booleans::base::FheBool;
+use crate::high_level::config::block_count;
+use crate::high_level::internals::circuit::{run, single};
+use crate::high_level::internals::storage::{Input, Storage};
+use crate::high_level::traits::CastFrom;
+use crate::integer::{self, CmpOp, U256};
+
+/// `value` resized to `bits` bits: truncated, or extended with zeros (or copies of its
+/// sign bit when `signed`), like an `as` cast.
+fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
+    if let Storage::Trivial(v) = value.storage {
+        let v = match signed {
+            true => sign_extend_wide(*v, value.bits),
+            false => *v,
+        };
+        return Ok(Storage::Trivial(wrap_to_bits(v, bits)));
+    }
+    let out = run(&[value], |c, w| {
+        let count = block_count(c.parameters(), bits);
+        Ok(vec![match signed {
+            true => integer::sign_extend(c, &w[0], count)?,
+            false => integer::cast(c, &w[0], count)?,
+        }])
+    })?;
+    single(out)
+}
+
+/// The `bits`-bit two's complement `value` (its low `bits` bits) sign-extended to
+/// 256 bits.
+fn sign_extend_wide(value: U256, bits: u32) -> U256 {
+    match bits {
+        1..=255 if value.bit(bits - 1) => value | !U256::mask(bits),
+        _ => value.low_bits(bits),
+    }
+}
+
+/// Truncates (keeping the low bits) or zero-extends, like an `as` cast; no bootstrap.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16, FheUint8};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let wide = FheUint16::encrypt(0x1234u16, &client_key);
+/// let narrow: FheUint8 = wide.clone().cast_into();
+/// let back = FheUint16::cast_from(narrow);
+/// assert_eq!(FheDecrypt::<u16>::decrypt(&back, &client_key), 0x34);
+/// ```
+impl<Src: FheUintId, Dst: FheUintId> CastFrom<FheUint<Src>> for FheUint<Dst> {
+    fn try_cast_from(value: FheUint<Src>) -> Result<Self> {
+        resize(value.input(), Dst::BITS, false).map(Self::from_storage)
+    }
+}
+
+/// Truncates or sign-extends, like `x as u16` for an `i8` (`-1` becomes `0xffff`).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8, FheUint16};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// set_server_key(server_key);
+/// let x = FheUint16::cast_from(FheInt8::encrypt(-1i8, &client_key));
+/// assert_eq!(FheDecrypt::<u16>::decrypt(&x, &client_key), 0xffff);
+/// ```
+impl<Src: FheIntId, Dst: FheUintId> CastFrom<FheInt<Src>> for FheUint<Dst> {
+    fn try_cast_from(value: FheInt<Src>) -> Result<Self> {
+        resize(value.inner.input(), Dst::BITS, true).map(Self::from_storage)
+    }
+}
+
+/// Truncates or sign-extends, like `x as i16` for an `i8`.
+impl<Src: FheIntId, Dst: FheIntId> CastFrom<FheInt<Src>> for FheInt<Dst> {
+    fn try_cast_from(value: FheInt<Src>) -> Result<Self> {
+        resize(value.inner.input(), FheInt::<Dst>::bits(), true).map(FheInt::from_storage)
+    }
+}
+
+/// Truncates or zero-extends, like `x as i16` for a `u8` (`0xff` becomes 255, and
+/// `x as i8` for a `u8` reads the same bits as signed); no bootstrap.
+impl<Src: FheUintId, Dst: FheIntId> CastFrom<FheUint<Src>> for FheInt<Dst> {
+    fn try_cast_from(value: FheUint<Src>) -> Result<Self> {
+        resize(value.input(), FheInt::<Dst>::bits(), false).map(FheInt::from_storage)
+    }
+}
+
+/// `false` becomes 0 and `true` 1; no bootstrap.
+impl<Id: FheUintId> CastFrom<FheBool> for FheUint<Id> {
+    fn try_cast_from(value: FheBool) -> Result<Self> {
+        resize(value.input(), Id::BITS, false).map(Self::from_storage)
+    }
+}
+
+/// `false` becomes 0 and `true` 1; no bootstrap.
+impl<Id: FheIntId> CastFrom<FheBool> for FheInt<Id> {
+    fn try_cast_from(value: FheBool) -> Result<Self> {
+        FheUint::try_cast_from(value).map(FheInt::from_inner)
+    }
+}
+
+/// `value != 0`.
+impl<Id: FheUintId> CastFrom<FheUint<Id>> for FheBool {
+    fn try_cast_from(value: FheUint<Id>) -> Result<Self> {
+        if let Storage::Trivial(v) = value.storage {
+            return Ok(Self::from_storage(Storage::Trivial((!v.is_zero()).into())));
+        }
+        value.compare(CmpOp::Ne, OperandKind::Clear(U256::ZERO))
+    }
+}
+
+/// `value != 0`.
+impl<Id: FheIntId> CastFrom<FheInt<Id>> for FheBool {
+    fn try_cast_from(value: FheInt<Id>) -> Result<Self> {
+        Self::try_cast_from(value.inner)
+    }
+}
+
+/// `CastFrom<$src>` for each of the listed destination types, through `as`.
+macro_rules! clear_casts {
+    (@from $src:ty => $($dst:ty),*) => {$(
+        impl CastFrom<$src> for $dst {
+            fn try_cast_from(value: $src) -> Result<Self> {
+                Ok(value as $dst)
+            }
+        }
+    )*};
+    ($($src:ty),*) => {$(
+        clear_casts!(@from $src =>
+            u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+    )*};
+}
+
+clear_casts!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+/// `CastFrom` both ways between `U256` and the unsigned primitives, as `as` casts
+/// do: zero-extended up, the low bits kept down (never an `Err`).
+macro_rules! u256_casts {
+    ($($t:ty),*) => {$(
+        impl CastFrom<$t> for U256 {
+            fn try_cast_from(value: $t) -> Result<Self> {
+                Ok(Self::from(value))
+            }
+        }
+
+        impl CastFrom<U256> for $t {
+            fn try_cast_from(value: U256) -> Result<Self> {
+                Ok(value.low_u128() as $t)
+            }
+        }
+    )*};
+}
+u256_casts!(u8, u16, u32, u64, u128);
+
+#[cfg(test)]
+mod tests {
+    use crate::high_level::{CastFrom, CastInto};
+    use crate::integer::U256;
+
+    #[test]
+    fn clear_casts_follow_as() {
+        let wide: u64 = 200u8.cast_into();
+        assert_eq!(wide, 200);
+        assert_eq!(u8::cast_from(0x1234u32), 0x34);
+        assert_eq!(u32::cast_from(true), 1);
+        assert_eq!(i16::cast_from(-1i8), -1);
+        assert_eq!(u16::cast_from(-1i8), u16::MAX);
+        assert_eq!(i8::cast_from(0xffu128), -1);
+        assert_eq!(isize::cast_from(false), 0);
+        assert_eq!(u128::cast_from(-2i64), u128::MAX - 1);
+    }
+
+    #[test]
+    fn casts_wrap_like_as() {
+        let x = U256::from((u128::MAX - 1, 5u128));
+        assert_eq!(u8::cast_from(x), 0xfe);
+        assert_eq!(u64::cast_from(x), u64::MAX - 1);
+        let low: u128 = x.cast_into();
+        assert_eq!(low, u128::MAX - 1);
+        assert_eq!(U256::cast_from(7u16), U256::from(7u8));
+        assert_eq!(U256::cast_from(u128::MAX), U256::from((u128::MAX, 0u128)));
+    }
+}

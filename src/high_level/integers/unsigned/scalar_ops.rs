@@ -1,0 +1,26 @@
+//! Clear values on the left of [`FheUint`]'s operators: `clear op x` and
+//! `&clear op x` for `+ - * & | ^` (the commutative ones swap their operands,
+//! `clear - x` is [`FheUint::try_sub_from`]).
+
+use super::base::{FheUint, FheUintId, UnsignedClear};
+use super::static_::unsigned_widths;
+use crate::error::Result;
+use crate::high_level::integers::operators::clear_left_operators;
+use crate::integer;
+
+impl<Id: FheUintId> FheUint<Id> {
+    /// `clear - self`, wrapping; `Err` on failure. The operator form is
+    /// `clear - &x`.
+    pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
+        let clear = clear.to_u256();
+        self.unary(|c, x| integer::clear_sub(c, clear, x))
+    }
+}
+
+/// The clear operators on the left for each width.
+macro_rules! clear_left {
+    ($($name:ident, $id:ident, $bits:expr, $clear:ty;)*) => {$(
+        clear_left_operators!(@type FheUint, $crate::high_level::$id, $clear);
+    )*};
+}
+unsigned_widths!(clear_left);

@@ -1,0 +1,278 @@
+//! The compressed server key: seeds and bodies, decompressed to the CPU or to GPUs.
+
+use super::client::{expect_os_randomness, ClientKey};
+use super::server::{key_material_accessors, ServerKey};
+use super::tag::KeyTag;
+use crate::error::{Error, Result};
+use crate::high_level::config::{check_parameters, check_seeded_keys, Config};
+use crate::scheduler::{
+    get_number_of_gpus, no_gpu_error, ExpansionCache, GpuSelection, Scheduler, SchedulerConfig,
+};
+use crate::shortint;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The server key as seeds and bodies: much smaller to store or send (about 30 MB
+/// instead of 120 MB on the default parameters). [`CompressedServerKey::decompress`]
+/// expands it into the [`ServerKey`] it stands for.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let compressed = CompressedServerKey::new(&client_key);
+/// set_server_key(compressed.decompress());
+/// let x = FheUint8::encrypt(0b1100u8, &client_key);
+/// let y = &x & 0b1010u8;
+/// let clear: u8 = y.decrypt(&client_key);
+/// assert_eq!(clear, 0b1000);
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(try_from = "CompressedServerKeyParts")]
+pub struct CompressedServerKey {
+    tag: KeyTag,
+    config: Config,
+    key: shortint::CompressedServerKey,
+    /// The keys of ciphertext compression, when the configuration enables it.
+    compression: Option<shortint::CompressedCompressionKeys>,
+    /// The keys expanded from their seeds, once, for every GPU this key (or a
+    /// clone) is decompressed to; not written.
+    #[serde(skip)]
+    expanded: ExpansionCache,
+}
+
+/// The fields of a [`CompressedServerKey`] as read, before they are checked.
+#[derive(Deserialize)]
+struct CompressedServerKeyParts {
+    tag: KeyTag,
+    config: Config,
+    key: shortint::CompressedServerKey,
+    compression: Option<shortint::CompressedCompressionKeys>,
+}
+
+impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
+    type Error = Error;
+
+    fn try_from(parts: CompressedServerKeyParts) -> Result<Self> {
+        check_parameters(&parts.config, parts.key.parameters())?;
+        check_seeded_keys(&parts.config, parts.compression.as_ref())?;
+        Ok(Self {
+            tag: parts.tag,
+            config: parts.config,
+            key: parts.key,
+            compression: parts.compression,
+            expanded: ExpansionCache::default(),
+        })
+    }
+}
+
+impl CompressedServerKey {
+    /// Generates the compressed server key of `client_key`.
+    ///
+    /// # Panics
+    ///
+    /// Only if the operating system's random source fails; see
+    /// [`CompressedServerKey::try_new`].
+    #[track_caller]
+    pub fn new(client_key: &ClientKey) -> Self {
+        expect_os_randomness(Self::try_new(client_key), "CompressedServerKey::new")
+    }
+
+    /// Generates the compressed server key of `client_key`; `Err` if the operating
+    /// system's random source fails.
+    pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        let compression = client_key
+            .compression_key()
+            .map(|c| shortint::CompressedCompressionKeys::new(client_key.shortint_key(), c))
+            .transpose()?;
+        Ok(Self {
+            tag: client_key.tag(),
+            config: *client_key.config(),
+            key: shortint::CompressedServerKey::new(client_key.shortint_key())?,
+            compression,
+            expanded: ExpansionCache::default(),
+        })
+    }
+
+    /// Expands the seeds into a server key that computes on the CPU, with the CPU
+    /// thread budget of the environment (`GPUFHE_CPU_THREADS`, see
+    /// [`SchedulerConfig`]).
+    ///
+    /// An invalid `GPUFHE_*` value: every fallible entry point (this one's
+    /// [`CompressedServerKey::try_decompress`], the `decompress_to_*` functions,
+    /// `safe_deserialize` of a [`ServerKey`]) returns it as an `Err` naming the
+    /// variable; this infallible one, TFHE-rs's signature, reports it on stderr and
+    /// uses the default configuration instead of panicking.
+    ///
+    /// # Panics
+    ///
+    /// If the host cannot reserve the memory the key needs (about 172 MiB on the
+    /// default parameters); [`CompressedServerKey::try_decompress`] returns that as
+    /// an `Err`.
+    #[track_caller]
+    pub fn decompress(&self) -> ServerKey {
+        let config = SchedulerConfig::from_env().unwrap_or_else(|e| {
+            eprintln!("gpufhe: {e}; using the default scheduler configuration");
+            SchedulerConfig::default()
+        });
+        match self.decompress_on_cpu(&config) {
+            Ok(key) => key,
+            Err(e) => panic!("CompressedServerKey::decompress failed: {e}"),
+        }
+    }
+
+    /// [`CompressedServerKey::decompress`], with an `Err` instead of a panic when the
+    /// host cannot reserve the memory the key needs (`OutOfMemory`, checked before
+    /// anything is allocated: a key read from untrusted bytes may claim parameters
+    /// whose key is large), and instead of the defaults when a `GPUFHE_*` value is
+    /// invalid (`InvalidParameter` naming the variable).
+    pub fn try_decompress(&self) -> Result<ServerKey> {
+        self.decompress_on_cpu(&SchedulerConfig::from_env()?)
+    }
+
+    /// The key on the CPU with the CPU settings of `config`.
+    fn decompress_on_cpu(&self, config: &SchedulerConfig) -> Result<ServerKey> {
+        let key = self.key.decompress()?;
+        let compression = self.expand_compression()?;
+        Ok(ServerKey::from_parts(
+            self.tag,
+            self.config,
+            key,
+            compression,
+            config,
+        ))
+    }
+
+    /// The compression keys expanded, if there are any.
+    fn expand_compression(&self) -> Result<Option<Arc<shortint::CompressionKeys>>> {
+        self.compression
+            .as_ref()
+            .map(|c| c.decompress().map(Arc::new))
+            .transpose()
+    }
+
+    /// A server key built as `config` says: on the GPUs of its devices
+    /// (`GPUFHE_DEVICES` by default: every visible GPU), or on the CPU when they
+    /// resolve to none, with its streams per GPU, over-provisioning, largest batch
+    /// per launch, CPU threads and GPU-to-core ratio. `Err` if the devices name GPUs
+    /// that do not exist, or a GPU lacks memory for the key.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::{SchedulerConfig, WorkerInfo};
+    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let config = SchedulerConfig::builder().devices("cpu").cpu_threads(1).build()?;
+    /// let key = compressed.decompress_with(&config)?;
+    /// assert_eq!(key.workers(), [WorkerInfo::Cpu { threads: 1 }]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn decompress_with(&self, config: &SchedulerConfig) -> Result<ServerKey> {
+        let gpus = config.resolve_devices(get_number_of_gpus())?;
+        if gpus.is_empty() {
+            let key = self.key.decompress()?;
+            let compression = self.expand_compression()?;
+            return Ok(ServerKey::from_parts(
+                self.tag,
+                self.config,
+                key,
+                compression,
+                config,
+            ));
+        }
+        self.decompress_on(&GpuSelection::from(gpus), config)
+    }
+
+    /// A server key that computes on the GPUs of `GPUFHE_DEVICES` (every visible
+    /// GPU when it is unset): single operations on the GPU where their operands are
+    /// (else the least busy), batches split over all of them. `Err` (saying so) when
+    /// no GPU is visible or `GPUFHE_DEVICES` selects none, when an environment
+    /// variable of [`SchedulerConfig`] is invalid, or when a GPU lacks memory for the
+    /// key. [`CompressedServerKey::decompress_to_gpu`] is the same key in TFHE-rs's
+    /// shape.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// match compressed.try_decompress_to_gpu() {
+    ///     Ok(key) => assert!(!key.gpus().is_empty()),
+    ///     Err(e) => assert!(e.to_string().contains("GPU")),
+    /// }
+    /// ```
+    pub fn try_decompress_to_gpu(&self) -> Result<ServerKey> {
+        let config = SchedulerConfig::from_env()?;
+        let gpus = config.resolve_devices(get_number_of_gpus())?;
+        if gpus.is_empty() {
+            return Err(no_gpu_error("decompress_to_gpu"));
+        }
+        self.decompress_on(&GpuSelection::from(gpus), &config)
+    }
+
+    /// A server key that computes on the chosen GPUs: a [`GpuIndex`], or a `Vec`,
+    /// slice or array of them, or a [`crate::CudaGpuChoice`] (see
+    /// [`CompressedServerKey::try_decompress_to_gpu`]). Each chosen GPU holds a copy
+    /// of the key. `Err` for an empty selection, a GPU named twice or not visible,
+    /// or a GPU that lacks memory.
+    ///
+    /// ```no_run
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, Device, FheUint64, GpuIndex};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let key = compressed.try_decompress_to_specific_gpu(GpuIndex::new(0)).unwrap();
+    /// set_server_key(key);
+    /// let a = FheUint64::encrypt(7u64, &client_key);
+    /// let b = FheUint64::encrypt(35u64, &client_key);
+    /// let c = &a + &b; // on GPU 0; the result stays there
+    /// assert_eq!(c.current_device(), Device::CudaGpu(GpuIndex::new(0)));
+    /// let clear: u64 = c.decrypt(&client_key);
+    /// assert_eq!(clear, 42);
+    /// ```
+    pub fn try_decompress_to_specific_gpu(
+        &self,
+        gpus: impl Into<GpuSelection>,
+    ) -> Result<ServerKey> {
+        self.decompress_on(&gpus.into(), &SchedulerConfig::from_env()?)
+    }
+
+    /// A key on `gpus`, after checking them, with the other settings of `config`.
+    fn decompress_on(&self, gpus: &GpuSelection, config: &SchedulerConfig) -> Result<ServerKey> {
+        gpus.check(get_number_of_gpus())?;
+        {
+            let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
+            let compression = self.expand_compression()?;
+            Ok(ServerKey::from_scheduler(
+                self.tag,
+                self.config,
+                scheduler,
+                compression,
+            ))
+        }
+    }
+
+    /// The configuration of its client key.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The tag of its client key.
+    pub fn tag(&self) -> KeyTag {
+        self.tag
+    }
+
+    /// The host memory, in bytes, that decompressing the key needs at its peak
+    /// (checked against the memory budget, [`crate::memory`], before anything is
+    /// allocated): [`ShortintParameters::server_key_peak_bytes`](crate::shortint::ShortintParameters::server_key_peak_bytes)
+    /// and the compression keys. The seeds replace every mask, so a key grows
+    /// about 2(k + 1)× (standard and Fourier bootstrap keys): 4.4× on the default
+    /// parameters with compression keys (64 MB stored, 281 MB expanded), 4.7× on
+    /// the multi-bit defaults (113 MB, 528 MB).
+    pub fn expanded_bytes(&self) -> u64 {
+        let key = self.key.parameters().server_key_peak_bytes();
+        let compression = self.compression.as_ref().map_or(0, |c| c.expanded_bytes());
+        key.map_or(u64::MAX, |k| k.saturating_add(compression))
+    }
+}
+
+key_material_accessors!(CompressedServerKey);

@@ -1,0 +1,237 @@
+//! Moving encrypted values from one key set to another: [`KeySwitchingKey`] and the
+//! [`FheKeyswitch`] trait, as TFHE-rs names them. Each block is keyswitched to the
+//! destination client key, then bootstrapped with the destination server key (one
+//! bootstrap per block, in one layer, on the CPU or the GPUs of that key), so the
+//! result is a fresh value of the destination key.
+
+use super::client::ClientKey;
+use super::server::ServerKey;
+use super::tag::KeyTag;
+use crate::error::Result;
+use crate::high_level::internals::circuit::single;
+use crate::high_level::internals::expect_op;
+use crate::high_level::internals::storage::{Input, Storage};
+use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
+use crate::scheduler::Blocks;
+use crate::shortint::{self, EncryptionKeyChoice, ShortintKeySwitchingParameters};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// A key that moves values encrypted under one client key to another, for example
+/// to a newer key set. Built from both key pairs: the secret keys make the
+/// keyswitching key, the destination's server key refreshes what it switches.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, ConfigBuilder, FheUint32, KeySwitchingKey, ServerKey};
+/// let (ck_1, ck_2) = (ClientKey::generate(ConfigBuilder::default()), ClientKey::generate(ConfigBuilder::default()));
+/// let (sk_1, sk_2) = (ServerKey::new(&ck_1), ServerKey::new(&ck_2));
+/// let ksk = KeySwitchingKey::new((&ck_1, &sk_1), (&ck_2, &sk_2)).unwrap();
+/// let a = FheUint32::encrypt(123_456u32, &ck_1);
+/// let moved = ksk.keyswitch(&a);
+/// let clear: u32 = moved.decrypt(&ck_2);
+/// assert_eq!(clear, 123_456);
+/// assert!(FheTryDecrypt::<u32>::try_decrypt(&moved, &ck_1).is_err()); // no longer under ck_1
+/// ```
+///
+/// It serializes (serde, and [`crate::serialization::safe_serialize`]) with the
+/// destination server key it holds: about 256 MiB of keyswitching key on the
+/// default parameters, plus that server key. Reading one back checks that the
+/// server key is the destination's (tag and parameters); it computes on the CPU.
+#[derive(Debug, Clone)]
+pub struct KeySwitchingKey {
+    key: Arc<shortint::KeySwitchingKey>,
+    tag_in: KeyTag,
+    tag_out: KeyTag,
+    destination: ServerKey,
+}
+
+impl KeySwitchingKey {
+    /// A key from the pair `from` to the pair `to`, with the destination's keyswitch
+    /// decomposition; `Err` unless each server key belongs to its client key and
+    /// both key sets encode blocks alike.
+    pub fn new(from: (&ClientKey, &ServerKey), to: (&ClientKey, &ServerKey)) -> Result<Self> {
+        let p = to.0.config().parameters();
+        let parameters = ShortintKeySwitchingParameters {
+            ks_base_log: p.ks_base_log,
+            ks_level: p.ks_level,
+            destination_key: EncryptionKeyChoice::Big,
+        };
+        Self::try_with_parameters(from, to, parameters)
+    }
+
+    /// A key with the decomposition of `parameters` (for example
+    /// [`crate::shortint::parameters::PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]).
+    ///
+    /// # Panics
+    ///
+    /// If [`KeySwitchingKey::try_with_parameters`] fails.
+    #[track_caller]
+    pub fn with_parameters(
+        from: (&ClientKey, &ServerKey),
+        to: (&ClientKey, &ServerKey),
+        parameters: ShortintKeySwitchingParameters,
+    ) -> Self {
+        expect_op(
+            Self::try_with_parameters(from, to, parameters),
+            "KeySwitchingKey::with_parameters",
+        )
+    }
+
+    /// [`KeySwitchingKey::with_parameters`]; `Err` as [`KeySwitchingKey::new`], or if
+    /// the parameters are invalid or the destination is not the big key.
+    pub fn try_with_parameters(
+        from: (&ClientKey, &ServerKey),
+        to: (&ClientKey, &ServerKey),
+        parameters: ShortintKeySwitchingParameters,
+    ) -> Result<Self> {
+        for (client, server) in [from, to] {
+            client.tag().check(
+                "a server key (it belongs to another client key)",
+                server.tag(),
+            )?;
+        }
+        let key =
+            shortint::KeySwitchingKey::new(from.0.shortint_key(), to.0.shortint_key(), parameters)?;
+        Ok(Self {
+            key: Arc::new(key),
+            tag_in: from.0.tag(),
+            tag_out: to.0.tag(),
+            destination: to.1.clone(),
+        })
+    }
+
+    /// The tag of the client key values are switched from.
+    pub fn tag_in(&self) -> KeyTag {
+        self.tag_in
+    }
+
+    /// The tag of the client key values are switched to.
+    pub fn tag_out(&self) -> KeyTag {
+        self.tag_out
+    }
+
+    /// `storage` (`bits` wide) under the destination key: trivial values as they
+    /// are, blocks switched then bootstrapped.
+    fn switch(&self, storage: &Storage, bits: u32) -> Result<Storage> {
+        let Storage::Encrypted { tag, blocks } = storage else {
+            return Ok(storage.clone());
+        };
+        self.tag_in.check(
+            "a value to keyswitch (it is not under the source key)",
+            *tag,
+        )?;
+        let switched = blocks
+            .to_cpu()?
+            .iter()
+            .map(|block| self.key.keyswitch(block))
+            .collect::<Result<Vec<_>>>()?;
+        let switched = Storage::Encrypted {
+            tag: self.tag_out,
+            blocks: Blocks::Cpu(Arc::new(switched)),
+        };
+        let input = Input {
+            storage: &switched,
+            bits,
+        };
+        single(self.destination.execute(&[input], |c, w| {
+            let refreshed = w[0]
+                .iter()
+                .map(|&x| c.refresh(x))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(vec![refreshed])
+        })?)
+    }
+}
+
+/// How a [`KeySwitchingKey`] is written.
+#[derive(Serialize)]
+struct KeySwitchingKeyRef<'a> {
+    key: &'a shortint::KeySwitchingKey,
+    tag_in: KeyTag,
+    tag_out: KeyTag,
+    destination: &'a ServerKey,
+}
+
+/// [`KeySwitchingKeyRef`] as read.
+#[derive(Deserialize)]
+struct KeySwitchingKeyParts {
+    key: shortint::KeySwitchingKey,
+    tag_in: KeyTag,
+    tag_out: KeyTag,
+    destination: ServerKey,
+}
+
+impl Serialize for KeySwitchingKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        KeySwitchingKeyRef {
+            key: &self.key,
+            tag_in: self.tag_in,
+            tag_out: self.tag_out,
+            destination: &self.destination,
+        }
+        .serialize(s)
+    }
+}
+
+/// `Err` unless the server key is of the destination key (its tag) and of the
+/// keyswitching key's destination parameters.
+impl<'de> Deserialize<'de> for KeySwitchingKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let parts = KeySwitchingKeyParts::deserialize(d)?;
+        parts
+            .tag_out
+            .check(
+                "the destination server key of a keyswitching key",
+                parts.destination.tag(),
+            )
+            .map_err(serde::de::Error::custom)?;
+        if parts.key.destination_parameters() != parts.destination.config().parameters() {
+            return Err(serde::de::Error::custom(
+                "the keyswitching key and its destination server key have other parameters",
+            ));
+        }
+        Ok(Self {
+            key: Arc::new(parts.key),
+            tag_in: parts.tag_in,
+            tag_out: parts.tag_out,
+            destination: parts.destination,
+        })
+    }
+}
+
+/// Moves a value to another key set (TFHE-rs's trait of the same name).
+pub trait FheKeyswitch<T> {
+    /// `input` under the destination key; `Err` if it is not under the source key,
+    /// or the bootstrap fails.
+    fn try_keyswitch(&self, input: &T) -> Result<T>;
+
+    /// `input` under the destination key.
+    ///
+    /// # Panics
+    ///
+    /// If [`FheKeyswitch::try_keyswitch`] fails.
+    #[track_caller]
+    fn keyswitch(&self, input: &T) -> T {
+        expect_op(self.try_keyswitch(input), "keyswitch")
+    }
+}
+
+impl<Id: FheUintId> FheKeyswitch<FheUint<Id>> for KeySwitchingKey {
+    fn try_keyswitch(&self, input: &FheUint<Id>) -> Result<FheUint<Id>> {
+        self.switch(&input.storage, Id::BITS)
+            .map(FheUint::from_storage)
+    }
+}
+
+impl<Id: FheIntId> FheKeyswitch<FheInt<Id>> for KeySwitchingKey {
+    fn try_keyswitch(&self, input: &FheInt<Id>) -> Result<FheInt<Id>> {
+        self.try_keyswitch(&input.inner).map(FheInt::from_inner)
+    }
+}
+
+impl FheKeyswitch<FheBool> for KeySwitchingKey {
+    fn try_keyswitch(&self, input: &FheBool) -> Result<FheBool> {
+        self.switch(&input.storage, 1).map(FheBool::from_storage)
+    }
+}

@@ -1,0 +1,353 @@
+//! Encryption of single values with a public key: TFHE-rs's classical
+//! [`PublicKey`] and [`CompressedPublicKey`], and the [`CompactPublicKey`], all
+//! through [`FheEncrypt`] / [`FheTryEncrypt`] ([`PublicEncryptionKey`]).
+//!
+//! TFHE-rs's classical public key holds `(k N + 1) * 64 + 128` LWE encryptions of
+//! zero: 131,264 ciphertexts of 2,049 words on its default parameters, 2.15 GB
+//! (its compressed form keeps their bodies: about 1 MB). This crate does not build
+//! that key: its `PublicKey` is the compact public key (one GLWE encryption of
+//! zero, see [`crate::shortint::CompactPublicKey`]), 32,922 bytes serialized on the
+//! default parameters, and its `CompressedPublicKey` the compressed compact public
+//! key, 16,580 bytes. Both encrypt any value of any parameter set the crate accepts,
+//! as the classical key does; a value is encrypted as a compact list of one value
+//! and expanded at once (its blocks come out under the client key's big key, so
+//! **no server key is needed**, and the values carry the client key's tag like
+//! client-key encryptions).
+
+use super::client::ClientKey;
+use super::compact_public::{CompactPublicKey, CompressedCompactPublicKey};
+use super::tag::KeyTag;
+use crate::error::{Error, Result};
+use crate::high_level::integers::signed::base::{check_signed_fits, twos_complement};
+use crate::high_level::integers::unsigned::base::{check_fits, wrap_to_bits};
+use crate::high_level::internals::expect_op;
+use crate::high_level::lists::compact::{CompactCiphertextList, DataKind, Expandable};
+use crate::high_level::serialization::conformance::{
+    ConformanceParams, Conformant, VALUE_SIZE_LIMIT,
+};
+use crate::high_level::traits::{FheEncrypt, FheTryEncrypt};
+use crate::high_level::{
+    FheBool, FheInt, FheIntId, FheUint, FheUintId, SignedClear, UnsignedClear,
+};
+use crate::integer::U256;
+use crate::serialization::codec::SafeSerialization;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+
+mod sealed {
+    use super::{CompactPublicKey, Result};
+    use std::borrow::Cow;
+
+    /// Gives the compact public key a public key encrypts with (restricts
+    /// [`super::PublicEncryptionKey`] to the crate's keys).
+    pub trait CompactKeySource {
+        /// The compact public key (decompressed if need be).
+        fn compact_key(&self) -> Result<Cow<'_, CompactPublicKey>>;
+    }
+}
+
+/// A key that encrypts values without the secret: [`PublicKey`],
+/// [`CompressedPublicKey`] and [`CompactPublicKey`]. `FheUint*`, `FheInt*` and
+/// `FheBool` encrypt with each of them through [`FheEncrypt`] (wrapping wide values
+/// like an `as` cast) and [`FheTryEncrypt`] (`Err` for them).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, CompactPublicKey, CompressedPublicKey, ConfigBuilder, FheUint32};
+/// use gpufhe::{PublicEncryptionKey, PublicKey};
+/// fn encrypt_with(key: &impl PublicEncryptionKey, value: u32) -> FheUint32 {
+///     FheUint32::encrypt(value, key)
+/// }
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let a = encrypt_with(&PublicKey::new(&client_key), 1);
+/// let b = encrypt_with(&CompressedPublicKey::new(&client_key), 2);
+/// let c = encrypt_with(&CompactPublicKey::new(&client_key), 3);
+/// let clear: Vec<u32> = [a, b, c].iter().map(|x| x.decrypt(&client_key)).collect();
+/// assert_eq!(clear, vec![1, 2, 3]);
+/// assert_eq!(PublicKey::new(&client_key).key_tag(), client_key.tag());
+/// ```
+pub trait PublicEncryptionKey: sealed::CompactKeySource {
+    /// The tag of the client key it encrypts for.
+    fn key_tag(&self) -> KeyTag;
+}
+
+/// TFHE-rs's classical public key, here the compact public key under another name
+/// (see the module docs: 32,922 bytes serialized on the default parameters, where
+/// TFHE-rs's classical key takes 2.15 GB). Values encrypted with it are ordinary
+/// values of its client key; no server key is needed to encrypt.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8, PublicKey};
+/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// let public_key = PublicKey::new(&client_key);
+/// // Anyone with the public key:
+/// let a = FheUint8::try_encrypt(255u8, &public_key).unwrap();
+/// let b = FheUint8::encrypt(2u8, &public_key);
+/// // The server:
+/// set_server_key(server_key);
+/// let sum: u8 = (&a + &b).decrypt(&client_key);
+/// assert_eq!(sum, 1);
+/// assert_eq!(a.tag(), Some(client_key.tag()));
+/// assert!(FheUint8::try_encrypt(256u16, &public_key).is_err());
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PublicKey {
+    key: CompactPublicKey,
+}
+
+impl PublicKey {
+    /// The public key of `client_key`.
+    ///
+    /// # Panics
+    ///
+    /// If [`PublicKey::try_new`] fails.
+    #[track_caller]
+    pub fn new(client_key: &ClientKey) -> Self {
+        expect_op(Self::try_new(client_key), "PublicKey::new")
+    }
+
+    /// The public key of `client_key`; `Err` if the system's random generator fails.
+    pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        CompactPublicKey::try_new(client_key).map(|key| Self { key })
+    }
+
+    /// The tag of the client key it encrypts for.
+    pub fn tag(&self) -> KeyTag {
+        self.key.tag()
+    }
+
+    /// The compact public key it is (which also builds
+    /// [`CompactCiphertextList`]s of many values).
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompactCiphertextList, ConfigBuilder, PublicKey};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let public_key = PublicKey::new(&client_key);
+    /// let list = CompactCiphertextList::builder(public_key.as_compact_public_key())
+    ///     .push(1u8)
+    ///     .push(true)
+    ///     .build();
+    /// assert_eq!(list.len(), 2);
+    /// ```
+    pub fn as_compact_public_key(&self) -> &CompactPublicKey {
+        &self.key
+    }
+}
+
+/// TFHE-rs's compressed classical public key, here the compressed compact public
+/// key: 16,580 bytes serialized on the default parameters, half the [`PublicKey`]
+/// it decompresses into. It also encrypts directly (decompressing itself each
+/// time, about 16 KiB of mask regenerated per value).
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, CompressedPublicKey, ConfigBuilder, FheBool, FheInt16};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let compressed = CompressedPublicKey::new(&client_key);
+/// let x = FheInt16::encrypt(-1234i16, &compressed);
+/// assert_eq!(FheDecrypt::<i16>::decrypt(&x, &client_key), -1234);
+/// let public_key = compressed.decompress();
+/// assert!(FheBool::encrypt(true, &public_key).decrypt(&client_key));
+/// assert_eq!(public_key.tag(), client_key.tag());
+/// ```
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CompressedPublicKey {
+    key: CompressedCompactPublicKey,
+}
+
+impl CompressedPublicKey {
+    /// The compressed public key of `client_key`.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompressedPublicKey::try_new`] fails.
+    #[track_caller]
+    pub fn new(client_key: &ClientKey) -> Self {
+        expect_op(Self::try_new(client_key), "CompressedPublicKey::new")
+    }
+
+    /// The compressed public key of `client_key`; `Err` if the system's random
+    /// generator fails.
+    pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        CompressedCompactPublicKey::try_new(client_key).map(|key| Self { key })
+    }
+
+    /// The public key, its mask regenerated from the seed.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompressedPublicKey::try_decompress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedPublicKey, ConfigBuilder, FheUint8};
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let public_key = CompressedPublicKey::new(&client_key).decompress();
+    /// let x = FheUint8::encrypt(9u8, &public_key);
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 9);
+    /// ```
+    #[track_caller]
+    pub fn decompress(&self) -> PublicKey {
+        expect_op(self.try_decompress(), "CompressedPublicKey::decompress")
+    }
+
+    /// The public key; `Err` only for a key whose fields do not match its parameters
+    /// (which deserialization already refuses).
+    pub fn try_decompress(&self) -> Result<PublicKey> {
+        self.key.try_decompress().map(|key| PublicKey { key })
+    }
+
+    /// The tag of the client key it encrypts for.
+    pub fn tag(&self) -> KeyTag {
+        self.key.tag()
+    }
+}
+
+impl sealed::CompactKeySource for CompactPublicKey {
+    fn compact_key(&self) -> Result<Cow<'_, CompactPublicKey>> {
+        Ok(Cow::Borrowed(self))
+    }
+}
+
+impl sealed::CompactKeySource for PublicKey {
+    fn compact_key(&self) -> Result<Cow<'_, CompactPublicKey>> {
+        Ok(Cow::Borrowed(&self.key))
+    }
+}
+
+impl sealed::CompactKeySource for CompressedPublicKey {
+    fn compact_key(&self) -> Result<Cow<'_, CompactPublicKey>> {
+        self.key.try_decompress().map(Cow::Owned)
+    }
+}
+
+impl PublicEncryptionKey for CompactPublicKey {
+    fn key_tag(&self) -> KeyTag {
+        self.tag()
+    }
+}
+
+impl PublicEncryptionKey for PublicKey {
+    fn key_tag(&self) -> KeyTag {
+        self.tag()
+    }
+}
+
+impl PublicEncryptionKey for CompressedPublicKey {
+    fn key_tag(&self) -> KeyTag {
+        self.tag()
+    }
+}
+
+/// One value of `kind` (its low bits in `bits`) encrypted with `key`: a compact list
+/// of one value, expanded.
+fn encrypt_value<T: Expandable>(
+    key: &impl PublicEncryptionKey,
+    kind: DataKind,
+    bits: U256,
+) -> Result<T> {
+    let key = key.compact_key()?;
+    let mut builder = CompactCiphertextList::builder(&key);
+    builder.push_kind(kind, bits);
+    builder
+        .try_build()?
+        .expand()?
+        .get(0)?
+        .ok_or_else(|| Error::InvalidParameter("an empty compact list".into()))
+}
+
+impl<Id, T, K> FheTryEncrypt<T, K> for FheUint<Id>
+where
+    Id: FheUintId,
+    T: UnsignedClear,
+    K: PublicEncryptionKey,
+{
+    /// `Err` if `value` has more than `Id::BITS` bits.
+    fn try_encrypt(value: T, key: &K) -> Result<Self> {
+        let value = value.to_u256();
+        check_fits(value, Id::BITS, Id::NAME)?;
+        encrypt_value(key, DataKind::Unsigned(Id::BITS), value)
+    }
+}
+
+impl<Id, T, K> FheEncrypt<T, K> for FheUint<Id>
+where
+    Id: FheUintId,
+    T: UnsignedClear,
+    K: PublicEncryptionKey,
+{
+    /// Encrypts the low `Id::BITS` bits of `value`.
+    #[track_caller]
+    fn encrypt(value: T, key: &K) -> Self {
+        let value = wrap_to_bits(value.to_u256(), Id::BITS);
+        expect_op(
+            encrypt_value(key, DataKind::Unsigned(Id::BITS), value),
+            "encrypt",
+        )
+    }
+}
+
+impl<Id, T, K> FheTryEncrypt<T, K> for FheInt<Id>
+where
+    Id: FheIntId,
+    T: SignedClear,
+    K: PublicEncryptionKey,
+{
+    /// `Err` if `value` is out of the range of the type.
+    fn try_encrypt(value: T, key: &K) -> Result<Self> {
+        let (value, bits) = (value.to_i128(), Self::bits());
+        check_signed_fits(value, bits, Id::NAME)?;
+        encrypt_value(key, DataKind::Signed(bits), twos_complement(value, bits))
+    }
+}
+
+impl<Id, T, K> FheEncrypt<T, K> for FheInt<Id>
+where
+    Id: FheIntId,
+    T: SignedClear,
+    K: PublicEncryptionKey,
+{
+    /// Encrypts the low bits of `value` (like `value as i8` for an `FheInt8`).
+    #[track_caller]
+    fn encrypt(value: T, key: &K) -> Self {
+        let bits = Self::bits();
+        let value = twos_complement(value.to_i128(), bits);
+        expect_op(encrypt_value(key, DataKind::Signed(bits), value), "encrypt")
+    }
+}
+
+impl<K: PublicEncryptionKey> FheTryEncrypt<bool, K> for FheBool {
+    /// Never fails for a well-formed key (unless the OS random source fails).
+    fn try_encrypt(value: bool, key: &K) -> Result<Self> {
+        encrypt_value(key, DataKind::Boolean, value.into())
+    }
+}
+
+impl<K: PublicEncryptionKey> FheEncrypt<bool, K> for FheBool {
+    #[track_caller]
+    fn encrypt(value: bool, key: &K) -> Self {
+        expect_op(Self::try_encrypt(value, key), "encrypt")
+    }
+}
+
+/// The [`SafeSerialization`] name and the [`Conformant`] check (that of the compact
+/// key it wraps: the configuration's parameters and, if a key was given, its tag) of
+/// each public key.
+macro_rules! wrapped_key_impls {
+    ($($key:ident),*) => {$(
+        impl SafeSerialization for $key {
+            const TYPE_NAME: &'static str = stringify!($key);
+            const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+        }
+
+        impl Conformant for $key {
+            fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+                self.key.conforms_to(params)
+            }
+        }
+    )*};
+}
+wrapped_key_impls!(PublicKey, CompressedPublicKey);

@@ -1,0 +1,515 @@
+//! Public-key encryption, as TFHE-rs users write it: a [`CompactPublicKey`] made from
+//! the client key, a [`CompactCiphertextList`] of many values of mixed types built
+//! with it (by anyone: no secret needed), sent to the server and expanded there
+//! into ordinary [`FheUint`], [`FheInt`] and [`FheBool`] values of the client key.
+//! Values encrypt block by block, `N` blocks per GLWE ciphertext (see
+//! [`crate::shortint::CompactPublicKey`] for the scheme and its noise).
+//!
+//! Sizes on the default parameters (`N = 2048`, 2-bit blocks): the public key is
+//! 32 KiB; a list takes 32 KiB per 2048 blocks, so 128 `FheUint64` (32 blocks each)
+//! fit in 64 KiB, about 16 bytes per block, where one `FheUint64` encrypted with the
+//! client key takes 512 KiB. Serialized with each library's safe serialization
+//! (`cd compare && cargo run --release --example public_key_sizes`, TFHE-rs 1.8.2 on
+//! its default parameters): the public key takes 32,925 bytes here and 33,034 in
+//! TFHE-rs; its compressed form ([`CompressedCompactPublicKey`]), 16,583 and 16,732;
+//! a list of 128 `FheUint64`, 66,746 bytes here and 67,811 in TFHE-rs.
+
+use crate::error::{check_eq, Error, Result};
+use crate::high_level::config::block_count;
+use crate::high_level::integers::unsigned::base::wrap_to_bits;
+use crate::high_level::internals::expect_op;
+use crate::high_level::internals::storage::Storage;
+use crate::high_level::keys::compact_public::CompactPublicKey;
+use crate::high_level::keys::cuda::CudaServerKey;
+use crate::high_level::keys::server::ServerKey;
+use crate::high_level::keys::tag::KeyTag;
+pub use crate::high_level::lists::kinds::DataKind;
+use crate::high_level::lists::kinds::FheTypes;
+use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
+use crate::integer::U256;
+use crate::scheduler::Blocks;
+use crate::shortint;
+use serde::{Deserialize, Serialize};
+
+/// The number of blocks of each value of `kinds` under `parameters`; `Err` for a
+/// width of 0 or above 256 bits (read from untrusted data), naming `what` holds it.
+pub(crate) fn block_counts(
+    parameters: &shortint::ShortintParameters,
+    kinds: &[DataKind],
+    what: &str,
+) -> Result<Vec<usize>> {
+    kinds
+        .iter()
+        .map(|kind| match kind.bits() {
+            0 | 257.. => Err(Error::InvalidParameter(format!(
+                "a value of {} bits in a {what}",
+                kind.bits()
+            ))),
+            bits => Ok(block_count(parameters, bits)),
+        })
+        .collect()
+}
+
+/// Values of mixed types encrypted with a [`CompactPublicKey`], packed (see the
+/// module docs); [`CompactCiphertextList::expand`] turns them into values.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, ConfigBuilder};
+/// use gpufhe::{FheBool, FheInt16, FheUint32, FheUint8};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// let public_key = CompactPublicKey::new(&client_key);
+/// // Anyone with the public key:
+/// let list = CompactCiphertextList::builder(&public_key)
+///     .push(1234u32)
+///     .push(-7i16)
+///     .push(true)
+///     .push(200u8)
+///     .build();
+/// // The server:
+/// let expander = list.expand().unwrap();
+/// let a: FheUint32 = expander.get(0).unwrap().unwrap();
+/// let b: FheInt16 = expander.get(1).unwrap().unwrap();
+/// let c: FheBool = expander.get(2).unwrap().unwrap();
+/// assert!(expander.get::<FheUint8>(4).unwrap().is_none());
+/// assert!(expander.get::<FheUint8>(0).is_err()); // the first value is an FheUint32
+/// // The client:
+/// let (a, b, c): (u32, i16, bool) =
+///     (a.decrypt(&client_key), b.decrypt(&client_key), c.decrypt(&client_key));
+/// assert_eq!((a, b, c), (1234, -7, true));
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "ListFields")]
+pub struct CompactCiphertextList {
+    tag: KeyTag,
+    parameters: shortint::ShortintParameters,
+    kinds: Vec<DataKind>,
+    lists: Vec<Vec<u64>>,
+}
+
+#[derive(Deserialize)]
+struct ListFields {
+    tag: KeyTag,
+    parameters: shortint::ShortintParameters,
+    kinds: Vec<DataKind>,
+    lists: Vec<Vec<u64>>,
+}
+
+impl TryFrom<ListFields> for CompactCiphertextList {
+    type Error = Error;
+    fn try_from(f: ListFields) -> Result<Self> {
+        let list = Self {
+            tag: f.tag,
+            parameters: f.parameters,
+            kinds: f.kinds,
+            lists: f.lists,
+        };
+        list.validate()?;
+        Ok(list)
+    }
+}
+
+impl CompactCiphertextList {
+    /// A builder of a list encrypted with `public_key`.
+    pub fn builder(public_key: &CompactPublicKey) -> CompactCiphertextListBuilder<'_> {
+        CompactCiphertextListBuilder {
+            key: public_key,
+            kinds: Vec::new(),
+            digits: Vec::new(),
+        }
+    }
+
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.kinds.len()
+    }
+
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
+
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.kinds
+            .get(index)
+            .copied()
+            .and_then(FheTypes::from_data_kind)
+    }
+
+    /// The blocks of every value.
+    fn block_counts(&self) -> Result<Vec<usize>> {
+        block_counts(&self.parameters, &self.kinds, "compact list")
+    }
+
+    /// The tag of the client key it was encrypted for.
+    pub(crate) fn tag(&self) -> KeyTag {
+        self.tag
+    }
+
+    /// Its block parameters.
+    pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
+        &self.parameters
+    }
+
+    /// `Err` unless the parameters are valid and the lists hold exactly the blocks
+    /// of the values (for deserialized lists).
+    pub fn validate(&self) -> Result<()> {
+        self.parameters.validate()?;
+        let blocks: usize = self.block_counts()?.iter().sum();
+        let n = self.parameters.polynomial_size.0;
+        check_eq(
+            "number of compact ciphertexts of the list",
+            blocks.div_ceil(n),
+            self.lists.len(),
+        )?;
+        let words = shortint::CompactPublicKey::glwe_words_of(&self.parameters);
+        for list in &self.lists {
+            check_eq("number of words of a compact ciphertext", words, list.len())?;
+        }
+        Ok(())
+    }
+
+    /// The host bytes [`CompactCiphertextList::expand`] allocates: every block of
+    /// every value as a big LWE ciphertext ([`shortint::expanded_compact_bytes`]).
+    /// The largest growth in the crate: 1,024× the list's size on the default
+    /// parameters, less than 2^16 + 1 times on any valid parameters (which a list
+    /// read from untrusted bytes carries itself).
+    /// [`safe_deserialize_default`](crate::serialization::safe_deserialize_default)
+    /// refuses a list above 4 GiB expanded; [`CompactCiphertextList::expand`] checks
+    /// the memory budget whatever read it.
+    pub fn expanded_bytes(&self) -> u64 {
+        let blocks = self.block_counts().map_or(0, |c| c.iter().sum());
+        shortint::expanded_compact_bytes(&self.parameters, blocks)
+    }
+
+    /// [`CompactCiphertextList::expand`], after checking that `server_key` (a
+    /// [`ServerKey`] or a [`CudaServerKey`]) is the key of the list's client key:
+    /// `Err` if it is another key's, or a `CudaServerKey` that could not be made.
+    /// The expansion itself needs no key.
+    pub fn expand_with_key<'a>(
+        &self,
+        server_key: impl Into<Result<&'a ServerKey>>,
+    ) -> Result<CompactCiphertextListExpander> {
+        let server_key = server_key.into()?;
+        self.tag.check(
+            "the compact list (it was encrypted under another key)",
+            server_key.tag(),
+        )?;
+        self.expand()
+    }
+
+    /// The values as blocks of the client key, ready to compute with (no server key
+    /// needed); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
+    /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
+    /// the memory budget ([`crate::memory`]).
+    pub fn expand(&self) -> Result<CompactCiphertextListExpander> {
+        let counts = self.block_counts()?;
+        let total = counts.iter().sum();
+        let mut blocks =
+            shortint::expand_compact_blocks(&self.parameters, &self.lists, total)?.into_iter();
+        let values = self
+            .kinds
+            .iter()
+            .zip(counts)
+            .map(|(&kind, count)| {
+                let mut value: Vec<shortint::Ciphertext> = blocks.by_ref().take(count).collect();
+                if kind == DataKind::Boolean {
+                    // A boolean block holds 0 or 1: its public bound says so.
+                    value[0].degree = 1;
+                }
+                (kind, value)
+            })
+            .collect();
+        Ok(CompactCiphertextListExpander {
+            tag: self.tag,
+            values,
+        })
+    }
+}
+
+impl<'a> From<&'a ServerKey> for Result<&'a ServerKey> {
+    fn from(key: &'a ServerKey) -> Self {
+        Ok(key)
+    }
+}
+
+impl<'a> From<&'a CudaServerKey> for Result<&'a ServerKey> {
+    fn from(key: &'a CudaServerKey) -> Self {
+        key.server_key()
+    }
+}
+
+/// Collects values for a [`CompactCiphertextList`]; see there for an example.
+#[derive(Debug)]
+pub struct CompactCiphertextListBuilder<'a> {
+    key: &'a CompactPublicKey,
+    kinds: Vec<DataKind>,
+    digits: Vec<u64>,
+}
+
+/// A clear value that a [`CompactCiphertextListBuilder`] takes: `u8` ... `u128`,
+/// [`U256`], `i8` ... `i128` and `bool`.
+pub trait CompactPushable: Copy {
+    /// Its kind at its own width.
+    fn kind(self) -> DataKind;
+    /// Its bits in two's complement (a signed value's low 128 bits).
+    fn bits_of(self) -> U256;
+}
+
+macro_rules! pushable {
+    ($kind:ident: $($t:ty),*) => {$(
+        impl CompactPushable for $t {
+            fn kind(self) -> DataKind {
+                DataKind::$kind(<$t>::BITS)
+            }
+            fn bits_of(self) -> U256 {
+                U256::from(self as u128)
+            }
+        }
+    )*};
+}
+pushable!(Unsigned: u8, u16, u32, u64, u128);
+pushable!(Signed: i8, i16, i32, i64, i128);
+
+impl CompactPushable for U256 {
+    fn kind(self) -> DataKind {
+        DataKind::Unsigned(U256::BITS)
+    }
+    fn bits_of(self) -> U256 {
+        self
+    }
+}
+
+impl CompactPushable for bool {
+    fn kind(self) -> DataKind {
+        DataKind::Boolean
+    }
+    fn bits_of(self) -> U256 {
+        self.into()
+    }
+}
+
+impl<'a> CompactCiphertextListBuilder<'a> {
+    /// An empty builder of a list encrypted with `public_key` (the same as
+    /// [`CompactCiphertextList::builder`]).
+    pub fn new(public_key: &'a CompactPublicKey) -> Self {
+        CompactCiphertextList::builder(public_key)
+    }
+}
+
+impl CompactCiphertextListBuilder<'_> {
+    /// Adds every value of `values`, each as a value of its own type.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactCiphertextListBuilder, CompactPublicKey, ConfigBuilder, FheUint8};
+    /// use gpufhe::prelude::*;
+    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextListBuilder::new(&public_key)
+    ///     .extend([1u8, 2, 3].into_iter())
+    ///     .extend_with_num_bits([5u8, 6].into_iter(), 4)?
+    ///     .build_packed();
+    /// assert_eq!(list.len(), 5);
+    /// let third: FheUint8 = list.expand()?.get(2)?.unwrap();
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&third, &client_key), 3);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn extend<T: CompactPushable>(&mut self, values: impl Iterator<Item = T>) -> &mut Self {
+        for value in values {
+            self.push(value);
+        }
+        self
+    }
+
+    /// Adds every value of `values` as an integer of `num_bits` bits (see
+    /// [`CompactCiphertextListBuilder::push_with_num_bits`]); `Err` at the first that
+    /// does not fit, the values before it added.
+    pub fn extend_with_num_bits<T: CompactPushable>(
+        &mut self,
+        values: impl Iterator<Item = T>,
+        num_bits: usize,
+    ) -> Result<&mut Self> {
+        for value in values {
+            self.push_with_num_bits(value, num_bits)?;
+        }
+        Ok(self)
+    }
+
+    /// Adds `value` as a value of its own type (`u32` as an `FheUint32`, ...).
+    pub fn push<T: CompactPushable>(&mut self, value: T) -> &mut Self {
+        let kind = value.kind();
+        self.push_kind(kind, value.bits_of())
+    }
+
+    /// Adds `value` as an integer of `num_bits` bits (an `FheUint4` from a `u8`, ...);
+    /// `Err` if the value does not fit, or `num_bits` is not a width of the crate's
+    /// types for a `bool`.
+    pub fn push_with_num_bits<T: CompactPushable>(
+        &mut self,
+        value: T,
+        num_bits: usize,
+    ) -> Result<&mut Self> {
+        let num_bits = u32::try_from(num_bits)
+            .map_err(|_| Error::InvalidParameter(format!("no value has {num_bits} bits")))?;
+        let kind = match value.kind() {
+            DataKind::Unsigned(_) => DataKind::Unsigned(num_bits),
+            DataKind::Signed(_) => DataKind::Signed(num_bits),
+            DataKind::Boolean if num_bits == 1 => DataKind::Boolean,
+            DataKind::Boolean => {
+                return Err(Error::InvalidParameter(format!(
+                    "a boolean takes 1 bit, not {num_bits}"
+                )))
+            }
+        };
+        let bits = value.bits_of();
+        let fits = match kind {
+            DataKind::Signed(n) if n < 128 => {
+                let v = bits.low_u128() as i128;
+                (-(1i128 << (n - 1))..(1i128 << (n - 1))).contains(&v)
+            }
+            _ => wrap_to_bits(bits, num_bits) == bits,
+        };
+        let max_bits = match kind {
+            DataKind::Unsigned(_) => U256::BITS,
+            _ => i128::BITS,
+        };
+        if num_bits == 0 || num_bits > max_bits || !fits {
+            return Err(Error::InvalidParameter(format!(
+                "{value_bits:#x} does not fit in {num_bits} bits",
+                value_bits = bits
+            )));
+        }
+        Ok(self.push_kind(kind, bits))
+    }
+
+    /// Adds the low `kind.bits()` bits of `bits` as a value of `kind`.
+    pub(crate) fn push_kind(&mut self, kind: DataKind, bits: U256) -> &mut Self {
+        let p = self.key.key.parameters();
+        let count = block_count(p, kind.bits());
+        let value = wrap_to_bits(bits, kind.bits());
+        self.digits.extend(crate::integer::clear_digits(
+            value,
+            p.message_modulus,
+            count,
+        ));
+        self.kinds.push(kind);
+        self
+    }
+
+    /// Encrypts the values; `Err` if the system's random generator fails.
+    pub fn try_build(&self) -> Result<CompactCiphertextList> {
+        Ok(CompactCiphertextList {
+            tag: self.key.tag,
+            parameters: *self.key.key.parameters(),
+            kinds: self.kinds.clone(),
+            lists: self.key.key.encrypt_blocks(&self.digits)?,
+        })
+    }
+
+    /// Encrypts the values.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompactCiphertextListBuilder::try_build`] fails.
+    #[track_caller]
+    pub fn build(&self) -> CompactCiphertextList {
+        expect_op(self.try_build(), "build")
+    }
+
+    /// [`CompactCiphertextListBuilder::build`], under TFHE-rs's name for a list
+    /// whose blocks are packed two by two (its expansion then bootstraps them apart).
+    /// This crate does not pack: the list is the one `build` makes (about twice
+    /// TFHE-rs's packed size), and expanding it costs no bootstrap.
+    ///
+    /// # Panics
+    ///
+    /// If [`CompactCiphertextListBuilder::try_build`] fails.
+    #[track_caller]
+    pub fn build_packed(&self) -> CompactCiphertextList {
+        expect_op(self.try_build(), "build_packed")
+    }
+}
+
+/// The values of an expanded [`CompactCiphertextList`].
+#[derive(Debug)]
+pub struct CompactCiphertextListExpander {
+    tag: KeyTag,
+    values: Vec<(DataKind, Vec<shortint::Ciphertext>)>,
+}
+
+/// The blocks of one expanded value (opaque).
+#[derive(Debug)]
+pub struct ExpandedBlocks(pub(crate) Storage);
+
+/// A type a value of a [`CompactCiphertextList`] expands into: every `FheUint`,
+/// `FheInt` and `FheBool`.
+pub trait Expandable: Sized {
+    /// The value from its blocks; `Err` unless `kind` is this type's.
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self>;
+}
+
+fn check_kind(want: DataKind, got: DataKind) -> Result<()> {
+    if want == got {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "the value is a {got:?}, not a {want:?}"
+        )))
+    }
+}
+
+impl<Id: FheUintId> Expandable for FheUint<Id> {
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
+        check_kind(DataKind::Unsigned(Id::BITS), kind)?;
+        Ok(Self::from_storage(blocks.0))
+    }
+}
+
+impl<Id: FheIntId> Expandable for FheInt<Id> {
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
+        check_kind(DataKind::Signed(Self::bits()), kind)?;
+        Ok(Self::from_storage(blocks.0))
+    }
+}
+
+impl Expandable for FheBool {
+    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
+        check_kind(DataKind::Boolean, kind)?;
+        Ok(Self::from_storage(blocks.0))
+    }
+}
+
+impl CompactCiphertextListExpander {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// Whether it holds no value.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
+    /// no name for (see [`FheTypes::from_data_kind`]).
+    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
+        self.values
+            .get(index)
+            .and_then(|v| FheTypes::from_data_kind(v.0))
+    }
+
+    /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
+    /// type.
+    pub fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
+        let Some((kind, blocks)) = self.values.get(index) else {
+            return Ok(None);
+        };
+        let storage = Storage::Encrypted {
+            tag: self.tag,
+            blocks: Blocks::cpu(blocks.clone()),
+        };
+        T::from_expanded(*kind, ExpandedBlocks(storage)).map(Some)
+    }
+}

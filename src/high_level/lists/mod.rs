@@ -1,0 +1,7 @@
+//! Lists of values of mixed types: [`compact`] lists (encrypted with a compact public
+//! key, expanded by the server), [`compressed`] lists (packed by the server key's
+//! compression key) and the kinds of the values they hold ([`kinds`]).
+
+pub(crate) mod compact;
+pub(crate) mod compressed;
+pub(crate) mod kinds;
