@@ -13,7 +13,7 @@ use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 
 /// An encrypted boolean: one block holding 0 or 1. Comparisons return it; it selects
-/// between encrypted values ([`FheBool::select`], [`IfThenElse`]) and combines with
+/// between encrypted values ([`FheBool::select`], [`IfThenElse`](crate::IfThenElse)) and combines with
 /// `& | ^ !` (with another `FheBool` or a clear `bool`).
 ///
 /// ```
@@ -74,12 +74,12 @@ impl FheBool {
         }
     }
 
-    /// Where its block lives (see [`FheUint::current_device`]).
+    /// Where its block lives (see [`FheUint::current_device`](crate::FheUint::current_device)).
     pub fn current_device(&self) -> Device {
         self.storage.device()
     }
 
-    /// Moves its block to `device` (see [`FheUint::move_to_device`]).
+    /// Moves its block to `device` (see [`FheUint::move_to_device`](crate::FheUint::move_to_device)).
     pub fn move_to_device(&mut self, device: Device) -> Result<()> {
         self.storage.move_to(device)
     }

@@ -43,7 +43,7 @@ impl CompressedFheBool {
         self.storage.tag
     }
 
-    /// The [`FheBool`] it stands for (see [`CompressedFheUint::decompress`]).
+    /// The [`FheBool`] it stands for (see [`CompressedFheUint::decompress`](crate::CompressedFheUint::decompress)).
     ///
     /// # Panics
     ///
@@ -54,7 +54,7 @@ impl CompressedFheBool {
     }
 
     /// [`CompressedFheBool::decompress`], with `Err` instead of a panic (see
-    /// [`CompressedFheUint::try_decompress`]).
+    /// [`CompressedFheUint::try_decompress`](crate::CompressedFheUint::try_decompress)).
     ///
     /// ```
     /// use gpufhe::prelude::*;
@@ -115,7 +115,7 @@ impl Conformant for CompressedFheBool {
 
 impl FheBool {
     /// The value compressed by the server key of the thread (see
-    /// [`FheUint::compress`]).
+    /// [`FheUint::compress`](crate::FheUint::compress)).
     ///
     /// # Panics
     ///
@@ -135,7 +135,7 @@ impl FheBool {
         expect_op(self.try_compress(), "compress")
     }
 
-    /// [`FheBool::compress`]; `Err` as [`FheUint::try_compress`].
+    /// [`FheBool::compress`]; `Err` as [`FheUint::try_compress`](crate::FheUint::try_compress).
     pub fn try_compress(&self) -> Result<CompressedFheBool> {
         CompressedStorage::compress(self.input()).map(|storage| CompressedFheBool { storage })
     }

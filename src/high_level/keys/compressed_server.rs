@@ -209,7 +209,7 @@ impl CompressedServerKey {
         self.decompress_on(&GpuSelection::from(gpus), &config)
     }
 
-    /// A server key that computes on the chosen GPUs: a [`GpuIndex`], or a `Vec`,
+    /// A server key that computes on the chosen GPUs: a [`GpuIndex`](crate::GpuIndex), or a `Vec`,
     /// slice or array of them, or a [`crate::CudaGpuChoice`] (see
     /// [`CompressedServerKey::try_decompress_to_gpu`]). Each chosen GPU holds a copy
     /// of the key. `Err` for an empty selection, a GPU named twice or not visible,

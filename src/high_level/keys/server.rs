@@ -17,9 +17,9 @@ use std::sync::Arc;
 /// The public evaluation key: what the server computes with. Cloning is cheap (the
 /// key is shared); clones share their bootstrap counters too.
 ///
-/// It holds its execution backend: the CPU ([`CompressedServerKey::decompress`]) or
-/// GPUs ([`CompressedServerKey::decompress_to_gpu`],
-/// [`CompressedServerKey::decompress_to_specific_gpu`]); [`crate::set_server_key`] makes it
+/// It holds its execution backend: the CPU ([`CompressedServerKey::decompress`](crate::CompressedServerKey::decompress)) or
+/// GPUs ([`CompressedServerKey::decompress_to_gpu`](crate::CompressedServerKey::decompress_to_gpu),
+/// [`CompressedServerKey::decompress_to_specific_gpu`](crate::CompressedServerKey::decompress_to_specific_gpu)); [`crate::set_server_key`] makes it
 /// the key of the current thread's operations.
 ///
 /// ```

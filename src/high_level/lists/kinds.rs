@@ -119,7 +119,7 @@ fhe_types! {
 impl FheTypes {
     /// The type of a value of `kind`, `None` for a width TFHE-rs has no name for
     /// (an `Unsigned(3)` made by
-    /// [`push_with_num_bits`](super::CompactCiphertextListBuilder::push_with_num_bits)).
+    /// [`push_with_num_bits`](crate::CompactCiphertextListBuilder::push_with_num_bits)).
     pub fn from_data_kind(kind: DataKind) -> Option<Self> {
         Self::ALL
             .iter()

@@ -487,7 +487,7 @@ pub trait IfThenElse<T> {
 }
 
 /// A clear value that enters a selection as a trivial value of `T`: for
-/// [`FheUint`] any unsigned clear (`u8` ... `u128`, [`U256`]), for [`FheInt`] any
+/// [`FheUint`](crate::FheUint) any unsigned clear (`u8` ... `u128`, [`U256`](crate::integer::U256)), for [`FheInt`](crate::FheInt) any
 /// signed clear (`i8` ... `i128`), cast to the type like an `as` cast (its low
 /// bits), as TFHE-rs does.
 pub trait ScalarArm<T> {

@@ -57,7 +57,7 @@ pub trait FheIntId:
 }
 
 /// An encrypted signed integer of `Id::Unsigned::BITS` bits in two's complement (use
-/// the aliases [`FheInt8`] ... [`FheInt128`]). Arithmetic wraps around like
+/// the aliases [`FheInt8`](crate::FheInt8) ... [`FheInt128`](crate::FheInt128)). Arithmetic wraps around like
 /// `wrapping_*` on the clear type (division truncates toward zero, `MIN / -1` is
 /// `MIN`); comparisons, `min`/`max` and `>>` (which copies the sign) follow the
 /// signed order, overflow flags the signed range; casts sign-extend.
@@ -225,7 +225,7 @@ impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, ClientKey> for FheInt<Id> {
 }
 
 impl<Id: FheIntId, T: SignedClear> FheEncrypt<T, ClientKey> for FheInt<Id> {
-    /// Encrypts the low bits of `value` (like `value as i8` for [`FheInt8`]).
+    /// Encrypts the low bits of `value` (like `value as i8` for [`FheInt8`](crate::FheInt8)).
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
         let bits = twos_complement(value.to_i128(), Self::bits());

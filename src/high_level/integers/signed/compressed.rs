@@ -16,7 +16,7 @@ use crate::high_level::traits::{FheEncrypt, FheTryEncrypt};
 use crate::serialization::codec::SafeSerialization;
 use serde::{Deserialize, Serialize};
 
-/// A compressed [`FheInt`], as [`CompressedFheUint`] is a compressed [`FheUint`]
+/// A compressed [`FheInt`], as [`CompressedFheUint`] is a compressed [`FheUint`](crate::FheUint)
 /// (two's complement on the same blocks): encrypted with a seed by the client key,
 /// or compressed by [`FheInt::compress`]. Use the aliases [`CompressedFheInt8`] ...
 /// [`CompressedFheInt128`].
@@ -144,7 +144,7 @@ impl<Id: FheIntId> Conformant for CompressedFheInt<Id> {
 
 impl<Id: FheIntId> FheInt<Id> {
     /// The value compressed by the server key of the thread (see
-    /// [`FheUint::compress`]).
+    /// [`FheUint::compress`](crate::FheUint::compress)).
     ///
     /// # Panics
     ///
@@ -164,7 +164,7 @@ impl<Id: FheIntId> FheInt<Id> {
         expect_op(self.try_compress(), "compress")
     }
 
-    /// [`FheInt::compress`]; `Err` as [`FheUint::try_compress`].
+    /// [`FheInt::compress`]; `Err` as [`FheUint::try_compress`](crate::FheUint::try_compress).
     pub fn try_compress(&self) -> Result<CompressedFheInt<Id>> {
         self.as_unsigned()
             .try_compress()

@@ -85,10 +85,10 @@ pub trait FheUintId:
     type Clear: UnsignedClear;
 }
 
-/// An encrypted unsigned integer of `Id::BITS` bits (use the aliases [`FheUint2`] ...
-/// [`FheUint256`]). Arithmetic wraps around modulo `2^BITS`, like `wrapping_*` on
+/// An encrypted unsigned integer of `Id::BITS` bits (use the aliases [`FheUint2`](crate::FheUint2) ...
+/// [`FheUint256`](crate::FheUint256)). Arithmetic wraps around modulo `2^BITS`, like `wrapping_*` on
 /// the clear type. The widths below 8 bits use `u8` as their clear type, those
-/// from 10 to 14 bits `u16`, and [`FheUint256`] [`U256`]: encryption keeps the low bits of a wider clear value
+/// from 10 to 14 bits `u16`, and [`FheUint256`](crate::FheUint256) [`U256`]: encryption keeps the low bits of a wider clear value
 /// (`try_encrypt` refuses it), clear operands wrap the same way, and comparisons
 /// with a clear value compare its whole value.
 ///
@@ -111,7 +111,7 @@ pub trait FheUintId:
 /// assert!(!same.decrypt(&client_key));
 /// ```
 ///
-/// [`FheUint256`] takes and returns [`U256`] values:
+/// [`FheUint256`](crate::FheUint256) takes and returns [`U256`] values:
 ///
 /// ```
 /// use gpufhe::integer::U256;
@@ -299,7 +299,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, ClientKey> for FheUint<Id
 
 impl<Id: FheUintId, T: UnsignedClear> FheEncrypt<T, ClientKey> for FheUint<Id> {
     /// Encrypts the low `Id::BITS` bits of `value` (like `value as u8` for
-    /// [`FheUint8`]).
+    /// [`FheUint8`](crate::FheUint8)).
     ///
     /// ```
     /// use gpufhe::prelude::*;

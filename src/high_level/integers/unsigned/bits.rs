@@ -87,7 +87,7 @@ macro_rules! bit_methods {
             $crate::high_level::integers::unsigned::bits::bit_methods!(@count $T, [] trailing_ones, try_trailing_ones, TrailingOnes,
                 "set bits below the lowest clear bit");
 
-            #[doc = concat!("`floor(log2(self))` as an [`FheUint32`]; meaningless unless `self > 0`")]
+            #[doc = concat!("`floor(log2(self))` as an [`FheUint32`](crate::FheUint32); meaningless unless `self > 0`")]
             #[doc = concat!("(see [`", stringify!($T), "::try_checked_ilog2`]). `Err` on failure.")]
             pub fn try_ilog2(&self) -> $crate::error::Result<$crate::high_level::integers::unsigned::static_::FheUint32> {
                 Ok(self.try_checked_ilog2()?.0)
@@ -172,13 +172,13 @@ macro_rules! bit_methods {
         }
     };
     (@count $T:ident, [$(#[$doc:meta])*] $name:ident, $try:ident, $op:ident, $what:literal) => {
-        #[doc = concat!("The number of ", $what, ", as an [`FheUint32`]; `Err` if there")]
+        #[doc = concat!("The number of ", $what, ", as an [`FheUint32`](crate::FheUint32); `Err` if there")]
         /// is no server key on this thread or the value belongs to another key.
         pub fn $try(&self) -> $crate::error::Result<$crate::high_level::integers::unsigned::static_::FheUint32> {
             self.unsigned_view().count($crate::integer::CountOp::$op)
         }
 
-        #[doc = concat!("The number of ", $what, ", as an [`FheUint32`].")]
+        #[doc = concat!("The number of ", $what, ", as an [`FheUint32`](crate::FheUint32).")]
         ///
         $(#[$doc])*
         ///
