@@ -69,8 +69,11 @@ def strip_tests(text):
 
 
 def strip_comments(text):
+    """`text` without test modules, comments and the contents of string literals
+    (doc attributes name paths in links, which are not imports)."""
     text = strip_tests(text)
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r'"(?:[^"\\\n]|\\.)*"', '""', text)
     return "\n".join(line.split("//")[0] if "//" in line and "://" not in line else line
                      for line in text.split("\n"))
 
