@@ -96,6 +96,22 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
 
     /// `!self` elementwise (no bootstrap), as one batch; `Err` if there is no
     /// server key on this thread or an element belongs to another key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8Array};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let xs = FheUint8Array::try_encrypt(&[0u8, 15, 255][..], &client_key)?;
+    /// assert!(xs.try_not().is_err()); // no server key on this thread yet
+    /// set_server_key(server_key);
+    /// let clear: Vec<u8> = xs.try_not()?.decrypt(&client_key);
+    /// assert_eq!(clear, [255, 240, 0]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_not(&self) -> Result<FheArrayBase<Vec<T>>> {
         let elements: Vec<&T> = self.iter().collect();
         let out = batch(&elements, |x| x.element_not())?;
@@ -108,6 +124,23 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     /// The wrapping sum of all the elements, as one circuit (a trivial zero for an
     /// empty array); `Err` if there is no server key on this thread or an element
     /// belongs to another key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8Array};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let xs = FheUint8Array::try_encrypt((&[100u8, 100, 50, 7][..], vec![2, 2]), &client_key)?;
+    /// let total: u8 = xs.try_sum()?.decrypt(&client_key);
+    /// assert_eq!(total, 1); // 257, wrapped
+    /// let first_row: u8 = xs.slice(&[0..1, 0..2]).try_sum()?.decrypt(&client_key);
+    /// assert_eq!(first_row, 200);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_sum(&self) -> Result<T>
     where
         T: ArrayInteger,
@@ -142,6 +175,23 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     /// Whether an element equals `value`, as one circuit (see
     /// [`fhe_array_contains`]); `Err` if there is no server key on this thread or
     /// a value belongs to another key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint16, FheUint16Array};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let xs = FheUint16Array::try_encrypt(&[3u16, 1000, 7][..], &client_key)?;
+    /// let found = xs.try_contains(&FheUint16::encrypt(1000u16, &client_key))?;
+    /// assert!(found.decrypt(&client_key));
+    /// let found = xs.try_contains(&FheUint16::encrypt(8u16, &client_key))?;
+    /// assert!(!found.decrypt(&client_key));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_contains(&self, value: &T) -> Result<FheBool>
     where
         T: ArrayInteger,
