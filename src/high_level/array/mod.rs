@@ -3,9 +3,13 @@
 //! arrays ([`ClearArray`]) and elementwise operators between them.
 //!
 //! ```
+//! # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+//! # let config = gpufhe::ConfigBuilder::default()
+//! #     .with_insecure_custom_parameters(TEST_PARAMS)
+//! #     .unwrap();
 //! use gpufhe::prelude::*;
-//! use gpufhe::{generate_keys, set_server_key, ClearArray, ConfigBuilder, CpuFheUint8Array};
-//! let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+//! use gpufhe::{generate_keys, set_server_key, ClearArray, CpuFheUint8Array};
+//! let (client_key, server_key) = generate_keys(config);
 //! set_server_key(server_key);
 //! // [[0, 1, 2],
 //! //  [3, 4, 5]]

@@ -156,9 +156,13 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     /// If [`FheArrayBase::try_sum`] fails.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8Array};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, FheInt8Array};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key);
     /// let xs = FheInt8Array::try_encrypt((&[1i8, -2, 3, -4][..], vec![2, 2]), &client_key).unwrap();
     /// let column: i8 = xs.slice(&[0..2, 1..2]).sum().decrypt(&client_key);
@@ -215,9 +219,13 @@ fn contains_element<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBool> 
 /// If there is no server key on this thread or a value belongs to another key.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{fhe_array_contains, generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{fhe_array_contains, generate_keys, set_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let data: Vec<FheUint8> = [3u8, 14, 15].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
 /// let found = fhe_array_contains(&data, &FheUint8::encrypt(14u8, &client_key));
@@ -237,9 +245,13 @@ pub fn fhe_array_contains<T: ArrayInteger>(data: &[T], value: &T) -> FheBool {
 /// [`crate::prelude`]).
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, FheBool, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let bits: Vec<FheBool> = [true, false, true].iter().map(|&b| FheBool::encrypt(b, &client_key)).collect();
 /// let dot: FheUint8 = FheSliceDotProduct::dot_product(&bits, &[2u8, 3, 4]);
@@ -310,9 +322,13 @@ elementwise_operators! {
     /// or an element belongs to another key; the operator `+` panics instead.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ClearArray, ConfigBuilder, FheUint8Array};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, ClearArray, FheUint8Array};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key.clone());
     /// let xs = FheUint8Array::try_encrypt(&[1u8, 2, 3, 250][..], &client_key).unwrap();
     /// let ys = FheUint8Array::try_encrypt(&[10u8, 20, 30, 10][..], &client_key).unwrap();

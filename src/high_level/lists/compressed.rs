@@ -76,13 +76,16 @@ impl Compressible for FheBool {
 /// Collects values for a [`CompressedCiphertextList`].
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+/// use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
 /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextList};
-/// use gpufhe::{CompressedCiphertextListBuilder, ConfigBuilder, FheBool, FheInt8, FheUint32};
-/// let config = ConfigBuilder::default()
-///     .enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2)
-///     .build();
+/// use gpufhe::{CompressedCiphertextListBuilder, FheBool, FheInt8, FheUint32};
+/// // On the default parameters: `.enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2)`.
+/// let config = config.enable_compression(TEST_COMP_PARAMS).build();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint32::encrypt(123_456u32, &client_key);
