@@ -65,6 +65,15 @@ macro_rules! move_to_current_device {
 
             /// [`Self::move_to_current_device`]; `Err` if the move fails (the GPU
             /// lacks memory or is lost). `Ok` without a key on the thread.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{Device, FheUint8};
+            /// let mut x = FheUint8::encrypt_trivial(7u8);
+            /// x.try_move_to_current_device()?; // no key on this thread: nothing to do
+            /// assert_eq!(x.current_device(), Device::Cpu);
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
             pub fn try_move_to_current_device(&mut self) -> Result<()> {
                 match current_key_device(self.current_device()) {
                     Some(device) => self.move_to_device(device),
@@ -77,6 +86,13 @@ macro_rules! move_to_current_device {
 
 impl<Id: FheIntId> FheInt<Id> {
     /// The GPUs its blocks live on (see [`FheUint::gpu_indexes`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// let x = FheInt8::encrypt_trivial(-3i8); // on the CPU
+    /// assert!(x.gpu_indexes().is_empty());
+    /// ```
     pub fn gpu_indexes(&self) -> &[GpuIndex] {
         gpus_of(self.current_device())
     }
@@ -89,16 +105,71 @@ move_to_current_device!(FheBool, []);
 impl CompressedCiphertextList {
     /// Where the list is: on the CPU (gpufhe keeps compressed lists in host
     /// memory; [`CompressedCiphertextList::get`] puts values where they compute).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::{Device, FheUint8};
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheUint8::encrypt(1u8, &client_key)).build()?;
+    /// assert_eq!(list.current_device(), Device::Cpu);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn current_device(&self) -> Device {
         Device::Cpu
     }
 
     /// Nothing to do: the list stays in host memory (see
     /// [`CompressedCiphertextList::current_device`]); TFHE-rs's name.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::{Device, FheUint8};
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let mut list = builder.push(FheUint8::encrypt(1u8, &client_key)).build()?;
+    /// list.move_to_current_device();
+    /// assert_eq!(list.current_device(), Device::Cpu);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn move_to_current_device(&mut self) {}
 
     /// The GPUs the list is on: none (see
     /// [`CompressedCiphertextList::current_device`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::FheUint8;
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheUint8::encrypt(1u8, &client_key)).build()?;
+    /// assert!(list.gpu_indexes().is_empty());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn gpu_indexes(&self) -> &[GpuIndex] {
         &[]
     }
@@ -176,6 +247,24 @@ macro_rules! size_queries {
             /// operands belong to another key. The `get_*_size_on_gpu` methods are its
             /// panicking forms (traits of the prelude, as in TFHE-rs).
             ///
+            /// ```
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{generate_keys, set_server_key, BinaryOp, FheInt8, FheUint8};
+            /// let (client_key, server_key) = generate_keys(config);
+            /// let a = FheUint8::encrypt(7u8, &client_key);
+            /// assert!(a.try_get_size_on_gpu(BinaryOp::Add, &a).is_err()); // no server key yet
+            /// set_server_key(server_key); // a CPU key is enough to ask
+            /// let b = FheInt8::encrypt(-7i8, &client_key);
+            /// let (add, mul) = (BinaryOp::Add, BinaryOp::Mul);
+            /// assert!(a.try_get_size_on_gpu(mul, &a)? > a.try_get_size_on_gpu(add, &a)?);
+            /// assert!(b.try_get_size_on_gpu(mul, &b)? > b.try_get_size_on_gpu(add, &b)?);
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
+            ///
             $(#[$example])*
             pub fn try_get_size_on_gpu<'r>(&self, op: BinaryOp, rhs: impl Into<$Operand>) -> Result<u64> {
                 self.binary_size(op, rhs.into().0)
@@ -183,6 +272,24 @@ macro_rules! size_queries {
 
             #[doc = concat!("The device bytes `self op rhs` needs on a GPU (see [`", stringify!($T), "::try_get_size_on_gpu`]);")]
             /// `Err` on failure.
+            ///
+            /// ```
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{generate_keys, set_server_key, ComparisonOp, FheInt8, FheUint8};
+            /// let (client_key, server_key) = generate_keys(config);
+            /// set_server_key(server_key); // a CPU key is enough to ask
+            /// let a = FheUint8::encrypt(7u8, &client_key);
+            /// let b = FheInt8::encrypt(-7i8, &client_key);
+            /// let lt = a.try_get_comparison_size_on_gpu(ComparisonOp::Lt, &a)?;
+            /// assert_eq!(lt, a.get_lt_size_on_gpu(&a)); // the prelude's panicking form
+            /// assert!(a.try_get_comparison_size_on_gpu(ComparisonOp::Lt, 3u8)? < lt);
+            /// assert!(b.try_get_comparison_size_on_gpu(ComparisonOp::Eq, &b)? > 0);
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
             pub fn try_get_comparison_size_on_gpu<'r>(&self, op: ComparisonOp, rhs: impl Into<$Operand>) -> Result<u64> {
                 self.comparison_size(op, rhs.into().0)
             }
@@ -242,12 +349,36 @@ size_queries! {
 
 impl FheBool {
     /// The GPUs its block lives on (see [`FheUint::gpu_indexes`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// let x = FheBool::encrypt_trivial(true); // on the CPU
+    /// assert!(x.gpu_indexes().is_empty());
+    /// ```
     pub fn gpu_indexes(&self) -> &[GpuIndex] {
         gpus_of(self.current_device())
     }
 
     /// The device bytes `self.select(then, otherwise)` needs on a GPU (see
     /// [`FheUint::try_get_size_on_gpu`]); `Err` on failure.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheBool, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key); // a CPU key is enough to ask
+    /// let condition = FheBool::encrypt(true, &client_key);
+    /// let (a, b) = (FheUint8::encrypt(1u8, &client_key), FheUint8::encrypt(2u8, &client_key));
+    /// let size = condition.try_get_select_size_on_gpu(&a, &b)?;
+    /// assert_eq!(size, condition.get_if_then_else_size_on_gpu(&a, &b));
+    /// assert!(size >= 3 * a.get_size_on_gpu()); // both operands and the result at least
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_get_select_size_on_gpu<Id: FheUintId>(
         &self,
         then: &FheUint<Id>,

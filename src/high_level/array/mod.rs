@@ -3,9 +3,13 @@
 //! arrays ([`ClearArray`]) and elementwise operators between them.
 //!
 //! ```
+//! # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+//! # let config = gpufhe::ConfigBuilder::default()
+//! #     .with_insecure_custom_parameters(TEST_PARAMS)
+//! #     .unwrap();
 //! use gpufhe::prelude::*;
-//! use gpufhe::{generate_keys, set_server_key, ClearArray, ConfigBuilder, CpuFheUint8Array};
-//! let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+//! use gpufhe::{generate_keys, set_server_key, ClearArray, CpuFheUint8Array};
+//! let (client_key, server_key) = generate_keys(config);
 //! set_server_key(server_key);
 //! // [[0, 1, 2],
 //! //  [3, 4, 5]]
@@ -164,6 +168,14 @@ impl<T> ArrayContainerMut for &mut [T] {
 impl<T, K> FheArrayBase<Vec<T>, K> {
     /// The array of shape `shape` whose elements, in row-major order, are `data`;
     /// `Err` unless the shape holds exactly `data.len()` elements.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::try_new(vec![1u8, 2, 3, 4, 5, 6], vec![2, 3])?;
+    /// assert_eq!(clear.shape(), &[2, 3]);
+    /// assert!(ClearArray::try_new(vec![1u8, 2, 3], vec![2, 2]).is_err()); // 3 values, 4 places
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_new(data: Vec<T>, shape: Vec<usize>) -> Result<Self> {
         let dims = Dims::for_elements(shape, data.len())?;
         Ok(Self::from_parts(data, dims))
@@ -203,6 +215,12 @@ impl<T, K> FheArrayBase<Vec<T>, K> {
     }
 
     /// The elements, in row-major order.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new(vec![1u8, 2, 3, 4], vec![2, 2]);
+    /// assert_eq!(clear.into_vec(), [1, 2, 3, 4]);
+    /// ```
     pub fn into_vec(self) -> Vec<T> {
         self.elems
     }
@@ -218,21 +236,47 @@ impl<C, K> FheArrayBase<C, K> {
     }
 
     /// The number of axes.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new(vec![0u8; 24], vec![2, 3, 4]);
+    /// assert_eq!(clear.num_dim(), 3);
+    /// ```
     pub fn num_dim(&self) -> usize {
         self.dims.shape().len()
     }
 
     /// The length of each axis.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new(vec![0u16; 6], vec![3, 2]);
+    /// assert_eq!(clear.shape(), &[3, 2]);
+    /// assert_eq!(clear.slice(&[1..3, 0..1]).shape(), &[2, 1]);
+    /// ```
     pub fn shape(&self) -> &[usize] {
         self.dims.shape()
     }
 
     /// The number of elements (the product of the shape).
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new(vec![0u8; 12], vec![3, 4]);
+    /// assert_eq!(clear.len(), 12);
+    /// assert_eq!(clear.slice(&[0..2, 1..3]).len(), 4);
+    /// ```
     pub fn len(&self) -> usize {
         self.dims.len()
     }
 
     /// Whether it has no element.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// assert!(ClearArray::<u8>::new(vec![], vec![0, 3]).is_empty());
+    /// assert!(!ClearArray::new(vec![1u8], vec![1, 1]).is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -240,6 +284,15 @@ impl<C, K> FheArrayBase<C, K> {
 
 impl<C: ArrayContainer, K> FheArrayBase<C, K> {
     /// The elements, in row-major order.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// // [[1, 2, 3],
+    /// //  [4, 5, 6]]
+    /// let clear = ClearArray::new(vec![1u8, 2, 3, 4, 5, 6], vec![2, 3]);
+    /// let column: Vec<u8> = clear.slice(&[0..2, 2..3]).iter().copied().collect();
+    /// assert_eq!(column, [3, 6]);
+    /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = &C::Element> + '_ {
         let elements = self.elems.elements();
         self.dims.offsets().map(move |i| &elements[i])
@@ -248,6 +301,16 @@ impl<C: ArrayContainer, K> FheArrayBase<C, K> {
     /// The sub-array `ranges`, one range per axis, all of one type (`&[2..4, 0..3]`,
     /// `&[1..=2, 0..=0]`), as a slice that borrows the elements; `Err` if a range is
     /// out of its axis or there are not as many ranges as axes.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new((0..12u8).collect(), vec![3, 4]);
+    /// let corner = clear.try_slice(&[1..3, 2..4])?;
+    /// assert_eq!(corner.iter().copied().collect::<Vec<_>>(), [6, 7, 10, 11]);
+    /// assert!(clear.try_slice(&[0..4, 0..1]).is_err()); // past the first axis
+    /// assert!(clear.try_slice(&[0..1]).is_err()); // one range for two axes
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_slice<R>(&self, ranges: &[R]) -> Result<FheArrayBase<&[C::Element], K>>
     where
         R: Clone + RangeBounds<usize>,
@@ -257,6 +320,14 @@ impl<C: ArrayContainer, K> FheArrayBase<C, K> {
     }
 
     /// [`FheArrayBase::try_slice`], `None` where it fails (TFHE-rs's form).
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new((0..6u8).collect(), vec![2, 3]);
+    /// let row = clear.get_slice(&[1..2, 0..3]).unwrap();
+    /// assert_eq!(row.iter().copied().collect::<Vec<_>>(), [3, 4, 5]);
+    /// assert!(clear.get_slice(&[0..2, 2..4]).is_none());
+    /// ```
     pub fn get_slice<R>(&self, ranges: &[R]) -> Option<FheArrayBase<&[C::Element], K>>
     where
         R: Clone + RangeBounds<usize>,
@@ -271,6 +342,13 @@ impl<C: ArrayContainer, K> FheArrayBase<C, K> {
     ///
     /// If [`FheArrayBase::try_slice`] fails.
     #[track_caller]
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new((0..9u8).collect(), vec![3, 3]);
+    /// let centre = clear.slice(&[1..=1, 1..=1]);
+    /// assert_eq!(centre.iter().copied().collect::<Vec<_>>(), [4]);
+    /// ```
     pub fn slice<R>(&self, ranges: &[R]) -> FheArrayBase<&[C::Element], K>
     where
         R: Clone + RangeBounds<usize>,
@@ -279,11 +357,27 @@ impl<C: ArrayContainer, K> FheArrayBase<C, K> {
     }
 
     /// The whole array as a slice.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new(vec![1u8, 2, 3, 4], vec![2, 2]);
+    /// let view = clear.as_slice(); // borrows, copies nothing
+    /// assert_eq!(view.shape(), clear.shape());
+    /// assert_eq!(view.iter().copied().collect::<Vec<_>>(), [1, 2, 3, 4]);
+    /// ```
     pub fn as_slice(&self) -> FheArrayBase<&[C::Element], K> {
         FheArrayBase::from_parts(self.elems.elements(), self.dims.clone())
     }
 
     /// An owned array of the same elements (cloned) and shape.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let clear = ClearArray::new((0..6u8).collect(), vec![2, 3]);
+    /// let column = clear.slice(&[0..2, 1..2]).into_owned();
+    /// assert_eq!(column.shape(), &[2, 1]);
+    /// assert_eq!(column.into_vec(), [1, 4]);
+    /// ```
     pub fn into_owned(self) -> FheArrayBase<Vec<C::Element>, K>
     where
         C::Element: Clone,
@@ -316,6 +410,15 @@ impl<C: ArrayContainerMut, K> FheArrayBase<C, K> {
 
     /// The sub-array `ranges` as a mutable slice; `Err` as
     /// [`FheArrayBase::try_slice`].
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let mut clear = ClearArray::new(vec![0u8; 4], vec![2, 2]);
+    /// clear.try_slice_mut(&[0..2, 0..1])?.iter_mut().for_each(|x| *x = 7);
+    /// assert!(clear.try_slice_mut(&[0..3, 0..1]).is_err());
+    /// assert_eq!(clear.into_vec(), [7, 0, 7, 0]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_slice_mut<R>(&mut self, ranges: &[R]) -> Result<FheArrayBase<&mut [C::Element], K>>
     where
         R: Clone + RangeBounds<usize>,
@@ -328,6 +431,16 @@ impl<C: ArrayContainerMut, K> FheArrayBase<C, K> {
     }
 
     /// [`FheArrayBase::try_slice_mut`], `None` where it fails.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let mut clear = ClearArray::new(vec![0u8; 4], vec![2, 2]);
+    /// if let Some(mut row) = clear.get_slice_mut(&[1..2, 0..2]) {
+    ///     row.iter_mut().for_each(|x| *x = 1);
+    /// }
+    /// assert!(clear.get_slice_mut(&[2..3, 0..2]).is_none());
+    /// assert_eq!(clear.into_vec(), [0, 0, 1, 1]);
+    /// ```
     pub fn get_slice_mut<R>(&mut self, ranges: &[R]) -> Option<FheArrayBase<&mut [C::Element], K>>
     where
         R: Clone + RangeBounds<usize>,
@@ -341,6 +454,13 @@ impl<C: ArrayContainerMut, K> FheArrayBase<C, K> {
     ///
     /// If [`FheArrayBase::try_slice_mut`] fails.
     #[track_caller]
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let mut clear = ClearArray::new(vec![1u8; 6], vec![2, 3]);
+    /// clear.slice_mut(&[0..2, 2..3]).iter_mut().for_each(|x| *x = 9);
+    /// assert_eq!(clear.into_vec(), [1, 1, 9, 1, 1, 9]);
+    /// ```
     pub fn slice_mut<R>(&mut self, ranges: &[R]) -> FheArrayBase<&mut [C::Element], K>
     where
         R: Clone + RangeBounds<usize>,
@@ -349,6 +469,13 @@ impl<C: ArrayContainerMut, K> FheArrayBase<C, K> {
     }
 
     /// The whole array as a mutable slice.
+    ///
+    /// ```
+    /// use gpufhe::ClearArray;
+    /// let mut clear = ClearArray::new(vec![1u8, 2, 3, 4], vec![2, 2]);
+    /// clear.as_slice_mut().iter_mut().for_each(|x| *x *= 10);
+    /// assert_eq!(clear.into_vec(), [10, 20, 30, 40]);
+    /// ```
     pub fn as_slice_mut(&mut self) -> FheArrayBase<&mut [C::Element], K> {
         FheArrayBase::from_parts(self.elems.elements_mut(), self.dims.clone())
     }

@@ -96,6 +96,22 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
 
     /// `!self` elementwise (no bootstrap), as one batch; `Err` if there is no
     /// server key on this thread or an element belongs to another key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8Array};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let xs = FheUint8Array::try_encrypt(&[0u8, 15, 255][..], &client_key)?;
+    /// assert!(xs.try_not().is_err()); // no server key on this thread yet
+    /// set_server_key(server_key);
+    /// let clear: Vec<u8> = xs.try_not()?.decrypt(&client_key);
+    /// assert_eq!(clear, [255, 240, 0]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_not(&self) -> Result<FheArrayBase<Vec<T>>> {
         let elements: Vec<&T> = self.iter().collect();
         let out = batch(&elements, |x| x.element_not())?;
@@ -108,6 +124,23 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     /// The wrapping sum of all the elements, as one circuit (a trivial zero for an
     /// empty array); `Err` if there is no server key on this thread or an element
     /// belongs to another key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8Array};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let xs = FheUint8Array::try_encrypt((&[100u8, 100, 50, 7][..], vec![2, 2]), &client_key)?;
+    /// let total: u8 = xs.try_sum()?.decrypt(&client_key);
+    /// assert_eq!(total, 1); // 257, wrapped
+    /// let first_row: u8 = xs.slice(&[0..1, 0..2]).try_sum()?.decrypt(&client_key);
+    /// assert_eq!(first_row, 200);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_sum(&self) -> Result<T>
     where
         T: ArrayInteger,
@@ -123,9 +156,13 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     /// If [`FheArrayBase::try_sum`] fails.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8Array};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, FheInt8Array};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key);
     /// let xs = FheInt8Array::try_encrypt((&[1i8, -2, 3, -4][..], vec![2, 2]), &client_key).unwrap();
     /// let column: i8 = xs.slice(&[0..2, 1..2]).sum().decrypt(&client_key);
@@ -142,6 +179,23 @@ impl<T: ArrayElement, C: ArrayContainer<Element = T>> FheArrayBase<C, Encrypted>
     /// Whether an element equals `value`, as one circuit (see
     /// [`fhe_array_contains`]); `Err` if there is no server key on this thread or
     /// a value belongs to another key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint16, FheUint16Array};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let xs = FheUint16Array::try_encrypt(&[3u16, 1000, 7][..], &client_key)?;
+    /// let found = xs.try_contains(&FheUint16::encrypt(1000u16, &client_key))?;
+    /// assert!(found.decrypt(&client_key));
+    /// let found = xs.try_contains(&FheUint16::encrypt(8u16, &client_key))?;
+    /// assert!(!found.decrypt(&client_key));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_contains(&self, value: &T) -> Result<FheBool>
     where
         T: ArrayInteger,
@@ -165,9 +219,13 @@ fn contains_element<T: ArrayInteger>(data: &[&T], value: &T) -> Result<FheBool> 
 /// If there is no server key on this thread or a value belongs to another key.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{fhe_array_contains, generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{fhe_array_contains, generate_keys, set_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let data: Vec<FheUint8> = [3u8, 14, 15].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
 /// let found = fhe_array_contains(&data, &FheUint8::encrypt(14u8, &client_key));
@@ -187,9 +245,13 @@ pub fn fhe_array_contains<T: ArrayInteger>(data: &[T], value: &T) -> FheBool {
 /// [`crate::prelude`]).
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, FheBool, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let bits: Vec<FheBool> = [true, false, true].iter().map(|&b| FheBool::encrypt(b, &client_key)).collect();
 /// let dot: FheUint8 = FheSliceDotProduct::dot_product(&bits, &[2u8, 3, 4]);
@@ -260,9 +322,13 @@ elementwise_operators! {
     /// or an element belongs to another key; the operator `+` panics instead.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ClearArray, ConfigBuilder, FheUint8Array};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, ClearArray, FheUint8Array};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key.clone());
     /// let xs = FheUint8Array::try_encrypt(&[1u8, 2, 3, 250][..], &client_key).unwrap();
     /// let ys = FheUint8Array::try_encrypt(&[10u8, 20, 30, 10][..], &client_key).unwrap();

@@ -111,6 +111,21 @@ impl TryFrom<ListFields> for CompactCiphertextList {
 
 impl CompactCiphertextList {
     /// A builder of a list encrypted with `public_key`.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheInt32, FheUint8};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextList::builder(&public_key).push(7u8).push(-1i32).build();
+    /// let expander = list.expand()?;
+    /// let (a, b): (FheUint8, FheInt32) = (expander.get(0)?.unwrap(), expander.get(1)?.unwrap());
+    /// let (a, b): (u8, i32) = (a.decrypt(&client_key), b.decrypt(&client_key));
+    /// assert_eq!((a, b), (7, -1));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn builder(public_key: &CompactPublicKey) -> CompactCiphertextListBuilder<'_> {
         CompactCiphertextListBuilder {
             key: public_key,
@@ -120,17 +135,53 @@ impl CompactCiphertextList {
     }
 
     /// The number of values.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::CompactCiphertextList;
+    /// let list = CompactCiphertextList::builder(&public_key).push(1u8).push(true).build();
+    /// assert_eq!(list.len(), 2);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.kinds.len()
     }
 
     /// Whether it holds no value.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::CompactCiphertextList;
+    /// assert!(CompactCiphertextList::builder(&public_key).build().is_empty());
+    /// assert!(!CompactCiphertextList::builder(&public_key).push(1u8).build().is_empty());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }
 
     /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
     /// no name for (see [`FheTypes::from_data_kind`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::{CompactCiphertextList, FheTypes};
+    /// let mut builder = CompactCiphertextList::builder(&public_key);
+    /// builder.push(1u8).push(true).push_with_num_bits(5u8, 3)?;
+    /// let list = builder.build();
+    /// let kinds: Vec<_> = (0..4).map(|i| list.get_kind_of(i)).collect();
+    /// assert_eq!(kinds, [Some(FheTypes::Uint8), Some(FheTypes::Bool), None, None]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
         self.kinds
             .get(index)
@@ -155,6 +206,17 @@ impl CompactCiphertextList {
 
     /// `Err` unless the parameters are valid and the lists hold exactly the blocks
     /// of the values (for deserialized lists).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::CompactCiphertextList;
+    /// let list = CompactCiphertextList::builder(&public_key).push(1u16).build();
+    /// assert!(list.validate().is_ok());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.parameters.validate()?;
         let blocks: usize = self.block_counts()?.iter().sum();
@@ -179,6 +241,20 @@ impl CompactCiphertextList {
     /// [`safe_deserialize_default`](crate::serialization::safe_deserialize_default)
     /// refuses a list above 4 GiB expanded; [`CompactCiphertextList::expand`] checks
     /// the memory budget whatever read it.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::CompactCiphertextList;
+    /// let one = CompactCiphertextList::builder(&public_key).push(1u8).build();
+    /// let two = CompactCiphertextList::builder(&public_key).push(1u8).push(2u8).build();
+    /// assert_eq!(two.expanded_bytes(), 2 * one.expanded_bytes());
+    /// // Four blocks of 513 words (N = 512 on the test parameters), and their headers.
+    /// assert!(one.expanded_bytes() > 4 * 513 * 8);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn expanded_bytes(&self) -> u64 {
         let blocks = self.block_counts().map_or(0, |c| c.iter().sum());
         shortint::expanded_compact_bytes(&self.parameters, blocks)
@@ -188,6 +264,20 @@ impl CompactCiphertextList {
     /// [`ServerKey`] or a [`CudaServerKey`]) is the key of the list's client key:
     /// `Err` if it is another key's, or a `CudaServerKey` that could not be made.
     /// The expansion itself needs no key.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, CompactCiphertextList, CompactPublicKey, FheUint16};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextList::builder(&public_key).push(1234u16).build();
+    /// let x: FheUint16 = list.expand_with_key(&server_key)?.get(0)?.unwrap();
+    /// let clear: u16 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 1234);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn expand_with_key<'a>(
         &self,
         server_key: impl Into<Result<&'a ServerKey>>,
@@ -204,6 +294,21 @@ impl CompactCiphertextList {
     /// needed); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
     /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
     /// the memory budget ([`crate::memory`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheBool, FheUint64};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextList::builder(&public_key).push(u64::MAX).push(false).build();
+    /// let expander = list.expand()?;
+    /// let (a, b): (FheUint64, FheBool) = (expander.get(0)?.unwrap(), expander.get(1)?.unwrap());
+    /// let (a, b): (u64, bool) = (a.decrypt(&client_key), b.decrypt(&client_key));
+    /// assert_eq!((a, b), (u64::MAX, false));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn expand(&self) -> Result<CompactCiphertextListExpander> {
         let counts = self.block_counts()?;
         let total = counts.iter().sum();
@@ -294,6 +399,20 @@ impl CompactPushable for bool {
 impl<'a> CompactCiphertextListBuilder<'a> {
     /// An empty builder of a list encrypted with `public_key` (the same as
     /// [`CompactCiphertextList::builder`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextListBuilder, CompactPublicKey, FheInt8};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextListBuilder::new(&public_key).push(-8i8).build();
+    /// let x: FheInt8 = list.expand()?.get(0)?.unwrap();
+    /// let clear: i8 = x.decrypt(&client_key);
+    /// assert_eq!(clear, -8);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn new(public_key: &'a CompactPublicKey) -> Self {
         CompactCiphertextList::builder(public_key)
     }
@@ -326,6 +445,24 @@ impl CompactCiphertextListBuilder<'_> {
     /// Adds every value of `values` as an integer of `num_bits` bits (see
     /// [`CompactCiphertextListBuilder::push_with_num_bits`]); `Err` at the first that
     /// does not fit, the values before it added.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheUint4};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let mut builder = CompactCiphertextList::builder(&public_key);
+    /// builder.extend_with_num_bits([9u8, 15].into_iter(), 4)?;
+    /// // 20 does not fit in 4 bits: 3 is added, not what follows.
+    /// assert!(builder.extend_with_num_bits([3u8, 20, 4].into_iter(), 4).is_err());
+    /// let list = builder.build();
+    /// let last: FheUint4 = list.expand()?.get(2)?.unwrap();
+    /// let clear: u8 = last.decrypt(&client_key);
+    /// assert_eq!((list.len(), clear), (3, 3));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn extend_with_num_bits<T: CompactPushable>(
         &mut self,
         values: impl Iterator<Item = T>,
@@ -338,6 +475,22 @@ impl CompactCiphertextListBuilder<'_> {
     }
 
     /// Adds `value` as a value of its own type (`u32` as an `FheUint32`, ...).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheBool, FheUint128};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let mut builder = CompactCiphertextList::builder(&public_key);
+    /// builder.push(u128::MAX - 1).push(true);
+    /// let expander = builder.build().expand()?;
+    /// let (a, b): (FheUint128, FheBool) = (expander.get(0)?.unwrap(), expander.get(1)?.unwrap());
+    /// let (a, b): (u128, bool) = (a.decrypt(&client_key), b.decrypt(&client_key));
+    /// assert_eq!((a, b), (u128::MAX - 1, true));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn push<T: CompactPushable>(&mut self, value: T) -> &mut Self {
         let kind = value.kind();
         self.push_kind(kind, value.bits_of())
@@ -346,6 +499,23 @@ impl CompactCiphertextListBuilder<'_> {
     /// Adds `value` as an integer of `num_bits` bits (an `FheUint4` from a `u8`, ...);
     /// `Err` if the value does not fit, or `num_bits` is not a width of the crate's
     /// types for a `bool`.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheInt8};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let mut builder = CompactCiphertextList::builder(&public_key);
+    /// builder.push_with_num_bits(-100i32, 8)?; // an FheInt8
+    /// assert!(builder.push_with_num_bits(200i32, 8).is_err()); // above FheInt8's 127
+    /// assert!(builder.push_with_num_bits(true, 2).is_err()); // a boolean has 1 bit
+    /// let x: FheInt8 = builder.build().expand()?.get(0)?.unwrap();
+    /// let clear: i8 = x.decrypt(&client_key);
+    /// assert_eq!(clear, -100);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn push_with_num_bits<T: CompactPushable>(
         &mut self,
         value: T,
@@ -399,6 +569,20 @@ impl CompactCiphertextListBuilder<'_> {
     }
 
     /// Encrypts the values; `Err` if the system's random generator fails.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheUint32};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let list = CompactCiphertextList::builder(&public_key).push(77u32).try_build()?;
+    /// let x: FheUint32 = list.expand()?.get(0)?.unwrap();
+    /// let clear: u32 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 77);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_build(&self) -> Result<CompactCiphertextList> {
         Ok(CompactCiphertextList {
             tag: self.key.tag,
@@ -414,6 +598,21 @@ impl CompactCiphertextListBuilder<'_> {
     ///
     /// If [`CompactCiphertextListBuilder::try_build`] fails.
     #[track_caller]
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheUint8};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let mut builder = CompactCiphertextList::builder(&public_key);
+    /// let list = builder.extend([4u8, 5, 6].into_iter()).build();
+    /// let x: FheUint8 = list.expand()?.get(1)?.unwrap();
+    /// let clear: u8 = x.decrypt(&client_key);
+    /// assert_eq!((list.len(), clear), (3, 5));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn build(&self) -> CompactCiphertextList {
         expect_op(self.try_build(), "build")
     }
@@ -427,6 +626,23 @@ impl CompactCiphertextListBuilder<'_> {
     ///
     /// If [`CompactCiphertextListBuilder::try_build`] fails.
     #[track_caller]
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheUint16};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let mut builder = CompactCiphertextList::builder(&public_key);
+    /// builder.push(500u16);
+    /// let (packed, plain) = (builder.build_packed(), builder.build());
+    /// assert_eq!(packed.expanded_bytes(), plain.expanded_bytes()); // the same layout
+    /// let x: FheUint16 = packed.expand()?.get(0)?.unwrap();
+    /// let clear: u16 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 500);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn build_packed(&self) -> CompactCiphertextList {
         expect_op(self.try_build(), "build_packed")
     }
@@ -483,17 +699,53 @@ impl Expandable for FheBool {
 
 impl CompactCiphertextListExpander {
     /// The number of values.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::CompactCiphertextList;
+    /// let list = CompactCiphertextList::builder(&public_key).push(1u8).push(2i64).build();
+    /// assert_eq!(list.expand()?.len(), 2);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.values.len()
     }
 
     /// Whether it holds no value.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::CompactCiphertextList;
+    /// assert!(CompactCiphertextList::builder(&public_key).build().expand()?.is_empty());
+    /// let list = CompactCiphertextList::builder(&public_key).push(1u8).build();
+    /// assert!(!list.expand()?.is_empty());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.values.is_empty()
     }
 
     /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
     /// no name for (see [`FheTypes::from_data_kind`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// # let client_key = gpufhe::ClientKey::generate(config);
+    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
+    /// use gpufhe::{CompactCiphertextList, FheTypes};
+    /// let list = CompactCiphertextList::builder(&public_key).push(-1i16).push(false).build();
+    /// let expander = list.expand()?;
+    /// let kinds: Vec<_> = (0..3).map(|i| expander.get_kind_of(i)).collect();
+    /// assert_eq!(kinds, [Some(FheTypes::Int16), Some(FheTypes::Bool), None]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
         self.values
             .get(index)
@@ -502,6 +754,22 @@ impl CompactCiphertextListExpander {
 
     /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
     /// type.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
+    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheInt16, FheUint16};
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let expander = CompactCiphertextList::builder(&public_key).push(-300i16).build().expand()?;
+    /// let x: FheInt16 = expander.get(0)?.unwrap();
+    /// let clear: i16 = x.decrypt(&client_key);
+    /// assert_eq!(clear, -300);
+    /// assert!(expander.get::<FheUint16>(0).is_err()); // it is an FheInt16
+    /// assert!(expander.get::<FheInt16>(1)?.is_none()); // past the end
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
         let Some((kind, blocks)) = self.values.get(index) else {
             return Ok(None);

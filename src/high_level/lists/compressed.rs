@@ -76,13 +76,16 @@ impl Compressible for FheBool {
 /// Collects values for a [`CompressedCiphertextList`].
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+/// use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
 /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextList};
-/// use gpufhe::{CompressedCiphertextListBuilder, ConfigBuilder, FheBool, FheInt8, FheUint32};
-/// let config = ConfigBuilder::default()
-///     .enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2)
-///     .build();
+/// use gpufhe::{CompressedCiphertextListBuilder, FheBool, FheInt8, FheUint32};
+/// // On the default parameters: `.enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2)`.
+/// let config = config.enable_compression(TEST_COMP_PARAMS).build();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint32::encrypt(123_456u32, &client_key);
@@ -118,11 +121,54 @@ impl std::fmt::Debug for CompressedCiphertextListBuilder {
 
 impl CompressedCiphertextListBuilder {
     /// An empty builder.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextListBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheUint8::encrypt(9u8, &client_key)).build()?;
+    /// let x: FheUint8 = list.get(0)?.unwrap();
+    /// let clear: u8 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 9);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Adds `value` (moved in; push a clone to keep it).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextListBuilder};
+    /// use gpufhe::{FheBool, FheInt16};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let a = FheInt16::encrypt(-1234i16, &client_key);
+    /// let list = CompressedCiphertextListBuilder::new()
+    ///     .push(a.clone()) // a clone: `a` stays usable
+    ///     .push(FheBool::encrypt(true, &client_key))
+    ///     .build()?;
+    /// let (b, c): (FheInt16, FheBool) = (list.get(0)?.unwrap(), list.get(1)?.unwrap());
+    /// let (a, b, c): (i16, i16, bool) =
+    ///     (a.decrypt(&client_key), b.decrypt(&client_key), c.decrypt(&client_key));
+    /// assert_eq!((a, b, c), (-1234, -1234, true));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn push<T: Compressible>(&mut self, value: T) -> &mut Self {
         let CompressibleValue(kind, storage) = value.into_compressible();
         self.values.push((kind, storage));
@@ -130,6 +176,25 @@ impl CompressedCiphertextListBuilder {
     }
 
     /// Adds every value of `values`.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextListBuilder, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let values = [4u8, 5, 6].map(|v| FheUint8::encrypt(v, &client_key));
+    /// let list = CompressedCiphertextListBuilder::new().extend(values).build()?;
+    /// let last: FheUint8 = list.get(2)?.unwrap();
+    /// let clear: u8 = last.decrypt(&client_key);
+    /// assert_eq!((list.len(), clear), (3, 6));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn extend<T: Compressible>(&mut self, values: impl IntoIterator<Item = T>) -> &mut Self {
         for value in values {
             self.push(value);
@@ -139,6 +204,26 @@ impl CompressedCiphertextListBuilder {
 
     /// Packs the values with the current thread's server key (see
     /// [`CompressedCiphertextListBuilder::build_with`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextListBuilder, FheUint32};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// builder.push(FheUint32::encrypt(70_000u32, &client_key));
+    /// assert!(builder.build().is_err()); // no server key on this thread yet
+    /// set_server_key(server_key);
+    /// let x: FheUint32 = builder.build()?.get(0)?.unwrap();
+    /// let clear: u32 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 70_000);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn build(&self) -> Result<CompressedCiphertextList> {
         self.build_with(&current_server_key()?)
     }
@@ -147,6 +232,25 @@ impl CompressedCiphertextListBuilder {
     /// compression or a value belongs to another key. Values at the largest noise
     /// level are bootstrapped first (through the key's devices); trivial values
     /// become noiseless blocks; values on a GPU are copied back to the host.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, CompressedCiphertextListBuilder, FheUint16};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// builder.push(FheUint16::encrypt(999u16, &client_key));
+    /// let list = builder.build_with(&server_key)?; // no key set on the thread
+    /// let x: FheUint16 = list.get_with(0, &server_key)?.unwrap();
+    /// let clear: u16 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 999);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn build_with(&self, server_key: &ServerKey) -> Result<CompressedCiphertextList> {
         let keys = compression_keys_of(server_key)?;
         let parameters = *server_key.config().parameters();
@@ -250,17 +354,77 @@ impl TryFrom<ListFields> for CompressedCiphertextList {
 
 impl CompressedCiphertextList {
     /// The number of values.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::{FheBool, FheUint8};
+    /// let list = CompressedCiphertextListBuilder::new()
+    ///     .push(FheUint8::encrypt(1u8, &client_key))
+    ///     .push(FheBool::encrypt(false, &client_key))
+    ///     .build()?;
+    /// assert_eq!(list.len(), 2);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn len(&self) -> usize {
         self.kinds.len()
     }
 
     /// Whether it holds no value.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::FheUint8;
+    /// assert!(CompressedCiphertextListBuilder::new().build()?.is_empty());
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// builder.push(FheUint8::encrypt(1u8, &client_key));
+    /// assert!(!builder.build()?.is_empty());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.kinds.is_empty()
     }
 
     /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
     /// no name for (see [`FheTypes::from_data_kind`]).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::{FheBool, FheInt64, FheTypes};
+    /// let list = CompressedCiphertextListBuilder::new()
+    ///     .push(FheInt64::encrypt(-1i64, &client_key))
+    ///     .push(FheBool::encrypt(true, &client_key))
+    ///     .build()?;
+    /// let kinds: Vec<_> = (0..3).map(|i| list.get_kind_of(i)).collect();
+    /// assert_eq!(kinds, [Some(FheTypes::Int64), Some(FheTypes::Bool), None]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
         self.kinds
             .get(index)
@@ -269,6 +433,24 @@ impl CompressedCiphertextList {
     }
 
     /// The tag of the client key its values belong to.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::FheUint8;
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheUint8::encrypt(1u8, &client_key)).build()?;
+    /// assert_eq!(list.tag(), client_key.tag());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.tag
     }
@@ -276,6 +458,28 @@ impl CompressedCiphertextList {
     /// Value `index` as a `T`, decompressed with the current thread's server key:
     /// `Ok(None)` past the end, `Err` if it is of another type or the key is not the
     /// values' key or has no compression keys.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, CompressedCiphertextListBuilder};
+    /// use gpufhe::{FheInt8, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheUint8::encrypt(200u8, &client_key)).build()?;
+    /// let x: FheUint8 = list.get(0)?.unwrap();
+    /// let clear: u8 = x.decrypt(&client_key);
+    /// assert_eq!(clear, 200);
+    /// assert!(list.get::<FheInt8>(0).is_err()); // it is an FheUint8
+    /// assert!(list.get::<FheUint8>(1)?.is_none()); // past the end
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
         self.get_with(index, &current_server_key()?)
     }
@@ -284,6 +488,24 @@ impl CompressedCiphertextList {
     /// expanded on the host's threads, then bootstrapped once each where the key
     /// computes (its CPU threads or a GPU, chosen by its scheduler): an `FheUint64`
     /// costs 32 bootstraps, like in TFHE-rs.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, CompressedCiphertextListBuilder, FheBool};
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheBool::encrypt(true, &client_key)).build_with(&server_key)?;
+    /// let x: FheBool = list.get_with(0, &server_key)?.unwrap();
+    /// assert!(x.decrypt(&client_key));
+    /// assert!(list.get::<FheBool>(0).is_err()); // no server key set on this thread
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn get_with<T: Expandable>(
         &self,
         index: usize,
@@ -334,6 +556,25 @@ impl CompressedCiphertextList {
     /// [`COMP_PARAM_MESSAGE_2_CARRY_2`](crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2)
     /// a block stored in about 41 bytes expands to 16 KiB, about 400× (four
     /// `FheUint64`: 5.2 kB stored, 2.1 MB expanded).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap()
+    /// #     .enable_compression(TEST_COMP_PARAMS);
+    /// # use gpufhe::prelude::*;
+    /// # use gpufhe::CompressedCiphertextListBuilder;
+    /// # let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// # gpufhe::set_server_key(server_key);
+    /// use gpufhe::FheUint8;
+    /// let mut builder = CompressedCiphertextListBuilder::new();
+    /// let list = builder.push(FheUint8::encrypt(1u8, &client_key)).build()?;
+    /// // Four blocks of 513 words (N = 512 on the test parameters).
+    /// assert_eq!(list.expanded_bytes(), 4 * 513 * 8);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn expanded_bytes(&self) -> u64 {
         let words = self.blocks.parameters().big_lwe_dimension().to_lwe_size().0 as u64;
         (self.blocks.len() as u64).saturating_mul(words * 8)

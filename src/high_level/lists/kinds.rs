@@ -65,6 +65,12 @@ macro_rules! fhe_types {
             const ALL: &'static [FheTypes] = &[$(Self::$name,)*];
 
             /// The variant of discriminant `repr`, `None` if there is none.
+            ///
+            /// ```
+            /// use gpufhe::FheTypes;
+            /// assert_eq!(FheTypes::from_repr(5), Some(FheTypes::Uint64));
+            /// assert_eq!(FheTypes::from_repr(84), None);
+            /// ```
             pub fn from_repr(repr: i32) -> Option<Self> {
                 match repr {
                     $($repr => Some(Self::$name),)*
@@ -74,6 +80,13 @@ macro_rules! fhe_types {
 
             /// The [`DataKind`] of a value of this type, `None` for a type that is
             /// not an integer or a boolean (`AsciiString`).
+            ///
+            /// ```
+            /// use gpufhe::{DataKind, FheTypes};
+            /// assert_eq!(FheTypes::Int16.data_kind(), Some(DataKind::Signed(16)));
+            /// assert_eq!(FheTypes::Bool.data_kind(), Some(DataKind::Boolean));
+            /// assert_eq!(FheTypes::AsciiString.data_kind(), None);
+            /// ```
             pub fn data_kind(self) -> Option<DataKind> {
                 match self {
                     $(Self::$name => kind_of!($($kind)?),)*
@@ -120,6 +133,12 @@ impl FheTypes {
     /// The type of a value of `kind`, `None` for a width TFHE-rs has no name for
     /// (an `Unsigned(3)` made by
     /// [`push_with_num_bits`](crate::CompactCiphertextListBuilder::push_with_num_bits)).
+    ///
+    /// ```
+    /// use gpufhe::{DataKind, FheTypes};
+    /// assert_eq!(FheTypes::from_data_kind(DataKind::Unsigned(24)), Some(FheTypes::Uint24));
+    /// assert_eq!(FheTypes::from_data_kind(DataKind::Unsigned(3)), None);
+    /// ```
     pub fn from_data_kind(kind: DataKind) -> Option<Self> {
         Self::ALL
             .iter()

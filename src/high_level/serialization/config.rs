@@ -76,12 +76,12 @@ conformant_to_pke_parameters!(crate::CompactPublicKey, crate::CompressedCompactP
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
-/// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{ClientKey, ConfigBuilder, FheUint8};
+/// let client_key = ClientKey::generate(ConfigBuilder::default());
 /// let x = FheUint8::encrypt(42u8, &client_key);
 /// let mut bytes = Vec::new();
 /// SerializationConfig::new(1 << 20).serialize_into(&x, &mut bytes)?;
-/// let y: FheUint8 = DeserializationConfig::new(1 << 20).deserialize_from(bytes.as_slice(), &(&server_key).into())?;
+/// let y: FheUint8 = DeserializationConfig::new(1 << 20).deserialize_from(bytes.as_slice(), &(&client_key).into())?;
 /// let clear: u8 = y.decrypt(&client_key);
 /// assert_eq!(clear, 42);
 /// assert!(SerializationConfig::new(100).serialize_into(&x, &mut Vec::new()).is_err());
@@ -98,21 +98,78 @@ macro_rules! size_limit_builders {
     ($ty:ident, $new:literal, $unlimited:literal) => {
         impl $ty {
             #[doc = $new]
+            ///
+            /// ```
+            /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+            /// use gpufhe::Config;
+            /// let config = Config::default();
+            /// let mut bytes = Vec::new();
+            /// SerializationConfig::new(1 << 10).serialize_into(&config, &mut bytes)?;
+            /// let reader = DeserializationConfig::new(1 << 10);
+            /// let read: Config = reader.deserialize_from(&bytes[..], &config.into())?;
+            /// assert_eq!(read, config);
+            /// let tiny = SerializationConfig::new(8);
+            /// assert!(tiny.serialize_into(&config, &mut Vec::new()).is_err());
+            /// let small = DeserializationConfig::new(8);
+            /// assert!(small.deserialize_from::<Config>(&bytes[..], &config.into()).is_err());
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
             pub fn new(size_limit: u64) -> Self {
                 Self { size_limit }
             }
 
             #[doc = $unlimited]
+            ///
+            /// ```
+            /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+            /// use gpufhe::Config;
+            /// let config = Config::default();
+            /// let mut bytes = Vec::new();
+            /// SerializationConfig::new_with_unlimited_size().serialize_into(&config, &mut bytes)?;
+            /// let unlimited = DeserializationConfig::new_with_unlimited_size();
+            /// let read: Config = unlimited.deserialize_from(&bytes[..], &config.into())?;
+            /// assert_eq!(read, config);
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
             pub fn new_with_unlimited_size() -> Self {
                 Self::new(u64::MAX)
             }
 
             /// Removes the size limit (see `new_with_unlimited_size`).
+            ///
+            /// ```
+            /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+            /// use gpufhe::Config;
+            /// let config = Config::default();
+            /// let mut bytes = Vec::new();
+            /// let limited = SerializationConfig::new(8);
+            /// assert!(limited.serialize_into(&config, &mut bytes).is_err());
+            /// limited.disable_size_limit().serialize_into(&config, &mut bytes)?;
+            /// let limited = DeserializationConfig::new(8);
+            /// assert!(limited.deserialize_from::<Config>(&bytes[..], &config.into()).is_err());
+            /// let read: Config =
+            ///     limited.disable_size_limit().deserialize_from(&bytes[..], &config.into())?;
+            /// assert_eq!(read, config);
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
             pub fn disable_size_limit(self) -> Self {
                 Self::new_with_unlimited_size()
             }
 
             /// Sets the size limit to `size_limit` bytes.
+            ///
+            /// ```
+            /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+            /// use gpufhe::Config;
+            /// let config = Config::default();
+            /// let mut bytes = Vec::new();
+            /// let writer = SerializationConfig::new_with_unlimited_size().with_size_limit(8);
+            /// assert!(writer.serialize_into(&config, &mut bytes).is_err());
+            /// writer.with_size_limit(1 << 10).serialize_into(&config, &mut bytes)?;
+            /// let reader = DeserializationConfig::new_with_unlimited_size().with_size_limit(8);
+            /// assert!(reader.deserialize_from::<Config>(&bytes[..], &config.into()).is_err());
+            /// # Ok::<(), gpufhe::Error>(())
+            /// ```
             pub fn with_size_limit(self, size_limit: u64) -> Self {
                 Self::new(size_limit)
             }
@@ -137,11 +194,34 @@ impl SerializationConfig {
     /// Kept for code written against TFHE-rs, where it leaves out the version
     /// information: this crate always writes its header (type name and format
     /// version), which is what makes reading another type or version an `Err`.
+    ///
+    /// ```
+    /// use gpufhe::safe_serialization::SerializationConfig;
+    /// use gpufhe::Config;
+    /// let (mut plain, mut unversioned) = (Vec::new(), Vec::new());
+    /// SerializationConfig::new(1 << 10).serialize_into(&Config::default(), &mut plain)?;
+    /// SerializationConfig::new(1 << 10)
+    ///     .disable_versioning()
+    ///     .serialize_into(&Config::default(), &mut unversioned)?;
+    /// assert_eq!(plain, unversioned); // the same bytes, header included
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn disable_versioning(self) -> Self {
         self
     }
 
     /// The bytes `value` takes serialized (header included).
+    ///
+    /// ```
+    /// use gpufhe::safe_serialization::SerializationConfig;
+    /// use gpufhe::Config;
+    /// let writer = SerializationConfig::new(1 << 10);
+    /// let size = writer.serialized_size(&Config::default())?;
+    /// let mut bytes = Vec::new();
+    /// writer.serialize_into(&Config::default(), &mut bytes)?;
+    /// assert_eq!(size, bytes.len() as u64);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn serialized_size<T: SafeSerialization>(&self, value: &T) -> Result<u64> {
         let mut counter = ByteCounter(0);
         safe_serialize(value, &mut counter, u64::MAX)?;
@@ -149,6 +229,24 @@ impl SerializationConfig {
     }
 
     /// Writes `value` to `writer` ([`safe_serialize`] with this size limit).
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+    /// use gpufhe::{ClientKey, FheUint8};
+    /// let client_key = ClientKey::generate(config);
+    /// let x = FheUint8::encrypt(42u8, &client_key);
+    /// let mut bytes = Vec::new();
+    /// SerializationConfig::new(1 << 20).serialize_into(&x, &mut bytes)?;
+    /// let reader = DeserializationConfig::new(1 << 20).disable_conformance();
+    /// let y: FheUint8 = reader.deserialize_from(&bytes[..])?;
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&y, &client_key), 42);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn serialize_into<T: SafeSerialization>(
         &self,
         value: &T,
@@ -192,11 +290,37 @@ impl DeserializationConfig {
     /// Kept for code written against TFHE-rs: this crate always checks the header
     /// (bytes of another type or format version are an `Err`, never read as this
     /// one).
+    ///
+    /// ```
+    /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+    /// use gpufhe::{Config, FheUint8};
+    /// let mut bytes = Vec::new();
+    /// SerializationConfig::new(1 << 10).serialize_into(&Config::default(), &mut bytes)?;
+    /// let reader = DeserializationConfig::new(1 << 10).disable_header_validation();
+    /// // A configuration is still not read as an FheUint8.
+    /// assert!(reader.disable_conformance().deserialize_from::<FheUint8>(&bytes[..]).is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn disable_header_validation(self) -> Self {
         self
     }
 
     /// Reads without the conformance check.
+    ///
+    /// ```
+    /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+    /// use gpufhe::{Config, ConfigBuilder};
+    /// let mut bytes = Vec::new();
+    /// SerializationConfig::new(1 << 10).serialize_into(&Config::default(), &mut bytes)?;
+    /// let other = ConfigBuilder::default().enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2);
+    /// let other = other.build();
+    /// let reader = DeserializationConfig::new(1 << 10);
+    /// assert!(reader.deserialize_from::<Config>(&bytes[..], &other.into()).is_err());
+    /// let read: Config = reader.disable_conformance().deserialize_from(&bytes[..])?;
+    /// assert_eq!(read, Config::default());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn disable_conformance(self) -> NonConformantDeserializationConfig {
         NonConformantDeserializationConfig {
             size_limit: self.size_limit,
@@ -204,6 +328,27 @@ impl DeserializationConfig {
     }
 
     /// Reads a `T` and checks that it conforms to `parameter_set`.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+    /// use gpufhe::{ClientKey, Config, FheUint8};
+    /// let client_key = ClientKey::generate(config);
+    /// let mut bytes = Vec::new();
+    /// let x = FheUint8::encrypt(42u8, &client_key);
+    /// SerializationConfig::new(1 << 20).serialize_into(&x, &mut bytes)?;
+    /// let reader = DeserializationConfig::new(1 << 20);
+    /// let x: FheUint8 = reader.deserialize_from(&bytes[..], &(&client_key).into())?;
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 42);
+    /// // Not blocks of the default configuration's parameters.
+    /// let default = Config::default().into();
+    /// assert!(reader.deserialize_from::<FheUint8>(&bytes[..], &default).is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn deserialize_from<T: SafeSerialization + ParameterSetConformant>(
         &self,
         reader: impl Read,
@@ -215,11 +360,35 @@ impl DeserializationConfig {
 
 impl NonConformantDeserializationConfig {
     /// Reads a `T` ([`safe_deserialize`] with this size limit).
+    ///
+    /// ```
+    /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+    /// use gpufhe::Config;
+    /// let mut bytes = Vec::new();
+    /// SerializationConfig::new(1 << 10).serialize_into(&Config::default(), &mut bytes)?;
+    /// let reader = DeserializationConfig::new(1 << 10).disable_conformance();
+    /// assert_eq!(reader.deserialize_from::<Config>(&bytes[..])?, Config::default());
+    /// assert!(reader.deserialize_from::<Config>(&bytes[..bytes.len() - 1]).is_err()); // truncated
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn deserialize_from<T: SafeSerialization>(&self, reader: impl Read) -> Result<T> {
         safe_deserialize(reader, self.size_limit)
     }
 
     /// Adds the conformance check back.
+    ///
+    /// ```
+    /// use gpufhe::safe_serialization::{DeserializationConfig, SerializationConfig};
+    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+    /// use gpufhe::{Config, ConfigBuilder};
+    /// let mut bytes = Vec::new();
+    /// SerializationConfig::new(1 << 10).serialize_into(&Config::default(), &mut bytes)?;
+    /// let other = ConfigBuilder::default().enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2);
+    /// let other = other.build();
+    /// let reader = DeserializationConfig::new(1 << 10).disable_conformance().enable_conformance();
+    /// assert!(reader.deserialize_from::<Config>(&bytes[..], &other.into()).is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn enable_conformance(self) -> DeserializationConfig {
         DeserializationConfig::new(self.size_limit)
     }

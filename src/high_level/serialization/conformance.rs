@@ -22,12 +22,12 @@ use std::io::Read;
 /// ```
 /// use gpufhe::conformance::ParameterSetConformant;
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, CompactPublicKey, ConfigBuilder, FheUint8, FheUint8ConformanceParams};
+/// use gpufhe::{ClientKey, CompactPublicKey, ConfigBuilder, FheUint8, FheUint8ConformanceParams};
 /// let config = ConfigBuilder::default().build();
-/// let (client_key, server_key) = generate_keys(config);
+/// let client_key = ClientKey::generate(config);
 /// let x = FheUint8::encrypt(7u8, &client_key);
-/// assert!(x.is_conformant(&FheUint8ConformanceParams::from(&server_key)));
-/// let (_, other_key) = generate_keys(ConfigBuilder::default());
+/// assert!(x.is_conformant(&FheUint8ConformanceParams::from(&client_key)));
+/// let other_key = ClientKey::generate(ConfigBuilder::default());
 /// assert!(!x.is_conformant(&FheUint8ConformanceParams::from(&other_key)));
 /// let public_key = CompactPublicKey::new(&client_key);
 /// assert!(public_key.is_conformant(&config.public_key_encryption_parameters()?));
@@ -80,8 +80,8 @@ impl ConformanceParams {
     /// ```
     /// use gpufhe::conformance::{ListSizeConstraint, ParameterSetConformant};
     /// use gpufhe::shortint::parameters::PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as P;
-    /// use gpufhe::{generate_keys, CompactCiphertextList, CompactCiphertextListConformanceParams, CompactPublicKey, ConfigBuilder};
-    /// let (client_key, _) = generate_keys(ConfigBuilder::with_custom_parameters(P));
+    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactCiphertextListConformanceParams, CompactPublicKey, ConfigBuilder};
+    /// let client_key = ClientKey::generate(ConfigBuilder::with_custom_parameters(P));
     /// let list = CompactCiphertextList::builder(&CompactPublicKey::new(&client_key)).push(1u8).push(2u8).build_packed();
     /// let two = CompactCiphertextListConformanceParams::from_parameters_and_size_constraint(P, ListSizeConstraint::exact_size(2));
     /// let three = CompactCiphertextListConformanceParams::from_parameters_and_size_constraint(P, ListSizeConstraint::exact_size(3));
@@ -98,11 +98,30 @@ impl ConformanceParams {
     }
 
     /// The configuration values must belong to.
+    ///
+    /// ```
+    /// use gpufhe::conformance::ConformanceParams;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default().build();
+    /// assert_eq!(ConformanceParams::from(&config).config(), &config);
+    /// ```
     pub fn config(&self) -> &Config {
         &self.config
     }
 
     /// The key tag values must carry, if a key was given.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::conformance::ConformanceParams;
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let of_key = ConformanceParams::from(&client_key);
+    /// assert_eq!(of_key.tag(), Some(client_key.tag()));
+    /// assert_eq!(ConformanceParams::from(client_key.config()).tag(), None);
+    /// ```
     pub fn tag(&self) -> Option<KeyTag> {
         self.tag
     }
@@ -369,6 +388,25 @@ fn check_parameters(
 /// whose tag encrypted values must also carry: `&(&client_key).into()`, as TFHE-rs's
 /// function of the same name takes its parameter set. Compact public keys take
 /// their encryption parameters, as in TFHE-rs.
+///
+/// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// use gpufhe::prelude::*;
+/// use gpufhe::serialization::{safe_deserialize_conformant, safe_serialize};
+/// use gpufhe::{ClientKey, ConfigBuilder, FheUint8};
+/// let client_key = ClientKey::generate(config);
+/// let mut bytes = Vec::new();
+/// safe_serialize(&FheUint8::encrypt(42u8, &client_key), &mut bytes, 1 << 20)?;
+/// let x: FheUint8 = safe_deserialize_conformant(&bytes[..], 1 << 20, &(&client_key).into())?;
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 42);
+/// // The blocks are not of the default parameters.
+/// let default = ConfigBuilder::default().build().into();
+/// assert!(safe_deserialize_conformant::<FheUint8>(&bytes[..], 1 << 20, &default).is_err());
+/// # Ok::<(), gpufhe::Error>(())
+/// ```
 pub fn safe_deserialize_conformant<T: SafeSerialization + ParameterSetConformant>(
     reader: impl Read,
     size_limit: u64,
