@@ -8,6 +8,7 @@
 //! message modulus) with noise level at most 1.
 
 mod add;
+pub mod bigint;
 mod bit_count;
 mod bitwise;
 mod carry;
@@ -27,13 +28,13 @@ mod signed;
 mod signed_checked;
 mod signed_div;
 mod sum;
-mod u256;
 
 pub use crate::shortint::seed_block_info;
 pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
     overflowing_sub, scalar_add, scalar_sub, sub,
 };
+pub use bigint::{I256, I512, U2048, U256, U512};
 pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
@@ -57,12 +58,6 @@ pub use signed_checked::{
     signed_overflowing_sub,
 };
 pub use signed_div::{signed_div_rem, signed_scalar_div_rem};
-pub use u256::U256;
-
-/// The wide clear integers at TFHE-rs's path (`tfhe::integer::bigint`): [`U256`].
-pub mod bigint {
-    pub use super::U256;
-}
 
 pub use radix::*;
 
