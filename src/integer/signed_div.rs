@@ -32,7 +32,7 @@
 
 use super::div::{div_rem, scalar_div_rem};
 use super::signed::{abs, abs_and_sign, negate_where};
-use super::{cast, check_radix, check_same_length, Radix, U256};
+use super::{cast, check_radix, check_same_length, Radix, U2048};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -114,7 +114,7 @@ pub fn signed_scalar_div_rem(c: &mut Circuit, n: &[Wire], d: i128) -> Result<(Ra
         true => c.linear(&[(n_negative, -1)], 1)?,
         false => n_negative,
     };
-    let (q, r) = scalar_div_rem(c, &abs_n, U256::from(d.unsigned_abs()))?;
+    let (q, r) = scalar_div_rem(c, &abs_n, U2048::from(d.unsigned_abs()))?;
     Ok((
         negate_where(c, &q, q_negative)?,
         negate_where(c, &r, n_negative)?,

@@ -39,7 +39,7 @@ impl<'a> Input<'a> {
     pub(crate) fn circuit_input(&self) -> CircuitInput<'a> {
         match self.storage {
             Storage::Trivial(value) => CircuitInput::Clear {
-                value: *value,
+                value: (*value).into(),
                 bits: self.bits,
             },
             Storage::Encrypted { blocks, .. } => CircuitInput::Encrypted {

@@ -154,7 +154,7 @@ impl ClientKey {
                     "the decrypted value (decrypt with its own client key)",
                     *tag,
                 )?;
-                integer::decrypt_radix(&self.inner.key, &blocks.to_cpu()?)
+                integer::decrypt_radix(&self.inner.key, &blocks.to_cpu()?).map(|v| v.resize())
             }
         }
     }

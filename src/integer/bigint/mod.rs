@@ -67,5 +67,21 @@ impl From<(u128, u128)> for U256 {
     }
 }
 
+/// Zero extension from each narrower named width (as `From<u8> for u16`).
+macro_rules! widening_from {
+    ($($narrow:ty => $($wide:ty),*;)*) => {$($(
+        impl From<$narrow> for $wide {
+            fn from(value: $narrow) -> Self {
+                value.resize()
+            }
+        }
+    )*)*};
+}
+widening_from! {
+    U256 => U512, U1024, U2048;
+    U512 => U1024, U2048;
+    U1024 => U2048;
+}
+
 #[cfg(test)]
 mod tests;

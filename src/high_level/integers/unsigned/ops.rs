@@ -69,7 +69,7 @@ impl SlotRhs {
     pub(crate) fn wires(self, operands: &[Radix]) -> Rhs<'_> {
         match self {
             Self::Input(i) => Rhs::Wires(&operands[i]),
-            Self::Clear(k) => Rhs::Clear(k),
+            Self::Clear(k) => Rhs::Clear(k.into()),
         }
     }
 }
