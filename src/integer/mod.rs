@@ -17,6 +17,7 @@ mod circuit;
 mod comparison;
 mod div;
 mod execute;
+mod fused;
 mod mul;
 mod operation;
 mod oprf;
@@ -34,7 +35,7 @@ pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
     overflowing_sub, scalar_add, scalar_sub, sub,
 };
-pub use bigint::{I256, I512, U2048, U256, U512};
+pub use bigint::{I2048, I256, I512, U2048, U256, U512};
 pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
@@ -42,6 +43,7 @@ pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{contains, eq, ne};
 pub use div::{div_rem, scalar_div_rem};
 pub use execute::{execute, execute_observed, run};
+pub use fused::{fused_mul_scalar_div, signed_fused_mul_scalar_div};
 pub use mul::{mul, scalar_mul, sum};
 pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
 pub use oprf::{oblivious_random, oblivious_random_below, random_bits_for_distance};

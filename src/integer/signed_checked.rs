@@ -33,7 +33,7 @@
 use super::bit_count::ilog2;
 use super::checked::no_overflowing_form;
 use super::checked::{overflowing_mul, overflowing_scalar_mul};
-use super::signed::{abs, abs_and_sign, negate_where, sign_bit, sign_extend_clear};
+use super::signed::{abs, abs_and_sign, negate_where, sign_bit, sign_extend_wide};
 use super::{add, check_radix, check_same_length, clear_digits, scalar_add, scalar_compare};
 use super::{scalar_sub, sub, BinaryOp, CmpOp, Radix, Rhs, U2048};
 use crate::error::Result;
@@ -169,9 +169,9 @@ pub fn signed_overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: Rhs) -> Result
             (low, high, differ)
         }
         Rhs::Clear(k) => {
-            let k = sign_extend_clear(k.low_u128(), bits);
-            let (low, high) = overflowing_scalar_mul(c, &abs_lhs, U2048::from(k.unsigned_abs()))?;
-            let negative = match k < 0 {
+            let k = sign_extend_wide(k, bits);
+            let (low, high) = overflowing_scalar_mul(c, &abs_lhs, k.unsigned_abs())?;
+            let negative = match k.is_negative() {
                 true => c.linear(&[(lhs_negative, -1)], 1)?,
                 false => lhs_negative,
             };
@@ -218,6 +218,7 @@ pub fn signed_ilog2(c: &mut Circuit, x: &[Wire], out_blocks: usize) -> Result<(R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::integer::signed::sign_extend_clear;
     use crate::integer::sum::tests::check_clear;
     use crate::integer::tests::{check_radix_op, circuit_with_inputs, mask, table_costs};
 
