@@ -35,7 +35,7 @@ pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
     overflowing_sub, scalar_add, scalar_sub, sub,
 };
-pub use bigint::{I2048, I256, I512, U2048, U256, U512};
+pub use bigint::{I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
@@ -50,7 +50,7 @@ pub use oprf::{oblivious_random, oblivious_random_below, random_bits_for_distanc
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
 pub use shift::{shift, shift_encrypted, ShiftOp};
-pub(crate) use signed::sign_extend_clear;
+pub(crate) use signed::sign_extend_wide;
 pub use signed::{
     abs, arithmetic_shr, arithmetic_shr_encrypted, sign_bit, sign_block, sign_extend,
     signed_binary, signed_compare, signed_comparison, signed_scalar_compare,

@@ -39,7 +39,9 @@ fn width(c: &Circuit, blocks: usize) -> u32 {
     blocks as u32 * c.message_modulus().trailing_zeros()
 }
 
-/// `bits`-bit two's complement `value` (its low `bits` bits) as an `i128`.
+/// `bits`-bit two's complement `value` (its low `bits` bits) as an `i128` (the
+/// tests' reference).
+#[cfg(test)]
 pub(crate) fn sign_extend_clear(value: u128, bits: u32) -> i128 {
     match bits {
         0 => 0,

@@ -16,7 +16,7 @@ use crate::high_level::traits::{
     FheEq, FheMax, FheMin, FheOrd, FheWait, RotateLeft, RotateLeftAssign, RotateRight,
     RotateRightAssign,
 };
-use crate::integer::{self, BinaryOp, Circuit, CmpOp, Radix, Rhs, Wire, U256};
+use crate::integer::{self, BinaryOp, Circuit, CmpOp, Radix, Rhs, Wire, U2048};
 use std::ops::{
     Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, MulAssign,
     Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
@@ -62,14 +62,14 @@ impl<'a> Slots<'a> {
 #[derive(Clone, Copy)]
 pub(crate) enum SlotRhs {
     Input(usize),
-    Clear(crate::integer::U256),
+    Clear(U2048),
 }
 
 impl SlotRhs {
     pub(crate) fn wires(self, operands: &[Radix]) -> Rhs<'_> {
         match self {
             Self::Input(i) => Rhs::Wires(&operands[i]),
-            Self::Clear(k) => Rhs::Clear(k.into()),
+            Self::Clear(k) => Rhs::Clear(k),
         }
     }
 }
@@ -180,7 +180,7 @@ impl<Id: FheUintId> FheUint<Id> {
 
     pub(crate) fn sum_of(values: &[&Self]) -> Result<Self> {
         match values {
-            [] => Ok(Self::from_storage(Storage::Trivial(U256::ZERO))),
+            [] => Ok(Self::from_storage(Storage::Trivial(U2048::ZERO))),
             [one] => {
                 // Through a circuit, which checks the key and the value's tag.
                 let out = run(&[one.input()], |_, w| Ok(vec![w[0].clone()]))?;
