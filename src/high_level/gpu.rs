@@ -151,7 +151,7 @@ impl<Id: FheUintId> FheUint<Id> {
                 })
             }
             OperandKind::Clear(k) => size_on_gpu(&[self.input()], |c, w| {
-                Ok(vec![build(c, &w[0], Rhs::Clear((*k).into()))?])
+                Ok(vec![build(c, &w[0], Rhs::Clear(*k))?])
             }),
         }
     }

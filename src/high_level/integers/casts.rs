@@ -24,11 +24,12 @@ use crate::integer::{self, CmpOp, U2048, U256};
 /// sign bit when `signed`), like an `as` cast.
 fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
     if let Storage::Trivial(v) = value.storage {
+        let v = **v;
         let v = match signed {
-            true => integer::sign_extend_wide(*v, value.bits).as_unsigned(),
-            false => *v,
+            true => integer::sign_extend_wide(v, value.bits).as_unsigned(),
+            false => v,
         };
-        return Ok(Storage::Trivial(wrap_to_bits(v, bits)));
+        return Ok(Storage::trivial(wrap_to_bits(v, bits)));
     }
     let out = run(&[value], |c, w| {
         let count = block_count(c.parameters(), bits);
@@ -107,7 +108,7 @@ impl<Id: FheIntId> CastFrom<FheBool> for FheInt<Id> {
 impl<Id: FheUintId> CastFrom<FheUint<Id>> for FheBool {
     fn try_cast_from(value: FheUint<Id>) -> Result<Self> {
         if let Storage::Trivial(v) = value.storage {
-            return Ok(Self::from_storage(Storage::Trivial((!v.is_zero()).into())));
+            return Ok(Self::from_storage(Storage::trivial((!v.is_zero()).into())));
         }
         value.compare(CmpOp::Ne, OperandKind::Clear(U2048::ZERO))
     }

@@ -32,7 +32,9 @@ pub struct Operand<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 /// It is taken modulo `Id::BITS`.
 pub struct ShiftAmount<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 
-/// An encrypted or a clear operand.
+/// An encrypted or a clear operand (the clear one is the circuits' 2048-bit clear
+/// value; operands live on the stack while an operation is built).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum OperandKind<'a, Id: FheUintId> {
     Encrypted(Cow<'a, FheUint<Id>>),
     /// An encrypted shift amount of any width (its storage and width in bits): the
@@ -47,7 +49,7 @@ impl<Id: FheUintId> OperandKind<'_, Id> {
     /// divisor for the division, which gives TFHE-rs's result rather than the
     /// clear-zero error.
     pub(crate) fn is_trivial_zero(&self) -> bool {
-        matches!(self, Self::Encrypted(x) if matches!(x.storage, Storage::Trivial(v) if v.is_zero()))
+        matches!(self, Self::Encrypted(x) if matches!(&x.storage, Storage::Trivial(v) if v.is_zero()))
     }
 
     /// The same operand, borrowed.

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 pub(crate) enum Storage {
     /// A trivial encryption: the clear value, made into (noiseless) blocks when it
     /// enters a circuit. It belongs to no key and works with every key.
-    Trivial(U2048),
+    Trivial(Box<U2048>),
     /// Blocks encrypted under the client key with this tag.
     Encrypted {
         /// The tag of the client key.
@@ -39,7 +39,7 @@ impl<'a> Input<'a> {
     pub(crate) fn circuit_input(&self) -> CircuitInput<'a> {
         match self.storage {
             Storage::Trivial(value) => CircuitInput::Clear {
-                value: (*value).into(),
+                value: **value,
                 bits: self.bits,
             },
             Storage::Encrypted { blocks, .. } => CircuitInput::Encrypted {
@@ -50,7 +50,9 @@ impl<'a> Input<'a> {
     }
 }
 
-/// How a [`Storage`] is written: the blocks always as host blocks.
+/// How a [`Storage`] is written: the blocks always as host blocks (built and
+/// consumed at once, so the 2048-bit variant's size does not matter).
+#[allow(clippy::large_enum_variant)]
 #[derive(Serialize, Deserialize)]
 enum StorageRepr<'a> {
     /// A clear value of at most 128 bits.
@@ -71,7 +73,7 @@ impl Serialize for Storage {
         match self {
             Self::Trivial(v) if v.fits_in(128) => StorageRepr::Trivial(v.low_u128()),
             Self::Trivial(v) if v.fits_in(256) => StorageRepr::TrivialWide(v.resize()),
-            Self::Trivial(v) => StorageRepr::TrivialWider(*v),
+            Self::Trivial(v) => StorageRepr::TrivialWider(**v),
             Self::Encrypted { tag, blocks } => StorageRepr::Encrypted {
                 tag: *tag,
                 blocks: blocks.to_cpu().map_err(serde::ser::Error::custom)?,
@@ -84,9 +86,9 @@ impl Serialize for Storage {
 impl<'de> Deserialize<'de> for Storage {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         Ok(match StorageRepr::deserialize(d)? {
-            StorageRepr::Trivial(v) => Self::Trivial(v.into()),
-            StorageRepr::TrivialWide(v) => Self::Trivial(v.into()),
-            StorageRepr::TrivialWider(v) => Self::Trivial(v),
+            StorageRepr::Trivial(v) => Self::trivial(v.into()),
+            StorageRepr::TrivialWide(v) => Self::trivial(v.into()),
+            StorageRepr::TrivialWider(v) => Self::trivial(v),
             StorageRepr::Encrypted { tag, blocks } => Self::Encrypted {
                 tag,
                 blocks: Blocks::cpu(blocks.into_owned()),
@@ -118,6 +120,12 @@ pub(crate) fn check_block_layout(m: u64, carry: u64, bits: u32, count: usize) ->
 }
 
 impl Storage {
+    /// The trivial encryption of `value` (boxed: a 2048-bit clear is kept off the
+    /// values, which are mostly encrypted).
+    pub(crate) fn trivial(value: U2048) -> Self {
+        Self::Trivial(Box::new(value))
+    }
+
     /// Where the value lives: a trivial value (a clear value) is on the CPU.
     pub(crate) fn device(&self) -> Device {
         match self {

@@ -148,7 +148,7 @@ impl ClientKey {
     /// Decrypts a value (a trivial one needs no key).
     pub(crate) fn decrypt_storage(&self, storage: &Storage) -> Result<integer::U2048> {
         match storage {
-            Storage::Trivial(v) => Ok(*v),
+            Storage::Trivial(v) => Ok(**v),
             Storage::Encrypted { tag, blocks } => {
                 self.inner.tag.check(
                     "the decrypted value (decrypt with its own client key)",

@@ -303,7 +303,7 @@ impl<Id: FheIntId, T: SignedClear> FheTrivialEncrypt<T> for FheInt<Id> {
     /// The low bits of `value`, unencrypted; needs no key.
     fn encrypt_trivial(value: T) -> Self {
         let bits = twos_complement(value.to_wide(), Self::bits());
-        Self::from_storage(Storage::Trivial(bits))
+        Self::from_storage(Storage::trivial(bits))
     }
 }
 
@@ -325,7 +325,7 @@ macro_rules! trivial_from_unsigned {
             /// The low bits of `value`, unencrypted; needs no key.
             fn encrypt_trivial(value: $t) -> Self {
                 let bits = wrap_to_bits(value.to_wide(), Self::bits());
-                Self::from_storage(Storage::Trivial(bits))
+                Self::from_storage(Storage::trivial(bits))
             }
         }
 

@@ -251,7 +251,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// ```
     pub fn try_decrypt_trivial<Clear: UnsignedClear>(&self) -> Result<Clear> {
         match self.storage {
-            Storage::Trivial(v) => Ok(Clear::from_wide_wrapping(v)),
+            Storage::Trivial(ref v) => Ok(Clear::from_wide_wrapping(**v)),
             Storage::Encrypted { .. } => Err(Error::InvalidParameter(format!(
                 "this {} is encrypted, not trivial: decrypt it with its client key",
                 Id::NAME
@@ -365,7 +365,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheDecrypt<T> for FheUint<Id> {
 impl<Id: FheUintId, T: UnsignedClear> FheTrivialEncrypt<T> for FheUint<Id> {
     /// The low `Id::BITS` bits of `value`, unencrypted; needs no key.
     fn encrypt_trivial(value: T) -> Self {
-        Self::from_storage(Storage::Trivial(wrap_to_bits(value.to_wide(), Id::BITS)))
+        Self::from_storage(Storage::trivial(wrap_to_bits(value.to_wide(), Id::BITS)))
     }
 }
 
@@ -374,7 +374,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryTrivialEncrypt<T> for FheUint<Id> {
     fn try_encrypt_trivial(value: T) -> Result<Self> {
         let value = value.to_wide();
         check_fits(value, Id::BITS, Id::NAME)?;
-        Ok(Self::from_storage(Storage::Trivial(value)))
+        Ok(Self::from_storage(Storage::trivial(value)))
     }
 }
 

@@ -50,7 +50,7 @@ impl<Id: FheUintId> FheUint<Id> {
         if rhs.is_trivial_zero() {
             // An encrypted zero that happens to be trivial: TFHE-rs's result, not the
             // clear-zero error.
-            let max = Storage::Trivial(wrap_to_bits(U2048::MAX, Id::BITS));
+            let max = Storage::trivial(wrap_to_bits(U2048::MAX, Id::BITS));
             return Ok((Self::from_storage(max), self.clone()));
         }
         self.div_rem_parts(rhs)
