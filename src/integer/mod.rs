@@ -42,6 +42,7 @@ pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{contains, eq, ne};
 pub use div::{div_rem, scalar_div_rem};
+pub(crate) use execute::held_blocks;
 pub use execute::{execute, execute_observed, run};
 pub use fused::{fused_mul_scalar_div, signed_fused_mul_scalar_div};
 pub use mul::{mul, scalar_mul, sum};
