@@ -163,38 +163,12 @@ pub use integers::operands::{
 };
 pub use integers::select::MatchValues;
 pub use integers::signed::base::{FheInt, FheIntId, SignedClear};
-pub use integers::signed::compressed::CompressedFheInt;
-pub use integers::signed::compressed::{
-    CompressedFheInt128, CompressedFheInt128ConformanceParams, CompressedFheInt16,
-    CompressedFheInt16ConformanceParams, CompressedFheInt32, CompressedFheInt32ConformanceParams,
-    CompressedFheInt64, CompressedFheInt64ConformanceParams, CompressedFheInt8,
-    CompressedFheInt8ConformanceParams,
-};
-pub use integers::signed::static_::{
-    FheInt128, FheInt128Id, FheInt16, FheInt16Id, FheInt32, FheInt32Id, FheInt64, FheInt64Id,
-    FheInt8, FheInt8Id,
-};
+pub use integers::signed::compressed::*;
+pub use integers::signed::static_::*;
 pub use integers::unsigned::base::{FheUint, FheUintId, UnsignedClear};
-pub use integers::unsigned::compressed::CompressedFheUint;
-pub use integers::unsigned::compressed::{
-    CompressedFheUint10, CompressedFheUint10ConformanceParams, CompressedFheUint12,
-    CompressedFheUint128, CompressedFheUint128ConformanceParams,
-    CompressedFheUint12ConformanceParams, CompressedFheUint14,
-    CompressedFheUint14ConformanceParams, CompressedFheUint16,
-    CompressedFheUint16ConformanceParams, CompressedFheUint2, CompressedFheUint256,
-    CompressedFheUint256ConformanceParams, CompressedFheUint2ConformanceParams,
-    CompressedFheUint32, CompressedFheUint32ConformanceParams, CompressedFheUint4,
-    CompressedFheUint4ConformanceParams, CompressedFheUint6, CompressedFheUint64,
-    CompressedFheUint64ConformanceParams, CompressedFheUint6ConformanceParams, CompressedFheUint8,
-    CompressedFheUint8ConformanceParams,
-};
+pub use integers::unsigned::compressed::*;
 pub use integers::unsigned::oprf::RangeForRandom;
-pub use integers::unsigned::static_::{
-    FheUint10, FheUint10Id, FheUint12, FheUint128, FheUint128Id, FheUint12Id, FheUint14,
-    FheUint14Id, FheUint16, FheUint16Id, FheUint2, FheUint256, FheUint256Id, FheUint2Id, FheUint32,
-    FheUint32Id, FheUint4, FheUint4Id, FheUint6, FheUint64, FheUint64Id, FheUint6Id, FheUint8,
-    FheUint8Id,
-};
+pub use integers::unsigned::static_::*;
 pub use keys::client::ClientKey;
 pub use keys::compact_public::{CompactPublicKey, CompressedCompactPublicKey};
 pub use keys::compressed_server::CompressedServerKey;
@@ -216,16 +190,7 @@ pub use lists::compressed::{
 };
 pub use lists::kinds::{DataKind, FheTypes};
 pub use seed::{OprfSeed, Seed};
-pub use serialization::config::{
-    CompactCiphertextListConformanceParams, DeserializationConfig, FheBoolConformanceParams,
-    FheInt128ConformanceParams, FheInt16ConformanceParams, FheInt32ConformanceParams,
-    FheInt64ConformanceParams, FheInt8ConformanceParams, FheUint10ConformanceParams,
-    FheUint128ConformanceParams, FheUint12ConformanceParams, FheUint14ConformanceParams,
-    FheUint16ConformanceParams, FheUint256ConformanceParams, FheUint2ConformanceParams,
-    FheUint32ConformanceParams, FheUint4ConformanceParams, FheUint64ConformanceParams,
-    FheUint6ConformanceParams, FheUint8ConformanceParams, NonConformantDeserializationConfig,
-    SerializationConfig,
-};
+pub use serialization::config::*;
 pub use serialization::conformance::ParameterSetConformant;
 pub use serialization::list_size::ListSizeConstraint;
 pub use traits::gpu_size::{
@@ -237,6 +202,7 @@ pub use traits::gpu_size::{
 pub use traits::{
     BitSlice, CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
     FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, Flip,
-    IfThenElse, IfThenZero, OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub,
-    RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign, ScalarArm, ScalarIfThenElse,
+    FusedMulScalarDiv, FusedScalarMulScalarDiv, IfThenElse, IfThenZero, OverflowingAdd,
+    OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
+    RotateRightAssign, ScalarArm, ScalarIfThenElse,
 };

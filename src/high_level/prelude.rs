@@ -13,6 +13,6 @@ pub use super::{
     FheOrdSizeOnGpu, IfThenElseSizeOnGpu, MulSizeOnGpu, NegSizeOnGpu, RemSizeOnGpu,
     RotateLeftSizeOnGpu, RotateRightSizeOnGpu, ShlSizeOnGpu, ShrSizeOnGpu, SizeOnGpu, SubSizeOnGpu,
 };
-pub use super::{BitSlice, Flip, ScalarIfThenElse};
+pub use super::{BitSlice, Flip, FusedMulScalarDiv, FusedScalarMulScalarDiv, ScalarIfThenElse};
 pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
 pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};

@@ -34,7 +34,7 @@
 //! 64-bit scalar addition.
 
 use super::carry::{propagate, Strategy};
-use super::{check_radix, check_same_length, clear_digits, Radix, U256};
+use super::{check_radix, check_same_length, clear_digits, Radix, U2048};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -48,11 +48,11 @@ pub(crate) enum AddOp<'a> {
     /// `-x`; flag: `x != 0`.
     Neg(&'a [Wire]),
     /// `x + clear`; flag: the sum does not fit.
-    ScalarAdd(&'a [Wire], U256),
+    ScalarAdd(&'a [Wire], U2048),
     /// `x - clear`; flag: `x < clear`.
-    ScalarSub(&'a [Wire], U256),
+    ScalarSub(&'a [Wire], U2048),
     /// `clear - x`; flag: `clear < x`.
-    ClearSub(U256, &'a [Wire]),
+    ClearSub(U2048, &'a [Wire]),
 }
 
 /// What the flag is made of.
@@ -84,7 +84,7 @@ pub(crate) fn add_op(
     check_radix(c, x)?;
     let n = x.len();
     let bits = n as u64 * u64::from(m.trailing_zeros());
-    let fits = |k: U256| k.fits_in(bits.try_into().unwrap_or(u32::MAX));
+    let fits = |k: U2048| k.fits_in(bits.try_into().unwrap_or(u32::MAX));
     let zeros = vec![0; n];
     // (operands, complemented?), clear digits, carry-in, flag.
     type Form<'a> = (Vec<(&'a [Wire], bool)>, Vec<u64>, u64, Flag);
@@ -147,7 +147,7 @@ pub(crate) fn add_op(
 }
 
 /// The `count` digits of `-clear` modulo `base^count`.
-fn negated_digits(clear: U256, m: u64, count: usize) -> Vec<u64> {
+fn negated_digits(clear: U2048, m: u64, count: usize) -> Vec<u64> {
     let mut carry = 1;
     clear_digits(clear, m, count)
         .into_iter()
@@ -223,7 +223,7 @@ pub fn neg(c: &mut Circuit, x: &[Wire]) -> Result<Radix> {
 /// // The low digit of 4 is 0: block 0 passes through, one bootstrap for block 1.
 /// assert_eq!(backend.pbs_count(), 1);
 /// ```
-pub fn scalar_add(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+pub fn scalar_add(c: &mut Circuit, x: &[Wire], clear: impl Into<U2048>) -> Result<Radix> {
     Ok(add_op(c, AddOp::ScalarAdd(x, clear.into()), false, Strategy::Auto)?.0)
 }
 
@@ -239,7 +239,7 @@ pub fn scalar_add(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_sub(c, &x[0], 7u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 15); // 6 - 7 wraps modulo 16
 /// ```
-pub fn scalar_sub(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+pub fn scalar_sub(c: &mut Circuit, x: &[Wire], clear: impl Into<U2048>) -> Result<Radix> {
     Ok(add_op(c, AddOp::ScalarSub(x, clear.into()), false, Strategy::Auto)?.0)
 }
 
@@ -255,7 +255,7 @@ pub fn scalar_sub(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![clear_sub(c, 10u128, &x[0])?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 4);
 /// ```
-pub fn clear_sub(c: &mut Circuit, clear: impl Into<U256>, x: &[Wire]) -> Result<Radix> {
+pub fn clear_sub(c: &mut Circuit, clear: impl Into<U2048>, x: &[Wire]) -> Result<Radix> {
     Ok(add_op(c, AddOp::ClearSub(clear.into(), x), false, Strategy::Auto)?.0)
 }
 
@@ -327,7 +327,7 @@ pub fn overflowing_sub(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 pub fn overflowing_scalar_add(
     c: &mut Circuit,
     x: &[Wire],
-    clear: impl Into<U256>,
+    clear: impl Into<U2048>,
 ) -> Result<(Radix, Wire)> {
     add_op(c, AddOp::ScalarAdd(x, clear.into()), true, Strategy::Auto)
 }
@@ -353,7 +353,7 @@ pub fn overflowing_scalar_add(
 pub fn overflowing_scalar_sub(
     c: &mut Circuit,
     x: &[Wire],
-    clear: impl Into<U256>,
+    clear: impl Into<U2048>,
 ) -> Result<(Radix, Wire)> {
     add_op(c, AddOp::ScalarSub(x, clear.into()), true, Strategy::Auto)
 }

@@ -45,7 +45,7 @@ pub fn scalar_bitwise(
     c: &mut Circuit,
     op: BitOp,
     x: &[Wire],
-    clear: impl Into<super::U256>,
+    clear: impl Into<super::U2048>,
 ) -> Result<Radix> {
     check_radix(c, x)?;
     let m = c.message_modulus();

@@ -8,7 +8,7 @@
 //! multiplication: 3,192 bootstraps in 67 layers with ripple carries (CPU; `mul`
 //! 1,550 in 33), 3,337 in 27 with low-latency carries (GPU; `mul` 1,616 in 12).
 
-use super::{cast, check_radix, check_same_length, BinaryOp, Radix, Rhs, U256};
+use super::{cast, check_radix, check_same_length, BinaryOp, Radix, Rhs, U2048};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 use crate::integer::CmpOp;
@@ -63,16 +63,16 @@ pub fn overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 pub fn overflowing_scalar_mul(
     c: &mut Circuit,
     x: &[Wire],
-    clear: impl Into<U256>,
+    clear: impl Into<U2048>,
 ) -> Result<(Radix, Wire)> {
-    let clear: U256 = clear.into();
+    let clear: U2048 = clear.into();
     check_radix(c, x)?;
     let n = x.len();
     let bits = n as u32 * c.message_modulus().trailing_zeros();
     if !clear.fits_in(bits) {
         // The product overflows unless x is 0; its low part is x * (clear mod 2^bits).
         let low = super::scalar_mul(c, x, clear)?;
-        let nonzero = super::scalar_compare(c, CmpOp::Ne, x, U256::ZERO)?;
+        let nonzero = super::scalar_compare(c, CmpOp::Ne, x, U2048::ZERO)?;
         return Ok((low, super::to_boolean(c, nonzero)?));
     }
     let wide = cast(c, x, 2 * n)?;
@@ -105,7 +105,7 @@ pub(crate) fn no_overflowing_form(op: BinaryOp) -> crate::error::Error {
 /// The low `n` blocks of `full` and whether its high blocks are not all zero.
 fn split_product(c: &mut Circuit, mut full: Radix, n: usize) -> Result<(Radix, Wire)> {
     let high = full.split_off(n);
-    let nonzero = super::scalar_compare(c, CmpOp::Ne, &high, U256::ZERO)?;
+    let nonzero = super::scalar_compare(c, CmpOp::Ne, &high, U2048::ZERO)?;
     Ok((full, super::to_boolean(c, nonzero)?))
 }
 

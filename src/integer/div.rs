@@ -46,15 +46,18 @@ use super::comparison::all_ones;
 use super::mul::scalar_mul;
 use super::select::select;
 use super::shift::{shift, ShiftOp};
-use super::{check_radix, check_same_length, Radix, U256};
+use super::{check_radix, check_same_length, Radix, U2048};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
 /// The divisor of [`div_rem`]: encrypted blocks, or a clear value.
+// The clear value is the circuits' 2048-bit clear type; a divisor lives on the
+// stack while a circuit is built.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy)]
 enum Divisor<'a> {
     Encrypted(&'a [Wire]),
-    Clear(U256),
+    Clear(U2048),
 }
 
 /// `(n / d, n % d)` of two radix integers of the same length: see the module docs
@@ -84,8 +87,8 @@ pub fn div_rem(c: &mut Circuit, n: &[Wire], d: &[Wire]) -> Result<(Radix, Radix)
 
 /// `(n / d, n % d)` for a clear `d`; `Err` if `d` is 0. A `d` wider than `n` gives
 /// `(0, n)`.
-pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: impl Into<U256>) -> Result<(Radix, Radix)> {
-    let d: U256 = d.into();
+pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: impl Into<U2048>) -> Result<(Radix, Radix)> {
+    let d: U2048 = d.into();
     check_radix(c, n)?;
     if d.is_zero() {
         return Err(Error::InvalidParameter(
@@ -102,15 +105,15 @@ pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: impl Into<U256>) -> Result
     if d.is_power_of_two() {
         let log = d.trailing_zeros();
         let q = shift(c, ShiftOp::Shr, n, u64::from(log))?;
-        let r = scalar_bitwise(c, BitOp::And, n, d - U256::ONE)?;
+        let r = scalar_bitwise(c, BitOp::And, n, d - U2048::ONE)?;
         return Ok((q, r));
     }
     // ceil(log2 d): d > 1 is not a power of two here.
-    let l = U256::BITS - (d - U256::ONE).leading_zeros();
+    let l = U2048::BITS - (d - U2048::ONE).leading_zeros();
     if bits + l < 128 {
         return reciprocal(c, n, d, bits, l);
     }
-    if bits > U256::BITS {
+    if bits > U2048::BITS {
         return restoring(c, n, Divisor::Clear(d));
     }
     // The product grows with the divisor while the restoring loop skips more steps
@@ -128,22 +131,22 @@ pub fn scalar_div_rem(c: &mut Circuit, n: &[Wire], d: impl Into<U256>) -> Result
     }
 }
 
-/// `ceil(2^e / d) - 2^bits` modulo `2^256`, for `e` up to 512: long division one bit
+/// `ceil(2^e / d) - 2^bits` modulo `2^2048`, for `e` up to 4096: long division one bit
 /// at a time (the reciprocal of a `bits`-bit division, without its top bit).
-fn reciprocal_low(d: U256, e: u32, bits: u32) -> U256 {
-    let (mut rest, mut quotient) = (U256::ZERO, U256::ZERO);
+fn reciprocal_low(d: U2048, e: u32, bits: u32) -> U2048 {
+    let (mut rest, mut quotient) = (U2048::ZERO, U2048::ZERO);
     for i in (0..=e).rev() {
         // rest < d, so 2 rest + 1 - d < d: the bit shifted out only says "subtract".
-        let carry = rest.bit(255);
-        rest = (rest << 1u32) | U256::from(i == e);
+        let carry = rest.bit(U2048::BITS - 1);
+        rest = (rest << 1u32) | U2048::from(i == e);
         let bit = carry || rest >= d;
         if bit {
             rest = rest.wrapping_sub(d);
         }
-        quotient = (quotient << 1u32) | U256::from(bit);
+        quotient = (quotient << 1u32) | U2048::from(bit);
     }
-    let ceil = quotient.wrapping_add(U256::from(!rest.is_zero()));
-    ceil.wrapping_sub(U256::ONE.checked_shl(bits).unwrap_or(U256::ZERO))
+    let ceil = quotient.wrapping_add(U2048::from(!rest.is_zero()));
+    ceil.wrapping_sub(U2048::ONE.checked_shl(bits).unwrap_or(U2048::ZERO))
 }
 
 /// `n / d` for a clear `d` as a product (see the module docs): the quotient is the
@@ -151,12 +154,12 @@ fn reciprocal_low(d: U256, e: u32, bits: u32) -> U256 {
 /// remainder is `n - (n / d) d`. Exact for every `n < 2^bits`: `m d - 2^(bits + l)`
 /// is below `d`, so `n m / 2^(bits + l)` exceeds `n / d` by less than `2^-l <= 1/d`,
 /// which never reaches the next integer. `m < 2^(bits + 1)`, so the product fits in
-/// `2 bits + 1` bits. Where `m` does not fit a [`U256`], `m = 2^bits + m'` (`m` is
+/// `2 bits + 1` bits. Where `m` does not fit a [`U2048`], `m = 2^bits + m'` (`m` is
 /// above `2^bits`, as `d < 2^l`): `n m` is `n` moved up by whole blocks plus `n m'`.
-fn reciprocal(c: &mut Circuit, n: &[Wire], d: U256, bits: u32, l: u32) -> Result<(Radix, Radix)> {
+fn reciprocal(c: &mut Circuit, n: &[Wire], d: U2048, bits: u32, l: u32) -> Result<(Radix, Radix)> {
     let blocks = n.len();
     let wide = super::cast(c, n, 2 * blocks + 1)?;
-    let product = match U256::ONE.checked_shl(bits + l) {
+    let product = match U2048::ONE.checked_shl(bits + l) {
         Some(power) => scalar_mul(c, &wide, power.div_ceil(d))?,
         None => {
             let low = scalar_mul(c, &wide, reciprocal_low(d, bits + l, bits))?;
@@ -413,48 +416,63 @@ mod tests {
     }
 
     #[test]
-    fn reciprocals_beyond_256_bits_match_the_direct_ones() {
-        for (bits, d) in [(8u32, 3u128), (64, 10), (120, 1_000_000_007), (128, 3)] {
-            let d = U256::from(d);
-            let l = U256::BITS - (d - U256::ONE).leading_zeros();
-            let direct = (U256::ONE << (bits + l)).div_ceil(d) - (U256::ONE << bits);
+    fn reciprocals_match_the_direct_ones() {
+        for (bits, d) in [
+            (8u32, 3u128),
+            (64, 10),
+            (120, 1_000_000_007),
+            (128, 3),
+            (1000, 7),
+        ] {
+            let d = U2048::from(d);
+            let l = U2048::BITS - (d - U2048::ONE).leading_zeros();
+            let direct = (U2048::ONE << (bits + l)).div_ceil(d) - (U2048::ONE << bits);
             assert_eq!(
                 reciprocal_low(d, bits + l, bits),
                 direct,
                 "{bits} bits / {d}"
             );
         }
-        // ceil(2^258 / 3) - 2^256 = (2^256 + 2) / 3 (2^256 = 1 mod 3).
-        let third = (U256::MAX / U256::from(3u8)) + U256::ONE;
-        assert_eq!(reciprocal_low(U256::from(3u8), 258, 256), third);
+        // Beyond the clear type (2048-bit divisions), against twice its width.
+        type U4096 = crate::integer::bigint::StaticUnsignedBigInt<64>;
+        for d in [3u128, 10, 1_000_000_007, u128::MAX] {
+            let l = U2048::BITS - (U2048::from(d) - U2048::ONE).leading_zeros();
+            let direct =
+                (U4096::ONE << (2048 + l)).div_ceil(U4096::from(d)) - (U4096::ONE << 2048u32);
+            assert_eq!(
+                reciprocal_low(U2048::from(d), 2048 + l, 2048),
+                direct.resize(),
+                "/ {d}"
+            );
+        }
     }
 
     #[test]
-    fn the_split_reciprocal_of_256_bit_divisions() {
+    fn the_split_reciprocal_of_2048_bit_divisions() {
         use crate::integer::sum::tests::eval_clear;
         use crate::integer::{clear_digits, from_digits};
         let n = [
-            U256::ZERO,
-            U256::MAX,
-            U256::MAX - U256::ONE,
-            U256::from((u128::MAX / 3, u128::MAX / 7)),
-            U256::from((10u128, 1u128)),
+            U2048::ZERO,
+            U2048::MAX,
+            U2048::MAX - U2048::ONE,
+            U2048::from(crate::integer::U256::from((u128::MAX / 3, u128::MAX / 7))) << 1500u32,
+            U2048::MAX / U2048::from(10u8),
         ];
         let divisors = [
-            U256::from(3u8),
-            U256::from(10u8),
-            U256::from((3u128, 1u128)),
-            U256::MAX - U256::from(4u8),
+            U2048::from(3u8),
+            U2048::from(10u8),
+            U2048::from(crate::integer::U256::from((3u128, 1u128))),
+            U2048::MAX - U2048::from(4u8),
         ];
         for d in divisors {
-            let l = U256::BITS - (d - U256::ONE).leading_zeros();
-            let (mut c, x) = circuit_with_inputs(2, &[128]);
-            let (q, r) = reciprocal(&mut c, &x[0], d, 256, l).unwrap();
+            let l = U2048::BITS - (d - U2048::ONE).leading_zeros();
+            let (mut c, x) = circuit_with_inputs(2, &[1024]);
+            let (q, r) = reciprocal(&mut c, &x[0], d, 2048, l).unwrap();
             c.add_output(&q);
             c.add_output(&r);
             for &v in &n {
-                let got = eval_clear(&c, &[clear_digits(v, 4, 128)]);
-                let got: Vec<U256> = got.iter().map(|g| from_digits(g, 4).unwrap()).collect();
+                let got = eval_clear(&c, &[clear_digits(v, 4, 1024)]);
+                let got: Vec<U2048> = got.iter().map(|g| from_digits(g, 4).unwrap()).collect();
                 assert_eq!(got, [v / d, v % d], "{v} / {d}");
             }
         }

@@ -8,6 +8,7 @@
 //! message modulus) with noise level at most 1.
 
 mod add;
+pub mod bigint;
 mod bit_count;
 mod bitwise;
 mod carry;
@@ -16,6 +17,7 @@ mod circuit;
 mod comparison;
 mod div;
 mod execute;
+mod fused;
 mod mul;
 mod operation;
 mod oprf;
@@ -27,27 +29,29 @@ mod signed;
 mod signed_checked;
 mod signed_div;
 mod sum;
-mod u256;
 
 pub use crate::shortint::seed_block_info;
 pub use add::{
     add, clear_sub, neg, overflowing_add, overflowing_scalar_add, overflowing_scalar_sub,
     overflowing_sub, scalar_add, scalar_sub, sub,
 };
+pub use bigint::{I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{contains, eq, ne};
 pub use div::{div_rem, scalar_div_rem};
+pub(crate) use execute::held_blocks;
 pub use execute::{execute, execute_observed, run};
+pub use fused::{fused_mul_scalar_div, signed_fused_mul_scalar_div};
 pub use mul::{mul, scalar_mul, sum};
 pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
 pub use oprf::{oblivious_random, oblivious_random_below, random_bits_for_distance};
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
 pub use shift::{shift, shift_encrypted, ShiftOp};
-pub(crate) use signed::sign_extend_clear;
+pub(crate) use signed::sign_extend_wide;
 pub use signed::{
     abs, arithmetic_shr, arithmetic_shr_encrypted, sign_bit, sign_block, sign_extend,
     signed_binary, signed_compare, signed_comparison, signed_scalar_compare,
@@ -57,12 +61,6 @@ pub use signed_checked::{
     signed_overflowing_sub,
 };
 pub use signed_div::{signed_div_rem, signed_scalar_div_rem};
-pub use u256::U256;
-
-/// The wide clear integers at TFHE-rs's path (`tfhe::integer::bigint`): [`U256`].
-pub mod bigint {
-    pub use super::U256;
-}
 
 pub use radix::*;
 

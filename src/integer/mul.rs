@@ -37,7 +37,7 @@
 
 use super::carry::{cheapest, propagate, Strategy};
 use super::sum::{sum_columns, Finish};
-use super::{check_radix, check_same_length, clear_digits, Radix, U256};
+use super::{check_radix, check_same_length, clear_digits, Radix, U2048};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -141,7 +141,7 @@ enum Multiples {
 pub(crate) fn scalar_mul_with(
     c: &mut Circuit,
     x: &[Wire],
-    clear: U256,
+    clear: U2048,
     strategy: Strategy,
 ) -> Result<Radix> {
     check_radix(c, x)?;
@@ -161,7 +161,7 @@ pub(crate) fn scalar_mul_with(
 fn scalar_mul_by(
     c: &mut Circuit,
     x: &[Wire],
-    clear: U256,
+    clear: U2048,
     multiples: Multiples,
     finish: Finish,
 ) -> Result<Radix> {
@@ -255,7 +255,7 @@ fn scalar_mul_by(
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 11 * 6 % 16);
 /// assert_eq!(decrypt_radix(&ck, &out[1]).unwrap(), 11 * 4 % 16);
 /// ```
-pub fn scalar_mul(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+pub fn scalar_mul(c: &mut Circuit, x: &[Wire], clear: impl Into<U2048>) -> Result<Radix> {
     scalar_mul_with(c, x, clear.into(), Strategy::Auto)
 }
 

@@ -3,7 +3,7 @@
 //! [`overflowing`](super::overflowing) for `+ - *` with their flags). The high level
 //! builds them, and the scheduler's cost model counts their bootstraps.
 
-use super::{BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire, U256};
+use super::{BitOp, Circuit, CmpOp, Radix, ShiftOp, Wire, U2048};
 use crate::error::Result;
 
 /// A two-operand operation on encrypted integers (the right operand encrypted or
@@ -37,12 +37,15 @@ pub enum BinaryOp {
 }
 
 /// The right operand of a [`binary`] or [`comparison`] operation inside a circuit.
+// The clear value is the circuits' 2048-bit clear type (`Copy`, built and
+// consumed while a circuit is built).
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy)]
 pub enum Rhs<'w> {
     /// The blocks of an encrypted operand.
     Wires(&'w [Wire]),
     /// A clear value.
-    Clear(U256),
+    Clear(U2048),
 }
 
 /// The circuit of `lhs op rhs`.
@@ -87,11 +90,11 @@ pub fn binary(c: &mut Circuit, op: BinaryOp, lhs: &[Wire], rhs: Rhs) -> Result<R
 }
 
 /// A clear shift amount `k` of `blocks` blocks, modulo their width (0 for none).
-pub(crate) fn clear_shift_amount(c: &Circuit, blocks: usize, k: U256) -> u64 {
+pub(crate) fn clear_shift_amount(c: &Circuit, blocks: usize, k: U2048) -> u64 {
     let bits = blocks as u128 * u128::from(c.message_modulus().trailing_zeros());
     match bits {
         0 => 0,
-        bits => k.div_rem(U256::from(bits)).1.low_u128() as u64,
+        bits => k.div_rem(U2048::from(bits)).1.low_u128() as u64,
     }
 }
 

@@ -17,7 +17,7 @@
 //! then a [`crate::integer::select`] (2 bootstraps per block, 1 against a clear block).
 
 use super::comparison::{self, Relation, Rhs};
-use super::{check_radix, clear_digits, select, Radix, U256};
+use super::{check_radix, clear_digits, select, Radix, U2048};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -49,7 +49,7 @@ impl CmpOp {
         CmpOp::Ge,
     ];
 
-    /// The comparison on clear values (of any ordered type: [`U256`] for unsigned
+    /// The comparison on clear values (of any ordered type: [`U2048`] for unsigned
     /// integers, `i128` for signed ones).
     ///
     /// ```
@@ -140,18 +140,18 @@ pub fn scalar_compare(
     c: &mut Circuit,
     op: CmpOp,
     x: &[Wire],
-    clear: impl Into<U256>,
+    clear: impl Into<U2048>,
 ) -> Result<Wire> {
-    let clear: U256 = clear.into();
+    let clear: U2048 = clear.into();
     check_radix(c, x)?;
     if !fits(c, x.len(), clear) {
         // Every value of x is below `clear`.
-        return c.constant(op.apply(U256::ZERO, clear) as u64);
+        return c.constant(op.apply(U2048::ZERO, clear) as u64);
     }
     let largest = largest(c, x.len());
-    if op.relation().is_some() && op.apply(U256::ZERO, clear) == op.apply(largest, clear) {
+    if op.relation().is_some() && op.apply(U2048::ZERO, clear) == op.apply(largest, clear) {
         // Order relations are monotonic in x: equal at both ends means constant.
-        return c.constant(op.apply(U256::ZERO, clear) as u64);
+        return c.constant(op.apply(U2048::ZERO, clear) as u64);
     }
     let digits = clear_digits(clear, c.message_modulus(), x.len());
     match op.relation() {
@@ -160,14 +160,14 @@ pub fn scalar_compare(
     }
 }
 
-/// The largest value of `blocks` blocks (saturating at `U256::MAX`).
-fn largest(c: &Circuit, blocks: usize) -> U256 {
+/// The largest value of `blocks` blocks (saturating at `U2048::MAX`).
+fn largest(c: &Circuit, blocks: usize) -> U2048 {
     let bits = u32::try_from(blocks).unwrap_or(u32::MAX);
-    U256::mask(bits.saturating_mul(c.message_modulus().trailing_zeros()))
+    U2048::mask(bits.saturating_mul(c.message_modulus().trailing_zeros()))
 }
 
 /// Whether `clear` fits in `blocks` blocks.
-fn fits(c: &Circuit, blocks: usize, clear: U256) -> bool {
+fn fits(c: &Circuit, blocks: usize, clear: U2048) -> bool {
     clear <= largest(c, blocks)
 }
 
@@ -206,7 +206,7 @@ pub fn max(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
 }
 
 /// `x > clear` and the blocks of `clear` (modulo `base^blocks`) as trivial constants.
-fn against_clear(c: &mut Circuit, x: &[Wire], clear: U256) -> Result<(Wire, Radix)> {
+fn against_clear(c: &mut Circuit, x: &[Wire], clear: U2048) -> Result<(Wire, Radix)> {
     let greater = scalar_compare(c, CmpOp::Gt, x, clear)?;
     let digits = clear_digits(clear, c.message_modulus(), x.len());
     let blocks = digits
@@ -230,7 +230,7 @@ fn against_clear(c: &mut Circuit, x: &[Wire], clear: U256) -> Result<(Wire, Radi
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_min(c, &x[0], 9u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 9);
 /// ```
-pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: impl Into<U2048>) -> Result<Radix> {
     let (greater, clear_blocks) = against_clear(c, x, clear.into())?;
     select(c, greater, &clear_blocks, x)
 }
@@ -248,7 +248,7 @@ pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_max(c, &x[0], 9u128)?])).unwrap();
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), 13);
 /// ```
-pub fn scalar_max(c: &mut Circuit, x: &[Wire], clear: impl Into<U256>) -> Result<Radix> {
+pub fn scalar_max(c: &mut Circuit, x: &[Wire], clear: impl Into<U2048>) -> Result<Radix> {
     let (greater, clear_blocks) = against_clear(c, x, clear.into())?;
     select(c, greater, x, &clear_blocks)
 }

@@ -1,7 +1,7 @@
 //! Radix integers ([`Radix`]: the wires of a value's blocks, least significant
 //! first), their block counts, and their encryption and decryption block by block.
 
-use super::{Circuit, Wire, U256};
+use super::{Circuit, Wire, U2048};
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, ClientKey};
 
@@ -19,19 +19,19 @@ pub(crate) fn block_count(parameters: &crate::shortint::ShortintParameters, bits
 /// significant first. `Err` if `value` does not fit.
 ///
 /// ```
-/// use gpufhe::integer::{decrypt_radix, encrypt_radix, U256};
+/// use gpufhe::integer::{decrypt_radix, encrypt_radix, U2048};
 /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let blocks = encrypt_radix(&ck, 200u8, 4).unwrap(); // 4 blocks of 2 bits: 8 bits
-/// assert_eq!(decrypt_radix(&ck, &blocks).unwrap(), U256::from(200u8));
+/// assert_eq!(decrypt_radix(&ck, &blocks).unwrap(), U2048::from(200u8));
 /// assert!(encrypt_radix(&ck, 256u16, 4).is_err());
 /// ```
 pub fn encrypt_radix(
     client_key: &ClientKey,
-    value: impl Into<U256>,
+    value: impl Into<U2048>,
     num_blocks: usize,
 ) -> Result<Vec<Ciphertext>> {
-    let value: U256 = value.into();
+    let value: U2048 = value.into();
     let base = client_key.parameters().message_modulus;
     let bits = num_blocks as u32 * base.trailing_zeros();
     if !value.fits_in(bits) {
@@ -47,7 +47,7 @@ pub fn encrypt_radix(
 
 /// Decrypts a radix ciphertext: `sum_i m_i * message_modulus^i` modulo
 /// `message_modulus^num_blocks` (carries are ignored: blocks should be clean).
-pub fn decrypt_radix(client_key: &ClientKey, blocks: &[Ciphertext]) -> Result<U256> {
+pub fn decrypt_radix(client_key: &ClientKey, blocks: &[Ciphertext]) -> Result<U2048> {
     let digits = blocks
         .iter()
         .map(|block| client_key.decrypt(block))
@@ -56,32 +56,32 @@ pub fn decrypt_radix(client_key: &ClientKey, blocks: &[Ciphertext]) -> Result<U2
 }
 
 /// The value of base-`base` digits, least significant first; `Err` if they hold more
-/// than the 256 bits a [`U256`] can return.
-pub(crate) fn from_digits(digits: &[u64], base: u64) -> Result<U256> {
+/// than the 2048 bits a [`U2048`] can return.
+pub(crate) fn from_digits(digits: &[u64], base: u64) -> Result<U2048> {
     let digit_bits = base.trailing_zeros();
     let bits = u32::try_from(digits.len())
         .unwrap_or(u32::MAX)
         .saturating_mul(digit_bits);
-    if bits > U256::BITS {
+    if bits > U2048::BITS {
         return Err(Error::InvalidParameter(format!(
-            "{} blocks hold {bits} bits, more than the 256 a U256 can return",
+            "{} blocks hold {bits} bits, more than the 2048 a U2048 can return",
             digits.len()
         )));
     }
-    Ok(digits.iter().rev().fold(U256::ZERO, |value, &digit| {
-        (value << digit_bits) | U256::from(digit % base)
+    Ok(digits.iter().rev().fold(U2048::ZERO, |value, &digit| {
+        (value << digit_bits) | U2048::from(digit % base)
     }))
 }
 
 /// The `count` low base-`base` digits of `value` (`base` a power of two), least
-/// significant first (digits beyond 256 bits are 0).
-pub(crate) fn clear_digits(value: impl Into<U256>, base: u64, count: usize) -> Vec<u64> {
+/// significant first (digits beyond 2048 bits are 0).
+pub(crate) fn clear_digits(value: impl Into<U2048>, base: u64, count: usize) -> Vec<u64> {
     let digit_bits = base.trailing_zeros();
-    let mut rest: U256 = value.into();
+    let mut rest: U2048 = value.into();
     (0..count)
         .map(|_| {
             let digit = (rest.low_u128() % base as u128) as u64;
-            rest = rest.checked_shr(digit_bits).unwrap_or(U256::ZERO);
+            rest = rest.checked_shr(digit_bits).unwrap_or(U2048::ZERO);
             digit
         })
         .collect()

@@ -30,7 +30,7 @@
 use super::comparison::{self, Relation, Rhs as OrderRhs};
 use super::operation::{binary, comparison as unsigned_comparison, to_boolean};
 use super::{add, cast, check_radix, clear_digits, select, shift, shift_encrypted};
-use super::{BinaryOp, CmpOp, Radix, Rhs, ShiftOp};
+use super::{BinaryOp, CmpOp, Radix, Rhs, ShiftOp, I2048, U2048};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -39,7 +39,9 @@ fn width(c: &Circuit, blocks: usize) -> u32 {
     blocks as u32 * c.message_modulus().trailing_zeros()
 }
 
-/// `bits`-bit two's complement `value` (its low `bits` bits) as an `i128`.
+/// `bits`-bit two's complement `value` (its low `bits` bits) as an `i128` (the
+/// tests' reference).
+#[cfg(test)]
 pub(crate) fn sign_extend_clear(value: u128, bits: u32) -> i128 {
     match bits {
         0 => 0,
@@ -51,12 +53,21 @@ pub(crate) fn sign_extend_clear(value: u128, bits: u32) -> i128 {
     }
 }
 
-/// `value` as `bits`-bit two's complement (its low `bits` bits, like an `as` cast).
-fn wrap_clear(value: i128, bits: u32) -> u128 {
+/// `bits`-bit two's complement `value` (its low `bits` bits), sign-extended to the
+/// circuits' signed clear type.
+pub(crate) fn sign_extend_wide(value: U2048, bits: u32) -> I2048 {
     match bits {
-        0..=127 => value as u128 & ((1u128 << bits) - 1),
-        _ => value as u128,
+        0 => I2048::ZERO,
+        b if b >= U2048::BITS => I2048::from_unsigned(value),
+        b => {
+            I2048::from_unsigned(value.wrapping_shl(U2048::BITS - b)).wrapping_shr(U2048::BITS - b)
+        }
     }
+}
+
+/// `value` as `bits`-bit two's complement (its low `bits` bits, like an `as` cast).
+fn wrap_clear(value: I2048, bits: u32) -> U2048 {
+    value.as_unsigned().low_bits(bits)
 }
 
 /// The sign of `x` as a whole block: `m - 1` (every bit set) if negative, else 0. One
@@ -169,13 +180,19 @@ pub fn signed_compare(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: &[Wire]) ->
 /// assert_eq!(ck.decrypt(&out[0][0]).unwrap(), 1);
 /// assert_eq!(ck.decrypt(&out[1][0]).unwrap(), 1);
 /// ```
-pub fn signed_scalar_compare(c: &mut Circuit, op: CmpOp, x: &[Wire], clear: i128) -> Result<Wire> {
+pub fn signed_scalar_compare(
+    c: &mut Circuit,
+    op: CmpOp,
+    x: &[Wire],
+    clear: impl Into<I2048>,
+) -> Result<Wire> {
+    let clear: I2048 = clear.into();
     check_radix(c, x)?;
     let bits = width(c, x.len());
     let bits_clear = wrap_clear(clear, bits);
-    if sign_extend_clear(bits_clear, bits) != clear {
+    if sign_extend_wide(bits_clear, bits) != clear {
         // Out of range: every value of x is on the same side of `clear`.
-        let x_below = clear > 0;
+        let x_below = clear > I2048::ZERO;
         let holds = match op {
             CmpOp::Eq => false,
             CmpOp::Ne => true,
@@ -198,7 +215,7 @@ fn signed_min_max(c: &mut Circuit, lhs: &[Wire], rhs: Rhs, want_max: bool) -> Re
         Rhs::Wires(r) => (signed_compare(c, CmpOp::Gt, lhs, r)?, r.to_vec()),
         Rhs::Clear(k) => {
             let bits = width(c, lhs.len());
-            let clear = sign_extend_clear(k.low_u128(), bits);
+            let clear = sign_extend_wide(k, bits);
             let greater = signed_scalar_compare(c, CmpOp::Gt, lhs, clear)?;
             let digits = clear_digits(k, c.message_modulus(), lhs.len());
             let blocks = digits.into_iter().map(|d| c.constant(d));
@@ -358,7 +375,7 @@ pub fn signed_comparison(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: Rhs) -> 
     let w = match rhs {
         Rhs::Wires(r) => signed_compare(c, op, lhs, r)?,
         Rhs::Clear(k) => {
-            let clear = sign_extend_clear(k.low_u128(), width(c, lhs.len()));
+            let clear = sign_extend_wide(k, width(c, lhs.len()));
             signed_scalar_compare(c, op, lhs, clear)?
         }
     };

@@ -33,9 +33,9 @@
 use super::bit_count::ilog2;
 use super::checked::no_overflowing_form;
 use super::checked::{overflowing_mul, overflowing_scalar_mul};
-use super::signed::{abs, abs_and_sign, negate_where, sign_bit, sign_extend_clear};
+use super::signed::{abs, abs_and_sign, negate_where, sign_bit, sign_extend_wide};
 use super::{add, check_radix, check_same_length, clear_digits, scalar_add, scalar_compare};
-use super::{scalar_sub, sub, BinaryOp, CmpOp, Radix, Rhs, U256};
+use super::{scalar_sub, sub, BinaryOp, CmpOp, Radix, Rhs, U2048};
 use crate::error::Result;
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -130,14 +130,14 @@ fn add_or_sub(c: &mut Circuit, lhs: &[Wire], rhs: Rhs, subtract: bool) -> Result
 ///
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
-/// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, signed_overflowing_mul, Rhs, U256};
+/// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, signed_overflowing_mul, Rhs, U2048};
 /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
 /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0xf0u128, 4).unwrap(); // -16 as an i8
 /// let out = run(&backend, &[&a], |c, x| {
-///     let (exact, no) = signed_overflowing_mul(c, &x[0], Rhs::Clear(U256::from(8u8)))?;
-///     let (wrapped, yes) = signed_overflowing_mul(c, &x[0], Rhs::Clear(U256::from(9u8)))?;
+///     let (exact, no) = signed_overflowing_mul(c, &x[0], Rhs::Clear(U2048::from(8u8)))?;
+///     let (wrapped, yes) = signed_overflowing_mul(c, &x[0], Rhs::Clear(U2048::from(9u8)))?;
 ///     Ok(vec![exact, vec![no], wrapped, vec![yes]])
 /// })
 /// .unwrap();
@@ -169,9 +169,9 @@ pub fn signed_overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: Rhs) -> Result
             (low, high, differ)
         }
         Rhs::Clear(k) => {
-            let k = sign_extend_clear(k.low_u128(), bits);
-            let (low, high) = overflowing_scalar_mul(c, &abs_lhs, U256::from(k.unsigned_abs()))?;
-            let negative = match k < 0 {
+            let k = sign_extend_wide(k, bits);
+            let (low, high) = overflowing_scalar_mul(c, &abs_lhs, k.unsigned_abs())?;
+            let negative = match k.is_negative() {
                 true => c.linear(&[(lhs_negative, -1)], 1)?,
                 false => lhs_negative,
             };
@@ -180,7 +180,7 @@ pub fn signed_overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: Rhs) -> Result
     };
     let low_top = *low.last().unwrap_or(&lhs_top);
     let top_bit = c.table(low_top, move |v| u64::from(v >= half))?;
-    let min = U256::ONE << (bits - 1);
+    let min = U2048::ONE << (bits - 1);
     let is_min = scalar_compare(c, CmpOp::Eq, &low, min)?;
     let min_allowed = c.bivariate(is_min, negative, |e, s| e & s)?;
     // high + top_bit + (1 - min_allowed) >= 2 exactly when the product overflows
@@ -218,6 +218,7 @@ pub fn signed_ilog2(c: &mut Circuit, x: &[Wire], out_blocks: usize) -> Result<(R
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::integer::signed::sign_extend_clear;
     use crate::integer::sum::tests::check_clear;
     use crate::integer::tests::{check_radix_op, circuit_with_inputs, mask, table_costs};
 
@@ -282,7 +283,7 @@ mod tests {
                         blocks,
                         &values,
                         &|c, x| {
-                            let rhs = Rhs::Clear(U256::from(k));
+                            let rhs = Rhs::Clear(U2048::from(k));
                             let (value, flag) = signed_overflowing(c, op, &x[0], rhs)?;
                             Ok(vec![value, vec![flag]])
                         },

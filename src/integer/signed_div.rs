@@ -32,7 +32,7 @@
 
 use super::div::{div_rem, scalar_div_rem};
 use super::signed::{abs, abs_and_sign, negate_where};
-use super::{cast, check_radix, check_same_length, Radix, U256};
+use super::{cast, check_radix, check_same_length, Radix, I2048};
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
 
@@ -95,26 +95,32 @@ pub fn signed_div_rem(c: &mut Circuit, n: &[Wire], d: &[Wire]) -> Result<(Radix,
 /// assert_eq!(decrypt_radix(&ck, &out[0]).unwrap(), (-14i8) as u8 as u128);
 /// assert_eq!(decrypt_radix(&ck, &out[1]).unwrap(), 2);
 /// ```
-pub fn signed_scalar_div_rem(c: &mut Circuit, n: &[Wire], d: i128) -> Result<(Radix, Radix)> {
+pub fn signed_scalar_div_rem(
+    c: &mut Circuit,
+    n: &[Wire],
+    d: impl Into<I2048>,
+) -> Result<(Radix, Radix)> {
+    let d: I2048 = d.into();
     check_radix(c, n)?;
-    match d {
-        0 => {
-            return Err(Error::InvalidParameter(
-                "division by a clear zero (an encrypted zero divisor gives -1 or 1 and the \
-                 dividend, as in TFHE-rs)"
-                    .into(),
-            ))
-        }
-        1 => return Ok((n.to_vec(), cast(c, &[], n.len())?)),
-        -1 => return Ok((super::neg(c, n)?, cast(c, &[], n.len())?)),
-        _ => {}
+    if d == I2048::ZERO {
+        return Err(Error::InvalidParameter(
+            "division by a clear zero (an encrypted zero divisor gives -1 or 1 and the \
+             dividend, as in TFHE-rs)"
+                .into(),
+        ));
+    }
+    if d == I2048::ONE {
+        return Ok((n.to_vec(), cast(c, &[], n.len())?));
+    }
+    if d == I2048::from(-1i8) {
+        return Ok((super::neg(c, n)?, cast(c, &[], n.len())?));
     }
     let (abs_n, n_negative) = abs_and_sign(c, n)?;
-    let q_negative = match d < 0 {
+    let q_negative = match d.is_negative() {
         true => c.linear(&[(n_negative, -1)], 1)?,
         false => n_negative,
     };
-    let (q, r) = scalar_div_rem(c, &abs_n, U256::from(d.unsigned_abs()))?;
+    let (q, r) = scalar_div_rem(c, &abs_n, d.unsigned_abs())?;
     Ok((
         negate_where(c, &q, q_negative)?,
         negate_where(c, &r, n_negative)?,

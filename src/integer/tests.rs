@@ -2,7 +2,7 @@
 //! checks that run a whole list of operand pairs as **one batched circuit** on the
 //! CPU backend and compare every result with the clear computation.
 
-use super::{decrypt_radix, encrypt_radix, execute, Circuit, CircuitStats, Radix, Wire, U256};
+use super::{decrypt_radix, encrypt_radix, execute, Circuit, CircuitStats, Radix, Wire, U2048};
 use crate::backend::{cpu::CpuBackend, Backend, BlockInfo};
 use crate::error::Result;
 use crate::shortint::{Ciphertext, ClientKey, ServerKey, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2};
@@ -143,7 +143,7 @@ pub(crate) fn check_with(
             .collect();
         assert_eq!(
             decrypt_radix(ck, out).expect("decrypt"),
-            U256::from(expected(&clear) & mask(2 * out_blocks)),
+            U2048::from(expected(&clear) & mask(2 * out_blocks)),
             "operands {clear:?} on {widths:?} blocks, parallelism {parallelism}"
         );
     }

@@ -156,12 +156,14 @@ pub fn split_even(count: usize, k: usize) -> Vec<usize> {
 }
 
 /// The right operand of an operation of a [`Workload`].
+// The clear value is the circuits' 2048-bit clear type.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum RightOperand {
     /// An encrypted integer of the same width.
     Encrypted,
     /// A clear value (its digits decide some costs: `x + 0` is free).
-    Clear(crate::integer::U256),
+    Clear(crate::integer::U2048),
 }
 
 /// One high-level operation on two integers.

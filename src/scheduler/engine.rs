@@ -307,6 +307,13 @@ impl Scheduler {
     ) -> Result<Vec<Blocks>> {
         match target {
             Target::Cpu => {
+                // A wide circuit (a 2048-bit product) may hold more results than
+                // the host can: an `Err(OutOfMemory)` before it runs. Below 256 MiB
+                // (every operation up to 512 bits but products) not worth asking.
+                let need = super::memory::circuit_host_bytes(circuit);
+                if need >= 256 << 20 {
+                    crate::memory::check_host_memory(need, "the blocks a circuit holds")?;
+                }
                 let cpu = self.cpu_worker()?;
                 let resident = inputs
                     .iter()

@@ -2,10 +2,10 @@
 //!
 //! The CUDA backend runs a circuit as one step per bootstrap layer, then one step
 //! that gathers the outputs (see [`crate::integer::execute`]). Every layer's
-//! results stay on the device until the gather, so the peak is: the input blocks,
-//! plus every bootstrap output, plus the largest single step's working memory (each
-//! of its expressions' [`gpu_expression_bytes`] and its lookup tables' bodies), or
-//! the gathered outputs with the gather's working memory. The server key (already on
+//! results stay on the device until the last step that reads them, so the peak is:
+//! the input blocks, plus the largest sum over a step of the results held then and
+//! the step's working memory (each of its expressions' [`gpu_expression_bytes`] and
+//! its lookup tables' bodies; for the gather, the gathered outputs). The server key (already on
 //! the device) is not counted. The backend cuts a step that does not fit the free
 //! memory into chunks, so this is what the circuit needs to run in one piece.
 
@@ -13,7 +13,7 @@ use super::{CircuitInput, CostModel, GpuIndex, Recording, Scheduler, Target, Wor
 pub(crate) use crate::backend::gpu::big_lwe_bytes;
 pub use crate::backend::gpu::gpu_expression_bytes;
 use crate::error::Result;
-use crate::integer::{Circuit, Radix, Wire};
+use crate::integer::{self, Circuit, Radix, Wire};
 
 /// The device bytes `circuit` needs on a GPU to run in one piece (see the module
 /// docs), for inputs that are not on the GPU yet.
@@ -39,7 +39,6 @@ pub fn circuit_gpu_memory_bytes(circuit: &Circuit) -> u64 {
     let table_bytes = params.polynomial_size.0 as u64 * 8;
     let inputs: u64 = circuit.inputs().iter().map(|i| i.len() as u64 * big).sum();
     let layers = circuit.live_layers();
-    let mut produced = 0u64;
     let mut layer_scratch = vec![0u64; layers.len()];
     let mut layer_tables: Vec<Vec<usize>> = vec![Vec::new(); layers.len()];
     for (layer, &b) in layers
@@ -48,30 +47,40 @@ pub fn circuit_gpu_memory_bytes(circuit: &Circuit) -> u64 {
         .flat_map(|(l, bs)| bs.iter().map(move |b| (l, b)))
     {
         let bootstrap = circuit.bootstrap(b);
-        let outputs = circuit.table_by_id(bootstrap.table).function_count() as u64;
-        produced += outputs * big;
         layer_scratch[layer] +=
             gpu_expression_bytes(params, bootstrap.input.terms.len(), true) as u64;
         if !layer_tables[layer].contains(&bootstrap.table) {
             layer_tables[layer].push(bootstrap.table);
         }
     }
-    let largest_step = layer_scratch
-        .iter()
-        .zip(&layer_tables)
-        .map(|(scratch, tables)| scratch + tables.len() as u64 * table_bytes)
-        .max()
-        .unwrap_or(0);
     let gather: u64 = circuit
         .outputs()
         .iter()
         .flatten()
-        .map(|&w| {
-            let terms = circuit.linear_form(w).terms.len();
-            big + gpu_expression_bytes(params, terms, false) as u64
-        })
+        .map(|&w| gpu_expression_bytes(params, circuit.linear_form(w).terms.len(), false) as u64)
         .sum();
-    inputs + produced + largest_step.max(gather)
+    // Each step: the results held then (see `integer::held_blocks`) and its working
+    // memory; the gather is the last step.
+    let scratch = layer_scratch
+        .iter()
+        .zip(&layer_tables)
+        .map(|(scratch, tables)| scratch + tables.len() as u64 * table_bytes)
+        .chain([gather]);
+    let peak = integer::held_blocks(circuit)
+        .into_iter()
+        .zip(scratch)
+        .map(|(held, scratch)| held as u64 * big + scratch)
+        .max()
+        .unwrap_or(0);
+    inputs + peak
+}
+
+/// The host bytes of the bootstrap results `circuit` holds at its peak on the CPU
+/// (see [`integer::held_blocks`]; the inputs exist already).
+pub(crate) fn circuit_host_bytes(circuit: &Circuit) -> u64 {
+    let big = big_lwe_bytes(circuit.parameters()) as u64;
+    let held = integer::held_blocks(circuit).into_iter().max().unwrap_or(0);
+    held as u64 * big
 }
 
 impl Scheduler {

@@ -30,12 +30,14 @@ pub(crate) enum Blocks {
 
 /// A value entering a circuit: a clear value (its blocks become circuit constants)
 /// or encrypted blocks.
+// The clear value is the circuits' 2048-bit clear type.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum CircuitInput<'a> {
     /// A clear (trivially encrypted) value of `bits` bits.
     Clear {
         /// The value.
-        value: crate::integer::U256,
+        value: crate::integer::U2048,
         /// Its width (1 for a boolean).
         bits: u32,
     },

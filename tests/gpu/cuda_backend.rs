@@ -273,7 +273,7 @@ fn integer_circuits_match_the_cpu() {
             1 => (x * y) & 0xffff,
             _ => (x == y) as u128,
         };
-        let clear = gpufhe::integer::U256::from(clear);
+        let clear = gpufhe::integer::U2048::from(clear);
         assert_eq!(decrypt_radix(&b.ck, &g).unwrap(), clear, "output {i}");
         assert_eq!(decrypt_radix(&b.ck, c).unwrap(), clear, "output {i}");
     }

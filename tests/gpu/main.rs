@@ -23,6 +23,7 @@ mod cuda_keyswitch;
 mod cuda_linear_combination;
 mod cuda_lwe_add;
 mod cuda_stream_order;
+mod cuda_wide_integers;
 mod gpu_auto_select;
 mod gpu_default_parameters;
 mod gpu_multi_bit_default_parameters;

@@ -37,3 +37,5 @@ mod signed_default_parameters;
 mod small_widths_default_parameters;
 mod tfhe_rs_api;
 mod tfhe_rs_guide;
+mod wide_integers;
+mod wide_integers_default_parameters;

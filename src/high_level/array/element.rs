@@ -128,7 +128,7 @@ impl<Id: FheUintId> sealed::Element for FheUint<Id> {
     fn element_op(&self, op: ElementOp, rhs: ElementRhs<'_, Self>) -> Result<Self> {
         let rhs = match rhs {
             ElementRhs::Encrypted(x) => OperandKind::Encrypted(Cow::Borrowed(x)),
-            ElementRhs::Clear(k) => OperandKind::Clear(k.to_u256()),
+            ElementRhs::Clear(k) => OperandKind::Clear(k.to_wide()),
         };
         match op.binary() {
             Some(op) => self.binary(op, rhs),

@@ -5,8 +5,8 @@
 
 use super::{ClearId, FheArrayBase};
 use crate::high_level::{
-    FheBool, FheInt, FheInt128, FheInt16, FheInt32, FheInt64, FheInt8, FheUint, FheUint128,
-    FheUint16, FheUint2, FheUint256, FheUint32, FheUint4, FheUint64, FheUint8,
+    FheBool, FheInt, FheInt128, FheInt16, FheInt2, FheInt256, FheInt32, FheInt4, FheInt64, FheInt8,
+    FheUint, FheUint128, FheUint16, FheUint2, FheUint256, FheUint32, FheUint4, FheUint64, FheUint8,
 };
 
 /// For each element type (`FheUint32`, or `FheUint<Id>` for the generic names): an
@@ -70,11 +70,14 @@ array_names! {
     FheUint64 => FheUint64Array FheUint64Slice FheUint64SliceMut, CpuFheUint64Array CpuFheUint64Slice CpuFheUint64SliceMut, GpuFheUint64Array GpuFheUint64Slice GpuFheUint64SliceMut;
     FheUint128 => FheUint128Array FheUint128Slice FheUint128SliceMut, CpuFheUint128Array CpuFheUint128Slice CpuFheUint128SliceMut, GpuFheUint128Array GpuFheUint128Slice GpuFheUint128SliceMut;
     FheUint256 => FheUint256Array FheUint256Slice FheUint256SliceMut, CpuFheUint256Array CpuFheUint256Slice CpuFheUint256SliceMut, GpuFheUint256Array GpuFheUint256Slice GpuFheUint256SliceMut;
+    FheInt2 => FheInt2Array FheInt2Slice FheInt2SliceMut, CpuFheInt2Array CpuFheInt2Slice CpuFheInt2SliceMut, GpuFheInt2Array GpuFheInt2Slice GpuFheInt2SliceMut;
+    FheInt4 => FheInt4Array FheInt4Slice FheInt4SliceMut, CpuFheInt4Array CpuFheInt4Slice CpuFheInt4SliceMut, GpuFheInt4Array GpuFheInt4Slice GpuFheInt4SliceMut;
     FheInt8 => FheInt8Array FheInt8Slice FheInt8SliceMut, CpuFheInt8Array CpuFheInt8Slice CpuFheInt8SliceMut, GpuFheInt8Array GpuFheInt8Slice GpuFheInt8SliceMut;
     FheInt16 => FheInt16Array FheInt16Slice FheInt16SliceMut, CpuFheInt16Array CpuFheInt16Slice CpuFheInt16SliceMut, GpuFheInt16Array GpuFheInt16Slice GpuFheInt16SliceMut;
     FheInt32 => FheInt32Array FheInt32Slice FheInt32SliceMut, CpuFheInt32Array CpuFheInt32Slice CpuFheInt32SliceMut, GpuFheInt32Array GpuFheInt32Slice GpuFheInt32SliceMut;
     FheInt64 => FheInt64Array FheInt64Slice FheInt64SliceMut, CpuFheInt64Array CpuFheInt64Slice CpuFheInt64SliceMut, GpuFheInt64Array GpuFheInt64Slice GpuFheInt64SliceMut;
     FheInt128 => FheInt128Array FheInt128Slice FheInt128SliceMut, CpuFheInt128Array CpuFheInt128Slice CpuFheInt128SliceMut, GpuFheInt128Array GpuFheInt128Slice GpuFheInt128SliceMut;
+    FheInt256 => FheInt256Array FheInt256Slice FheInt256SliceMut, CpuFheInt256Array CpuFheInt256Slice CpuFheInt256SliceMut, GpuFheInt256Array GpuFheInt256Slice GpuFheInt256SliceMut;
     FheBool => FheBoolArray FheBoolSlice FheBoolSliceMut, CpuFheBoolArray CpuFheBoolSlice CpuFheBoolSliceMut, GpuFheBoolArray GpuFheBoolSlice GpuFheBoolSliceMut;
 }
 

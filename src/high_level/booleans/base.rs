@@ -66,7 +66,7 @@ impl FheBool {
 
     /// The value of a trivial encryption; `Err` if it is a real encryption.
     pub fn try_decrypt_trivial(&self) -> Result<bool> {
-        match self.storage {
+        match &self.storage {
             Storage::Trivial(v) => Ok(!v.is_zero()),
             Storage::Encrypted { .. } => Err(Error::InvalidParameter(
                 "this FheBool is encrypted, not trivial: decrypt it with its client key".into(),
@@ -127,7 +127,7 @@ impl FheDecrypt<bool> for FheBool {
 
 impl FheTrivialEncrypt<bool> for FheBool {
     fn encrypt_trivial(value: bool) -> Self {
-        Self::from_storage(Storage::Trivial(value.into()))
+        Self::from_storage(Storage::trivial(value.into()))
     }
 }
 

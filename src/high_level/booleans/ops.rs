@@ -216,7 +216,7 @@ impl FheBool {
         otherwise: Input<'_>,
         boolean: bool,
     ) -> Result<Storage> {
-        if let Storage::Trivial(v) = self.storage {
+        if let Storage::Trivial(v) = &self.storage {
             return Ok(if !v.is_zero() { then } else { otherwise }.storage.clone());
         }
         let out = current_server_key()?.execute(&[self.input(), then, otherwise], |c, w| {

@@ -18,17 +18,18 @@ use crate::high_level::config::block_count;
 use crate::high_level::internals::circuit::{run, single};
 use crate::high_level::internals::storage::{Input, Storage};
 use crate::high_level::traits::CastFrom;
-use crate::integer::{self, CmpOp, U256};
+use crate::integer::{self, CmpOp, U2048, U256};
 
 /// `value` resized to `bits` bits: truncated, or extended with zeros (or copies of its
 /// sign bit when `signed`), like an `as` cast.
 fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
     if let Storage::Trivial(v) = value.storage {
+        let v = **v;
         let v = match signed {
-            true => sign_extend_wide(*v, value.bits),
-            false => *v,
+            true => integer::sign_extend_wide(v, value.bits).as_unsigned(),
+            false => v,
         };
-        return Ok(Storage::Trivial(wrap_to_bits(v, bits)));
+        return Ok(Storage::trivial(wrap_to_bits(v, bits)));
     }
     let out = run(&[value], |c, w| {
         let count = block_count(c.parameters(), bits);
@@ -38,15 +39,6 @@ fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
         }])
     })?;
     single(out)
-}
-
-/// The `bits`-bit two's complement `value` (its low `bits` bits) sign-extended to
-/// 256 bits.
-fn sign_extend_wide(value: U256, bits: u32) -> U256 {
-    match bits {
-        1..=255 if value.bit(bits - 1) => value | !U256::mask(bits),
-        _ => value.low_bits(bits),
-    }
 }
 
 /// Truncates (keeping the low bits) or zero-extends, like an `as` cast; no bootstrap.
@@ -116,9 +108,9 @@ impl<Id: FheIntId> CastFrom<FheBool> for FheInt<Id> {
 impl<Id: FheUintId> CastFrom<FheUint<Id>> for FheBool {
     fn try_cast_from(value: FheUint<Id>) -> Result<Self> {
         if let Storage::Trivial(v) = value.storage {
-            return Ok(Self::from_storage(Storage::Trivial((!v.is_zero()).into())));
+            return Ok(Self::from_storage(Storage::trivial((!v.is_zero()).into())));
         }
-        value.compare(CmpOp::Ne, OperandKind::Clear(U256::ZERO))
+        value.compare(CmpOp::Ne, OperandKind::Clear(U2048::ZERO))
     }
 }
 

@@ -5,6 +5,7 @@
 //! ([`operators`]), casts ([`casts`]) and selection and lookup ([`select`]).
 
 pub(crate) mod casts;
+pub(crate) mod fused_ops;
 pub(crate) mod operands;
 pub(crate) mod operators;
 pub(crate) mod select;

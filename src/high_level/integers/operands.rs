@@ -17,7 +17,8 @@ use super::signed::static_::*;
 use super::unsigned::base::{wrap_to_bits, FheUint, FheUintId, UnsignedClear};
 use super::unsigned::static_::*;
 use crate::high_level::internals::storage::Storage;
-use crate::integer::{CmpOp, U256};
+use crate::integer::bigint::{I1024, I2048, I256, I512, U1024, U2048, U256, U512};
+use crate::integer::CmpOp;
 use std::borrow::Cow;
 
 /// The right operand of an operation on [`FheUint<Id>`]: `&FheUint<Id>`,
@@ -31,14 +32,16 @@ pub struct Operand<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 /// It is taken modulo `Id::BITS`.
 pub struct ShiftAmount<'a, Id: FheUintId>(pub(crate) OperandKind<'a, Id>);
 
-/// An encrypted or a clear operand.
+/// An encrypted or a clear operand (the clear one is the circuits' 2048-bit clear
+/// value; operands live on the stack while an operation is built).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum OperandKind<'a, Id: FheUintId> {
     Encrypted(Cow<'a, FheUint<Id>>),
     /// An encrypted shift amount of any width (its storage and width in bits): the
     /// shift circuits read the whole value of the amount, whatever its number of
     /// blocks, and take it modulo the width of the shifted value.
     Amount(Cow<'a, Storage>, u32),
-    Clear(U256),
+    Clear(U2048),
 }
 
 impl<Id: FheUintId> OperandKind<'_, Id> {
@@ -46,7 +49,7 @@ impl<Id: FheUintId> OperandKind<'_, Id> {
     /// divisor for the division, which gives TFHE-rs's result rather than the
     /// clear-zero error.
     pub(crate) fn is_trivial_zero(&self) -> bool {
-        matches!(self, Self::Encrypted(x) if matches!(x.storage, Storage::Trivial(v) if v.is_zero()))
+        matches!(self, Self::Encrypted(x) if matches!(&x.storage, Storage::Trivial(v) if v.is_zero()))
     }
 
     /// The same operand, borrowed.
@@ -87,46 +90,23 @@ impl<Id: FheUintId, Id2: FheUintId> From<FheUint<Id2>> for ShiftAmount<'_, Id> {
     }
 }
 
-/// `From` the clear type of each width, for [`Operand`] and [`ShiftAmount`].
+/// `From` the clear type of each width, for [`Operand`].
 macro_rules! own_clear_operands {
-    ($($name:ident, $id:ident, $bits:expr, $clear:ty;)*) => {$(
+    ($($name:ident, $id:ident, $bits:expr, $clear:ty, $c:ident, $p:ident, $cp:ident;)*) => {$(
         impl<'a> From<$clear> for Operand<'a, $id> {
             fn from(value: $clear) -> Self {
-                Self(OperandKind::Clear(value.to_u256()))
-            }
-        }
-
-        impl<'a> From<$clear> for ShiftAmount<'a, $id> {
-            fn from(value: $clear) -> Self {
-                Self(OperandKind::Clear(value.to_u256()))
+                Self(OperandKind::Clear(value.to_wide()))
             }
         }
     )*};
 }
 unsigned_widths!(own_clear_operands);
 
-/// Shift and rotation amounts of every clear unsigned type (as TFHE-rs takes them),
-/// for the types whose own clear type is another one.
-macro_rules! shift_by {
-    ($($clear:ty: $($id:ident),*;)*) => {$($(
-        impl<'a> From<$clear> for ShiftAmount<'a, $id> {
-            fn from(value: $clear) -> Self {
-                Self(OperandKind::Clear(value.to_u256()))
-            }
-        }
-    )*)*};
-}
-shift_by! {
-    u8: FheUint10Id, FheUint12Id, FheUint14Id, FheUint16Id, FheUint32Id, FheUint64Id,
-        FheUint128Id, FheUint256Id;
-    u16: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint32Id, FheUint64Id,
-        FheUint128Id, FheUint256Id;
-    u32: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint10Id, FheUint12Id,
-        FheUint14Id, FheUint16Id, FheUint64Id, FheUint128Id, FheUint256Id;
-    u64: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint10Id, FheUint12Id,
-        FheUint14Id, FheUint16Id, FheUint32Id, FheUint128Id, FheUint256Id;
-    u128: FheUint2Id, FheUint4Id, FheUint6Id, FheUint8Id, FheUint10Id, FheUint12Id,
-        FheUint14Id, FheUint16Id, FheUint32Id, FheUint64Id, FheUint256Id;
+/// Shift and rotation amounts of every clear unsigned type (as TFHE-rs takes them).
+impl<Id: FheUintId, T: UnsignedClear> From<T> for ShiftAmount<'_, Id> {
+    fn from(value: T) -> Self {
+        Self(OperandKind::Clear(value.to_wide()))
+    }
 }
 
 /// The right operand of an operation on [`FheInt<Id>`]: `&FheInt<Id>`, `FheInt<Id>`
@@ -164,7 +144,7 @@ impl<Id: FheIntId> From<FheInt<Id>> for ShiftAmount<'_, Id::Unsigned> {
 
 /// `From` the clear type of each width, for [`SignedOperand`].
 macro_rules! own_signed_clear_operands {
-    ($($name:ident, $id:ident, $clear:ty, $unsigned:ty;)*) => {$(
+    ($($name:ident, $id:ident, $clear:ty, $unsigned:ty, $c:ident, $p:ident, $cp:ident;)*) => {$(
         impl<'a> From<$clear> for SignedOperand<'a, $id> {
             fn from(value: $clear) -> Self {
                 Self(OperandKind::Clear(clear_bits::<$id>(value)))
@@ -217,17 +197,17 @@ impl Bound {
 /// A clear integer of any type: non-negative (any magnitude) or negative.
 #[derive(Clone, Copy)]
 enum Wide {
-    NonNegative(U256),
-    Negative(i128),
+    NonNegative(U2048),
+    Negative(I2048),
 }
 
 impl<Id: FheUintId> Comparand<'_, Id> {
     fn from_clear(value: Wide) -> Self {
-        let max = U256::MAX.wrapping_shr(256 - Id::BITS);
+        let max = U2048::mask(Id::BITS);
         match value {
             Wide::NonNegative(k) if k <= max => Self(OperandKind::Clear(k), Bound::Exact),
             Wide::NonNegative(_) => Self(OperandKind::Clear(max), Bound::Above),
-            Wide::Negative(_) => Self(OperandKind::Clear(U256::ZERO), Bound::Below),
+            Wide::Negative(_) => Self(OperandKind::Clear(U2048::ZERO), Bound::Below),
         }
     }
 }
@@ -235,13 +215,14 @@ impl<Id: FheUintId> Comparand<'_, Id> {
 impl<Id: FheIntId> SignedComparand<'_, Id> {
     fn from_clear(value: Wide) -> Self {
         let bits = FheInt::<Id>::bits();
-        let min_bits = U256::ONE.wrapping_shl(bits - 1);
-        let max = min_bits.wrapping_sub(U256::ONE);
-        let min = (min_bits.low_u128() as i128).wrapping_neg(); // -2^(bits-1)
+        let min_bits = U2048::ONE.wrapping_shl(bits - 1);
+        let max = min_bits.wrapping_sub(U2048::ONE);
+        // -2^(bits - 1), sign-extended.
+        let min = I2048::from_unsigned(U2048::MAX.wrapping_shl(bits - 1));
         let (kind, bound) = match value {
             Wide::NonNegative(k) if k <= max => (OperandKind::Clear(k), Bound::Exact),
             Wide::NonNegative(_) => (OperandKind::Clear(max), Bound::Above),
-            Wide::Negative(v) if bits == 128 || v >= min => {
+            Wide::Negative(v) if v >= min => {
                 (OperandKind::Clear(twos_complement(v, bits)), Bound::Exact)
             }
             Wide::Negative(_) => (OperandKind::Clear(min_bits), Bound::Below),
@@ -292,23 +273,30 @@ macro_rules! clear_comparands {
 }
 
 clear_comparands! {
-    u8 => |v| Wide::NonNegative(U256::from(u128::from(v)));
-    u16 => |v| Wide::NonNegative(U256::from(u128::from(v)));
-    u32 => |v| Wide::NonNegative(U256::from(u128::from(v)));
-    u64 => |v| Wide::NonNegative(U256::from(u128::from(v)));
-    u128 => |v| Wide::NonNegative(U256::from(v));
-    U256 => |v| Wide::NonNegative(v);
+    u8 => |v| Wide::NonNegative(v.into());
+    u16 => |v| Wide::NonNegative(v.into());
+    u32 => |v| Wide::NonNegative(v.into());
+    u64 => |v| Wide::NonNegative(v.into());
+    u128 => |v| Wide::NonNegative(v.into());
+    U256 => |v| Wide::NonNegative(v.into());
+    U512 => |v| Wide::NonNegative(v.into());
+    U1024 => |v| Wide::NonNegative(v.into());
+    U2048 => |v| Wide::NonNegative(v);
     i8 => |v| signed_wide(v.into());
     i16 => |v| signed_wide(v.into());
     i32 => |v| signed_wide(v.into());
     i64 => |v| signed_wide(v.into());
-    i128 => |v| signed_wide(v);
+    i128 => |v| signed_wide(v.into());
+    I256 => |v| signed_wide(v.resize());
+    I512 => |v| signed_wide(v.resize());
+    I1024 => |v| signed_wide(v.resize());
+    I2048 => |v| signed_wide(v);
 }
 
-fn signed_wide(v: i128) -> Wide {
-    match u128::try_from(v) {
-        Ok(k) => Wide::NonNegative(U256::from(k)),
-        Err(_) => Wide::Negative(v),
+fn signed_wide(v: I2048) -> Wide {
+    match v.is_negative() {
+        false => Wide::NonNegative(v.as_unsigned()),
+        true => Wide::Negative(v),
     }
 }
 
@@ -352,7 +340,13 @@ macro_rules! clear_overflowing_operands {
         }
     )*};
 }
-clear_overflowing_operands!(OverflowingOperand, FheUint<FheUintId>: u8, u16, u32, u64, u128, U256
-    => |v| wrap_to_bits(v.to_u256(), Id::BITS));
-clear_overflowing_operands!(SignedOverflowingOperand, FheInt<FheIntId>: i8, i16, i32, i64, i128
-    => |v| twos_complement(v.to_i128(), FheInt::<Id>::bits()));
+clear_overflowing_operands!(
+    OverflowingOperand,
+    FheUint<FheUintId>: u8, u16, u32, u64, u128, U256, U512, U1024, U2048
+    => |v| wrap_to_bits(v.to_wide(), Id::BITS)
+);
+clear_overflowing_operands!(
+    SignedOverflowingOperand,
+    FheInt<FheIntId>: i8, i16, i32, i64, i128, I256, I512, I1024, I2048
+    => |v| twos_complement(v.to_wide(), FheInt::<Id>::bits())
+);

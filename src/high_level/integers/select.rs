@@ -22,7 +22,7 @@ use crate::high_level::internals::storage::Input;
 use crate::high_level::traits::{
     FheEq, FheTrivialEncrypt, Flip, IfThenElse, IfThenZero, ScalarArm, ScalarIfThenElse,
 };
-use crate::integer::{self, Wire, U256};
+use crate::integer::{self, Wire, I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 use std::collections::HashSet;
 use std::hash::Hash;
 use std::ops::Range;
@@ -91,8 +91,8 @@ macro_rules! scalar_arms {
         }
     };
 }
-scalar_arms!(FheUint<FheUintId>: u8, u16, u32, u64, u128, U256);
-scalar_arms!(FheInt<FheIntId>: i8, i16, i32, i64, i128);
+scalar_arms!(FheUint<FheUintId>: u8, u16, u32, u64, u128, U256, U512, U1024, U2048);
+scalar_arms!(FheInt<FheIntId>: i8, i16, i32, i64, i128, I256, I512, I1024, I2048);
 
 impl<Id: FheUintId> IfThenZero<FheUint<Id>> for FheBool {
     fn try_if_then_zero(&self, value: &FheUint<Id>) -> Result<FheUint<Id>> {
@@ -277,15 +277,15 @@ impl<Clear> MatchValues<Clear> {
 
 /// `value` as the clear type of `OutId`; `Err` if it does not fit its width.
 fn output<Clear: UnsignedClear, OutId: FheUintId>(value: Clear) -> Result<OutId::Clear> {
-    let value = value.to_u256();
-    if OutId::BITS < 256 && value.wrapping_shr(OutId::BITS) != U256::ZERO {
+    let value = value.to_wide();
+    if !value.fits_in(OutId::BITS) {
         return Err(Error::InvalidParameter(format!(
             "the output {value} does not fit in {} ({} bits)",
             OutId::NAME,
             OutId::BITS
         )));
     }
-    Ok(OutId::Clear::from_u256_wrapping(value))
+    Ok(OutId::Clear::from_wide_wrapping(value))
 }
 
 /// The OR of `flags` as a balanced tree (a trivial `false` for none).
@@ -342,7 +342,7 @@ impl<Id: FheUintId> FheUint<Id> {
         let hits = matches
             .0
             .iter()
-            .map(|&(input, _)| self.try_eq(input.to_u256()))
+            .map(|&(input, _)| self.try_eq(input.to_wide()))
             .collect::<Result<Vec<_>>>()?;
         let value = FheUint::<OutId>::try_dot_product(&hits, &outputs)?;
         Ok((value, any(hits)?))

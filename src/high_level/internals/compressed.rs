@@ -10,7 +10,7 @@ use crate::high_level::global_state::current_server_key;
 use crate::high_level::keys::client::ClientKey;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::serialization::conformance::ConformanceParams;
-use crate::integer::{clear_digits, U256};
+use crate::integer::{clear_digits, U2048};
 use crate::scheduler::Blocks;
 use crate::shortint::{ModulusSwitchedBlocks, SeededBlocks};
 use serde::{Deserialize, Serialize};
@@ -34,7 +34,7 @@ pub(crate) struct CompressedStorage {
 impl CompressedStorage {
     /// The low `bits` bits of `value` (which the caller checked or wrapped),
     /// encrypted with a fresh seed.
-    pub(crate) fn encrypt(key: &ClientKey, value: U256, bits: u32) -> Result<Self> {
+    pub(crate) fn encrypt(key: &ClientKey, value: U2048, bits: u32) -> Result<Self> {
         let p = key.shortint_key().parameters();
         let digits = clear_digits(value, p.message_modulus, block_count(p, bits));
         Ok(Self {

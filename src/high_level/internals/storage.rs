@@ -4,7 +4,7 @@
 use crate::error::{check_eq, Error, Result};
 use crate::high_level::config::block_count;
 use crate::high_level::keys::tag::KeyTag;
-use crate::integer::U256;
+use crate::integer::{U2048, U256};
 use crate::scheduler::{Blocks, CircuitInput, Device, GpuIndex};
 use crate::shortint::{Ciphertext, ShortintParameters};
 use serde::{Deserialize, Serialize};
@@ -15,7 +15,7 @@ use std::borrow::Cow;
 pub(crate) enum Storage {
     /// A trivial encryption: the clear value, made into (noiseless) blocks when it
     /// enters a circuit. It belongs to no key and works with every key.
-    Trivial(U256),
+    Trivial(Box<U2048>),
     /// Blocks encrypted under the client key with this tag.
     Encrypted {
         /// The tag of the client key.
@@ -39,7 +39,7 @@ impl<'a> Input<'a> {
     pub(crate) fn circuit_input(&self) -> CircuitInput<'a> {
         match self.storage {
             Storage::Trivial(value) => CircuitInput::Clear {
-                value: *value,
+                value: **value,
                 bits: self.bits,
             },
             Storage::Encrypted { blocks, .. } => CircuitInput::Encrypted {
@@ -50,7 +50,9 @@ impl<'a> Input<'a> {
     }
 }
 
-/// How a [`Storage`] is written: the blocks always as host blocks.
+/// How a [`Storage`] is written: the blocks always as host blocks (built and
+/// consumed at once, so the 2048-bit variant's size does not matter).
+#[allow(clippy::large_enum_variant)]
 #[derive(Serialize, Deserialize)]
 enum StorageRepr<'a> {
     /// A clear value of at most 128 bits.
@@ -59,17 +61,19 @@ enum StorageRepr<'a> {
         tag: KeyTag,
         blocks: Cow<'a, [Ciphertext]>,
     },
-    /// A clear value above `u128::MAX` (appended: the tags of the others stay).
+    /// A clear value above `u128::MAX` of at most 256 bits (appended: the tags of
+    /// the others stay).
     TrivialWide(U256),
+    /// A clear value above 256 bits (appended).
+    TrivialWider(U2048),
 }
 
 impl Serialize for Storage {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         match self {
-            Self::Trivial(v) => match u128::try_from(*v) {
-                Ok(v) => StorageRepr::Trivial(v),
-                Err(_) => StorageRepr::TrivialWide(*v),
-            },
+            Self::Trivial(v) if v.fits_in(128) => StorageRepr::Trivial(v.low_u128()),
+            Self::Trivial(v) if v.fits_in(256) => StorageRepr::TrivialWide(v.resize()),
+            Self::Trivial(v) => StorageRepr::TrivialWider(**v),
             Self::Encrypted { tag, blocks } => StorageRepr::Encrypted {
                 tag: *tag,
                 blocks: blocks.to_cpu().map_err(serde::ser::Error::custom)?,
@@ -82,8 +86,9 @@ impl Serialize for Storage {
 impl<'de> Deserialize<'de> for Storage {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         Ok(match StorageRepr::deserialize(d)? {
-            StorageRepr::Trivial(v) => Self::Trivial(v.into()),
-            StorageRepr::TrivialWide(v) => Self::Trivial(v),
+            StorageRepr::Trivial(v) => Self::trivial(v.into()),
+            StorageRepr::TrivialWide(v) => Self::trivial(v.into()),
+            StorageRepr::TrivialWider(v) => Self::trivial(v),
             StorageRepr::Encrypted { tag, blocks } => Self::Encrypted {
                 tag,
                 blocks: Blocks::cpu(blocks.into_owned()),
@@ -115,6 +120,12 @@ pub(crate) fn check_block_layout(m: u64, carry: u64, bits: u32, count: usize) ->
 }
 
 impl Storage {
+    /// The trivial encryption of `value` (boxed: a 2048-bit clear is kept off the
+    /// values, which are mostly encrypted).
+    pub(crate) fn trivial(value: U2048) -> Self {
+        Self::Trivial(Box::new(value))
+    }
+
     /// Where the value lives: a trivial value (a clear value) is on the CPU.
     pub(crate) fn device(&self) -> Device {
         match self {

@@ -131,7 +131,7 @@ impl ClientKey {
     }
 
     /// Encrypts the low `bits` bits of `value` (`Err` if it has more).
-    pub(crate) fn encrypt_storage(&self, value: integer::U256, bits: u32) -> Result<Storage> {
+    pub(crate) fn encrypt_storage(&self, value: integer::U2048, bits: u32) -> Result<Storage> {
         let key = &self.inner.key;
         let count = block_count(key.parameters(), bits);
         let mut blocks = integer::encrypt_radix(key, value, count)?;
@@ -146,9 +146,9 @@ impl ClientKey {
     }
 
     /// Decrypts a value (a trivial one needs no key).
-    pub(crate) fn decrypt_storage(&self, storage: &Storage) -> Result<integer::U256> {
+    pub(crate) fn decrypt_storage(&self, storage: &Storage) -> Result<integer::U2048> {
         match storage {
-            Storage::Trivial(v) => Ok(*v),
+            Storage::Trivial(v) => Ok(**v),
             Storage::Encrypted { tag, blocks } => {
                 self.inner.tag.check(
                     "the decrypted value (decrypt with its own client key)",

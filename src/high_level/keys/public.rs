@@ -29,7 +29,7 @@ use crate::high_level::traits::{FheEncrypt, FheTryEncrypt};
 use crate::high_level::{
     FheBool, FheInt, FheIntId, FheUint, FheUintId, SignedClear, UnsignedClear,
 };
-use crate::integer::U256;
+use crate::integer::U2048;
 use crate::serialization::codec::SafeSerialization;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -247,7 +247,7 @@ impl PublicEncryptionKey for CompressedPublicKey {
 fn encrypt_value<T: Expandable>(
     key: &impl PublicEncryptionKey,
     kind: DataKind,
-    bits: U256,
+    bits: U2048,
 ) -> Result<T> {
     let key = key.compact_key()?;
     let mut builder = CompactCiphertextList::builder(&key);
@@ -267,7 +267,7 @@ where
 {
     /// `Err` if `value` has more than `Id::BITS` bits.
     fn try_encrypt(value: T, key: &K) -> Result<Self> {
-        let value = value.to_u256();
+        let value = value.to_wide();
         check_fits(value, Id::BITS, Id::NAME)?;
         encrypt_value(key, DataKind::Unsigned(Id::BITS), value)
     }
@@ -282,7 +282,7 @@ where
     /// Encrypts the low `Id::BITS` bits of `value`.
     #[track_caller]
     fn encrypt(value: T, key: &K) -> Self {
-        let value = wrap_to_bits(value.to_u256(), Id::BITS);
+        let value = wrap_to_bits(value.to_wide(), Id::BITS);
         expect_op(
             encrypt_value(key, DataKind::Unsigned(Id::BITS), value),
             "encrypt",
@@ -298,7 +298,7 @@ where
 {
     /// `Err` if `value` is out of the range of the type.
     fn try_encrypt(value: T, key: &K) -> Result<Self> {
-        let (value, bits) = (value.to_i128(), Self::bits());
+        let (value, bits) = (value.to_wide(), Self::bits());
         check_signed_fits(value, bits, Id::NAME)?;
         encrypt_value(key, DataKind::Signed(bits), twos_complement(value, bits))
     }
@@ -314,7 +314,7 @@ where
     #[track_caller]
     fn encrypt(value: T, key: &K) -> Self {
         let bits = Self::bits();
-        let value = twos_complement(value.to_i128(), bits);
+        let value = twos_complement(value.to_wide(), bits);
         expect_op(encrypt_value(key, DataKind::Signed(bits), value), "encrypt")
     }
 }

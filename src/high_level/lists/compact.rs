@@ -26,7 +26,8 @@ use crate::high_level::keys::tag::KeyTag;
 pub use crate::high_level::lists::kinds::DataKind;
 use crate::high_level::lists::kinds::FheTypes;
 use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
-use crate::integer::U256;
+use crate::high_level::{SignedClear, UnsignedClear};
+use crate::integer::{sign_extend_wide, I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 use crate::scheduler::Blocks;
 use crate::shortint;
 use serde::{Deserialize, Serialize};
@@ -41,7 +42,7 @@ pub(crate) fn block_counts(
     kinds
         .iter()
         .map(|kind| match kind.bits() {
-            0 | 257.. => Err(Error::InvalidParameter(format!(
+            0 | 2049.. => Err(Error::InvalidParameter(format!(
                 "a value of {} bits in a {what}",
                 kind.bits()
             ))),
@@ -355,43 +356,39 @@ pub struct CompactCiphertextListBuilder<'a> {
 }
 
 /// A clear value that a [`CompactCiphertextListBuilder`] takes: `u8` ... `u128`,
-/// [`U256`], `i8` ... `i128` and `bool`.
+/// [`U256`] ... [`U2048`](crate::integer::U2048), `i8` ... `i128`,
+/// [`I256`](crate::integer::I256) ... [`I2048`](crate::integer::I2048) and `bool`.
 pub trait CompactPushable: Copy {
     /// Its kind at its own width.
     fn kind(self) -> DataKind;
-    /// Its bits in two's complement (a signed value's low 128 bits).
-    fn bits_of(self) -> U256;
+    /// Its bits in two's complement, sign-extended to 2048 bits.
+    fn bits_of(self) -> U2048;
 }
 
 macro_rules! pushable {
-    ($kind:ident: $($t:ty),*) => {$(
+    ($($kind:ident: $($t:ty),*;)*) => {$($(
         impl CompactPushable for $t {
             fn kind(self) -> DataKind {
                 DataKind::$kind(<$t>::BITS)
             }
-            fn bits_of(self) -> U256 {
-                U256::from(self as u128)
+            fn bits_of(self) -> U2048 {
+                pushable!(@bits $kind, self)
             }
         }
-    )*};
+    )*)*};
+    (@bits Unsigned, $v:expr) => { UnsignedClear::to_wide($v) };
+    (@bits Signed, $v:expr) => { SignedClear::to_wide($v).as_unsigned() };
 }
-pushable!(Unsigned: u8, u16, u32, u64, u128);
-pushable!(Signed: i8, i16, i32, i64, i128);
-
-impl CompactPushable for U256 {
-    fn kind(self) -> DataKind {
-        DataKind::Unsigned(U256::BITS)
-    }
-    fn bits_of(self) -> U256 {
-        self
-    }
+pushable! {
+    Unsigned: u8, u16, u32, u64, u128, U256, U512, U1024, U2048;
+    Signed: i8, i16, i32, i64, i128, I256, I512, I1024, I2048;
 }
 
 impl CompactPushable for bool {
     fn kind(self) -> DataKind {
         DataKind::Boolean
     }
-    fn bits_of(self) -> U256 {
+    fn bits_of(self) -> U2048 {
         self.into()
     }
 }
@@ -535,17 +532,10 @@ impl CompactCiphertextListBuilder<'_> {
         };
         let bits = value.bits_of();
         let fits = match kind {
-            DataKind::Signed(n) if n < 128 => {
-                let v = bits.low_u128() as i128;
-                (-(1i128 << (n - 1))..(1i128 << (n - 1))).contains(&v)
-            }
-            _ => wrap_to_bits(bits, num_bits) == bits,
+            DataKind::Signed(n) => sign_extend_wide(bits, n).as_unsigned() == bits,
+            _ => bits.fits_in(num_bits),
         };
-        let max_bits = match kind {
-            DataKind::Unsigned(_) => U256::BITS,
-            _ => i128::BITS,
-        };
-        if num_bits == 0 || num_bits > max_bits || !fits {
+        if num_bits == 0 || num_bits > U2048::BITS || !fits {
             return Err(Error::InvalidParameter(format!(
                 "{value_bits:#x} does not fit in {num_bits} bits",
                 value_bits = bits
@@ -555,7 +545,7 @@ impl CompactCiphertextListBuilder<'_> {
     }
 
     /// Adds the low `kind.bits()` bits of `bits` as a value of `kind`.
-    pub(crate) fn push_kind(&mut self, kind: DataKind, bits: U256) -> &mut Self {
+    pub(crate) fn push_kind(&mut self, kind: DataKind, bits: U2048) -> &mut Self {
         let p = self.key.key.parameters();
         let count = block_count(p, kind.bits());
         let value = wrap_to_bits(bits, kind.bits());

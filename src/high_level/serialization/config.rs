@@ -6,6 +6,8 @@
 
 use super::conformance::{ConformanceParams, Conformant, ParameterSetConformant};
 use crate::error::Result;
+use crate::high_level::integers::signed::static_::signed_widths;
+use crate::high_level::integers::unsigned::static_::unsigned_widths;
 use crate::serialization::codec::{safe_deserialize, safe_serialize, SafeSerialization};
 use std::io::{Read, Write};
 
@@ -397,29 +399,28 @@ impl NonConformantDeserializationConfig {
 /// Names TFHE-rs gives the conformance parameters of each type: here all are
 /// [`ConformanceParams`].
 macro_rules! conformance_params_aliases {
-    ($($alias:ident: $ty:literal),* $(,)?) => {$(
+    ($($alias:ident: $ty:expr),* $(,)?) => {$(
         #[doc = concat!("The [`ConformanceParams`] of a `", $ty, "` (TFHE-rs's name).")]
         pub type $alias = ConformanceParams;
     )*};
 }
 conformance_params_aliases!(
     FheBoolConformanceParams: "FheBool",
-    FheUint2ConformanceParams: "FheUint2",
-    FheUint4ConformanceParams: "FheUint4",
-    FheUint6ConformanceParams: "FheUint6",
-    FheUint8ConformanceParams: "FheUint8",
-    FheUint10ConformanceParams: "FheUint10",
-    FheUint12ConformanceParams: "FheUint12",
-    FheUint14ConformanceParams: "FheUint14",
-    FheUint16ConformanceParams: "FheUint16",
-    FheUint32ConformanceParams: "FheUint32",
-    FheUint64ConformanceParams: "FheUint64",
-    FheUint128ConformanceParams: "FheUint128",
-    FheUint256ConformanceParams: "FheUint256",
-    FheInt8ConformanceParams: "FheInt8",
-    FheInt16ConformanceParams: "FheInt16",
-    FheInt32ConformanceParams: "FheInt32",
-    FheInt64ConformanceParams: "FheInt64",
-    FheInt128ConformanceParams: "FheInt128",
     CompactCiphertextListConformanceParams: "CompactCiphertextList",
 );
+
+/// The conformance-parameter name of each unsigned width.
+macro_rules! unsigned_params_aliases {
+    ($($name:ident, $id:ident, $bits:expr, $clear:ty, $c:ident, $p:ident, $cp:ident;)*) => {
+        $(conformance_params_aliases!($p: stringify!($name));)*
+    };
+}
+unsigned_widths!(unsigned_params_aliases);
+
+/// The conformance-parameter name of each signed width.
+macro_rules! signed_params_aliases {
+    ($($name:ident, $id:ident, $clear:ty, $unsigned:ty, $c:ident, $p:ident, $cp:ident;)*) => {
+        $(conformance_params_aliases!($p: stringify!($name));)*
+    };
+}
+signed_widths!(signed_params_aliases);

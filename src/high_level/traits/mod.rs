@@ -11,7 +11,8 @@ pub use encrypt::{
     FheTryTrivialEncrypt,
 };
 pub use ops::{
-    BitSlice, DivRem, FheEq, FheMax, FheMin, FheOrd, FheWait, Flip, IfThenElse, IfThenZero,
-    OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign,
-    RotateRight, RotateRightAssign, ScalarArm, ScalarIfThenElse,
+    BitSlice, DivRem, FheEq, FheMax, FheMin, FheOrd, FheWait, Flip, FusedMulScalarDiv,
+    FusedScalarMulScalarDiv, IfThenElse, IfThenZero, OverflowingAdd, OverflowingMul,
+    OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
+    ScalarArm, ScalarIfThenElse,
 };

@@ -430,6 +430,94 @@ pub trait DivRem<Rhs = Self> {
     }
 }
 
+/// `(self * mul) / div_scalar` with an encrypted `mul` and a clear `div_scalar`
+/// (TFHE-rs's trait of the same name): the product is computed on twice the width,
+/// so it never overflows before the division; the quotient is then truncated to the
+/// width of the type (it wraps if it does not fit). Signed values divide truncating
+/// toward zero, as Rust does on the exact product. One circuit.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
+/// let price = gpufhe::FheUint8::encrypt(200u8, &client_key);
+/// let quantity = gpufhe::FheUint8::encrypt(150u8, &client_key);
+/// // 200 * 150 = 30,000 does not fit in 8 bits; 30,000 / 250 = 120 does.
+/// let share = (&price).fused_mul_scalar_div(&quantity, 250u8);
+/// assert_eq!(FheDecrypt::<u8>::decrypt(&share, &client_key), 120);
+/// ```
+pub trait FusedMulScalarDiv<Mul, DivScalar> {
+    /// The result type.
+    type Output;
+    /// `(self * mul) / div_scalar`; `Err` for a zero divisor, without a server key on
+    /// this thread or for operands of different keys.
+    fn try_fused_mul_scalar_div(self, mul: Mul, div_scalar: DivScalar) -> Result<Self::Output>;
+
+    /// `(self * mul) / div_scalar`.
+    ///
+    /// # Panics
+    ///
+    /// If [`FusedMulScalarDiv::try_fused_mul_scalar_div`] fails.
+    #[track_caller]
+    fn fused_mul_scalar_div(self, mul: Mul, div_scalar: DivScalar) -> Self::Output
+    where
+        Self: Sized,
+    {
+        expect_op(
+            self.try_fused_mul_scalar_div(mul, div_scalar),
+            "fused_mul_scalar_div",
+        )
+    }
+}
+
+/// `(self * mul_scalar) / div_scalar` with both scalars clear (TFHE-rs's trait of
+/// the same name), the product on twice the width as [`FusedMulScalarDiv`].
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
+/// let balance = gpufhe::FheInt16::encrypt(-200i16, &client_key);
+/// // -200 * 200 = -40,000 overflows an i16; -40,000 / 100 = -400 does not.
+/// let scaled = (&balance).fused_scalar_mul_scalar_div(200i16, 100i16);
+/// assert_eq!(FheDecrypt::<i16>::decrypt(&scaled, &client_key), -400);
+/// ```
+pub trait FusedScalarMulScalarDiv<Scalar> {
+    /// The result type.
+    type Output;
+    /// `(self * mul_scalar) / div_scalar`; `Err` for a zero divisor or without a
+    /// server key on this thread.
+    fn try_fused_scalar_mul_scalar_div(
+        self,
+        mul_scalar: Scalar,
+        div_scalar: Scalar,
+    ) -> Result<Self::Output>;
+
+    /// `(self * mul_scalar) / div_scalar`.
+    ///
+    /// # Panics
+    ///
+    /// If [`FusedScalarMulScalarDiv::try_fused_scalar_mul_scalar_div`] fails.
+    #[track_caller]
+    fn fused_scalar_mul_scalar_div(self, mul_scalar: Scalar, div_scalar: Scalar) -> Self::Output
+    where
+        Self: Sized,
+    {
+        expect_op(
+            self.try_fused_scalar_mul_scalar_div(mul_scalar, div_scalar),
+            "fused_scalar_mul_scalar_div",
+        )
+    }
+}
+
 /// Waiting for the computation of a value to finish. gpufhe's operations are
 /// synchronous (a value is computed when the operation returns), so `wait` returns
 /// at once; it exists for code written for backends that compute asynchronously.

@@ -68,7 +68,7 @@ fn check_clear(cases: &[Vec<U256>], build: &Build<'_>, expected: &dyn Fn(&[U256]
         for (k, (g, w)) in got.iter().zip(want).enumerate() {
             let bits = 2 * g.len() as u32;
             let g = from_digits(g, 4).expect("at most 256 bits");
-            assert_eq!(g, w.low_bits(bits), "output {k} for {case:?}");
+            assert_eq!(g, U2048::from(w.low_bits(bits)), "output {k} for {case:?}");
         }
     }
 }
@@ -228,7 +228,7 @@ fn shifts_and_rotations_by_clear_and_encrypted_amounts() {
                         ShiftOp::RotateLeft => BinaryOp::RotateLeft,
                         ShiftOp::RotateRight => BinaryOp::RotateRight,
                     };
-                    binary(c, op, &x[0], Rhs::Clear(amount))
+                    binary(c, op, &x[0], Rhs::Clear(amount.into()))
                 });
                 out.collect()
             },
@@ -307,7 +307,10 @@ fn the_reciprocal_path_on_128_bits() {
         for case in &cases {
             let n = case[0].low_u128();
             let got = eval_clear(&c, &[clear_digits(n, 4, 64)]);
-            let got: Vec<U256> = got.iter().map(|g| from_digits(g, 4).unwrap()).collect();
+            let got: Vec<U256> = got
+                .iter()
+                .map(|g| from_digits(g, 4).unwrap().resize())
+                .collect();
             assert_eq!(got, [U256::from(n / d), U256::from(n % d)], "{n} / {d}");
         }
     }
@@ -375,7 +378,10 @@ fn check_encrypted(
     .expect("circuit runs");
     let per_case = outputs.len() / cases.len();
     for (case, outs) in cases.iter().zip(outputs.chunks(per_case)) {
-        let got: Vec<U256> = outs.iter().map(|o| decrypt_radix(ck, o).unwrap()).collect();
+        let got: Vec<U256> = outs
+            .iter()
+            .map(|o| decrypt_radix(ck, o).unwrap().resize())
+            .collect();
         let want: Vec<U256> = expected(case)
             .into_iter()
             .zip(outs)
@@ -420,11 +426,18 @@ fn radix_encryption_of_256_bits() {
     let (ck, _) = test_backend();
     let x = wide(7, u128::MAX);
     let blocks = encrypt_radix(ck, x, BLOCKS).unwrap();
-    assert_eq!(decrypt_radix(ck, &blocks).unwrap(), x);
+    assert_eq!(decrypt_radix(ck, &blocks).unwrap(), U2048::from(x));
     assert!(
         encrypt_radix(ck, x, BLOCKS - 1).is_err(),
         "does not fit in 254 bits"
     );
-    let too_many = encrypt_radix(ck, x, BLOCKS + 1).unwrap();
-    assert!(decrypt_radix(ck, &too_many).is_err(), "258 bits");
+    let more = encrypt_radix(ck, x, BLOCKS + 1).unwrap();
+    assert_eq!(
+        decrypt_radix(ck, &more).unwrap(),
+        U2048::from(x),
+        "258 bits"
+    );
+    // Past the 2048 bits of the circuits' clear values.
+    let too_many = encrypt_radix(ck, 1u8, 1025).unwrap();
+    assert!(decrypt_radix(ck, &too_many).is_err(), "2050 bits");
 }

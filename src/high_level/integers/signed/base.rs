@@ -4,7 +4,9 @@
 
 use crate::error::{Error, Result};
 use crate::high_level::integers::unsigned::base::UnsignedView;
-use crate::high_level::integers::unsigned::base::{sealed, wrap_to_bits, FheUint, FheUintId};
+use crate::high_level::integers::unsigned::base::{
+    sealed, wrap_to_bits, FheUint, FheUintId, UnsignedClear,
+};
 use crate::high_level::internals::expect_op;
 use crate::high_level::internals::storage::Storage;
 use crate::high_level::keys::client::ClientKey;
@@ -12,19 +14,24 @@ use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::traits::{
     FheDecrypt, FheEncrypt, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt,
 };
-use crate::integer::{sign_extend_clear, U256};
+use crate::integer::bigint::{StaticSignedBigInt, I2048, U1024, U2048, U256, U512};
+use crate::integer::sign_extend_wide;
 use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 
-/// The clear signed types (`i8` to `i128`) that encrypt into and decrypt from
-/// encrypted signed integers.
+/// The clear signed types (`i8` to `i128`, and [`I256`] ... [`I2048`]) that
+/// encrypt into and decrypt from encrypted signed integers.
 pub trait SignedClear: Copy + Send + Sync + 'static + sealed::Sealed {
     /// The width in bits.
     const BITS: u32;
-    /// The value as an `i128`.
+    /// The low 128 bits of the value, sign included (all of it up to `i128`).
     fn to_i128(self) -> i128;
     /// The low bits of `value`, like an `as` cast.
     fn from_i128_wrapping(value: i128) -> Self;
+    /// The value as an [`I2048`], the widest signed clear value.
+    fn to_wide(self) -> I2048;
+    /// The low bits of `value`, like an `as` cast.
+    fn from_wide_wrapping(value: I2048) -> Self;
 }
 
 macro_rules! signed_clear {
@@ -38,10 +45,39 @@ macro_rules! signed_clear {
             fn from_i128_wrapping(value: i128) -> Self {
                 value as $t
             }
+            fn to_wide(self) -> I2048 {
+                I2048::from(self)
+            }
+            fn from_wide_wrapping(value: I2048) -> Self {
+                value.as_unsigned().low_u128() as $t
+            }
         }
     )*};
 }
 signed_clear!(i8, i16, i32, i64, i128);
+
+/// The wide signed clear types, `StaticSignedBigInt<N>` of the named widths.
+macro_rules! wide_signed_clear {
+    ($($n:literal),*) => {$(
+        impl sealed::Sealed for StaticSignedBigInt<$n> {}
+        impl SignedClear for StaticSignedBigInt<$n> {
+            const BITS: u32 = Self::BITS;
+            fn to_i128(self) -> i128 {
+                self.as_unsigned().low_u128() as i128
+            }
+            fn from_i128_wrapping(value: i128) -> Self {
+                Self::from(value)
+            }
+            fn to_wide(self) -> I2048 {
+                self.resize()
+            }
+            fn from_wide_wrapping(value: I2048) -> Self {
+                value.resize()
+            }
+        }
+    )*};
+}
+wide_signed_clear!(4, 8, 16, 32);
 
 /// The width of an [`FheInt`]: one zero-sized type per width.
 pub trait FheIntId:
@@ -99,18 +135,18 @@ impl<Id: FheIntId> std::fmt::Debug for FheInt<Id> {
 }
 
 /// The two's complement bits of `value` in the width of `Id`.
-pub(crate) fn clear_bits<Id: FheIntId>(value: Id::Clear) -> U256 {
-    twos_complement(value.to_i128(), FheInt::<Id>::bits())
+pub(crate) fn clear_bits<Id: FheIntId>(value: Id::Clear) -> U2048 {
+    twos_complement(value.to_wide(), FheInt::<Id>::bits())
 }
 
-/// The `bits` low bits of `value` in two's complement (`bits` at most 128).
-pub(crate) fn twos_complement(value: i128, bits: u32) -> U256 {
-    wrap_to_bits(U256::from(value as u128), bits)
+/// The `bits` low bits of `value` in two's complement.
+pub(crate) fn twos_complement(value: I2048, bits: u32) -> U2048 {
+    wrap_to_bits(value.as_unsigned(), bits)
 }
 
 /// `Err` unless `value` is in the range of a `bits`-bit signed integer.
-pub(crate) fn check_signed_fits(value: i128, bits: u32, what: &str) -> Result<()> {
-    if sign_extend_clear(value as u128, bits) == value {
+pub(crate) fn check_signed_fits(value: I2048, bits: u32, what: &str) -> Result<()> {
+    if sign_extend_wide(value.as_unsigned(), bits) == value {
         Ok(())
     } else {
         Err(Error::InvalidParameter(format!(
@@ -165,8 +201,8 @@ impl<Id: FheIntId> FheInt<Id> {
     /// assert_eq!(x.try_decrypt_trivial::<i16>().unwrap(), -1234);
     /// ```
     pub fn try_decrypt_trivial<Clear: SignedClear>(&self) -> Result<Clear> {
-        let bits: u128 = self.inner.try_decrypt_trivial()?;
-        Ok(Clear::from_i128_wrapping(sign_extend_clear(
+        let bits: U2048 = self.inner.try_decrypt_trivial()?;
+        Ok(Clear::from_wide_wrapping(sign_extend_wide(
             bits,
             Self::bits(),
         )))
@@ -188,9 +224,9 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// The value of decrypted or trivial bits, as a signed `T` (wrapping).
-    fn signed_value(&self, key: &ClientKey) -> Result<i128> {
+    fn signed_value(&self, key: &ClientKey) -> Result<I2048> {
         let bits = key.decrypt_storage(&self.inner.storage)?;
-        Ok(sign_extend_clear(bits.low_u128(), Self::bits()))
+        Ok(sign_extend_wide(bits, Self::bits()))
     }
 }
 
@@ -217,7 +253,7 @@ impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, ClientKey> for FheInt<Id> {
     /// assert!(FheInt8::try_encrypt(128i64, &client_key).is_err());
     /// ```
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
-        let value = value.to_i128();
+        let value = value.to_wide();
         check_signed_fits(value, Self::bits(), Id::NAME)?;
         let bits = twos_complement(value, Self::bits());
         Ok(Self::from_storage(key.encrypt_storage(bits, Self::bits())?))
@@ -228,7 +264,7 @@ impl<Id: FheIntId, T: SignedClear> FheEncrypt<T, ClientKey> for FheInt<Id> {
     /// Encrypts the low bits of `value` (like `value as i8` for [`FheInt8`](crate::FheInt8)).
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
-        let bits = twos_complement(value.to_i128(), Self::bits());
+        let bits = twos_complement(value.to_wide(), Self::bits());
         expect_op(
             key.encrypt_storage(bits, Self::bits())
                 .map(Self::from_storage),
@@ -251,7 +287,7 @@ impl<Id: FheIntId, T: SignedClear> FheTryDecrypt<T> for FheInt<Id> {
     fn try_decrypt(&self, key: &ClientKey) -> Result<T> {
         let value = self.signed_value(key)?;
         check_signed_fits(value, T::BITS, "the clear type")?;
-        Ok(T::from_i128_wrapping(value))
+        Ok(T::from_wide_wrapping(value))
     }
 }
 
@@ -259,22 +295,22 @@ impl<Id: FheIntId, T: SignedClear> FheDecrypt<T> for FheInt<Id> {
     /// The value, wrapped to `T` like an `as` cast (sign-extended to a wider `T`).
     #[track_caller]
     fn decrypt(&self, key: &ClientKey) -> T {
-        expect_op(self.signed_value(key).map(T::from_i128_wrapping), "decrypt")
+        expect_op(self.signed_value(key).map(T::from_wide_wrapping), "decrypt")
     }
 }
 
 impl<Id: FheIntId, T: SignedClear> FheTrivialEncrypt<T> for FheInt<Id> {
     /// The low bits of `value`, unencrypted; needs no key.
     fn encrypt_trivial(value: T) -> Self {
-        let bits = twos_complement(value.to_i128(), Self::bits());
-        Self::from_storage(Storage::Trivial(bits))
+        let bits = twos_complement(value.to_wide(), Self::bits());
+        Self::from_storage(Storage::trivial(bits))
     }
 }
 
 impl<Id: FheIntId, T: SignedClear> FheTryTrivialEncrypt<T> for FheInt<Id> {
     /// `Err` if `value` is out of the range of the type.
     fn try_encrypt_trivial(value: T) -> Result<Self> {
-        let value = value.to_i128();
+        let value = value.to_wide();
         check_signed_fits(value, Self::bits(), Id::NAME)?;
         Ok(Self::encrypt_trivial(value))
     }
@@ -288,15 +324,15 @@ macro_rules! trivial_from_unsigned {
         impl<Id: FheIntId> FheTrivialEncrypt<$t> for FheInt<Id> {
             /// The low bits of `value`, unencrypted; needs no key.
             fn encrypt_trivial(value: $t) -> Self {
-                let bits = wrap_to_bits(U256::from(value), Self::bits());
-                Self::from_storage(Storage::Trivial(bits))
+                let bits = wrap_to_bits(value.to_wide(), Self::bits());
+                Self::from_storage(Storage::trivial(bits))
             }
         }
 
         impl<Id: FheIntId> FheTryTrivialEncrypt<$t> for FheInt<Id> {
             /// `Err` if `value` is above the maximum of the type.
             fn try_encrypt_trivial(value: $t) -> Result<Self> {
-                if U256::from(value).wrapping_shr(Self::bits() - 1) != U256::ZERO {
+                if !value.to_wide().fits_in(Self::bits() - 1) {
                     return Err(Error::InvalidParameter(format!(
                         "{value} does not fit in {} ({} bits, signed)",
                         Id::NAME,
@@ -308,7 +344,7 @@ macro_rules! trivial_from_unsigned {
         }
     )*};
 }
-trivial_from_unsigned!(u8, u16, u32, u64, u128, U256);
+trivial_from_unsigned!(u8, u16, u32, u64, u128, U256, U512, U1024, U2048);
 
 /// Writes the key tag and the blocks (or the bits of a trivial encryption).
 impl<Id: FheIntId> Serialize for FheInt<Id> {

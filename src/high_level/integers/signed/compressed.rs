@@ -2,6 +2,7 @@
 //! the same width (see `integers::unsigned::compressed`).
 
 use super::base::{check_signed_fits, twos_complement, FheInt, FheIntId, SignedClear};
+use super::static_::signed_widths;
 use super::static_::*;
 use crate::error::Result;
 use crate::high_level::integers::unsigned::compressed::{compressed_types, CompressedFheUint};
@@ -99,7 +100,7 @@ impl<Id: FheIntId> CompressedFheInt<Id> {
 impl<Id: FheIntId, T: SignedClear> FheTryEncrypt<T, ClientKey> for CompressedFheInt<Id> {
     /// `Err` if `value` is out of the range of the type.
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
-        let (value, bits) = (value.to_i128(), FheInt::<Id>::bits());
+        let (value, bits) = (value.to_wide(), FheInt::<Id>::bits());
         check_signed_fits(value, bits, Id::NAME)?;
         let inner = CompressedStorage::encrypt(key, twos_complement(value, bits), bits)?;
         Ok(Self {
@@ -114,7 +115,7 @@ impl<Id: FheIntId, T: SignedClear> FheEncrypt<T, ClientKey> for CompressedFheInt
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
         let bits = FheInt::<Id>::bits();
-        let inner = CompressedStorage::encrypt(key, twos_complement(value.to_i128(), bits), bits);
+        let inner = CompressedStorage::encrypt(key, twos_complement(value.to_wide(), bits), bits);
         Self {
             inner: CompressedFheUint::from_storage(expect_op(inner, "encrypt")),
         }
@@ -178,10 +179,12 @@ impl<Id: FheIntId> CompressedFheInt<Id> {
     }
 }
 
-compressed_types! {
-    CompressedFheInt8, CompressedFheInt8ConformanceParams, CompressedFheInt, FheInt8Id, "FheInt8";
-    CompressedFheInt16, CompressedFheInt16ConformanceParams, CompressedFheInt, FheInt16Id, "FheInt16";
-    CompressedFheInt32, CompressedFheInt32ConformanceParams, CompressedFheInt, FheInt32Id, "FheInt32";
-    CompressedFheInt64, CompressedFheInt64ConformanceParams, CompressedFheInt, FheInt64Id, "FheInt64";
-    CompressedFheInt128, CompressedFheInt128ConformanceParams, CompressedFheInt, FheInt128Id, "FheInt128";
+/// The compressed alias of each width.
+macro_rules! compressed_aliases {
+    ($($name:ident, $id:ident, $clear:ty, $unsigned:ty, $c:ident, $p:ident, $cp:ident;)*) => {
+        compressed_types! {
+            $($c, $cp, CompressedFheInt, $id, $name;)*
+        }
+    };
 }
+signed_widths!(compressed_aliases);

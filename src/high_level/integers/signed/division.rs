@@ -8,7 +8,7 @@ use crate::high_level::integers::operands::{OperandKind, SignedOperand};
 use crate::high_level::integers::operators::{div_rem_trait, division_operators};
 use crate::high_level::integers::unsigned::division::division_methods;
 use crate::high_level::traits::DivRem;
-use crate::integer::{self, sign_extend_clear, Rhs};
+use crate::integer::{self, sign_extend_wide, Rhs};
 use std::ops::{Div, DivAssign, Rem, RemAssign};
 
 impl<Id: FheIntId> FheInt<Id> {
@@ -52,7 +52,7 @@ impl<Id: FheIntId> FheInt<Id> {
                 integer::signed_div_rem(c, n, &zero)
             }
             Rhs::Clear(d) => {
-                let d = sign_extend_clear(d.low_u128(), Self::bits());
+                let d = sign_extend_wide(d, Self::bits());
                 integer::signed_scalar_div_rem(c, n, d)
             }
         })?;

@@ -26,7 +26,7 @@ use crate::high_level::traits::{
     FheEq, FheMax, FheMin, FheOrd, FheTrivialEncrypt, FheWait, OverflowingAdd, OverflowingMul,
     OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight, RotateRightAssign,
 };
-use crate::integer::{self, BinaryOp, CmpOp, U256};
+use crate::integer::{self, BinaryOp, CmpOp, I1024, I2048, I256, I512, U2048};
 use std::ops::{
     Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, MulAssign,
     Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
@@ -82,7 +82,7 @@ impl<Id: FheIntId> FheInt<Id> {
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
-        let clear = UnsignedClear::from_u256_wrapping(clear_bits::<Id>(clear));
+        let clear = UnsignedClear::from_wide_wrapping(clear_bits::<Id>(clear));
         self.inner.try_sub_from(clear).map(Self::from_inner)
     }
 
@@ -167,7 +167,7 @@ iter_sum!(FheInt<FheIntId>);
 overflowing_neg_trait!(
     FheInt<FheIntId>,
     CmpOp::Eq,
-    U256::ONE.wrapping_shl(FheInt::<Id>::bits() - 1)
+    U2048::ONE.wrapping_shl(FheInt::<Id>::bits() - 1)
 );
 
 impl<Id: FheIntId> FheWait for FheInt<Id> {
@@ -177,13 +177,16 @@ impl<Id: FheIntId> FheWait for FheInt<Id> {
 
 /// The clear operators on the left for each width.
 macro_rules! clear_left {
-    ($($name:ident, $id:ident, $clear:ty, $unsigned:ty;)*) => {$(
+    ($($name:ident, $id:ident, $clear:ty, $unsigned:ty, $c:ident, $p:ident, $cp:ident;)*) => {$(
         clear_left_operators!(@type FheInt, $crate::high_level::$id, $clear);
     )*};
 }
 signed_widths!(clear_left);
 
-clear_left_overflowing!(SignedOverflowingOperand, FheInt<FheIntId>: i8, i16, i32, i64, i128);
+clear_left_overflowing!(
+    SignedOverflowingOperand,
+    FheInt<FheIntId>: i8, i16, i32, i64, i128, I256, I512, I1024, I2048
+);
 
 bit_methods! {
     FheInt<FheIntId>, integer::signed_ilog2,

@@ -9,7 +9,7 @@ use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::traits::{
     FheDecrypt, FheEncrypt, FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt,
 };
-use crate::integer::U256;
+use crate::integer::bigint::{StaticUnsignedBigInt, U2048, U256};
 use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 use std::marker::PhantomData;
@@ -19,8 +19,8 @@ pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
-/// The clear unsigned types (`u8` to `u128`, and [`U256`]) that encrypt into and
-/// decrypt from encrypted integers.
+/// The clear unsigned types (`u8` to `u128`, and [`U256`] ... [`U2048`]) that
+/// encrypt into and decrypt from encrypted integers.
 pub trait UnsignedClear: Copy + Send + Sync + 'static + sealed::Sealed {
     /// The width in bits.
     const BITS: u32;
@@ -28,10 +28,14 @@ pub trait UnsignedClear: Copy + Send + Sync + 'static + sealed::Sealed {
     fn to_u128(self) -> u128;
     /// The low bits of `value`, like an `as` cast.
     fn from_u128_wrapping(value: u128) -> Self;
-    /// The value as a [`U256`].
+    /// The low 256 bits of the value, as a [`U256`].
     fn to_u256(self) -> U256;
     /// The low bits of `value`, like an `as` cast.
     fn from_u256_wrapping(value: U256) -> Self;
+    /// The value as a [`U2048`], the widest clear value.
+    fn to_wide(self) -> U2048;
+    /// The low bits of `value`, like an `as` cast.
+    fn from_wide_wrapping(value: U2048) -> Self;
 }
 
 macro_rules! unsigned_clear {
@@ -51,27 +55,45 @@ macro_rules! unsigned_clear {
             fn from_u256_wrapping(value: U256) -> Self {
                 value.low_u128() as $t
             }
+            fn to_wide(self) -> U2048 {
+                U2048::from(self)
+            }
+            fn from_wide_wrapping(value: U2048) -> Self {
+                value.low_u128() as $t
+            }
         }
     )*};
 }
 unsigned_clear!(u8, u16, u32, u64, u128);
 
-impl sealed::Sealed for U256 {}
-impl UnsignedClear for U256 {
-    const BITS: u32 = U256::BITS;
-    fn to_u128(self) -> u128 {
-        self.low_u128()
-    }
-    fn from_u128_wrapping(value: u128) -> Self {
-        U256::from(value)
-    }
-    fn to_u256(self) -> U256 {
-        self
-    }
-    fn from_u256_wrapping(value: U256) -> Self {
-        value
-    }
+/// The wide clear types, `StaticUnsignedBigInt<N>` of the named widths.
+macro_rules! wide_unsigned_clear {
+    ($($n:literal),*) => {$(
+        impl sealed::Sealed for StaticUnsignedBigInt<$n> {}
+        impl UnsignedClear for StaticUnsignedBigInt<$n> {
+            const BITS: u32 = Self::BITS;
+            fn to_u128(self) -> u128 {
+                self.low_u128()
+            }
+            fn from_u128_wrapping(value: u128) -> Self {
+                Self::from(value)
+            }
+            fn to_u256(self) -> U256 {
+                self.resize()
+            }
+            fn from_u256_wrapping(value: U256) -> Self {
+                value.resize()
+            }
+            fn to_wide(self) -> U2048 {
+                self.resize()
+            }
+            fn from_wide_wrapping(value: U2048) -> Self {
+                value.resize()
+            }
+        }
+    )*};
 }
+wide_unsigned_clear!(4, 8, 16, 32);
 
 /// The width of an [`FheUint`]: one zero-sized type per width.
 pub trait FheUintId:
@@ -171,12 +193,12 @@ impl<Id: FheUintId> UnsignedView for FheUint<Id> {
 }
 
 /// `value` reduced to `bits` bits (wrapping like an `as` cast).
-pub(crate) fn wrap_to_bits(value: U256, bits: u32) -> U256 {
+pub(crate) fn wrap_to_bits(value: U2048, bits: u32) -> U2048 {
     value.low_bits(bits)
 }
 
 /// `Err` unless `value` fits in `bits` bits.
-pub(crate) fn check_fits(value: U256, bits: u32, what: &str) -> Result<()> {
+pub(crate) fn check_fits(value: U2048, bits: u32, what: &str) -> Result<()> {
     if value.fits_in(bits) {
         Ok(())
     } else {
@@ -229,7 +251,7 @@ impl<Id: FheUintId> FheUint<Id> {
     /// ```
     pub fn try_decrypt_trivial<Clear: UnsignedClear>(&self) -> Result<Clear> {
         match self.storage {
-            Storage::Trivial(v) => Ok(Clear::from_u256_wrapping(v)),
+            Storage::Trivial(ref v) => Ok(Clear::from_wide_wrapping(**v)),
             Storage::Encrypted { .. } => Err(Error::InvalidParameter(format!(
                 "this {} is encrypted, not trivial: decrypt it with its client key",
                 Id::NAME
@@ -291,7 +313,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, ClientKey> for FheUint<Id
     /// assert!(FheUint8::try_encrypt(256u64, &client_key).is_err());
     /// ```
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
-        let value = value.to_u256();
+        let value = value.to_wide();
         check_fits(value, Id::BITS, Id::NAME)?;
         Ok(Self::from_storage(key.encrypt_storage(value, Id::BITS)?))
     }
@@ -311,7 +333,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheEncrypt<T, ClientKey> for FheUint<Id> {
     /// ```
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
-        let value = wrap_to_bits(value.to_u256(), Id::BITS);
+        let value = wrap_to_bits(value.to_wide(), Id::BITS);
         expect_op(
             key.encrypt_storage(value, Id::BITS).map(Self::from_storage),
             "encrypt",
@@ -324,7 +346,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryDecrypt<T> for FheUint<Id> {
     fn try_decrypt(&self, key: &ClientKey) -> Result<T> {
         let value = key.decrypt_storage(&self.storage)?;
         check_fits(value, T::BITS, "the clear type")?;
-        Ok(T::from_u256_wrapping(value))
+        Ok(T::from_wide_wrapping(value))
     }
 }
 
@@ -334,7 +356,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheDecrypt<T> for FheUint<Id> {
     fn decrypt(&self, key: &ClientKey) -> T {
         expect_op(
             key.decrypt_storage(&self.storage)
-                .map(T::from_u256_wrapping),
+                .map(T::from_wide_wrapping),
             "decrypt",
         )
     }
@@ -343,16 +365,16 @@ impl<Id: FheUintId, T: UnsignedClear> FheDecrypt<T> for FheUint<Id> {
 impl<Id: FheUintId, T: UnsignedClear> FheTrivialEncrypt<T> for FheUint<Id> {
     /// The low `Id::BITS` bits of `value`, unencrypted; needs no key.
     fn encrypt_trivial(value: T) -> Self {
-        Self::from_storage(Storage::Trivial(wrap_to_bits(value.to_u256(), Id::BITS)))
+        Self::from_storage(Storage::trivial(wrap_to_bits(value.to_wide(), Id::BITS)))
     }
 }
 
 impl<Id: FheUintId, T: UnsignedClear> FheTryTrivialEncrypt<T> for FheUint<Id> {
     /// `Err` if `value` has more than `Id::BITS` bits.
     fn try_encrypt_trivial(value: T) -> Result<Self> {
-        let value = value.to_u256();
+        let value = value.to_wide();
         check_fits(value, Id::BITS, Id::NAME)?;
-        Ok(Self::from_storage(Storage::Trivial(value)))
+        Ok(Self::from_storage(Storage::trivial(value)))
     }
 }
 

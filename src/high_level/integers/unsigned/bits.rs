@@ -18,7 +18,7 @@ use crate::high_level::integers::operands::{OperandKind, ShiftAmount};
 use crate::high_level::internals::circuit::{run, single};
 use crate::high_level::internals::expect_op;
 use crate::high_level::traits::{BitSlice, CastInto, FheTrivialEncrypt};
-use crate::integer::{self, Circuit, CountOp, Radix, Wire, U256};
+use crate::integer::{self, Circuit, CountOp, Radix, Wire, U2048};
 use std::ops::{Bound, RangeBounds};
 
 /// The builder of a logarithm and its flag ([`integer::ilog2`] or
@@ -277,17 +277,10 @@ impl<Id: FheUintId, B: CastInto<usize> + Copy> BitSlice<B> for &FheUint<Id> {
         R: RangeBounds<B>,
     {
         let (start, end) = bit_range(&range, Id::BITS)?;
-        let width = end - start;
-        let mask = if width == 0 {
-            U256::ZERO
-        } else {
-            U256::MAX.wrapping_shr(256 - width)
-        };
-        let mask = FheUint::<Id>::encrypt_trivial(mask);
+        let mask = FheUint::<Id>::encrypt_trivial(U2048::mask(end - start));
+        let amount = U2048::from(start % Id::BITS);
         let slice = self
-            .try_shr(ShiftAmount(OperandKind::Clear(U256::from(
-                start % Id::BITS,
-            ))))
+            .try_shr(ShiftAmount(OperandKind::Clear(amount)))
             .and_then(|shifted| shifted.try_bitand(&mask));
         Ok(expect_op(slice, "bitslice"))
     }

@@ -19,6 +19,7 @@
 //!   [`CompressedCiphertextList`](crate::CompressedCiphertextList).
 
 use super::base::{check_fits, wrap_to_bits, FheUint, FheUintId, UnsignedClear};
+use super::static_::unsigned_widths;
 use super::static_::*;
 use crate::error::Result;
 use crate::high_level::internals::compressed::CompressedStorage;
@@ -164,7 +165,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryEncrypt<T, ClientKey> for Compressed
     /// assert!(CompressedFheUint8::try_encrypt(256u64, &client_key).is_err());
     /// ```
     fn try_encrypt(value: T, key: &ClientKey) -> Result<Self> {
-        let value = value.to_u256();
+        let value = value.to_wide();
         check_fits(value, Id::BITS, Id::NAME)?;
         CompressedStorage::encrypt(key, value, Id::BITS).map(Self::from_storage)
     }
@@ -183,7 +184,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheEncrypt<T, ClientKey> for CompressedFhe
     /// ```
     #[track_caller]
     fn encrypt(value: T, key: &ClientKey) -> Self {
-        let value = wrap_to_bits(value.to_u256(), Id::BITS);
+        let value = wrap_to_bits(value.to_wide(), Id::BITS);
         expect_op(
             CompressedStorage::encrypt(key, value, Id::BITS).map(Self::from_storage),
             "encrypt",
@@ -265,9 +266,10 @@ impl<Id: FheUintId> CompressedFheUint<Id> {
 /// One alias per width, its TFHE-rs conformance-parameters name and its
 /// [`SafeSerialization`] name.
 macro_rules! compressed_types {
-    ($($name:ident, $params:ident, $ty:ident, $id:ident, $plain:literal;)*) => {$(
+    ($($name:ident, $params:ident, $ty:ident, $id:ident, $plain:ident;)*) => {$(
         #[doc = concat!(
-            "An [`", $plain, "`](crate::", $plain, ") encrypted with a seed (see [`",
+            "An [`", stringify!($plain), "`](crate::", stringify!($plain),
+            ") encrypted with a seed (see [`",
             stringify!($ty), "`])."
         )]
         pub type $name = $ty<$id>;
@@ -288,17 +290,12 @@ macro_rules! compressed_types {
 }
 pub(crate) use compressed_types;
 
-compressed_types! {
-    CompressedFheUint2, CompressedFheUint2ConformanceParams, CompressedFheUint, FheUint2Id, "FheUint2";
-    CompressedFheUint4, CompressedFheUint4ConformanceParams, CompressedFheUint, FheUint4Id, "FheUint4";
-    CompressedFheUint6, CompressedFheUint6ConformanceParams, CompressedFheUint, FheUint6Id, "FheUint6";
-    CompressedFheUint8, CompressedFheUint8ConformanceParams, CompressedFheUint, FheUint8Id, "FheUint8";
-    CompressedFheUint10, CompressedFheUint10ConformanceParams, CompressedFheUint, FheUint10Id, "FheUint10";
-    CompressedFheUint12, CompressedFheUint12ConformanceParams, CompressedFheUint, FheUint12Id, "FheUint12";
-    CompressedFheUint14, CompressedFheUint14ConformanceParams, CompressedFheUint, FheUint14Id, "FheUint14";
-    CompressedFheUint16, CompressedFheUint16ConformanceParams, CompressedFheUint, FheUint16Id, "FheUint16";
-    CompressedFheUint32, CompressedFheUint32ConformanceParams, CompressedFheUint, FheUint32Id, "FheUint32";
-    CompressedFheUint64, CompressedFheUint64ConformanceParams, CompressedFheUint, FheUint64Id, "FheUint64";
-    CompressedFheUint128, CompressedFheUint128ConformanceParams, CompressedFheUint, FheUint128Id, "FheUint128";
-    CompressedFheUint256, CompressedFheUint256ConformanceParams, CompressedFheUint, FheUint256Id, "FheUint256";
+/// The compressed alias of each width.
+macro_rules! compressed_aliases {
+    ($($name:ident, $id:ident, $bits:expr, $clear:ty, $c:ident, $p:ident, $cp:ident;)*) => {
+        compressed_types! {
+            $($c, $cp, CompressedFheUint, $id, $name;)*
+        }
+    };
 }
+unsigned_widths!(compressed_aliases);

@@ -17,7 +17,7 @@ use crate::high_level::integers::operands::{Operand, OperandKind};
 use crate::high_level::integers::operators::{div_rem_trait, division_operators};
 use crate::high_level::internals::storage::Storage;
 use crate::high_level::traits::DivRem;
-use crate::integer::{self, Circuit, Radix, Rhs, Wire, U256};
+use crate::integer::{self, Circuit, Radix, Rhs, Wire, U2048};
 use std::ops::{Div, DivAssign, Rem, RemAssign};
 
 impl<Id: FheUintId> FheUint<Id> {
@@ -50,7 +50,7 @@ impl<Id: FheUintId> FheUint<Id> {
         if rhs.is_trivial_zero() {
             // An encrypted zero that happens to be trivial: TFHE-rs's result, not the
             // clear-zero error.
-            let max = Storage::Trivial(wrap_to_bits(U256::MAX, Id::BITS));
+            let max = Storage::trivial(wrap_to_bits(U2048::MAX, Id::BITS));
             return Ok((Self::from_storage(max), self.clone()));
         }
         self.div_rem_parts(rhs)

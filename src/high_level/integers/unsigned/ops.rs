@@ -16,7 +16,7 @@ use crate::high_level::traits::{
     FheEq, FheMax, FheMin, FheOrd, FheWait, RotateLeft, RotateLeftAssign, RotateRight,
     RotateRightAssign,
 };
-use crate::integer::{self, BinaryOp, Circuit, CmpOp, Radix, Rhs, Wire, U256};
+use crate::integer::{self, BinaryOp, Circuit, CmpOp, Radix, Rhs, Wire, U2048};
 use std::ops::{
     Add, AddAssign, BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Mul, MulAssign,
     Neg, Not, Shl, ShlAssign, Shr, ShrAssign, Sub, SubAssign,
@@ -42,12 +42,12 @@ impl<'a> Slots<'a> {
     /// is one, so the operation takes its cheaper clear-operand form).
     pub(crate) fn push_rhs<Id: FheUintId>(&mut self, rhs: &'a OperandKind<'_, Id>) -> SlotRhs {
         match rhs {
-            OperandKind::Encrypted(x) => match x.storage {
-                Storage::Trivial(k) => SlotRhs::Clear(k),
+            OperandKind::Encrypted(x) => match &x.storage {
+                Storage::Trivial(k) => SlotRhs::Clear(**k),
                 Storage::Encrypted { .. } => SlotRhs::Input(self.push(x.input())),
             },
             OperandKind::Amount(storage, bits) => match storage.as_ref() {
-                Storage::Trivial(k) => SlotRhs::Clear(*k),
+                Storage::Trivial(k) => SlotRhs::Clear(**k),
                 storage @ Storage::Encrypted { .. } => SlotRhs::Input(self.push(Input {
                     storage,
                     bits: *bits,
@@ -60,9 +60,11 @@ impl<'a> Slots<'a> {
 
 /// A right operand among a circuit's inputs.
 #[derive(Clone, Copy)]
+// The circuits' 2048-bit clear value, on the stack while a circuit is built.
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum SlotRhs {
     Input(usize),
-    Clear(crate::integer::U256),
+    Clear(U2048),
 }
 
 impl SlotRhs {
@@ -180,7 +182,7 @@ impl<Id: FheUintId> FheUint<Id> {
 
     pub(crate) fn sum_of(values: &[&Self]) -> Result<Self> {
         match values {
-            [] => Ok(Self::from_storage(Storage::Trivial(U256::ZERO))),
+            [] => Ok(Self::from_storage(Storage::trivial(U2048::ZERO))),
             [one] => {
                 // Through a circuit, which checks the key and the value's tag.
                 let out = run(&[one.input()], |_, w| Ok(vec![w[0].clone()]))?;

@@ -12,7 +12,8 @@ use crate::high_level::internals::circuit::Flag;
 use crate::high_level::traits::{
     FheTrivialEncrypt, OverflowingAdd, OverflowingMul, OverflowingNeg, OverflowingSub,
 };
-use crate::integer::{self, BinaryOp, Circuit, CmpOp, Radix, Rhs, Wire, U256};
+use crate::integer::{self, BinaryOp, Circuit, CmpOp, Radix, Rhs, Wire};
+use crate::integer::{U1024, U2048, U256, U512};
 
 impl<Id: FheUintId> FheUint<Id> {
     /// `self op rhs` for `op` among `+ - *`, with its overflow `flag` (or its
@@ -50,7 +51,7 @@ impl<Id: FheUintId> FheUint<Id> {
 overflowing_traits!(FheUint<FheUintId>, OverflowingOperand<'r, Id>);
 
 // `-x` wraps unless `x == 0`.
-overflowing_neg_trait!(FheUint<FheUintId>, CmpOp::Ne, U256::ZERO);
+overflowing_neg_trait!(FheUint<FheUintId>, CmpOp::Ne, U2048::ZERO);
 
 /// The checked arithmetic of `$T` (through its `overflowing`), right operands
 /// `$Operand`; the doc example comes with the invocation.
@@ -143,4 +144,7 @@ macro_rules! clear_left_overflowing {
 }
 pub(crate) use clear_left_overflowing;
 
-clear_left_overflowing!(OverflowingOperand, FheUint<FheUintId>: u8, u16, u32, u64, u128, U256);
+clear_left_overflowing!(
+    OverflowingOperand,
+    FheUint<FheUintId>: u8, u16, u32, u64, u128, U256, U512, U1024, U2048
+);

@@ -12,14 +12,14 @@ impl<Id: FheUintId> FheUint<Id> {
     /// `clear - self`, wrapping; `Err` on failure. The operator form is
     /// `clear - &x`.
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
-        let clear = clear.to_u256();
+        let clear = clear.to_wide();
         self.unary(|c, x| integer::clear_sub(c, clear, x))
     }
 }
 
 /// The clear operators on the left for each width.
 macro_rules! clear_left {
-    ($($name:ident, $id:ident, $bits:expr, $clear:ty;)*) => {$(
+    ($($name:ident, $id:ident, $bits:expr, $clear:ty, $c:ident, $p:ident, $cp:ident;)*) => {$(
         clear_left_operators!(@type FheUint, $crate::high_level::$id, $clear);
     )*};
 }

@@ -215,3 +215,171 @@ fn serde_round_trip() {
     let (y, _): (U256, usize) = bincode::serde::decode_from_slice(&bytes, config).expect("reads");
     assert_eq!(x, y);
 }
+
+#[test]
+fn bytes_round_trip_both_ways() {
+    let x = U256::from([
+        0x0123_4567_89ab_cdef,
+        0xfedc_ba98_7654_3210,
+        0x1111_2222_3333_4444,
+        0x8000_0000_0000_0001,
+    ]);
+    let (mut le, mut be) = ([0u8; 32], [0u8; 32]);
+    x.copy_to_le_byte_slice(&mut le);
+    x.copy_to_be_byte_slice(&mut be);
+    assert_eq!(le[0], 0xef);
+    assert_eq!(le[31], 0x80);
+    let mut reversed = le;
+    reversed.reverse();
+    assert_eq!(reversed, be);
+    let (mut a, mut b) = (U256::ZERO, U256::MAX);
+    a.copy_from_le_byte_slice(&le);
+    b.copy_from_be_byte_slice(&be);
+    assert_eq!((a, b), (x, x));
+}
+
+#[test]
+#[should_panic(expected = "8 bytes per word")]
+fn a_short_slice_is_refused() {
+    let mut x = U256::ZERO;
+    x.copy_from_le_byte_slice(&[0u8; 31]);
+}
+
+#[test]
+fn limbs_constants_and_ceil_log() {
+    let x = U256::from((1u64, 2u64, 3u64, 4u64));
+    assert_eq!(x, U256::from([1, 2, 3, 4]));
+    let low = 1u128 | (2u128 << 64);
+    let high = 3u128 | (4u128 << 64);
+    assert_eq!(x.to_low_high_u128(), (low, high));
+    assert_eq!(U256::MIN, U256::ZERO);
+    assert_eq!(U256::TWO, U256::from(2u8));
+    assert_eq!(U256::ONE.ceil_ilog2(), 0);
+    assert_eq!(U256::TWO.ceil_ilog2(), 1);
+    assert_eq!(U256::from(3u8).ceil_ilog2(), 2);
+    assert_eq!((U256::ONE << 200u32).ceil_ilog2(), 200);
+    assert_eq!(((U256::ONE << 200u32) + U256::ONE).ceil_ilog2(), 201);
+    assert_eq!(U256::MAX.ceil_ilog2(), 256);
+}
+
+/// The wider widths agree with the 256-bit type on values that fit, and the
+/// arithmetic identities hold across their full width.
+#[test]
+fn wider_widths_agree_with_256_bits_and_hold_identities() {
+    use super::{U1024, U2048, U512};
+    let mut rng = SplitMix(11);
+    let random = |rng: &mut SplitMix| -> U256 { U256::from((rng.value(128), rng.value(128))) };
+    for _ in 0..40 {
+        let (a, b) = (random(&mut rng), random(&mut rng));
+        let (wa, wb): (U512, U512) = (a.resize(), b.resize());
+        // The 512-bit product is exact; its low half is the wrapping product.
+        let product = wa * wb;
+        assert_eq!(product.resize::<4>(), a.wrapping_mul(b));
+        assert_eq!(product.wrapping_shr(256).is_zero(), !a.overflowing_mul(b).1);
+        if !b.is_zero() {
+            let (q, r) = product.div_rem(wb);
+            assert_eq!((q, r), (wa, U512::ZERO));
+            let (q, r) = a.div_rem(b);
+            assert_eq!(wa.div_rem(wb), (q.resize(), r.resize()));
+        }
+        assert_eq!((wa + wb).resize::<4>(), a.wrapping_add(b));
+        assert_eq!(wa.cmp(&wb), a.cmp(&b));
+        assert_eq!((wa << 256u32) >> 256u32, wa);
+        assert_eq!((wa << 300u32) >> 300u32, wa.low_bits(212));
+        assert_eq!(wa.rotate_left(500).rotate_right(500), wa);
+        assert_eq!(wa.reverse_bits().reverse_bits(), wa);
+        assert_eq!(wa.count_ones(), a.count_ones());
+        assert_eq!(wa.leading_zeros(), a.leading_zeros() + 256);
+    }
+    let big = U2048::MAX;
+    assert_eq!(big.count_ones(), 2048);
+    assert_eq!(big.wrapping_add(U2048::ONE), U2048::ZERO);
+    assert!(big.overflowing_mul(U2048::TWO).1);
+    assert_eq!((U2048::ONE << 2047u32).ilog2(), 2047);
+    assert_eq!(U2048::mask(1000).count_ones(), 1000);
+    assert!(U2048::mask(1000).fits_in(1000) && !U2048::mask(1000).fits_in(999));
+    let x = U1024::from(10u8).wrapping_shl(700) + U1024::from(7u8);
+    assert_eq!(x.checked_div_rem_u64(10).map(|(_, r)| r), Some(7));
+    assert_eq!(x % U1024::from(10u8), U1024::from(7u8));
+    assert_eq!(U1024::MAX.checked_resize::<8>(), None);
+    assert_eq!(
+        U1024::from(5u8).checked_resize::<8>(),
+        Some(U512::from(5u8))
+    );
+}
+
+#[test]
+fn wide_formatting_bytes_and_serialization() {
+    use super::U512;
+    let x = U512::ONE << 400u32;
+    // 2^400, checked digit by digit against repeated doubling in decimal.
+    let mut decimal = vec![1u8];
+    for _ in 0..400 {
+        let mut carry = 0;
+        for d in decimal.iter_mut() {
+            let v = *d * 2 + carry;
+            *d = v % 10;
+            carry = v / 10;
+        }
+        if carry > 0 {
+            decimal.push(carry);
+        }
+    }
+    let expected: String = decimal.iter().rev().map(|d| char::from(b'0' + d)).collect();
+    assert_eq!(x.to_string(), expected);
+    assert_eq!(format!("{x:x}"), format!("1{}", "0".repeat(100)));
+    assert_eq!(format!("{:#X}", U512::from(255u8)), "0xFF");
+    assert_eq!(format!("{:b}", U512::from(5u8)), "101");
+    assert_eq!(format!("{:>6}", U512::from(42u8)), "    42");
+    let bytes = x.to_le_bytes();
+    assert_eq!(U512::try_from_le_bytes(&bytes), Some(x));
+    // bincode writes the words least significant first, 8 little-endian bytes each:
+    // for 256 bits, the bytes the type always had.
+    let encoded = bincode::serde::encode_to_vec(x, bincode::config::legacy()).unwrap();
+    assert_eq!(encoded, bytes);
+    let (back, _): (U512, usize) =
+        bincode::serde::decode_from_slice(&encoded, bincode::config::legacy()).unwrap();
+    assert_eq!(back, x);
+    assert!(bincode::serde::decode_from_slice::<U512, _>(
+        &encoded[..63],
+        bincode::config::legacy()
+    )
+    .is_err());
+}
+
+#[test]
+fn signed_values_match_i128_where_they_fit() {
+    use super::{I256, I512};
+    let mut rng = SplitMix(5);
+    let mut values: Vec<i128> = vec![0, 1, -1, 2, -2, i64::MIN as i128, i64::MAX as i128, -7, 7];
+    values.extend((0..10).map(|_| rng.value(60) as i128 - (1 << 59)));
+    let s = |v: i128| I256::from(v);
+    for &a in &values {
+        for &b in &values {
+            assert_eq!(s(a) + s(b), s(a + b), "{a} + {b}");
+            assert_eq!(s(a) - s(b), s(a - b), "{a} - {b}");
+            assert_eq!(s(a) * s(b), s(a.wrapping_mul(b)), "{a} * {b}");
+            assert_eq!(s(a).cmp(&s(b)), a.cmp(&b), "{a} cmp {b}");
+            if b != 0 {
+                assert_eq!(s(a) / s(b), s(a / b), "{a} / {b}");
+                assert_eq!(s(a) % s(b), s(a % b), "{a} % {b}");
+            }
+        }
+        assert_eq!(-s(a), s(-a));
+        assert_eq!(s(a) >> 3u32, s(a >> 3));
+        assert_eq!(s(a) << 3u32, s(a << 3));
+        assert_eq!(!s(a), s(!a));
+        assert_eq!(i128::try_from(s(a)), Ok(a));
+        assert_eq!(s(a).to_string(), a.to_string());
+        assert_eq!(s(a).resize::<8>(), I512::from(a));
+        assert_eq!(I512::from(a).resize::<4>(), s(a));
+    }
+    assert_eq!(I256::MIN.wrapping_neg(), I256::MIN);
+    assert_eq!(I256::MIN / I256::from(-1i8), I256::MIN);
+    assert_eq!(I256::MAX.overflowing_add(I256::ONE), (I256::MIN, true));
+    assert_eq!(I256::MIN.overflowing_sub(I256::ONE), (I256::MAX, true));
+    assert!(i128::try_from(I256::MAX).is_err());
+    assert_eq!(I256::from(-1i8).as_unsigned(), U256::MAX);
+    assert_eq!(I256::MIN.unsigned_abs(), U256::ONE << 255u32);
+    assert_eq!(I256::from(-5i8).to_string(), "-5");
+}
