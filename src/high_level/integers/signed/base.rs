@@ -19,7 +19,7 @@ use crate::integer::sign_extend_wide;
 use crate::scheduler::Device;
 use serde::{Deserialize, Serialize};
 
-/// The clear signed types (`i8` to `i128`, and [`I256`] ... [`I2048`]) that
+/// The clear signed types (`i8` to `i128`, and [`I256`](crate::integer::I256) ... [`I2048`]) that
 /// encrypt into and decrypt from encrypted signed integers.
 pub trait SignedClear: Copy + Send + Sync + 'static + sealed::Sealed {
     /// The width in bits.
