@@ -1,5 +1,5 @@
-//! TFHE-rs's slicing traits, for code generic over arrays: each method is the
-//! [`FheArrayBase`] method of the same name.
+//! Slicing traits for code generic over arrays (TFHE-rs's names): each method is
+//! the [`FheArrayBase`] method of the same name.
 
 use super::{ArrayContainer, ArrayContainerMut, FheArrayBase};
 use std::ops::RangeBounds;

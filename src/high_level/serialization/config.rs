@@ -1,5 +1,5 @@
-//! TFHE-rs's builders of safe serialization, [`SerializationConfig`] and
-//! [`DeserializationConfig`], over this crate's [`crate::serialization`], and its
+//! Builders of safe serialization, [`SerializationConfig`] and
+//! [`DeserializationConfig`] (TFHE-rs's names), over [`crate::serialization`], and
 //! [`ParameterSetConformant`] trait over [`Conformant`]. They are what
 //! `gpufhe::safe_serialization` and `gpufhe::conformance` offer at the paths of
 //! TFHE-rs.

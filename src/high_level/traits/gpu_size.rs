@@ -1,5 +1,5 @@
-//! TFHE-rs's GPU size queries as traits of the prelude (`AddSizeOnGpu`,
-//! `FheOrdSizeOnGpu`, ...): the device bytes an operation of [`FheUint`] or
+//! GPU memory queries as traits of the prelude (`AddSizeOnGpu`, `FheOrdSizeOnGpu`,
+//! ..., with TFHE-rs's names): the device bytes an operation of [`FheUint`] or
 //! [`FheInt`] (or a selection by a [`FheBool`]) would need on a GPU, asked before running it, with
 //! the thread's server key (a CPU key is enough: the circuit is recorded, nothing
 //! runs). Each method panics, as in TFHE-rs, when there is no server key on the
