@@ -1,5 +1,5 @@
 // The multi-bit programmable bootstrap, the GPU twin of
-// core_crypto/algorithms/multi_bit_blind_rotation.rs (read its module docs first).
+// core_crypto/algorithms/lwe_multi_bit_programmable_bootstrapping.rs (read its module docs first).
 // Included by programmable_bootstrap.cu, whose pieces it reuses: the modulus switch,
 // the external product (external_product_add), the thread-group topologies and the
 // sample extraction.
@@ -29,7 +29,7 @@
 
 namespace gpufhe {
 
-// Mirrors `MultiBitParams` in src/backend/cuda/algorithms/multi_bit_blind_rotation.rs (#[repr(C)]).
+// Mirrors `MultiBitParams` in src/backend/cuda/algorithms/lwe_multi_bit_programmable_bootstrapping.rs (#[repr(C)]).
 struct MultiBitParams {
   PbsParams pbs;             // bsk: the multi-bit key; lwe_dimension: n
   double2 *bundles;          // per ciphertext `capacity` bundles, (k+1)^2 l M values each

@@ -1,7 +1,7 @@
 // Bootstrap-key conversion to the Fourier domain and the batched classical
 // programmable bootstrap (PBS), the GPU twins of FourierLweBootstrapKey::from_standard
 // and of modulus switch + blind rotation + sample extraction
-// (core_crypto/algorithms/{modulus_switch,blind_rotation,sample_extraction}.rs).
+// (core_crypto/algorithms/{modulus_switch,lwe_programmable_bootstrapping,sample_extraction}.rs).
 //
 // Work split. One thread group of T = N/(2R) threads owns one polynomial of the
 // accumulator: thread t holds coefficients t + vT and t + vT + N/2 (v < R) in
@@ -39,7 +39,7 @@
 
 namespace gpufhe {
 
-// Mirrors `PbsParams` in src/backend/cuda/algorithms/blind_rotation.rs (#[repr(C)]).
+// Mirrors `PbsParams` in src/backend/cuda/algorithms/lwe_programmable_bootstrapping.rs (#[repr(C)]).
 struct PbsParams {
   uint64_t *out;             // output list: ciphertexts of size k N + 1
   const uint64_t *in;        // input list: `count` ciphertexts of size n + 1

@@ -31,11 +31,11 @@ DEFAULT_SOURCE = ("src/shortint/parameters/block.rs", [
     "lwe_dimension: LweDimension(918)", "glwe_dimension: GlweDimension(1)",
     "polynomial_size: PolynomialSize(2048)", "pbs_level: DecompositionLevelCount(1)"])
 
-# The host's launch shapes of the bootstrap (src/backend/cuda/algorithms/blind_rotation.rs
+# The host's launch shapes of the bootstrap (src/backend/cuda/algorithms/lwe_programmable_bootstrapping.rs
 # and entities/bootstrap_key.rs), mirrored below in launch_shapes(); the report stops if
 # these lines change, so the mirror cannot drift silently.
 LAUNCH_SOURCE = {
-    "src/backend/cuda/algorithms/blind_rotation.rs": [
+    "src/backend/cuda/algorithms/lwe_programmable_bootstrapping.rs": [
         "let staging = if level > 1 { n * 8 } else { 0 };",
         "let mask = (shape.input_lwe_dimension.0 + 1) * 4;",
         "let single_shared = glwe_size * (2 * level * rows + staging) + mask;",
@@ -53,7 +53,7 @@ LAUNCH_SOURCE = {
     # The multi-bit accumulation launches as the classical bootstrap (with n), the key
     # bundles T threads and one padded polynomial, a grid of at most 4 blocks per SM,
     # each item BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials of one group.
-    "src/backend/cuda/algorithms/multi_bit_blind_rotation.rs": [
+    "src/backend/cuda/algorithms/lwe_multi_bit_programmable_bootstrapping.rs": [
         "let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;",
         ".allow_shared_memory(&device, padded_polynomial_bytes(polynomial_size))?;",
         "let blocks = items.min(device.multiprocessor_count() * 4).max(1);",

@@ -274,7 +274,7 @@ fn invalid_bootstrap_batches_are_errors() {
 fn lists_on_another_gpu_are_errors() {
     let Some(gpu) = gpu_for_tests() else { return };
     if cuda_device_count().unwrap_or(0) < 2 {
-        gpufhe::backend::report_skipped(format_args!("(needs two GPUs)"));
+        crate::skip::report_skipped(format_args!("(needs two GPUs)"));
         return;
     }
     let other = CudaDevice::new(1).unwrap();

@@ -135,7 +135,7 @@ fn harness_of(build: Build) -> Option<&'static Path> {
         compile(build, "harness", &sources)
     });
     if built.is_none() {
-        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
+        crate::skip::report_skipped(format_args!("(no C++ compiler)"));
     }
     built.as_deref()
 }
@@ -671,7 +671,7 @@ fn sanitizers_catch_planted_out_of_bounds_accesses_and_races() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let source = [root.join("testing/cuda-emu/planted_bugs.cpp")];
     let Some(address) = compile(Build::Address, "planted_bugs", &source) else {
-        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
+        crate::skip::report_skipped(format_args!("(no C++ compiler)"));
         return;
     };
     let thread = compile(Build::Thread, "planted_bugs", &source).expect("compiler found");

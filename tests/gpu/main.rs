@@ -11,6 +11,8 @@ mod common;
 mod cuda_support;
 #[path = "../support/fake_child.rs"]
 mod fake_child;
+#[path = "../support/skip.rs"]
+mod skip;
 
 mod cuda_array;
 mod cuda_backend;

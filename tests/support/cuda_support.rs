@@ -9,6 +9,8 @@ use gpufhe::shortint::{
     Ciphertext, ClientKey, CompressedServerKey, ManyLookupTable, ServerKey, ShortintParameters,
 };
 
+pub use crate::skip::gpu_for_tests;
+
 #[path = "params.rs"]
 mod params;
 #[allow(unused_imports)]

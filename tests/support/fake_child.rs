@@ -28,7 +28,7 @@ pub fn is_child(child_variable: &str, test: &str) -> bool {
 pub fn on_fake_driver_or_skip() -> bool {
     let fake = std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1");
     if !fake {
-        gpufhe::backend::report_skipped(format_args!(
+        crate::skip::report_skipped(format_args!(
             "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
         ));
     }

@@ -26,21 +26,22 @@ pub(crate) mod algorithms;
 mod backend;
 pub(crate) mod driver;
 pub(crate) mod entities;
+pub(crate) mod kernels;
 
-pub use algorithms::blind_rotation::{
-    cuda_programmable_bootstrap_lwe_ciphertext_list,
-    cuda_programmable_bootstrap_lwe_ciphertext_list_with, PbsKernel,
-};
 pub use algorithms::linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use algorithms::lwe_keyswitch::cuda_keyswitch_lwe_ciphertext_list;
 pub use algorithms::lwe_linear_algebra::*;
-pub use algorithms::multi_bit_blind_rotation::{
+pub use algorithms::lwe_multi_bit_programmable_bootstrapping::{
     cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list,
     cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with,
 };
+pub use algorithms::lwe_programmable_bootstrapping::{
+    cuda_programmable_bootstrap_lwe_ciphertext_list,
+    cuda_programmable_bootstrap_lwe_ciphertext_list_with, PbsKernel,
+};
 pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
 pub(crate) use driver::device::probe_devices;
-pub use driver::device::{cuda_device_count, gpu_for_tests, CudaDevice, DRIVER_SYMBOLS};
+pub use driver::device::{cuda_device_count, CudaDevice, DRIVER_SYMBOLS};
 pub use driver::kernel_image::kernels_cuda_version;
 pub use entities::bootstrap_key::CudaFourierBootstrapKey;
 pub use entities::glwe::{lookup_table_bodies, CudaLookupTableList};

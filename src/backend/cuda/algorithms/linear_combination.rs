@@ -2,6 +2,7 @@
 //! ciphertexts from several device lists, in one kernel launch.
 
 use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::kernels::step_kernels;
 use crate::backend::cuda::CudaLweCiphertextList;
 use crate::backend::BlockExpr;
 use crate::error::{check_eq, Error, Result};
@@ -144,7 +145,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
     unsafe {
         launch(
             &device,
-            &device.step_kernels().linear_combination,
+            &step_kernels(&device)?.linear_combination,
             config,
             &params,
             "launching the linear combinations",

@@ -1,18 +1,19 @@
-//! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
+//! Opening a CUDA device: driver presence, context, stream and the loaded kernel
+//! modules.
 
 use crate::backend::cuda::driver::health::cuda_err;
 use crate::backend::cuda::driver::health::{DeviceObject, Opening};
 use crate::backend::cuda::driver::kernel::{Kernel, KernelDevice};
-use crate::backend::cuda::driver::kernel_image::kernels;
 use crate::backend::cuda::driver::kernel_image::{
     describe_images, driver_requirement, kernels_cuda_version, select_image, ImagePreference,
-    KernelImage,
+    KernelImage, KernelModule,
 };
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DriverError};
 use cudarc::nvrtc::Ptx;
-use std::sync::{Arc, Mutex};
+use std::any::Any;
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn load_module(
     opening: &Opening,
@@ -57,16 +58,6 @@ fn driver_version() -> Option<i32> {
     // the call writes one int through a valid pointer.
     let status = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
     (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS).then_some(version)
-}
-
-fn load_function(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
-    module
-        .load_function(name)
-        .map_err(|e| opening.driver_error("looking up a kernel", e))
-}
-
-fn load_kernel(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
-    Ok(Kernel::new(load_function(opening, module, name)?))
 }
 
 /// Every driver function the crate calls (through cudarc), which loads each on
@@ -203,59 +194,6 @@ fn checked_device_count(reported: i32) -> Result<usize> {
     Ok(n)
 }
 
-/// The kernels of `cuda/lwe_linear_algebra.cu`, looked up once.
-#[derive(Debug)]
-pub(crate) struct LweKernels {
-    pub(crate) add_assign: CudaFunction,
-    pub(crate) sub_assign: CudaFunction,
-    pub(crate) neg_assign: CudaFunction,
-}
-
-/// The kernels of `cuda/programmable_bootstrap.cu` for one polynomial size.
-#[derive(Debug)]
-pub(crate) struct BootstrapKernels {
-    /// `N`.
-    pub(crate) polynomial_size: usize,
-    /// Threads per polynomial (`N / (2 R)`), which fixes the Fourier key layout.
-    pub(crate) threads_per_polynomial: u32,
-    /// Standard to Fourier bootstrap key.
-    pub(crate) bsk_to_fourier: Kernel,
-    /// One block per bootstrap.
-    pub(crate) single_block: Kernel,
-    /// One cluster of `k + 1` blocks per bootstrap (sm_90+).
-    pub(crate) cluster: Kernel,
-    /// The multi-bit key bundles of a chunk of groups (`cuda/multi_bit_bootstrap.cuh`).
-    pub(crate) multi_bit_key_bundle: Kernel,
-    /// The multi-bit accumulation of a chunk, one block per bootstrap.
-    pub(crate) multi_bit_single_block: Kernel,
-    /// The multi-bit accumulation of a chunk, one cluster per bootstrap (sm_90+).
-    pub(crate) multi_bit_cluster: Kernel,
-}
-
-/// The polynomial sizes the bootstrap kernels are built for, with their threads per
-/// polynomial (must match the instantiations at the end of the .cu file).
-pub(crate) const BOOTSTRAP_SIZES: [(usize, u32); 6] = [
-    (256, 32),
-    (512, 32),
-    (1024, 64),
-    (2048, 128),
-    (4096, 256),
-    (8192, 512),
-];
-
-/// Ciphertexts per block of `keyswitch_<CTS>_u64`, one kernel each (the `CTS` of
-/// `cuda/keyswitch.cu`): a batch takes the smallest that holds it, up to 16.
-pub(crate) const KEYSWITCH_CIPHERTEXTS_PER_BLOCK: [usize; 5] = [1, 2, 4, 8, 16];
-
-/// The kernels of `cuda/keyswitch.cu` and `cuda/linear_combination.cu`.
-#[derive(Debug)]
-pub(crate) struct StepKernels {
-    /// `keyswitch_<c>_u64` for each `c` of [`KEYSWITCH_CIPHERTEXTS_PER_BLOCK`].
-    pub(crate) keyswitch: [Kernel; 5],
-    pub(crate) keyswitch_reduce: Kernel,
-    pub(crate) linear_combination: Kernel,
-}
-
 /// What launch geometry depends on, read once per device.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct DeviceAttributes {
@@ -306,12 +244,15 @@ struct Inner {
 #[derive(Debug)]
 struct DriverObjects {
     context: Arc<CudaContext>,
-    lwe: LweKernels,
-    bootstrap: Vec<BootstrapKernels>,
-    step: StepKernels,
+    /// One per [`KernelModule`], in the order of [`KernelModule::ALL`].
+    modules: Vec<Arc<CudaModule>>,
+    /// What the layer above looked up in the modules (see
+    /// [`CudaDevice::once_per_opening`]), with the lock that makes it once.
+    looked_up: OnceLock<Box<dyn Any + Send + Sync>>,
+    looking_up: Mutex<()>,
 }
 
-/// One CUDA device with its context and loaded kernels, seen through one stream.
+/// One CUDA device with its context and loaded kernel modules, seen through one stream.
 /// Cloning is cheap (shared) and keeps the stream; [`CudaDevice::with_new_stream`]
 /// gives a handle on the same device with a stream of its own, so that work queued
 /// by different threads runs concurrently. Device buffers remember the stream they
@@ -327,7 +268,8 @@ pub struct CudaDevice {
 }
 
 impl CudaDevice {
-    /// Opens device `ordinal` (after `CUDA_VISIBLE_DEVICES`) and loads the kernels.
+    /// Opens device `ordinal` (after `CUDA_VISIBLE_DEVICES`) and loads the kernel
+    /// modules.
     ///
     /// ```no_run
     /// let gpu = gpufhe::backend::cuda::CudaDevice::new(0).unwrap();
@@ -345,17 +287,11 @@ impl CudaDevice {
                 "device {ordinal} requested, but only {count} device(s) are visible"
             )));
         }
-        let modules = [
-            kernels::LWE_LINEAR_ALGEBRA,
-            kernels::PROGRAMMABLE_BOOTSTRAP,
-            kernels::KEYSWITCH,
-            kernels::LINEAR_COMBINATION,
-        ];
-        let [Some(lwe_images), Some(bootstrap_images), Some(keyswitch_images), Some(linear_images)] =
-            modules
-        else {
-            return Err(Error::KernelsNotBuilt);
-        };
+        let images = KernelModule::ALL
+            .map(KernelModule::images)
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or(Error::KernelsNotBuilt)?;
         let opening = Opening::begin(ordinal)?;
         let o = &opening;
         let context =
@@ -366,65 +302,16 @@ impl CudaDevice {
         let stream = DeviceObject::new(stream, o);
         let attributes = DeviceAttributes::read(o, &context)?;
         let cc = attributes.compute_capability;
-        let module = load_module(o, &context, lwe_images, cc)?;
-        let lwe = LweKernels {
-            add_assign: load_function(o, &module, "add_lwe_assign_u64")?,
-            sub_assign: load_function(o, &module, "sub_lwe_assign_u64")?,
-            neg_assign: load_function(o, &module, "neg_lwe_assign_u64")?,
-        };
-        let module = load_module(o, &context, bootstrap_images, cc)?;
-        let bootstrap = BOOTSTRAP_SIZES
-            .iter()
-            .map(|&(n, threads)| {
-                Ok(BootstrapKernels {
-                    polynomial_size: n,
-                    threads_per_polynomial: threads,
-                    bsk_to_fourier: load_kernel(o, &module, &format!("bsk_to_fourier_{n}_u64"))?,
-                    single_block: load_kernel(
-                        o,
-                        &module,
-                        &format!("programmable_bootstrap_{n}_u64"),
-                    )?,
-                    cluster: load_kernel(
-                        o,
-                        &module,
-                        &format!("programmable_bootstrap_cluster_{n}_u64"),
-                    )?,
-                    multi_bit_key_bundle: load_kernel(
-                        o,
-                        &module,
-                        &format!("multi_bit_key_bundle_{n}_u64"),
-                    )?,
-                    multi_bit_single_block: load_kernel(
-                        o,
-                        &module,
-                        &format!("multi_bit_bootstrap_{n}_u64"),
-                    )?,
-                    multi_bit_cluster: load_kernel(
-                        o,
-                        &module,
-                        &format!("multi_bit_bootstrap_cluster_{n}_u64"),
-                    )?,
-                })
-            })
-            .collect::<Result<_>>()?;
-        let keyswitch_module = load_module(o, &context, keyswitch_images, cc)?;
-        let linear_module = load_module(o, &context, linear_images, cc)?;
-        let step = StepKernels {
-            keyswitch: {
-                let load = |c| load_kernel(o, &keyswitch_module, &format!("keyswitch_{c}_u64"));
-                let [c1, c2, c4, c8, c16] = KEYSWITCH_CIPHERTEXTS_PER_BLOCK;
-                [load(c1)?, load(c2)?, load(c4)?, load(c8)?, load(c16)?]
-            },
-            keyswitch_reduce: load_kernel(o, &keyswitch_module, "keyswitch_reduce_u64")?,
-            linear_combination: load_kernel(o, &linear_module, "linear_combination_lwe_u64")?,
-        };
+        let modules = images
+            .into_iter()
+            .map(|images| load_module(o, &context, images, cc))
+            .collect::<Result<Vec<_>>>()?;
         let driver = DeviceObject::new(
             DriverObjects {
                 context,
-                lwe,
-                bootstrap,
-                step,
+                modules,
+                looked_up: OnceLock::new(),
+                looking_up: Mutex::new(()),
             },
             o,
         );
@@ -593,29 +480,59 @@ impl CudaDevice {
         Ok(&self.inner.driver.context)
     }
 
-    pub(crate) fn lwe_kernels(&self) -> &LweKernels {
-        &self.inner.driver.lwe
+    /// Kernel `name` of `module`, looked up in this opening's copy of the module.
+    pub(crate) fn kernel(&self, module: KernelModule, name: &str) -> Result<Kernel> {
+        Ok(Kernel::new(self.function(module, name)?))
     }
 
-    /// The bootstrap kernels for polynomial size `n`, or `Err` if none were built
-    /// (or the device is lost).
-    pub(crate) fn bootstrap_kernels(&self, n: usize) -> Result<&BootstrapKernels> {
+    /// Function `name` of `module` (a kernel launched without a [`Kernel`]'s limits).
+    pub(crate) fn function(&self, module: KernelModule, name: &str) -> Result<CudaFunction> {
         self.check()?;
-        self.inner
-            .driver
-            .bootstrap
+        let index = KernelModule::ALL
             .iter()
-            .find(|k| k.polynomial_size == n)
-            .ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "no GPU bootstrap for polynomial size {n}; supported: {:?}",
-                    BOOTSTRAP_SIZES.map(|(n, _)| n)
-                ))
-            })
+            .position(|&m| m == module)
+            .unwrap_or_default();
+        self.inner.driver.modules[index]
+            .load_function(name)
+            .map_err(|e| self.inner.opening.driver_error("looking up a kernel", e))
     }
 
-    pub(crate) fn step_kernels(&self) -> &StepKernels {
-        &self.inner.driver.step
+    /// What `look_up` makes of this opening's modules (the layer above's typed kernel
+    /// handles), made once per opening of the device and kept as long as it: every
+    /// handle on the device, whatever its stream, gets the same value. The driver
+    /// names no kernel: which functions to look up, and their type `T`, are the
+    /// caller's (one type per device; another is an internal error). `Err` if
+    /// `look_up` fails (then a later call tries again) or the device is lost.
+    pub(crate) fn once_per_opening<T: Any + Send + Sync>(
+        &self,
+        look_up: impl FnOnce(&CudaDevice) -> Result<T>,
+    ) -> Result<&T> {
+        self.check()?;
+        fn downcast<T: Any>(value: &(dyn Any + Send + Sync)) -> Result<&T> {
+            value.downcast_ref::<T>().ok_or_else(|| {
+                Error::InvalidParameter("internal: two kinds of kernel tables on one device".into())
+            })
+        }
+        let driver = &self.inner.driver;
+        if let Some(value) = driver.looked_up.get() {
+            return downcast(value.as_ref());
+        }
+        // A panic while the lock is held leaves nothing half made (the value is set
+        // whole or not at all), so a poisoned lock is usable.
+        let _once = driver
+            .looking_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if driver.looked_up.get().is_none() {
+            let value: Box<dyn Any + Send + Sync> = Box::new(look_up(self)?);
+            let _ = driver.looked_up.set(value);
+        }
+        match driver.looked_up.get() {
+            Some(value) => downcast(value.as_ref()),
+            None => Err(Error::InvalidParameter(
+                "internal: the kernel table was not kept".into(),
+            )),
+        }
     }
 
     pub(crate) fn attributes(&self) -> &DeviceAttributes {
@@ -675,23 +592,6 @@ impl KernelDevice for CudaDevice {
 
     fn cu_stream(&self) -> Result<cudarc::driver::sys::CUstream> {
         Ok(self.stream()?.cu_stream())
-    }
-}
-
-/// Device 0 for GPU tests, or `None` after printing `SKIPPED (no CUDA device)` when
-/// there is none. With `GPUFHE_REQUIRE_GPU=1` a missing device panics instead, so a
-/// GPU machine cannot silently skip its tests.
-#[doc(hidden)]
-pub fn gpu_for_tests() -> Option<CudaDevice> {
-    match CudaDevice::new(0) {
-        Ok(device) => Some(device),
-        Err(e) => {
-            if std::env::var("GPUFHE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-                panic!("GPUFHE_REQUIRE_GPU=1 but no usable CUDA device: {e}");
-            }
-            crate::backend::report_skipped(format_args!("(no CUDA device): {e}"));
-            None
-        }
     }
 }
 

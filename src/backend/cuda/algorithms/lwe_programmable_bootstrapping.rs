@@ -3,6 +3,7 @@
 use crate::backend::cuda::driver::kernel::Kernel;
 use crate::backend::cuda::driver::launch::{launch, launch_clusters};
 use crate::backend::cuda::entities::bootstrap_key::{padded_polynomial_bytes, twist_steps};
+use crate::backend::cuda::kernels::bootstrap_kernels;
 use crate::backend::cuda::CudaLookupTableList;
 use crate::backend::cuda::{CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
 use crate::core_crypto::{BootstrapKeyShape, LweDimension, ModulusSwitchType};
@@ -118,7 +119,7 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     }
     // Queued on the output's stream (the caller's), whichever stream made the key.
     let device = output.device().clone();
-    let kernels = device.bootstrap_kernels(bsk.shape().polynomial_size.0)?;
+    let kernels = bootstrap_kernels(&device, bsk.shape().polynomial_size.0)?;
     let flavour = BootstrapFlavour {
         single_block: &kernels.single_block,
         cluster: &kernels.cluster,
@@ -241,7 +242,7 @@ impl BootstrapFlavour<'_> {
         };
         let n = shape.polynomial_size.0;
         let (glwe_size, level) = (shape.glwe_dimension.0 + 1, shape.level.0);
-        let threads = device.bootstrap_kernels(n)?.threads_per_polynomial;
+        let threads = bootstrap_kernels(device, n)?.threads_per_polynomial;
         let rows = padded_polynomial_bytes(n);
         let staging = if level > 1 { n * 8 } else { 0 };
         // The switched mask and body, 32 bits each.

@@ -4,11 +4,12 @@
 //! chunk of groups of every ciphertext and the accumulation of that chunk, the chunk
 //! as large as the GPU's free memory allows for the bundles.
 
-use crate::backend::cuda::algorithms::blind_rotation::{
+use crate::backend::cuda::algorithms::lwe_programmable_bootstrapping::{
     check_bootstrap_batch, grid_x, to_u32, BootstrapFlavour, PbsParams,
 };
 use crate::backend::cuda::driver::launch::launch;
 use crate::backend::cuda::entities::bootstrap_key::padded_polynomial_bytes;
+use crate::backend::cuda::kernels::bootstrap_kernels;
 use crate::backend::cuda::{
     CudaFourierBootstrapKey, CudaLookupTableList, CudaLweCiphertextList, PbsKernel,
 };
@@ -148,7 +149,7 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
     // Queued on the output's stream (the caller's), whichever stream made the key.
     let device = output.device().clone();
     let polynomial_size = shape.polynomial_size.0;
-    let kernels = device.bootstrap_kernels(polynomial_size)?;
+    let kernels = bootstrap_kernels(&device, polynomial_size)?;
     let flavour = BootstrapFlavour {
         single_block: &kernels.multi_bit_single_block,
         cluster: &kernels.multi_bit_cluster,
