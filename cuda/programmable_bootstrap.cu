@@ -43,7 +43,7 @@ namespace gpufhe {
 struct PbsParams {
   uint64_t *out;             // output list: ciphertexts of size k N + 1
   const uint64_t *in;        // input list: `count` ciphertexts of size n + 1
-  const uint64_t *luts;      // lookup-table body polynomials, N coefficients each
+  const uint64_t *luts;      // lookup-table accumulators (GLWE), (k + 1) N coefficients each
   const uint32_t *jobs;      // per input: lookup table, first output slot, function count
   const double2 *bsk;        // Fourier bootstrap key
   const double2 *twiddles;   // by stage: W^(i M / (2 s)), i < s, at M - 2 s (M - 1 values)
@@ -194,18 +194,20 @@ __device__ __forceinline__ double2 twist_of(const PbsParams &p, double2 own, int
   return c_mul(own, make_double2(p.twist_steps[2 * v * step], p.twist_steps[2 * v * step + 1]));
 }
 
-// ACC = X^{-body} * (0, ..., 0, LUT) for the lookup table of ciphertext `ct`.
+// ACC = X^{-body} * LUT, polynomial g of the lookup table (a GLWE accumulator,
+// trivial for the backend's tables) of ciphertext `ct`.
 template <class Fft>
 __device__ __forceinline__ void rotated_table(const PbsParams &p, uint32_t ct, int g, int t,
                                               uint32_t body, uint64_t (&acc_lo)[Fft::R],
                                               uint64_t (&acc_hi)[Fft::R]) {
   constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
-  const uint64_t *table = p.luts + (size_t)p.jobs[3 * ct] * N;
+  const size_t accumulator = (size_t)p.jobs[3 * ct] * (p.glwe_dimension + 1);
+  const uint64_t *table = p.luts + (accumulator + (uint32_t)g) * N;
 #pragma unroll
   for (int v = 0; v < R; ++v) {
     const int x = t + v * T;
-    acc_lo[v] = (uint32_t)g == p.glwe_dimension ? rotated_left<N>(table, x, body) : 0;
-    acc_hi[v] = (uint32_t)g == p.glwe_dimension ? rotated_left<N>(table, x + M, body) : 0;
+    acc_lo[v] = rotated_left<N>(table, x, body);
+    acc_hi[v] = rotated_left<N>(table, x + M, body);
   }
 }
 

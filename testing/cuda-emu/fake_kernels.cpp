@@ -52,8 +52,8 @@ LaunchResult bsk_to_fourier(const Geometry &g, void **params, const DeviceMemory
   });
 }
 
-// The bootstrap's buffers: inputs, jobs, then the lookup tables and output slots the
-// jobs name, the key and the FFT tables.
+// The bootstrap's buffers: inputs, jobs, then the lookup tables (GLWE accumulators)
+// and output slots the jobs name, the key and the FFT tables.
 template <unsigned N>
 bool bootstrap_arguments_ok(const PbsParams &p, const DeviceMemoryCheck &check) {
   const size_t M = N / 2, k = p.glwe_dimension, l = p.level;
@@ -66,7 +66,8 @@ bool bootstrap_arguments_ok(const PbsParams &p, const DeviceMemoryCheck &check) 
     outputs = std::max<size_t>(outputs, (size_t)p.jobs[3 * ct + 1] + p.jobs[3 * ct + 2]);
   }
   const size_t ggsw = (k + 1) * l * (k + 1) * M;
-  return covers(check, p.luts, tables * N) && covers(check, p.out, outputs * (k * N + 1)) &&
+  return covers(check, p.luts, tables * (k + 1) * N) &&
+         covers(check, p.out, outputs * (k * N + 1)) &&
          covers(check, p.bsk, (size_t)p.lwe_dimension * ggsw) &&
          covers(check, p.twiddles, M - 1) && covers(check, p.twist, M);
 }

@@ -11,7 +11,7 @@ use crate::cuda_support;
 
 use cuda_support::*;
 use gpufhe::backend::cpu::CpuBackend;
-use gpufhe::backend::cuda::lookup_table_bodies;
+use gpufhe::backend::cuda::{lookup_table_accumulators, lookup_table_bodies};
 use gpufhe::backend::{Backend, BlockExpr, Step, Table, Term};
 use gpufhe::core_crypto::*;
 use gpufhe::shortint::{Ciphertext, ClientKey, ServerKey, ShortintParameters, DEFAULT_PARAMETERS};
@@ -180,6 +180,16 @@ fn write_u64(path: PathBuf, v: &[u64]) {
 fn write_meta(dir: &Path, v: &[usize]) {
     let text: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     std::fs::write(dir.join("meta.txt"), text.join(" ")).expect("write");
+}
+
+/// The lookup tables' accumulators (GLWE ciphertexts), one after the other: what the
+/// kernels read.
+fn accumulators(params: &ShortintParameters, tables: &[&Table]) -> Vec<u64> {
+    lookup_table_accumulators(params, tables)
+        .unwrap()
+        .iter()
+        .flat_map(|acc| acc.as_slice().to_vec())
+        .collect()
 }
 
 /// Sanitizer settings of every run: the first report ends the run with a failure
@@ -354,10 +364,7 @@ fn check_bootstrap(harness: &Path, params: ShortintParameters, count: usize, ord
     write_u64(dir.join("input.bin"), lwe_list(&small).as_slice());
     let tables = tables(&params);
     let refs: Vec<&Table> = tables.iter().collect();
-    write_u64(
-        dir.join("luts.bin"),
-        &lookup_table_bodies(&params, &refs).unwrap(),
-    );
+    write_u64(dir.join("luts.bin"), &accumulators(&params, &refs));
     let jobs: Vec<u8> = (0..count)
         .flat_map(|j| {
             let lut = batch.lut_indexes[j];
@@ -525,7 +532,7 @@ fn check_multi_bit(
     let tables = tables(&params);
     let refs: Vec<&Table> = tables.iter().collect();
     let bodies = lookup_table_bodies(&params, &refs).unwrap();
-    write_u64(dir.join("luts.bin"), &bodies);
+    write_u64(dir.join("luts.bin"), &accumulators(&params, &refs));
     let jobs: Vec<u8> = (0..count)
         .flat_map(|j| {
             let lut = batch.lut_indexes[j];

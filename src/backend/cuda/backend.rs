@@ -310,13 +310,29 @@ impl CudaBackend {
         let size = self.parameters.big_lwe_dimension().to_lwe_size();
         let mut out =
             CudaLweCiphertextList::new_zero(device, size, LweCiphertextCount(exprs.len()))?;
-        cuda_linear_combination_lwe_ciphertext_list(
-            lists,
-            exprs,
-            self.parameters.delta(),
-            &mut out,
-        )?;
+        self.linear_into(lists, exprs, &mut out)?;
         Ok(out)
+    }
+
+    /// The linear parts of `exprs` (already remapped to `lists`) into `out`, their
+    /// constants encoded.
+    fn linear_into(
+        &self,
+        lists: &[&CudaLweCiphertextList],
+        exprs: &[BlockExpr],
+        out: &mut CudaLweCiphertextList,
+    ) -> Result<()> {
+        let terms: Vec<Vec<(usize, i64)>> = exprs
+            .iter()
+            .map(|e| e.terms.iter().map(|t| (t.block, t.scalar)).collect())
+            .collect();
+        let terms: Vec<&[(usize, i64)]> = terms.iter().map(Vec::as_slice).collect();
+        let delta = self.parameters.delta();
+        let constants: Vec<u64> = exprs
+            .iter()
+            .map(|e| e.constant.wrapping_mul(delta))
+            .collect();
+        cuda_linear_combination_lwe_ciphertext_list(lists, &terms, &constants, out)
     }
 
     /// Keyswitches and bootstraps the linear parts of `exprs` (which all have a
@@ -564,12 +580,7 @@ impl Backend for CudaBackend {
                 self.bootstrap(device, &lists, part, &slots[chunk], luts, &mut out)
             } else if chunk.len() == outputs {
                 // The whole step is this one linear chunk: straight into the output.
-                cuda_linear_combination_lwe_ciphertext_list(
-                    &lists,
-                    part,
-                    self.parameters.delta(),
-                    &mut out,
-                )
+                self.linear_into(&lists, part, &mut out)
             } else {
                 let linear = self.linear(device, &lists, part)?;
                 out.copy_into_range(device, slots[chunk.start], &linear)

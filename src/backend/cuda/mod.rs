@@ -12,13 +12,18 @@
 //! The GPU code mirrors the CPU code, bottom to top:
 //!
 //! - `driver/`: context, streams, memory, kernel images, launches, health (its
-//!   module docs hold the layering table);
+//!   module docs hold the layering table); it names no kernel;
+//! - `kernels.rs`: the kernels of `cuda/` and the sizes they are built for, looked
+//!   up once per opening of a device;
 //! - `entities/`: the `Cuda` twins of the core_crypto entities at the same relative
-//!   paths ([`CudaLweCiphertextList`], [`CudaKeyswitchKey`],
-//!   [`CudaFourierBootstrapKey`], [`CudaLookupTableList`]);
+//!   paths ([`CudaLweCiphertextList`], [`CudaGlweCiphertextList`],
+//!   [`CudaKeyswitchKey`], [`CudaFourierBootstrapKey`]): plain GPU data;
+//! - `lookup_tables.rs`: the backend's and shortint's tables as accumulators
+//!   ([`CudaLookupTableList`]), what the bootstraps take;
 //! - `algorithms/`: the `cuda_` twins of the core_crypto algorithms
 //!   ([`cuda_keyswitch_lwe_ciphertext_list`],
-//!   [`cuda_programmable_bootstrap_lwe_ciphertext_list`], ...);
+//!   [`cuda_programmable_bootstrap_lwe_ciphertext_list`], ...), where kernels are
+//!   chosen;
 //! - `backend.rs`: the step runner, [`CudaBackend`], the [`Backend`](crate::backend::Backend)
 //!   of the integer layer on one GPU.
 
@@ -27,6 +32,7 @@ mod backend;
 pub(crate) mod driver;
 pub(crate) mod entities;
 pub(crate) mod kernels;
+mod lookup_tables;
 
 pub use algorithms::linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use algorithms::lwe_keyswitch::cuda_keyswitch_lwe_ciphertext_list;
@@ -44,6 +50,7 @@ pub(crate) use driver::device::probe_devices;
 pub use driver::device::{cuda_device_count, CudaDevice, DRIVER_SYMBOLS};
 pub use driver::kernel_image::kernels_cuda_version;
 pub use entities::bootstrap_key::CudaFourierBootstrapKey;
-pub use entities::glwe::{lookup_table_bodies, CudaLookupTableList};
+pub use entities::glwe::CudaGlweCiphertextList;
 pub use entities::keyswitch_key::CudaKeyswitchKey;
 pub use entities::lwe::CudaLweCiphertextList;
+pub use lookup_tables::{lookup_table_accumulators, lookup_table_bodies, CudaLookupTableList};

@@ -193,7 +193,7 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
         .map_err(device.driver_err("allocating the multi-bit accumulators"))?;
     let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
-    let (luts_ptr, _luts_guard) = luts.bodies().read_ptr(stream);
+    let (luts_ptr, _luts_guard) = luts.accumulators().data().read_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
     let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);

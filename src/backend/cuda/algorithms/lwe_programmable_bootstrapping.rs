@@ -1,4 +1,5 @@
-//! Lookup tables on a GPU and the batched programmable bootstrap.
+//! The batched programmable bootstrap on a GPU, the twin of
+//! [`crate::core_crypto::programmable_bootstrap_lwe_ciphertext`].
 
 use crate::backend::cuda::driver::kernel::Kernel;
 use crate::backend::cuda::driver::launch::{launch, launch_clusters};
@@ -132,7 +133,7 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
         .map_err(device.driver_err("copying bootstrap jobs to the GPU"))?;
     let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
-    let (luts_ptr, _luts_guard) = luts.bodies.read_ptr(stream);
+    let (luts_ptr, _luts_guard) = luts.accumulators().data().read_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
     let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);
@@ -388,7 +389,12 @@ pub(super) fn check_bootstrap_batch(
     check_eq(
         "polynomial size of the lookup tables",
         shape.polynomial_size.0,
-        luts.polynomial_size.0,
+        luts.polynomial_size().0,
+    )?;
+    check_eq(
+        "GLWE size of the lookup tables",
+        shape.glwe_dimension.0 + 1,
+        luts.glwe_size().0,
     )?;
     let count = input.count().0;
     check_eq("number of lookup-table indexes", count, lut_indexes.len())?;
@@ -397,7 +403,7 @@ pub(super) fn check_bootstrap_batch(
     let mut taken = vec![false; outputs];
     let mut jobs = Vec::with_capacity(3 * count);
     for (&lut, &slot) in lut_indexes.iter().zip(output_slots) {
-        let functions = *luts.function_counts.get(lut).ok_or_else(|| {
+        let functions = *luts.function_counts().get(lut).ok_or_else(|| {
             Error::InvalidParameter(format!(
                 "lookup table {lut} requested, the list has {}",
                 luts.count()
