@@ -22,6 +22,7 @@ mod cuda_driver_version;
 mod cuda_emulation;
 mod cuda_high_level;
 mod cuda_keyswitch;
+mod cuda_launch_parameters;
 mod cuda_linear_combination;
 mod cuda_lwe_add;
 mod cuda_stream_order;

@@ -26,6 +26,10 @@ pub(crate) struct BootstrapKernels {
     pub(crate) polynomial_size: usize,
     /// Threads per polynomial (`N / (2 R)`), which fixes the Fourier key layout.
     pub(crate) threads_per_polynomial: u32,
+    /// Polynomials of the accumulator each thread of the single-block kernels holds:
+    /// 1 (a block of `(k + 1) T` threads), or `k + 1` itself (a block of `T`
+    /// threads, for that `k` only).
+    pub(crate) single_block_polynomials_per_thread: usize,
     /// Standard to Fourier bootstrap key.
     pub(crate) bsk_to_fourier: Kernel,
     /// One block per bootstrap.
@@ -41,14 +45,16 @@ pub(crate) struct BootstrapKernels {
 }
 
 /// The polynomial sizes the bootstrap kernels are built for, with their threads per
-/// polynomial (must match the instantiations at the end of the .cu file).
-pub(crate) const BOOTSTRAP_SIZES: [(usize, u32); 6] = [
-    (256, 32),
-    (512, 32),
-    (1024, 64),
-    (2048, 128),
-    (4096, 256),
-    (8192, 512),
+/// polynomial and the polynomials each thread of their single-block kernels holds
+/// (must match the instantiations at the end of `cuda/programmable_bootstrap.cu`:
+/// `BOOTSTRAP_KERNELS(N, R, THREADS, G)`, `T = N / (2 R)`). N = 8192 is not built
+/// (every kernel of its key layout spilled registers).
+pub(crate) const BOOTSTRAP_SIZES: [(usize, u32, usize); 5] = [
+    (256, 32, 1),
+    (512, 32, 1),
+    (1024, 64, 1),
+    (2048, 128, 1),
+    (4096, 256, 2),
 ];
 
 /// Ciphertexts per block of `keyswitch_<CTS>_u64`, one kernel each (the `CTS` of
@@ -79,10 +85,11 @@ impl DeviceKernels {
         let pbs = |name: String| device.kernel(ProgrammableBootstrap, &name);
         let bootstrap = BOOTSTRAP_SIZES
             .iter()
-            .map(|&(n, threads)| {
+            .map(|&(n, threads, per_thread)| {
                 Ok(BootstrapKernels {
                     polynomial_size: n,
                     threads_per_polynomial: threads,
+                    single_block_polynomials_per_thread: per_thread,
                     bsk_to_fourier: pbs(format!("bsk_to_fourier_{n}_u64"))?,
                     single_block: pbs(format!("programmable_bootstrap_{n}_u64"))?,
                     cluster: pbs(format!("programmable_bootstrap_cluster_{n}_u64"))?,
@@ -142,7 +149,7 @@ pub(crate) fn bootstrap_kernels(device: &CudaDevice, n: usize) -> Result<&Bootst
         .ok_or_else(|| {
             Error::InvalidParameter(format!(
                 "no GPU bootstrap for polynomial size {n}; supported: {:?}",
-                BOOTSTRAP_SIZES.map(|(n, _)| n)
+                BOOTSTRAP_SIZES.map(|(n, _, _)| n)
             ))
         })
 }

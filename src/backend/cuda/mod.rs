@@ -25,15 +25,17 @@
 //!   [`cuda_programmable_bootstrap_lwe_ciphertext_list`], ...), where kernels are
 //!   chosen;
 //! - `backend.rs`: the step runner, [`CudaBackend`], the [`Backend`](crate::backend::Backend)
-//!   of the integer layer on one GPU.
+//!   of the integer layer on one GPU, over [`CudaBlocks`] (`blocks.rs`).
 
 pub(crate) mod algorithms;
 mod backend;
+mod blocks;
 pub(crate) mod driver;
 pub(crate) mod entities;
 pub(crate) mod kernels;
 mod lookup_tables;
 
+pub use algorithms::bootstrap_kernel_choice::PbsKernel;
 pub use algorithms::linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use algorithms::lwe_keyswitch::cuda_keyswitch_lwe_ciphertext_list;
 pub use algorithms::lwe_linear_algebra::*;
@@ -43,9 +45,10 @@ pub use algorithms::lwe_multi_bit_programmable_bootstrapping::{
 };
 pub use algorithms::lwe_programmable_bootstrapping::{
     cuda_programmable_bootstrap_lwe_ciphertext_list,
-    cuda_programmable_bootstrap_lwe_ciphertext_list_with, PbsKernel,
+    cuda_programmable_bootstrap_lwe_ciphertext_list_with,
 };
-pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
+pub use backend::{CudaBackend, MAX_CHUNK};
+pub use blocks::CudaBlocks;
 pub(crate) use driver::device::probe_devices;
 pub use driver::device::{cuda_device_count, CudaDevice, DRIVER_SYMBOLS};
 pub use driver::kernel_image::kernels_cuda_version;

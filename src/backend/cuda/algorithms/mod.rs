@@ -1,8 +1,10 @@
 //! The GPU twins of the core_crypto algorithms, named `cuda_<cpu name>` at the same
 //! relative paths: LWE linear algebra, the keyswitch, the programmable bootstrap
-//! (`lwe_programmable_bootstrapping.rs`) and its multi-bit form, and the linear combinations of a
-//! step.
+//! (`lwe_programmable_bootstrapping.rs`) and its multi-bit form, and the linear
+//! combinations of a step; where the bootstraps' kernel is chosen
+//! (`bootstrap_kernel_choice.rs`).
 
+pub(crate) mod bootstrap_kernel_choice;
 pub(crate) mod linear_combination;
 pub(crate) mod lwe_keyswitch;
 pub(crate) mod lwe_linear_algebra;

@@ -8,6 +8,7 @@ use crate::backend::cuda::driver::kernel_image::{
     describe_images, driver_requirement, kernels_cuda_version, select_image, ImagePreference,
     KernelImage, KernelModule,
 };
+use crate::backend::cuda::driver::memory_pool::MemoryPool;
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DriverError};
@@ -65,7 +66,7 @@ fn driver_version() -> Option<i32> {
 /// (`testing/cuda-emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
 /// outside the list is added.
 #[doc(hidden)]
-pub const DRIVER_SYMBOLS: [&str; 51] = [
+pub const DRIVER_SYMBOLS: [&str; 55] = [
     "cuCtxGetCurrent",
     "cuCtxGetDevice",
     "cuCtxPopCurrent_v2",
@@ -75,6 +76,7 @@ pub const DRIVER_SYMBOLS: [&str; 51] = [
     "cuDeviceGet",
     "cuDeviceGetAttribute",
     "cuDeviceGetCount",
+    "cuDeviceGetDefaultMemPool",
     "cuDeviceGetName",
     "cuDeviceGetUuid",
     "cuDevicePrimaryCtxRelease_v2",
@@ -100,6 +102,9 @@ pub const DRIVER_SYMBOLS: [&str; 51] = [
     "cuMemFreeAsync",
     "cuMemFree_v2",
     "cuMemGetInfo_v2",
+    "cuMemPoolGetAttribute",
+    "cuMemPoolSetAttribute",
+    "cuMemPoolTrimTo",
     "cuMemcpyDtoDAsync_v2",
     "cuMemcpyDtoD_v2",
     "cuMemcpyDtoHAsync_v2",
@@ -236,6 +241,9 @@ struct Inner {
     ordinal: usize,
     opening: Opening,
     attributes: DeviceAttributes,
+    /// The default memory pool, set to keep what it maps (`None`: the device has no
+    /// pools, and cudarc allocates without them).
+    pool: Option<MemoryPool>,
     driver: DeviceObject<DriverObjects>,
     streams_created: std::sync::atomic::AtomicUsize,
 }
@@ -301,6 +309,15 @@ impl CudaDevice {
             .map_err(|e| o.driver_error("creating a stream", e))?;
         let stream = DeviceObject::new(stream, o);
         let attributes = DeviceAttributes::read(o, &context)?;
+        let pool = if context.has_async_alloc() {
+            let pool = MemoryPool::of(context.cu_device())
+                .map_err(|e| o.driver_error("finding the device's memory pool", e))?;
+            pool.keep_mapped()
+                .map_err(|e| o.driver_error("setting the memory pool's release threshold", e))?;
+            Some(pool)
+        } else {
+            None
+        };
         let cc = attributes.compute_capability;
         let modules = images
             .into_iter()
@@ -319,6 +336,7 @@ impl CudaDevice {
             inner: Arc::new(Inner {
                 ordinal,
                 attributes,
+                pool,
                 driver,
                 streams_created: std::sync::atomic::AtomicUsize::new(1),
                 opening,
@@ -407,11 +425,45 @@ impl CudaDevice {
         self.inner.attributes.multiprocessors as usize
     }
 
-    /// Free and total device memory, in bytes.
+    /// Free and total device memory, in bytes. Free memory is what this process can
+    /// allocate: the driver's free memory and what its memory pool holds mapped but
+    /// unused (buffers freed since, which it keeps for the next allocations; see
+    /// `driver/memory_pool.rs`).
+    ///
+    /// ```no_run
+    /// let gpu = gpufhe::backend::cuda::CudaDevice::new(0).unwrap();
+    /// let (free, total) = gpu.memory_info().unwrap();
+    /// assert!(free <= total);
+    /// ```
     pub fn memory_info(&self) -> Result<(usize, usize)> {
-        self.context()?
+        let (free, total) = self
+            .context()?
             .mem_get_info()
-            .map_err(self.driver_err("querying device memory"))
+            .map_err(self.driver_err("querying device memory"))?;
+        let pooled = match self.inner.pool {
+            Some(pool) => pool
+                .unused_bytes()
+                .map_err(self.driver_err("querying the memory pool"))?,
+            None => 0,
+        };
+        let pooled = usize::try_from(pooled).unwrap_or(usize::MAX);
+        Ok((free.saturating_add(pooled).min(total), total))
+    }
+
+    /// Waits for the work of every stream of this GPU, then gives the memory its
+    /// pool holds unused back to the driver: for a step that ran out of memory
+    /// although the pool's unused bytes counted as free (they may be fragments that
+    /// no single allocation fits in).
+    pub(crate) fn release_pooled_memory(&self) -> Result<()> {
+        self.context()?
+            .synchronize()
+            .map_err(self.driver_err("synchronizing the device"))?;
+        match self.inner.pool {
+            Some(pool) => pool
+                .trim()
+                .map_err(self.driver_err("trimming the memory pool")),
+            None => Ok(()),
+        }
     }
 
     /// Waits for the work queued on every stream of this GPU, ignoring errors: for
@@ -546,10 +598,10 @@ impl CudaDevice {
 
     /// Fails with a clear error unless `bytes` fit in the device's free memory.
     ///
-    /// Buffers dropped on a stream are freed in stream order, and the stream-ordered
-    /// allocator keeps them reserved until the stream is synchronized: until then the
-    /// driver counts them as used. So when `bytes` do not seem to fit, this handle's
-    /// stream is synchronized and the free memory measured again.
+    /// Buffers dropped on a stream are freed in stream order: until the stream gets
+    /// there, the pool counts them as used. So when `bytes` do not seem to fit, this
+    /// handle's stream is synchronized and the free memory (the pool's unused bytes
+    /// included, see [`CudaDevice::memory_info`]) measured again.
     pub(crate) fn check_free_memory(&self, bytes: usize) -> Result<()> {
         let (free, _) = self.memory_info()?;
         if bytes <= free {
@@ -659,8 +711,9 @@ fn probe_device(ordinal: std::ffi::c_int) -> ProbedDevice {
     }
 }
 
-/// The free memory of `device`, measured in its primary context, retained for the
-/// measurement only.
+/// The free memory of `device` for this process, measured in its primary context,
+/// retained for the measurement only: the driver's free memory and what the
+/// device's memory pool holds unused (see [`CudaDevice::memory_info`]).
 fn free_memory(
     device: cudarc::driver::sys::CUdevice,
 ) -> std::result::Result<usize, cudarc::driver::DriverError> {
@@ -679,7 +732,14 @@ fn free_memory(
         });
         let released = result::primary_ctx::release(device);
         let free = measured?;
-        released.map(|()| free)
+        released?;
+        let pooled = match MemoryPool::of(device) {
+            Ok(pool) => pool.unused_bytes()?,
+            // A device without memory pools.
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_SUPPORTED => 0,
+            Err(e) => return Err(e),
+        };
+        Ok(free.saturating_add(usize::try_from(pooled).unwrap_or(usize::MAX)))
     }
 }
 
