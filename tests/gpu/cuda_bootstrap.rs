@@ -294,23 +294,6 @@ fn lists_on_another_gpu_are_errors() {
 }
 
 /// A multi-bit bootstrap key of grouping factor `g` for `keys`, on the GPU.
-fn multi_bit_key(gpu: &CudaDevice, keys: &HostKeys, g: usize) -> CudaFourierBootstrapKey {
-    let p = keys.params();
-    let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), g).unwrap();
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([7; 32]), Seed([8; 32]));
-    let bsk = generate_seeded_lwe_bootstrap_key(
-        &bits,
-        keys.ck.glwe_secret_key(),
-        p.pbs_base_log,
-        p.pbs_level,
-        p.glwe_noise_distribution,
-        Seed([9; 32]),
-        &mut rng,
-    )
-    .unwrap();
-    CudaFourierBootstrapKey::from_cpu(gpu, &bsk.decompress()).unwrap()
-}
-
 /// The multi-bit bootstrap (g = 4 and 3) with every kernel, in one chunk and in
 /// several (the last partial): every output decrypts right, the spare slot stays
 /// untouched.

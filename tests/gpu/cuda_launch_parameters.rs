@@ -188,19 +188,7 @@ fn bootstrap_4096(gpu: &CudaDevice, multi_bit: bool, kernel: PbsKernel) -> Resul
     let skip = launches().len();
     let (slots, lut_indexes) = (&batch.output_slots, &batch.lut_indexes);
     if multi_bit {
-        let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), 2).unwrap();
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
-        let key = generate_seeded_lwe_bootstrap_key(
-            &bits,
-            keys.ck.glwe_secret_key(),
-            p.pbs_base_log,
-            p.pbs_level,
-            p.glwe_noise_distribution,
-            Seed([3; 32]),
-            &mut rng,
-        )
-        .unwrap();
-        let bsk = CudaFourierBootstrapKey::from_cpu(gpu, &key.decompress()).unwrap();
+        let bsk = multi_bit_key(gpu, &keys, 2);
         cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
             &bsk,
             2,

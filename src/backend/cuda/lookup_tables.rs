@@ -8,9 +8,10 @@ use crate::core_crypto::{GlweCiphertextOwned, GlweSize, PolynomialSize};
 use crate::error::{Error, Result};
 use crate::shortint::{LookupTable, ManyLookupTable, ShortintParameters};
 
-/// Lookup tables in the memory of one GPU: one accumulator (a GLWE ciphertext,
-/// trivial for the tables made here) per table and the number of functions it
-/// evaluates (outputs per bootstrap, function `i` read at coefficient `i N / f`).
+/// Lookup tables in the memory of one GPU: one accumulator per table, a trivial GLWE
+/// ciphertext (zero mask: the bootstraps read its body), and the number of
+/// functions it evaluates (outputs per bootstrap, function `i` read at coefficient
+/// `i N / f`).
 #[derive(Debug)]
 pub struct CudaLookupTableList {
     accumulators: CudaGlweCiphertextList,
@@ -37,40 +38,50 @@ impl CudaLookupTableList {
     ) -> Result<Self> {
         let accumulators = lookup_table_accumulators(parameters, tables)?;
         let function_counts = tables.iter().map(|t| t.function_count()).collect();
-        Self::new(
-            CudaGlweCiphertextList::from_cpu(device, &accumulators)?,
-            function_counts,
-        )
+        Self::upload(device, &accumulators, function_counts)
     }
 
     /// Uploads single-function lookup tables (their accumulators, as
-    /// [`LookupTable::new`] makes them).
+    /// [`LookupTable::new`] makes them; `Err` for one that is not trivial).
     pub fn from_lookup_tables(device: &CudaDevice, tables: &[&LookupTable]) -> Result<Self> {
-        let accumulators = tables.iter().map(|t| t.accumulator());
-        Self::new(
-            CudaGlweCiphertextList::from_cpu(device, accumulators)?,
-            vec![1; tables.len()],
-        )
+        let accumulators: Vec<&GlweCiphertextOwned> =
+            tables.iter().map(|t| t.accumulator()).collect();
+        Self::upload(device, &accumulators, vec![1; tables.len()])
     }
 
-    /// Accumulators already on the GPU, `function_counts[i]` functions in accumulator
-    /// `i` (each a power of two up to `N`).
-    pub fn new(accumulators: CudaGlweCiphertextList, function_counts: Vec<usize>) -> Result<Self> {
-        if function_counts.len() != accumulators.count().0 || function_counts.is_empty() {
+    /// Uploads `accumulators` (trivial ones), `function_counts[i]` functions in
+    /// accumulator `i` (each a power of two up to `N`).
+    fn upload<A: std::borrow::Borrow<GlweCiphertextOwned>>(
+        device: &CudaDevice,
+        accumulators: &[A],
+        function_counts: Vec<usize>,
+    ) -> Result<Self> {
+        if function_counts.len() != accumulators.len() || function_counts.is_empty() {
             return Err(Error::InvalidParameter(format!(
                 "{} function counts for {} accumulators (at least one)",
                 function_counts.len(),
-                accumulators.count().0
+                accumulators.len()
             )));
         }
-        let n = accumulators.polynomial_size().0;
-        for &f in &function_counts {
-            if !f.is_power_of_two() || f > n {
+        for (acc, &f) in accumulators.iter().zip(&function_counts) {
+            let acc = acc.borrow();
+            let body = acc.body().len();
+            if acc.as_slice()[..acc.as_slice().len() - body]
+                .iter()
+                .any(|&c| c != 0)
+            {
+                return Err(Error::InvalidParameter(
+                    "GPU lookup tables must be trivial accumulators (zero mask)".into(),
+                ));
+            }
+            if !f.is_power_of_two() || f > acc.polynomial_size().0 {
                 return Err(Error::InvalidParameter(format!(
                     "{f} functions in one bootstrap: the count must be a power of two up to N"
                 )));
             }
         }
+        let accumulators =
+            CudaGlweCiphertextList::from_cpu(device, accumulators.iter().map(|a| a.borrow()))?;
         Ok(Self {
             accumulators,
             function_counts,
