@@ -8,13 +8,16 @@
 //! - `cuda/multi_bit_fheuint64/...`: the same on the multi-bit default parameters
 //!   (`ConfigBuilder::use_multi_bit_pbs`).
 
+#[path = "../tests/support/skip.rs"]
+mod skip;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use gpufhe::backend::cuda::gpu_for_tests;
 use gpufhe::prelude::*;
 use gpufhe::{
     set_server_key, BinaryOp, ClientKey, CompressedServerKey, ConfigBuilder, Device, FheUint64,
     GpuIndex,
 };
+use skip::gpu_for_tests;
 use std::hint::black_box;
 use std::time::Duration;
 

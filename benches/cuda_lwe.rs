@@ -1,9 +1,13 @@
 //! `cuda/lwe_add/1000x2049`: one batched addition of 1000 ciphertexts of size 2049
 //! on the GPU, stream synchronized before the clock stops. Skips without a GPU.
 
+#[path = "../tests/support/skip.rs"]
+mod skip;
+
 use criterion::{criterion_group, criterion_main, Criterion};
 use gpufhe::backend::cuda::*;
 use gpufhe::core_crypto::{LweCiphertextList, LweSize};
+use skip::gpu_for_tests;
 
 fn bench(c: &mut Criterion) {
     let Some(gpu) = gpu_for_tests() else { return };

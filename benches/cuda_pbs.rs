@@ -11,9 +11,11 @@
 
 #[path = "../tests/support/cuda_support.rs"]
 mod cuda_support;
+#[path = "../tests/support/skip.rs"]
+mod skip;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use cuda_support::{big_zeros, bootstrap_list, bootstrap_one, small_zeros, Keys};
+use cuda_support::{big_zeros, bootstrap_list, bootstrap_one, gpu_for_tests, small_zeros, Keys};
 use gpufhe::backend::cuda::*;
 use gpufhe::backend::Table;
 use gpufhe::core_crypto::LweCiphertextList;

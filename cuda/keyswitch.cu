@@ -84,7 +84,11 @@ __device__ __forceinline__ void keyswitch(const KeyswitchParams &p) {
   }
 
   if (o >= out_size) return;
-  for (uint32_t c = 0; c < cts; ++c) {
+  // Unrolled with constant indexes: a loop to `cts` would index `acc` at run time,
+  // which puts it in local memory.
+#pragma unroll
+  for (uint32_t c = 0; c < (uint32_t)CTS; ++c) {
+    if (c >= cts) break;
     const size_t ct = first_ct + c;
     if (p.splits == 1) {
       const uint64_t body = o == p.out_dim ? p.in[ct * in_size + p.in_dim] : 0;

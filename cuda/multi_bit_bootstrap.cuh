@@ -1,5 +1,5 @@
 // The multi-bit programmable bootstrap, the GPU twin of
-// core_crypto/algorithms/multi_bit_blind_rotation.rs (read its module docs first).
+// core_crypto/algorithms/lwe_multi_bit_programmable_bootstrapping.rs (read its module docs first).
 // Included by programmable_bootstrap.cu, whose pieces it reuses: the modulus switch,
 // the external product (external_product_add), the thread-group topologies and the
 // sample extraction.
@@ -29,7 +29,7 @@
 
 namespace gpufhe {
 
-// Mirrors `MultiBitParams` in src/backend/cuda/algorithms/multi_bit_blind_rotation.rs (#[repr(C)]).
+// Mirrors `MultiBitParams` in src/backend/cuda/algorithms/lwe_multi_bit_programmable_bootstrapping.rs (#[repr(C)]).
 struct MultiBitParams {
   PbsParams pbs;             // bsk: the multi-bit key; lwe_dimension: n
   double2 *bundles;          // per ciphertext `capacity` bundles, (k+1)^2 l M values each
@@ -175,10 +175,10 @@ __device__ __forceinline__ void multi_bit_key_bundle(const MultiBitParams &mp) {
 template <class Fft, class Topology>
 __device__ __forceinline__ void multi_bit_accumulate(const MultiBitParams &mp,
                                                      const Topology &topo) {
-  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
+  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T, G = Topology::GROUPS;
   constexpr int LOG_2N = ilog2(2 * N);
   const PbsParams &p = mp.pbs;
-  const int g = topo.group();
+  const int g0 = topo.group();
   const int t = topo.thread();
   const uint32_t ct = topo.ciphertext();
   const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, l = p.level;
@@ -188,15 +188,18 @@ __device__ __forceinline__ void multi_bit_accumulate(const MultiBitParams &mp,
   __syncthreads();
 
   // The first chunk starts from the rotated table, the others where the last stopped.
-  uint64_t acc_lo[R], acc_hi[R];
-  if (mp.first_group == 0) {
-    rotated_table<Fft>(p, ct, g, t, mask[n], acc_lo, acc_hi);
-  } else {
-    const uint64_t *state = mp.state + ((size_t)ct * (k + 1) + g) * N;
+  uint64_t acc_lo[G][R], acc_hi[G][R];
 #pragma unroll
-    for (int v = 0; v < R; ++v) {
-      acc_lo[v] = state[t + v * T];
-      acc_hi[v] = state[t + v * T + M];
+  for (int q = 0; q < G; ++q) {
+    if (mp.first_group == 0) {
+      rotated_table<Fft>(p, ct, g0 + q, t, mask[n], acc_lo[q], acc_hi[q]);
+    } else {
+      const uint64_t *state = mp.state + ((size_t)ct * (k + 1) + g0 + q) * N;
+#pragma unroll
+      for (int v = 0; v < R; ++v) {
+        acc_lo[q][v] = state[t + v * T];
+        acc_hi[q][v] = state[t + v * T + M];
+      }
     }
   }
 
@@ -207,31 +210,40 @@ __device__ __forceinline__ void multi_bit_accumulate(const MultiBitParams &mp,
   const uint32_t *a = mask + (size_t)mp.first_group * gf;
   const double2 *const end = bundle + (size_t)mp.groups * ggsw_size;
   for (; bundle != end; bundle += ggsw_size, a += gf) {
-    if (bundle + ggsw_size != end) prefetch_column<Fft>(p, bundle + ggsw_size, g, t, ct);
+    // The bundle is this ciphertext's own: the host passes a prefetch share of 1,
+    // so every line of the next one is asked for (the classical ciphertexts of a
+    // wave split the lines of the key they all read).
+    if (bundle + ggsw_size != end) {
+#pragma unroll
+      for (int q = 0; q < G; ++q) prefetch_column<Fft>(p, bundle + ggsw_size, g0 + q, t, ct);
+    }
     bool any = false;
 #pragma unroll
     for (uint32_t i = 0; i < MAX_GROUPING_FACTOR; ++i) any |= i < gf && a[i] != 0;
     if (!any) continue;  // X^0 ACC: no bundle was made (uniform over the ciphertext)
     // D = ACC: ACC += ACC ⊡ bundle.
-    const auto acc_itself = [&](int v, uint64_t &lo, uint64_t &hi) {
-      lo = acc_lo[v];
-      hi = acc_hi[v];
+    const auto acc_itself = [&](int q, int v, uint64_t &lo, uint64_t &hi) {
+      lo = acc_lo[q][v];
+      hi = acc_hi[q][v];
     };
-    external_product_add<Fft>(p, topo, g, t, bundle, phase, own_twist, acc_itself, acc_lo,
-                              acc_hi);
+    external_product_add<Fft>(p, topo, g0, recomputed<G>(t), bundle, phase,
+                              recomputed<G>(own_twist), acc_itself, acc_lo, acc_hi);
     phase ^= 1;
   }
   // No block of a cluster may leave while another still reads its rows.
   topo.sync_all();
-  if (mp.first_group + mp.groups < n / gf) {
-    uint64_t *state = mp.state + ((size_t)ct * (k + 1) + g) * N;
 #pragma unroll
-    for (int v = 0; v < R; ++v) {
-      state[t + v * T] = acc_lo[v];
-      state[t + v * T + M] = acc_hi[v];
+  for (int q = 0; q < G; ++q) {
+    if (mp.first_group + mp.groups < n / gf) {
+      uint64_t *state = mp.state + ((size_t)ct * (k + 1) + g0 + q) * N;
+#pragma unroll
+      for (int v = 0; v < R; ++v) {
+        state[t + v * T] = acc_lo[q][v];
+        state[t + v * T + M] = acc_hi[q][v];
+      }
+    } else {
+      extract_samples<Fft>(p, ct, g0 + q, t, acc_lo[q], acc_hi[q]);
     }
-  } else {
-    extract_samples<Fft>(p, ct, g, t, acc_lo, acc_hi);
   }
 }
 

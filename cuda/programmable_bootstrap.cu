@@ -1,14 +1,15 @@
 // Bootstrap-key conversion to the Fourier domain and the batched classical
 // programmable bootstrap (PBS), the GPU twins of FourierLweBootstrapKey::from_standard
 // and of modulus switch + blind rotation + sample extraction
-// (core_crypto/algorithms/{modulus_switch,blind_rotation,sample_extraction}.rs).
+// (core_crypto/algorithms/{modulus_switch,lwe_programmable_bootstrapping,sample_extraction}.rs).
 //
 // Work split. One thread group of T = N/(2R) threads owns one polynomial of the
 // accumulator: thread t holds coefficients t + vT and t + vT + N/2 (v < R) in
 // registers for the whole blind rotation, and runs the FFTs of that polynomial (see
 // negacyclic_fft.cuh). A bootstrap needs k + 1 groups:
 //   - programmable_bootstrap_<N>_u64: one thread block of (k+1) T threads per
-//     ciphertext (any GPU);
+//     ciphertext (any GPU); at N = 4096, T threads that each hold both polynomials
+//     of k = 1 (see SingleBlock: (k+1) T threads there would spill);
 //   - programmable_bootstrap_cluster_<N>_u64 (sm_90+): a cluster of k + 1 blocks of
 //     T threads per ciphertext, one group per block, so one bootstrap runs on k + 1
 //     SMs at once; the external product reads the other blocks' Fourier rows through
@@ -39,11 +40,11 @@
 
 namespace gpufhe {
 
-// Mirrors `PbsParams` in src/backend/cuda/algorithms/blind_rotation.rs (#[repr(C)]).
+// Mirrors `PbsParams` in src/backend/cuda/algorithms/lwe_programmable_bootstrapping.rs (#[repr(C)]).
 struct PbsParams {
   uint64_t *out;             // output list: ciphertexts of size k N + 1
   const uint64_t *in;        // input list: `count` ciphertexts of size n + 1
-  const uint64_t *luts;      // lookup-table body polynomials, N coefficients each
+  const uint64_t *luts;      // lookup tables: trivial GLWE accumulators, (k + 1) N each
   const uint32_t *jobs;      // per input: lookup table, first output slot, function count
   const double2 *bsk;        // Fourier bootstrap key
   const double2 *twiddles;   // by stage: W^(i M / (2 s)), i < s, at M - 2 s (M - 1 values)
@@ -55,7 +56,8 @@ struct PbsParams {
   uint32_t level;
   uint32_t centered;         // 1: centered-mean modulus switch
   uint32_t count;            // number of inputs
-  uint32_t prefetch_share;   // ciphertexts that split the L2 prefetch of the key (>= 1)
+  uint32_t prefetch_share;   // ciphertexts that split the L2 prefetch of the key (>= 1;
+                             // 1 for the multi-bit bundles, each a ciphertext's own)
 };
 
 // Mirrors `BskConversionParams` in src/backend/cuda/entities/bootstrap_key.rs.
@@ -87,19 +89,24 @@ __device__ __forceinline__ uint64_t rotated_right(const uint64_t *poly, int x, u
   return (y < 0) != flip ? 0 - v : v;
 }
 
-// One thread block per ciphertext, group g = threadIdx.x / T.
+// One thread block per ciphertext. With G = 1, (k + 1) T threads: thread group
+// threadIdx.x / T owns polynomial g of that number. With G = 2 (N = 4096, where
+// (k + 1) T threads would leave 128 registers a thread, which spill), T threads for
+// k + 1 = 2 polynomials: each thread holds its values of both and runs their
+// decompositions, transforms and products one after the other.
 // The rows of a CMux live in one of two sets of buffers, `phase` (0 or 1) flipping
 // every CMux: while a group (or, in a cluster, another block) still reads this
 // CMux's rows, the next CMux's staging, forward transforms and rows already go to
 // the other set, so a CMux needs one barrier over the whole ciphertext instead of
 // two. Layout of the dynamic shared memory: the row buffers of phase 0 then phase 1
 // (PADDED double2 each), the staging of the accumulator when l > 1, the switched mask.
-template <class Fft>
+template <class Fft, int G = 1>
 struct SingleBlock {
+  static constexpr int GROUPS = G;  // polynomials of the accumulator per thread
   double2 *smem;
   uint32_t k, l;
 
-  __device__ int group() const { return threadIdx.x / Fft::T; }
+  __device__ int group() const { return (int)(threadIdx.x / Fft::T) * G; }
   __device__ int thread() const { return threadIdx.x % Fft::T; }
   __device__ uint32_t ciphertext() const { return blockIdx.x; }
   __device__ double2 *own_row(int g, uint32_t j, uint32_t phase) const {
@@ -125,6 +132,7 @@ struct SingleBlock {
 // A cluster of k + 1 blocks per ciphertext, group g = rank of the block.
 template <class Fft>
 struct ClusterOfBlocks {
+  static constexpr int GROUPS = 1;
   double2 *smem;
   uint32_t k, l;
 
@@ -194,18 +202,42 @@ __device__ __forceinline__ double2 twist_of(const PbsParams &p, double2 own, int
   return c_mul(own, make_double2(p.twist_steps[2 * v * step], p.twist_steps[2 * v * step + 1]));
 }
 
-// ACC = X^{-body} * (0, ..., 0, LUT) for the lookup table of ciphertext `ct`.
+// `t`, made opaque to the compiler (once per call) when a thread holds G > 1
+// polynomials: what depends on it (the transforms' shared-memory indices) is then
+// computed again in each CMux instead of kept in registers across the loop, where
+// it does not fit beside the two polynomials.
+template <int G>
+__device__ __forceinline__ int recomputed(int t) {
+#if !defined(GPUFHE_EMULATION)
+  if (G > 1) asm volatile("" : "+r"(t));
+#endif
+  return t;
+}
+
+// The same for the thread's twist (the R - 1 products of twist_of).
+template <int G>
+__device__ __forceinline__ double2 recomputed(double2 w) {
+#if !defined(GPUFHE_EMULATION)
+  if (G > 1) asm volatile("" : "+d"(w.x), "+d"(w.y));
+#endif
+  return w;
+}
+
+// ACC = X^{-body} * (0, ..., 0, LUT), polynomial g of it, for the lookup table of
+// ciphertext `ct`: a trivial GLWE accumulator, whose body alone is read (the host
+// refuses others).
 template <class Fft>
 __device__ __forceinline__ void rotated_table(const PbsParams &p, uint32_t ct, int g, int t,
                                               uint32_t body, uint64_t (&acc_lo)[Fft::R],
                                               uint64_t (&acc_hi)[Fft::R]) {
   constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
-  const uint64_t *table = p.luts + (size_t)p.jobs[3 * ct] * N;
+  const uint32_t k = p.glwe_dimension;
+  const uint64_t *table = p.luts + ((size_t)p.jobs[3 * ct] * (k + 1) + k) * N;
 #pragma unroll
   for (int v = 0; v < R; ++v) {
     const int x = t + v * T;
-    acc_lo[v] = (uint32_t)g == p.glwe_dimension ? rotated_left<N>(table, x, body) : 0;
-    acc_hi[v] = (uint32_t)g == p.glwe_dimension ? rotated_left<N>(table, x + M, body) : 0;
+    acc_lo[v] = (uint32_t)g == k ? rotated_left<N>(table, x, body) : 0;
+    acc_hi[v] = (uint32_t)g == k ? rotated_left<N>(table, x + M, body) : 0;
   }
 }
 
@@ -231,23 +263,18 @@ __device__ __forceinline__ void prefetch_column(const PbsParams &p, const double
     prefetch_l2(next + (line / LINES) * row_stride + (line % LINES) * 128);
 }
 
-// ACC += D ⊡ GGSW, the external product of one CMux (the multi-bit bootstrap's
-// iteration too), by thread t of group g: `source(v, lo, hi)` gives the thread's values v of D (elements
-// t + v T and t + v T + M of the group's polynomial), which are decomposed (level by
-// level), twisted and transformed into row (g, j); after a barrier over the whole
-// ciphertext every group multiplies all rows by its column of the GGSW (`ggsw`: its
-// first value, read from global memory, coalesced), transforms back, untwists, rounds
-// and adds to its polynomial. The rows live in the buffers of `phase`.
+// The rows of group g for one external product, by thread t: `source(v, lo, hi)`
+// gives the thread's values v of D_g (elements t + v T and t + v T + M of the
+// group's polynomial), which are decomposed (level by level), twisted and
+// transformed into row (g, j) of `phase`. `x` is left holding the last level's
+// spectrum (row (g, l - 1)).
 template <class Fft, class Topology, class Source>
-__device__ __forceinline__ void external_product_add(const PbsParams &p, const Topology &topo,
-                                                     int g, int t, const double2 *ggsw,
-                                                     uint32_t phase, double2 own_twist,
-                                                     Source source, uint64_t (&acc_lo)[Fft::R],
-                                                     uint64_t (&acc_hi)[Fft::R]) {
-  constexpr int M = Fft::M, R = Fft::R, T = Fft::T;
-  const uint32_t k = p.glwe_dimension, l = p.level;
-  const uint32_t rows = (k + 1) * l;
-  double2 x[R];
+__device__ __forceinline__ void decompose_into_rows(const PbsParams &p, const Topology &topo,
+                                                    int g, int t, uint32_t phase,
+                                                    double2 own_twist, Source source,
+                                                    double2 (&x)[Fft::R]) {
+  constexpr int R = Fft::R;
+  const uint32_t l = p.level;
 #pragma unroll 1
   for (uint32_t j = 0; j < l; ++j) {
 #pragma unroll
@@ -267,18 +294,39 @@ __device__ __forceinline__ void external_product_add(const PbsParams &p, const T
     __syncthreads();
     Fft::store_spectrum(row, x, t);
   }
-  topo.sync_all();
+}
 
-  // Column g of the GGSW against every row. The group's own last row is still in
-  // registers (x): it comes first, the other rows - 1 from shared (or distributed
-  // shared) memory, in row order.
+// Column g of the GGSW (`ggsw`: its first value, read from global memory, coalesced)
+// against every row of `phase`, by thread t, transformed back, untwisted, rounded and
+// added to the group's polynomial. The group's own last row comes first, from `x`
+// (still in registers) with OWN_IN_X, else from shared memory, then the other rows - 1
+// from shared (or distributed shared) memory, in row order: the same sums in the same
+// order either way, so every kernel gives the same bits.
+template <class Fft, bool OWN_IN_X, class Topology>
+__device__ __forceinline__ void multiply_column_add(const PbsParams &p, const Topology &topo,
+                                                    int g, int t, const double2 *ggsw,
+                                                    uint32_t phase, double2 own_twist,
+                                                    const double2 (&x)[Fft::R],
+                                                    uint64_t (&acc_lo)[Fft::R],
+                                                    uint64_t (&acc_hi)[Fft::R]) {
+  constexpr int M = Fft::M, R = Fft::R, T = Fft::T;
+  const uint32_t k = p.glwe_dimension, l = p.level;
+  const uint32_t rows = (k + 1) * l;
   const double2 *column = ggsw + (size_t)g * M;
   const uint32_t own = (uint32_t)g * l + l - 1;
   double2 y[R];
-  {
+  if (OWN_IN_X) {
     const double2 *key = column + (size_t)own * (k + 1) * M;
 #pragma unroll
     for (int v = 0; v < R; ++v) y[v] = c_fma(x[v], __ldg(&key[v * T + t]), make_double2(0.0, 0.0));
+  } else {
+    const double2 *key = column + (size_t)own * (k + 1) * M;
+    const double2 *own_row = topo.row(own, phase);
+#pragma unroll
+    for (int v = 0; v < R; ++v) {
+      const double2 d = own_row[Fft::spectrum_slot(t, v)];
+      y[v] = c_fma(d, __ldg(&key[v * T + t]), make_double2(0.0, 0.0));
+    }
   }
 #pragma unroll 1
   for (uint32_t q = 0; q + 1 < rows; ++q) {
@@ -300,6 +348,31 @@ __device__ __forceinline__ void external_product_add(const PbsParams &p, const T
     acc_lo[v] += f64_to_torus(z.x * (1.0 / M));
     acc_hi[v] += f64_to_torus(z.y * (1.0 / M));
   }
+}
+
+// ACC += D ⊡ GGSW, the external product of one CMux (the multi-bit bootstrap's
+// iteration too), by thread t for its Topology::GROUPS groups from g0:
+// `source(i, v, lo, hi)` gives the thread's values v of D for its group g0 + i. Every
+// group's rows first (decompose_into_rows), one barrier over the whole ciphertext,
+// then every group's column (multiply_column_add). The rows live in the buffers of
+// `phase`. With one group per thread its last row stays in registers.
+template <class Fft, class Topology, class Source>
+__device__ __forceinline__ void external_product_add(
+    const PbsParams &p, const Topology &topo, int g0, int t, const double2 *ggsw,
+    uint32_t phase, double2 own_twist, Source source,
+    uint64_t (&acc_lo)[Topology::GROUPS][Fft::R], uint64_t (&acc_hi)[Topology::GROUPS][Fft::R]) {
+  constexpr int G = Topology::GROUPS;
+  double2 x[Fft::R];
+#pragma unroll
+  for (int i = 0; i < G; ++i) {
+    const auto group_source = [&](int v, uint64_t &lo, uint64_t &hi) { source(i, v, lo, hi); };
+    decompose_into_rows<Fft>(p, topo, g0 + i, t, phase, own_twist, group_source, x);
+  }
+  topo.sync_all();
+#pragma unroll
+  for (int i = 0; i < G; ++i)
+    multiply_column_add<Fft, G == 1>(p, topo, g0 + i, t, ggsw, phase, own_twist, x, acc_lo[i],
+                                     acc_hi[i]);
 }
 
 // Sample extraction of coefficient f N / count for each function f of ciphertext
@@ -336,9 +409,9 @@ __device__ __forceinline__ void extract_samples(const PbsParams &p, uint32_t ct,
 
 template <class Fft, class Topology>
 __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const Topology &topo) {
-  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T;
+  constexpr int M = Fft::M, N = Fft::N, R = Fft::R, T = Fft::T, G = Topology::GROUPS;
   constexpr int LOG_2N = ilog2(2 * N);
-  const int g = topo.group();
+  const int g0 = topo.group();
   const int t = topo.thread();
   const uint32_t ct = topo.ciphertext();
   const uint32_t n = p.lwe_dimension, k = p.glwe_dimension, l = p.level;
@@ -347,38 +420,49 @@ __device__ __forceinline__ void programmable_bootstrap(const PbsParams &p, const
   modulus_switch<LOG_2N>(input, n, p.centered != 0, mask);
   __syncthreads();
 
-  uint64_t acc_lo[R], acc_hi[R];
-  rotated_table<Fft>(p, ct, g, t, mask[n], acc_lo, acc_hi);
+  uint64_t acc_lo[G][R], acc_hi[G][R];
+#pragma unroll
+  for (int i = 0; i < G; ++i) rotated_table<Fft>(p, ct, g0 + i, t, mask[n], acc_lo[i], acc_hi[i]);
 
   const size_t ggsw_size = (size_t)(k + 1) * l * (k + 1) * M;
   const double2 own_twist = __ldg(&p.twist[t]);
   uint32_t phase = 0;
   for (uint32_t i = 0; i < n; ++i) {
-    if (i + 1 < n) prefetch_column<Fft>(p, p.bsk + (i + 1) * ggsw_size, g, t, ct);
+    if (i + 1 < n) {
+#pragma unroll
+      for (int q = 0; q < G; ++q)
+        prefetch_column<Fft>(p, p.bsk + (i + 1) * ggsw_size, g0 + q, t, ct);
+    }
     const uint32_t a = mask[i];
     if (a == 0) continue;  // X^0 ACC - ACC = 0 (uniform over the ciphertext's threads)
 
-    uint64_t *stage = topo.staging(g, phase);
+    uint64_t *stage[G];
+#pragma unroll
+    for (int q = 0; q < G; ++q) stage[q] = topo.staging(g0 + q, phase);
     __syncthreads();
 #pragma unroll
-    for (int v = 0; v < R; ++v) {
-      stage[t + v * T] = acc_lo[v];
-      stage[t + v * T + M] = acc_hi[v];
+    for (int q = 0; q < G; ++q) {
+#pragma unroll
+      for (int v = 0; v < R; ++v) {
+        stage[q][t + v * T] = acc_lo[q][v];
+        stage[q][t + v * T + M] = acc_hi[q][v];
+      }
     }
     __syncthreads();
     // D = X^{a_i} ACC - ACC.
-    const auto rotated_minus_acc = [&](int v, uint64_t &lo, uint64_t &hi) {
+    const auto rotated_minus_acc = [&](int q, int v, uint64_t &lo, uint64_t &hi) {
       const int e = t + v * T;
-      lo = rotated_right<N>(stage, e, a) - acc_lo[v];
-      hi = rotated_right<N>(stage, e + M, a) - acc_hi[v];
+      lo = rotated_right<N>(stage[q], e, a) - acc_lo[q][v];
+      hi = rotated_right<N>(stage[q], e + M, a) - acc_hi[q][v];
     };
-    external_product_add<Fft>(p, topo, g, t, p.bsk + (size_t)i * ggsw_size, phase, own_twist,
-                              rotated_minus_acc, acc_lo, acc_hi);
+    external_product_add<Fft>(p, topo, g0, recomputed<G>(t), p.bsk + (size_t)i * ggsw_size,
+                              phase, recomputed<G>(own_twist), rotated_minus_acc, acc_lo, acc_hi);
     phase ^= 1;
   }
   // No block of a cluster may leave while another still reads its rows.
   topo.sync_all();
-  extract_samples<Fft>(p, ct, g, t, acc_lo, acc_hi);
+#pragma unroll
+  for (int i = 0; i < G; ++i) extract_samples<Fft>(p, ct, g0 + i, t, acc_lo[i], acc_hi[i]);
 }
 
 template <class Fft>
@@ -411,14 +495,18 @@ using gpufhe::MultiBitParams;
 using gpufhe::NegacyclicFft;
 using gpufhe::PbsParams;
 
-// One instantiation per polynomial size: N, values per thread, and the most threads a
-// single-block bootstrap may have, which caps its registers at 65536 / THREADS (255
-// at most). THREADS = 2 T keeps k = 1 launchable in one block: at N <= 2048 that is
-// 256 threads and 255 registers, so the default parameters' bootstrap keeps its values
-// in registers (a cap of 128 spilled 228 B there, loaded again every CMux;
-// scripts/kernel-report.sh fails on a spill); larger N keep 512 threads (128
-// registers, which spill; the cluster kernel serves them on sm_90).
-#define BOOTSTRAP_KERNELS(N, R, THREADS)                                                     \
+// One instantiation per polynomial size: N, values per thread R, the threads of a
+// single-block bootstrap (its launch bound, which caps its registers at 65536 /
+// THREADS, 255 at most) and the polynomials each of its threads holds (G). At N <=
+// 2048, THREADS = 2 T (k = 1 in one block) is 256 threads and 255 registers, so the
+// bootstrap keeps its values in registers (a cap of 128 spilled 228 B there, loaded
+// again every CMux). At N = 4096, 2 T = 512 threads would leave 128 registers and
+// spill (696 B of stack on sm_90): T = 256 threads each hold both polynomials of
+// k = 1 instead (G = 2), 255 registers. scripts/kernel-report.sh fails on local
+// memory in any kernel the host can choose. N = 8192 is not built: T = 512 threads
+// spilled in every kernel (cluster, conversion, key bundles), and no launch of its
+// key layout fits in registers.
+#define BOOTSTRAP_KERNELS(N, R, THREADS, G)                                                  \
   extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
       bsk_to_fourier_##N##_u64(BskConversionParams p) {                                      \
     gpufhe::bsk_to_fourier<NegacyclicFft<N / 2, R>>(p);                                      \
@@ -428,7 +516,7 @@ using gpufhe::PbsParams;
     GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
     using Fft = NegacyclicFft<N / 2, R>;                                                     \
     gpufhe::programmable_bootstrap<Fft>(                                                     \
-        p, gpufhe::SingleBlock<Fft>{smem, p.glwe_dimension, p.level});                       \
+        p, gpufhe::SingleBlock<Fft, G>{smem, p.glwe_dimension, p.level});                    \
   }                                                                                          \
   extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
       programmable_bootstrap_cluster_##N##_u64(PbsParams p) {                                \
@@ -443,7 +531,7 @@ using gpufhe::PbsParams;
     GPUFHE_DYNAMIC_SHARED(double2, smem);                                                    \
     using Fft = NegacyclicFft<N / 2, R>;                                                     \
     gpufhe::multi_bit_accumulate<Fft>(                                                       \
-        p, gpufhe::SingleBlock<Fft>{smem, p.pbs.glwe_dimension, p.pbs.level});               \
+        p, gpufhe::SingleBlock<Fft, G>{smem, p.pbs.glwe_dimension, p.pbs.level});            \
   }                                                                                          \
   extern "C" __global__ void __launch_bounds__(N / (2 * R))                                  \
       multi_bit_bootstrap_cluster_##N##_u64(MultiBitParams p) {                              \
@@ -461,9 +549,8 @@ using gpufhe::PbsParams;
 #define CLUSTER_BODY(N, R, BODY, PBS) (void)p;
 #endif
 
-BOOTSTRAP_KERNELS(256, 4, 256)
-BOOTSTRAP_KERNELS(512, 8, 256)
-BOOTSTRAP_KERNELS(1024, 8, 256)
-BOOTSTRAP_KERNELS(2048, 8, 256)
-BOOTSTRAP_KERNELS(4096, 8, 512)
-BOOTSTRAP_KERNELS(8192, 8, 512)
+BOOTSTRAP_KERNELS(256, 4, 256, 1)
+BOOTSTRAP_KERNELS(512, 8, 256, 1)
+BOOTSTRAP_KERNELS(1024, 8, 256, 1)
+BOOTSTRAP_KERNELS(2048, 8, 256, 1)
+BOOTSTRAP_KERNELS(4096, 8, 256, 2)

@@ -16,6 +16,12 @@
 //!                                             against the clear values and the CPU
 //! gpu_first_look speed [--seconds S]          one KS+PBS alone, batches of KS+PBS, one
 //!                                             FheUint64 addition, batched additions
+//! gpu_first_look kernels [--count N] [--seconds S]
+//!                                             the bootstrap kernels side by side on one
+//!                                             batch of N (4096): one block, then one
+//!                                             cluster per bootstrap (sm_90+), PBS/s of
+//!                                             each, every value checked; then the
+//!                                             kernel Auto takes after the calibration
 //! gpu_first_look guide [--per-gpu N] [--streams 1,2,4,8,16]
 //!                                             the multi-GPU guide's program at each
 //!                                             number of streams per GPU, sums checked
@@ -48,6 +54,10 @@ use rayon::prelude::*;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+#[path = "support/first_look_kernels.rs"]
+mod first_look_kernels;
+use first_look_kernels::kernels;
 
 type Outcome = Result<(), String>;
 
@@ -669,6 +679,7 @@ fn main() -> ExitCode {
             "bootstrap" => bootstrap(&o),
             "integer" => integer(&o),
             "speed" => speed(&o),
+            "kernels" => kernels(&o),
             "guide" => guide(&o),
             "failure-rate" => failure_rate(&o),
             "ncu" => ncu(&o),

@@ -12,7 +12,10 @@
 #      noise against the model, results against the CPU
 #   c. FheUint64 add, mul, eq, lt, &, <<, >>, / on both parameter sets against the
 #      clear values and the CPU, and every high-level operation test on a GPU key
-#   d. speed: one KS+PBS, batches of KS+PBS, FheUint64 addition alone and batched
+#   d. speed: one KS+PBS, batches of KS+PBS, FheUint64 addition alone and batched;
+#      the bootstrap kernels side by side on one batch of 4,096 (one block, one
+#      cluster per bootstrap: PBS/s of each) and the one Auto takes after the
+#      calibration timed them
 #   e. the multi-GPU guide's program, 100 additions per GPU, 1 to 16 streams per GPU,
 #      and 160 confidential transfers of each of the 3 variants (examples/confidential_transfers.rs)
 #   f. every GPU test (GPUFHE_REQUIRE_GPU=1)
@@ -202,8 +205,13 @@ if [ "$fake" = 1 ]; then
   # Emulated kernels: the fewest bootstraps that go through every path.
   count=16 integer=(--classical --ops add,bitand) speed=(--classical --seconds 2)
   guide=(--per-gpu 1 --streams 1,2)
+  # A GPU of 4 SMs: the batch of 16 is then beyond one wave, where the calibration
+  # compares the kernels.
+  kernels=(env GPUFHE_FAKE_CUDA_MULTIPROCESSORS=4 "$look" kernels --small --classical --count 16
+    --seconds 2)
 else
   count=1024 integer=() speed=(--seconds 45) guide=(--per-gpu 100 --streams 1,2,4,8,16)
+  kernels=("$look" kernels --count 4096 --seconds 40)
 fi
 step environment 90 bash "$this" --run environment
 step bootstrap 90 "$look" bootstrap "${small[@]}" --count "$count"
@@ -211,6 +219,7 @@ step integer 60 "$look" integer "${small[@]}" "${integer[@]}"
 # Default parameters: too slow to emulate on the fake driver.
 [ "$fake" = 1 ] || step operation-tests 90 bash "$this" --run operation_tests
 step speed 70 "$look" speed "${small[@]}" "${speed[@]}"
+step kernels 60 "${kernels[@]}"
 step guide 60 "$look" guide "${small[@]}" "${guide[@]}"
 # Confidential transfers, every variant, every balance checked (default parameters:
 # too slow to emulate on the fake driver).

@@ -231,8 +231,12 @@ EXPECTED_SKIP = re.compile(r"fake CUDA driver|fake driver|needs two GPUs|needs \
 TFHE_RS_H100 = {"ks_pbs classical": "4.31 ms", "ks_pbs multi-bit": "1.13 ms",
                 "add classical": "9.52 ms", "guide": "510/s on 8xH100"}
 
-FIRST_LOOK_STEPS = ["environment", "bootstrap", "integer", "operation-tests", "speed", "guide",
-                    "transfers", "tests", "sanitize", "ncu", "failure-rate"]
+FIRST_LOOK_STEPS = ["environment", "bootstrap", "integer", "operation-tests", "speed",
+                    "kernels", "guide", "transfers", "tests", "sanitize", "ncu", "failure-rate"]
+
+# The kernels step's names of the two bootstrap kernels, and the model's for N = 2048.
+KERNELS = [("single_block", "one block", "programmable_bootstrap_2048_u64"),
+           ("cluster", "one cluster", "programmable_bootstrap_cluster_2048_u64")]
 
 
 def results(text):
@@ -346,6 +350,8 @@ def first_look_summary(logdir, model_path=None):
                         + "---|" * len(keys) + "\n")
             for r in rows:
                 text.append("| " + " | ".join(r.get(k, "-") for k in keys) + " |\n")
+    if facts["kernels"]["results"]:
+        text.append(kernels_section(facts["kernels"]["results"]))
     if facts["sanitize"]["rc"] is not None:
         text.append("\n## compute-sanitizer (errors per tool)\n\n")
         for tool, errors in sanitizer_errors(facts["sanitize"]["text"]).items():
@@ -355,6 +361,47 @@ def first_look_summary(logdir, model_path=None):
         text.append("\n## Nsight Compute: the bootstrap kernels, measured and modelled\n"
                     + ncu_section(csv_path, model_path))
     return "".join(text)
+
+
+def kernel_rates(rows):
+    """Per parameter set of the kernels step: the batch, PBS/s of each kernel (None:
+    it did not run there, with the reason) and the kernel Auto took after the
+    calibration."""
+    out = {}
+    for r in rows:
+        entry = out.setdefault(r.get("params", "?"), dict(batch=r.get("batch", "-"), rates={},
+                                                          unavailable={}, auto="-"))
+        kernel = r.get("kernel", "")
+        if kernel == "auto_after_calibration":
+            entry["auto"] = r.get("chosen", "-")
+        elif "per_second" in r:
+            try:
+                entry["rates"][kernel] = float(r["per_second"])
+            except ValueError:
+                pass
+        elif "unavailable" in r:
+            entry["unavailable"][kernel] = r["unavailable"]
+    return out
+
+
+def kernels_section(rows):
+    """The bootstrap kernels side by side: PBS/s of one block and of one cluster per
+    bootstrap on the same batch, their ratio, the faster, and what Auto took for such
+    a batch once the calibration had timed them."""
+    lines = ["\n## Bootstrap kernels side by side (the same batch)\n",
+             "| params | batch | one block, PBS/s | one cluster, PBS/s | cluster / block | faster "
+             "| Auto after calibration |", "|---|---|---|---|---|---|---|"]
+    for params, e in kernel_rates(rows).items():
+        single, cluster = (e["rates"].get(k) for k, _, _ in KERNELS)
+        ratio = f"{cluster / single:.2f}" if single and cluster else "-"
+        faster = ("cluster" if cluster > single else "single_block") if single and cluster \
+            else "-"
+        cells = [fmt(single) if single else "not run", fmt(cluster) if cluster else "not run"]
+        lines.append(f"| {params} | {e['batch']} | {cells[0]} | {cells[1]} | {ratio} | {faster} | "
+                     f"{e['auto']} |")
+        for kernel, why in e["unavailable"].items():
+            lines.append(f"\n{params}, {kernel}: {why.replace('_', ' ')}")
+    return "\n".join(lines) + "\n"
 
 
 def key_numbers(facts, model, fake):
@@ -405,6 +452,11 @@ def key_numbers(facts, model, fake):
             value(adds, "per_second"))
         noise = pick(facts["bootstrap"]["results"], params=params)
         row(f"{params} bootstrap noise, measured / model variance", value(noise, "ratio"))
+    rates = kernel_rates(facts["kernels"]["results"]).get("classical")
+    for kernel, label, name in KERNELS:
+        if rates and kernel in rates["rates"]:
+            row(f"classical PBS/s, {label} per bootstrap, batch of {rates['batch']}",
+                rates["rates"][kernel], (kernels.get(name) or {}).get("batched_pbs_per_s"))
     guide = facts["guide"]["results"]
     if guide:
         best = max(guide, key=lambda r: float(r.get("per_second", 0)))

@@ -6,7 +6,8 @@ No GPU is used. Every GPU figure printed is *modelled* from the compiled code an
 the assumptions in GPUS / MODEL below (see docs/kernel-report.md). Run it through
 scripts/kernel-report.sh, which finds the compiler and nvdisasm. Exits 1 when the
 bootstrap kernels of the default parameters spill (ptxas spill bytes, or local
-loads/stores in the CMux loop), 2 when the report itself cannot be made.
+loads/stores in the CMux loop), or when a kernel the host may launch uses local
+memory (see selectable_kernels), 2 when the report itself cannot be made.
 """
 
 import argparse
@@ -31,16 +32,20 @@ DEFAULT_SOURCE = ("src/shortint/parameters/block.rs", [
     "lwe_dimension: LweDimension(918)", "glwe_dimension: GlweDimension(1)",
     "polynomial_size: PolynomialSize(2048)", "pbs_level: DecompositionLevelCount(1)"])
 
-# The host's launch shapes of the bootstrap (src/backend/cuda/algorithms/blind_rotation.rs
-# and entities/bootstrap_key.rs), mirrored below in launch_shapes(); the report stops if
-# these lines change, so the mirror cannot drift silently.
+# The host's launch shapes of the bootstrap and its kernel choice
+# (src/backend/cuda/algorithms/bootstrap_kernel_choice.rs, entities/bootstrap_key.rs),
+# mirrored below in launch_shapes() and selectable_kernels(); the report stops if these
+# lines change, so the mirror cannot drift silently.
 LAUNCH_SOURCE = {
-    "src/backend/cuda/algorithms/blind_rotation.rs": [
+    "src/backend/cuda/algorithms/bootstrap_kernel_choice.rs": [
         "let staging = if level > 1 { n * 8 } else { 0 };",
-        "let mask = (shape.input_lwe_dimension.0 + 1) * 4;",
+        "let mask = (lwe_dimension + 1) * 4;",
         "let single_shared = glwe_size * (2 * level * rows + staging) + mask;",
         "let cluster_shared = 2 * level * rows + staging + mask;",
-        "let single_threads = threads as usize * glwe_size;",
+        "threads as usize * glwe_size",
+        "fits: (per_thread == 1 || per_thread == glwe_size)",
+        "let usable = |c: Candidate| c.fits && !c.local_memory;",
+        "&& glwe_size <= 8",
         "block_dim: (threads, 1, 1),",
     ],
     "src/backend/cuda/entities/bootstrap_key.rs": ["(m + m / 8) * 16"],
@@ -48,13 +53,14 @@ LAUNCH_SOURCE = {
     # The external product's trip count (rows - 1) that the SASS weighting uses.
     "cuda/programmable_bootstrap.cu": [
         "for (uint32_t q = 0; q + 1 < rows; ++q) {",
+        "#define BOOTSTRAP_KERNELS(N, R, THREADS, G)",
         "for (uint32_t line = ct % share + share * t; line < column_lines; line += share * T)",
     ],
     # The multi-bit accumulation launches as the classical bootstrap (with n), the key
     # bundles T threads and one padded polynomial, a grid of at most 4 blocks per SM,
     # each item BUNDLE_CTS ciphertexts x BUNDLE_POLYS polynomials of one group.
-    "src/backend/cuda/algorithms/multi_bit_blind_rotation.rs": [
-        "let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;",
+    "src/backend/cuda/algorithms/lwe_multi_bit_programmable_bootstrapping.rs": [
+        "let geometry = flavour.geometry(&device, bsk, n, count, request)?;",
         ".allow_shared_memory(&device, padded_polynomial_bytes(polynomial_size))?;",
         "let blocks = items.min(device.multiprocessor_count() * 4).max(1);",
         "const BUNDLE_CTS: usize = 4;",
@@ -186,18 +192,25 @@ def parse_ptxas(text):
     return kernels
 
 
-def bootstrap_sizes():
-    """(N, R) of each BOOTSTRAP_KERNELS instantiation in cuda/programmable_bootstrap.cu."""
+def bootstrap_instances():
+    """N -> (R, THREADS, G) of each BOOTSTRAP_KERNELS(N, R, THREADS, G) instantiation in
+    cuda/programmable_bootstrap.cu: values per thread, the single-block kernels' launch
+    bound and the polynomials each of their threads holds."""
     text = (ROOT / "cuda/programmable_bootstrap.cu").read_text()
-    sizes = [(int(a), int(b)) for a, b in
-             re.findall(r"^BOOTSTRAP_KERNELS\((\d+),\s*(\d+)", text, re.M)]
-    if not sizes:
-        fail("no BOOTSTRAP_KERNELS(N, R, ...) instantiation found")
-    return dict(sizes)
+    found = re.findall(r"^BOOTSTRAP_KERNELS\((\d+),\s*(\d+),\s*(\d+),\s*(\d+)\)", text, re.M)
+    if not found:
+        fail("no BOOTSTRAP_KERNELS(N, R, THREADS, G) instantiation found")
+    return {int(n): (int(r), int(t), int(g)) for n, r, t, g in found}
 
 
-def launch_shapes(p, values_per_thread):
-    """Block size and dynamic shared memory the host requests, per kernel name."""
+def bootstrap_sizes():
+    """N -> R of each instantiation."""
+    return {n: r for n, (r, _, _) in bootstrap_instances().items()}
+
+
+def launch_shapes(p, values_per_thread, per_thread=1):
+    """Block size and dynamic shared memory the host requests, per kernel name
+    (`per_thread`: the polynomials each single-block thread holds)."""
     N, k, level, n = p["N"], p["k"], p["level"], p["n"]
     T = N // (2 * values_per_thread)
     m = N // 2
@@ -206,18 +219,18 @@ def launch_shapes(p, values_per_thread):
     mask = (n + 1) * 4
     return {
         f"programmable_bootstrap_{N}_u64":
-            dict(threads=T * (k + 1), dyn=(k + 1) * (2 * level * rows + staging) + mask,
-                 groups=1, polys=k + 1),
+            dict(threads=T if per_thread > 1 else T * (k + 1),
+                 dyn=(k + 1) * (2 * level * rows + staging) + mask, groups=1, polys=k + 1),
         f"programmable_bootstrap_cluster_{N}_u64":
             dict(threads=T, dyn=2 * level * rows + staging + mask, groups=k + 1, polys=1),
         f"bsk_to_fourier_{N}_u64": dict(threads=T, dyn=rows, groups=1, polys=1),
     }
 
 
-def multi_bit_launch_shapes(pm, values_per_thread):
+def multi_bit_launch_shapes(pm, values_per_thread, per_thread=1):
     """The multi-bit kernels' launches at the multi-bit shape `pm`: the accumulation
     as the classical bootstrap of dimension n, the key bundles as the conversion."""
-    base = launch_shapes(pm, values_per_thread)
+    base = launch_shapes(pm, values_per_thread, per_thread)
     N = pm["N"]
     return {
         f"multi_bit_bootstrap_{N}_u64": base[f"programmable_bootstrap_{N}_u64"],
@@ -475,6 +488,83 @@ def model(gpu, counts, shape, p, occ_blocks, twiddles):
     return out, latency_ms, in_flight, per_pbs
 
 
+# ---------------------------------------------------------------- kernels the host may pick
+
+# The shapes of the parameter sets the crate ships for the GPU bootstraps: k = 1, one
+# or two decomposition levels, n up to 1024 (the switched mask's shared memory).
+SHIPPED_SHAPES = [dict(k=1, level=1, n=1024), dict(k=1, level=2, n=1024)]
+# Launched whatever the batch: the keyswitch (each width), its reduction, the linear
+# combinations and the LWE arithmetic.
+ALWAYS = re.compile(r"^(keyswitch_\d+_u64|keyswitch_reduce_u64|linear_combination_lwe_u64|"
+                    r"(add|sub|neg)_lwe_assign_u64)$")
+
+
+def local_memory(r):
+    """Bytes of local memory (stack frame, spills) ptxas reported for a kernel."""
+    return max(r["stack"], r["spill_st"], r["spill_ld"])
+
+
+def selectable_kernels(results, arch, instances):
+    """What the host may launch on sm_`arch`, mirroring choose_bootstrap_kernel
+    (bootstrap_kernel_choice.rs): per size and shipped shape, the bootstrap kernels
+    (classical, multi-bit) that fit the GPU (threads, shared memory, clusters from
+    sm_90) and have no local memory, which `Auto` alone takes, with the ones it
+    refuses for local memory; then the kernels launched with no choice (the key
+    conversion and key bundles of the sizes that run, the keyswitch, the linear
+    algebra). Returns (rows, launched): rows of (N, shape, flavour, usable, refused)."""
+    gpu = next(g for g in GPUS.values() if g["arch"] == arch)
+    limit = gpu["smem_block_kib"] * 1024
+    kernels = {}
+    for (a, _), (_, found) in results.items():
+        if a == arch:
+            kernels.update(found)
+    rows, launched = [], {name for name in kernels if ALWAYS.match(name)}
+    for N, (R, threads, G) in sorted(instances.items()):
+        for shape in SHIPPED_SHAPES:
+            p = dict(N=N, **shape)
+            k = shape["k"]
+            for flavour, names in (("classical", launch_shapes(p, R, G)),
+                                   ("multi-bit", multi_bit_launch_shapes(p, R, G))):
+                prefix = "programmable_bootstrap" if flavour == "classical" else "multi_bit_bootstrap"
+                single, cluster = f"{prefix}_{N}_u64", f"{prefix}_cluster_{N}_u64"
+                fits = {
+                    single: (G in (1, k + 1) and names[single]["threads"] <= threads
+                             and names[single]["dyn"] + kernels[single]["smem"] <= limit),
+                    cluster: (arch >= 90 and k + 1 <= 8
+                              and names[cluster]["dyn"] + kernels[cluster]["smem"] <= limit),
+                }
+                usable = [n for n, ok in fits.items() if ok and not local_memory(kernels[n])]
+                refused = [n for n, ok in fits.items() if ok and local_memory(kernels[n])]
+                rows.append((N, shape, flavour, usable, refused))
+                if usable:
+                    launched.update(usable)
+                    launched.add(f"bsk_to_fourier_{N}_u64")
+                    if flavour == "multi-bit":
+                        launched.add(f"multi_bit_key_bundle_{N}_u64")
+    return rows, {n: local_memory(kernels[n]) for n in sorted(launched)}
+
+
+def selectable_report(results, archs, instances):
+    """Prints what the host may launch per architecture; returns the failures: a
+    launched kernel with local memory, or default parameters with no kernel."""
+    failures = []
+    print("\n--- kernels the host may launch (Auto takes no bootstrap kernel with local "
+          "memory; shipped shapes k = 1, 1 or 2 levels) ---")
+    for arch in archs:
+        rows, launched = selectable_kernels(results, arch, instances)
+        for N, shape, flavour, usable, refused in rows:
+            why = "".join(f"; refused (local memory): {r}" for r in refused)
+            print(f"  sm_{arch} N = {N}, {shape['level']} level(s), {flavour}: "
+                  f"{', '.join(usable) or 'none: the GPU refuses these parameters'}{why}")
+            default = (N == DEFAULTS["N"] and shape["level"] == DEFAULTS["level"])
+            if default and not usable:
+                failures.append(f"sm_{arch}: no {flavour} kernel for the default parameters")
+        for name, local in launched.items():
+            if local:
+                failures.append(f"sm_{arch}: {name} (launched) has {local} B of local memory")
+    return failures
+
+
 # ---------------------------------------------------------------- report
 
 def multi_bit_report(args, results, archs, shapes, sizes, twiddles, local_in_loop):
@@ -503,6 +593,7 @@ def main():
     for path, lines in LAUNCH_SOURCE.items():
         check_source(path, lines)
     p = DEFAULTS
+    instances = bootstrap_instances()
     sizes = bootstrap_sizes()
     if p["N"] not in sizes:
         fail(f"no bootstrap kernels for N = {p['N']}")
@@ -622,6 +713,7 @@ def main():
             print(f"  => batched: {ceilings[bound]:,.0f} PBS/s (modelled, bound: {bound}); "
                   f"single PBS: {latency:.2f} ms (modelled)")
     multi_bit = multi_bit_report(args, results, archs, shapes, sizes, twiddles, local_in_loop)
+    launch_failures = selectable_report(results, archs, instances)
     print("\nassumptions (modelled; see docs/kernel-report.md):")
     for gname, gpu in GPUS.items():
         print(f"  {gname}: {gpu['sms']} SMs at {gpu['clock_ghz']} GHz; FP64 {gpu['fp64_lanes']} "
@@ -643,9 +735,12 @@ def main():
     for arch, fn, local in local_in_loop:
         print(f"  FAIL: {fn} sm_{arch}: {local} local loads/stores per CMux in the loop")
         status = 1
+    for failure in launch_failures:
+        print(f"  FAIL: {failure}")
+        status = 1
     if status == 0:
         print("  ok: no spill in the default parameters' bootstrap kernels (classical and "
-              "multi-bit) or their CMux loop")
+              "multi-bit) or their CMux loop, no local memory in a kernel the host may launch")
     if args.json:
         Path(args.json).write_text(json.dumps(dict(
             note="modelled, no GPU ran (scripts/kernel-report.py)",

@@ -103,6 +103,21 @@ class Summary(unittest.TestCase):
         self.assertEqual(guide[1], "250")
         self.assertEqual(self.row("| multi-bit KS+PBS alone, ms |")[1], "0.9")
 
+    def test_the_bootstrap_kernels_side_by_side(self):
+        # The same batch through one block and one cluster per bootstrap, their ratio,
+        # the faster, and what Auto took after the calibration timed them.
+        self.assertEqual(self.row("| classical | 4096 |")[2:],
+                         ["29,257", "36,571", "1.25", "cluster", "cluster"])
+        self.assertEqual(self.row("| multi-bit | 4096 |")[2:],
+                         ["68,267", "not run", "-", "-", "not_measured"])
+        self.assertIn("multi-bit, cluster: invalid parameter: no GPU multi-bit bootstrap", self.text)
+        # Measured against the kernel model's batched figure of each kernel.
+        self.assertEqual(self.row("| classical PBS/s, one block per bootstrap, batch of 4096 |")[1:3],
+                         ["29,257", "33,733"])
+        self.assertEqual(self.row("| classical PBS/s, one cluster per bootstrap")[1:3],
+                         ["36,571", "33,733"])
+        self.assertEqual(self.row("| kernels |")[1:4], ["ok", "38", "60"])
+
     def test_steps_table(self):
         self.assertEqual(self.row("| bootstrap |")[1:4], ["ok", "21", "90"])
         self.assertEqual(self.row("| operation-tests |")[1], "ok")

@@ -13,9 +13,9 @@
 pub(crate) use super::gpu_memory::big_lwe_bytes;
 pub use super::gpu_memory::gpu_expression_bytes;
 #[cfg(feature = "gpu")]
-pub(crate) use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice};
+pub(crate) use crate::backend::cuda::{CudaBackend, CudaBlocks, CudaDevice, PbsKernel};
 #[cfg(not(feature = "gpu"))]
-pub(crate) use crate::backend::gpu_absent::{CudaBackend, CudaBlocks, CudaDevice};
+pub(crate) use crate::backend::gpu_absent::{CudaBackend, CudaBlocks, CudaDevice, PbsKernel};
 use crate::error::{Error, Result};
 
 /// The number of CUDA devices visible to this process (after

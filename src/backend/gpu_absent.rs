@@ -49,6 +49,14 @@ impl CudaDevice {
     }
 }
 
+/// The bootstrap kernels of a GPU (the same names as `backend::cuda`'s).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PbsKernel {
+    Auto,
+    SingleBlock,
+    Cluster,
+}
+
 /// Blocks in a GPU's memory (none without the `gpu` feature).
 #[derive(Debug, Clone)]
 pub(crate) enum CudaBlocks {}
@@ -106,6 +114,19 @@ impl CudaBackend {
     }
 
     pub(crate) fn launch_count(&self) -> u64 {
+        match *self {}
+    }
+
+    pub(crate) fn eval_with_bootstrap_kernel(
+        &self,
+        _kernel: PbsKernel,
+        _inputs: &[&CudaBlocks],
+        _step: &Step<'_>,
+    ) -> Result<CudaBlocks> {
+        match *self {}
+    }
+
+    pub(crate) fn prefer_for_large_batches(&self, _kernel: PbsKernel) {
         match *self {}
     }
 

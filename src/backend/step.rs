@@ -265,21 +265,6 @@ impl<K, V> std::fmt::Debug for TableCache<K, V> {
     }
 }
 
-/// Reports a skipped test: `SKIPPED <what> [<test name>]` on stderr, written through
-/// [`std::io::Write`] rather than `println!`, because the test harness captures only
-/// the `print!` family: the line then shows beside the results of `cargo test`
-/// instead of being swallowed with a passing test's output. For the crate's tests.
-#[doc(hidden)]
-pub fn report_skipped(what: std::fmt::Arguments<'_>) {
-    use std::io::Write;
-    let test = std::thread::current()
-        .name()
-        .map_or(String::new(), |name| format!(" [{name}]"));
-    let line = format!("SKIPPED {what}{test}\n");
-    // Nothing to do if stderr is closed.
-    let _ = std::io::stderr().lock().write_all(line.as_bytes());
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

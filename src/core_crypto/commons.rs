@@ -31,6 +31,8 @@ usize_newtype! {
     DecompositionLevelCount;
     /// Number of ciphertexts in a list.
     LweCiphertextCount;
+    /// Number of GLWE ciphertexts in a list.
+    GlweCiphertextCount;
 }
 
 impl LweDimension {

@@ -8,7 +8,7 @@
 
 use super::cost::CostModel;
 use super::speed::{CpuSpeed, GpuSpeed, Provenance};
-use crate::backend::gpu::{CudaBackend, CudaDevice};
+use crate::backend::gpu::{CudaBackend, CudaDevice, PbsKernel};
 use crate::core_crypto::LweCiphertextOwned;
 use crate::error::{Error, Result};
 use crate::serialization::codec::{safe_deserialize, safe_serialize, SafeSerialization};
@@ -415,7 +415,7 @@ pub fn measure_gpu(
 
 /// [`measure_gpu`] in every build (no GPU backend exists without the `gpu` feature).
 fn measure_gpu_on(backend: &CudaBackend, options: &CalibrationOptions) -> Result<GpuSpeed> {
-    use crate::backend::{Backend, BlockExpr, Step, Table};
+    use crate::backend::{Backend, Table};
     options.validate()?;
     let params = *backend.parameters();
     let identity = Table::new(&params, |x| x)?;
@@ -425,15 +425,17 @@ fn measure_gpu_on(backend: &CudaBackend, options: &CalibrationOptions) -> Result
     let mut samples = Vec::with_capacity(sizes.len());
     for &n in &sizes {
         let blocks = backend.upload(noise_blocks(&params, n, n as u64)?)?;
-        let step = Step {
-            exprs: (0..n).map(|i| BlockExpr::table_of(i, 0)).collect(),
-            tables: vec![&identity],
-        };
+        let step = step_of(&identity, n);
         let seconds = time_median(options.repetitions, || {
             backend.eval(&[&blocks], &step).map(drop)
         })?;
         samples.push((n, nonzero(seconds)));
     }
+    compare_bootstrap_kernels(
+        backend,
+        &step_of(&identity, *sizes.last().unwrap_or(&1)),
+        options,
+    )?;
     let largest = sizes.last().copied().unwrap_or(1).max(2);
     let block_bytes = params.big_lwe_dimension().to_lwe_size().0 as f64 * 8.0;
     let (small, big) = (
@@ -469,6 +471,50 @@ fn measure_gpu_on(backend: &CudaBackend, options: &CalibrationOptions) -> Result
         transfer_latency_seconds: up_small.min(down_small),
         provenance: Provenance::Measured,
     })
+}
+
+/// A step of `n` bootstraps of the first `n` input blocks through `table`.
+fn step_of(table: &crate::backend::Table, n: usize) -> crate::backend::Step<'_> {
+    crate::backend::Step {
+        exprs: (0..n)
+            .map(|i| crate::backend::BlockExpr::table_of(i, 0))
+            .collect(),
+        tables: vec![table],
+    }
+}
+
+/// The two bootstrap kernels side by side (one block, one cluster per bootstrap) on
+/// `step`'s batch, when it is larger than one wave of the GPU and both kernels run
+/// there: `Auto` takes the faster for such batches from then on
+/// ([`crate::backend::cuda::CudaBackend::measured_bootstrap_kernel`]). Nothing to
+/// compare otherwise (a GPU without clusters, a kernel that does not fit).
+fn compare_bootstrap_kernels(
+    backend: &CudaBackend,
+    step: &crate::backend::Step<'_>,
+    options: &CalibrationOptions,
+) -> Result<()> {
+    use crate::backend::Backend;
+    let count = step.exprs.len();
+    let glwe_size = backend.parameters().glwe_dimension.0 + 1;
+    if count * glwe_size <= backend.device().multiprocessor_count() {
+        return Ok(());
+    }
+    let params = *backend.parameters();
+    let blocks = backend.upload(noise_blocks(&params, count, count as u64 + 1)?)?;
+    let mut timed = Vec::with_capacity(2);
+    for kernel in [PbsKernel::SingleBlock, PbsKernel::Cluster] {
+        let run = || backend.eval_with_bootstrap_kernel(kernel, &[&blocks], step);
+        match time_median(options.repetitions, || run().map(drop)) {
+            Ok(seconds) => timed.push((seconds, kernel)),
+            // This kernel cannot run these parameters on this GPU.
+            Err(Error::InvalidParameter(_)) => return Ok(()),
+            Err(e) => return Err(e),
+        }
+    }
+    if let Some(&(_, faster)) = timed.iter().min_by(|a, b| a.0.total_cmp(&b.0)) {
+        backend.prefer_for_large_batches(faster);
+    }
+    Ok(())
 }
 
 /// What identifies a GPU model in a calibration: compute capability,

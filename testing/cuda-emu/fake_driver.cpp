@@ -4,8 +4,9 @@
 // and used by scripts/fake-cuda.sh; see DEVELOPERS.md.
 //
 // - Devices: GPUFHE_FAKE_CUDA_DEVICES of them (default 1), each with one primary
-//   context, compute capability GPUFHE_FAKE_CUDA_CC (default 90: clusters), 132
-//   SMs, 227 KB of opt-in shared memory and GPUFHE_FAKE_CUDA_MEMORY_MIB of memory
+//   context, compute capability GPUFHE_FAKE_CUDA_CC (default 90: clusters),
+//   GPUFHE_FAKE_CUDA_MULTIPROCESSORS SMs (default 132, as an H100; 1 to 1024),
+//   227 KB of opt-in shared memory and GPUFHE_FAKE_CUDA_MEMORY_MIB of memory
 //   (default 80 GiB; free = total minus what is allocated on the device, minus
 //   what other processes use, below).
 // - Other processes, set per device at cuInit (comma-separated lists; an empty
@@ -25,6 +26,13 @@
 //   current context is its top, which cuCtxSetCurrent replaces).
 // - Nothing works unless GPUFHE_FAKE_CUDA=1 (cuInit fails with NO_DEVICE), so the
 //   library cannot stand in for a real driver by accident.
+// - Memory pools: each device has its default pool (cuDeviceGetDefaultMemPool),
+//   which cuMemAllocAsync allocates from and frees go back to. It keeps what it
+//   mapped (counted as used by cuMemGetInfo) and reuses it; a synchronization of a
+//   stream, an event or the context gives back what it holds unused beyond its
+//   release threshold (CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, 0 by default, as CUDA's),
+//   and cuMemPoolTrimTo what is asked. CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT and
+//   USED_MEM_CURRENT say what it holds and what of it is allocated.
 // - Device memory is host heap blocks, filled with garbage when allocated. Every
 //   copy, memset and free must lie within one live allocation, and every kernel
 //   argument must cover what the kernel touches in memory of the launching device;
@@ -41,6 +49,10 @@
 //   GPUFHE_FAKE_CUDA_DEFERRED=1 the asynchronous work of each stream waits in a
 //   queue until something synchronizes with it, so a missing wait between streams
 //   shows (fake_streams.cpp).
+// - GPUFHE_FAKE_CUDA_LOCAL_MEMORY="name=bytes,...": the local memory per thread
+//   (spilled registers, stack) CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES reports for those
+//   kernels, as a GPU's machine code may have (0 for the others); a malformed list
+//   fails cuInit with INVALID_VALUE.
 // - GPUFHE_FAKE_CUDA_DRIVER_VERSION (default 13000): cuDriverGetVersion's answer;
 //   cuModuleLoadData refuses images that driver could not load (fake_image.cpp).
 // - GPUFHE_FAKE_CUDA_FAIL_LAUNCH=N (a positive integer; empty is unset, anything
@@ -57,8 +69,12 @@
 //   are never reused, so using one fails (INVALID_HANDLE, INVALID_CONTEXT, or
 //   INVALID_VALUE for a pointer) instead of reaching a new object.
 // - GPUFHE_FAKE_CUDA_ORDER=forward|reverse|shuffled picks the order in which the
-//   emulation runs threads between barriers; GPUFHE_FAKE_CUDA_LOG=1 logs every
-//   failing call to stderr.
+//   emulation runs threads between barriers, in the launches of every host thread;
+//   GPUFHE_FAKE_CUDA_LOG=1 logs every failing call to stderr.
+// - GPUFHE_FAKE_CUDA_TRACE=PATH appends one line per kernel that ran to PATH: its
+//   name, grid, block, dynamic shared memory, cluster size, the bootstrap's
+//   parameters (count, prefetch share, dimensions) and the thread order the
+//   emulation used, so that tests can check the launches the host code makes.
 // Only the driver API is exported (the library is built with -fvisibility=hidden).
 // This file: errors, initialization, devices, contexts and memory; fake_streams.cpp:
 // streams and events; fake_launch.cpp: modules, functions and launches.
@@ -201,6 +217,30 @@ bool configure_devices(Driver &d, std::string &why) {
   return true;
 }
 
+// Reads GPUFHE_FAKE_CUDA_LOCAL_MEMORY ("name=bytes,...") into `d`, or false with `why`.
+bool configure_local_memory(Driver &d, std::string &why) {
+  d.local_memory.clear();
+  const char *v = std::getenv("GPUFHE_FAKE_CUDA_LOCAL_MEMORY");
+  std::string text = v ? v : "";
+  size_t start = 0;
+  while (text.find_first_not_of(" \t", start) != std::string::npos) {
+    const size_t comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const size_t eq = item.find('=');
+    const std::string name = eq == std::string::npos ? "" : item.substr(0, eq);
+    const std::string bytes = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (name.empty() || bytes.empty() || bytes.size() > 6 ||
+        bytes.find_first_not_of("0123456789") != std::string::npos) {
+      why = "GPUFHE_FAKE_CUDA_LOCAL_MEMORY=\"" + text + "\": \"" + item +
+            "\" is not kernel_name=bytes (a comma-separated list)";
+      return false;
+    }
+    d.local_memory[name] = std::stoi(bytes);
+    start = comma + 1;
+  }
+  return true;
+}
+
 // Reads GPUFHE_FAKE_CUDA_FAIL_LAUNCH into `d`, or false with `why`.
 bool configure_faults(Driver &d, std::string &why) {
   std::vector<unsigned long long> launch;
@@ -249,25 +289,44 @@ void reset_device(Driver &d, int dev) {
     it = d.allocations.erase(it);
   }
   d.allocated[dev] = 0;
+  d.pools[dev].reserved = d.pools[dev].used = 0;
   d.sticky[dev] = CUDA_SUCCESS;
 }
 
+// A new allocation of `bytes`; `pooled`: from the device's pool, which maps only
+// what its unused memory lacks.
 CUresult allocate(Driver &d, CUdeviceptr *dptr, size_t bytes, CUctx_st *context,
-                  const char *call) {
+                  const char *call, bool pooled) {
   CHECK(dptr != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
   if (context == nullptr) return fail(CUDA_ERROR_INVALID_CONTEXT, call, "no context");
   if (bytes == 0) return fail(CUDA_ERROR_INVALID_VALUE, call, "zero bytes");
   const int dev = context->device;
-  if (bytes > free_bytes(d, dev))
+  Pool &pool = d.pools[dev];
+  const size_t unused = pooled ? pool.reserved - pool.used : 0;
+  const size_t mapped = bytes > unused ? bytes - unused : 0;
+  if (mapped > free_bytes(d, dev))
     return fail(CUDA_ERROR_OUT_OF_MEMORY, call, "device memory exhausted");
   std::unique_ptr<unsigned char[]> data(new (std::nothrow) unsigned char[bytes]);
   if (!data) return fail(CUDA_ERROR_OUT_OF_MEMORY, call, "host memory exhausted");
   std::memset(data.get(), 0xa5, bytes);  // device memory is not zeroed
   const auto address = reinterpret_cast<uintptr_t>(data.get());
-  d.allocations.emplace(address, Allocation{bytes, dev, std::move(data)});
-  d.allocated[dev] += bytes;
+  d.allocations.emplace(address, Allocation{bytes, dev, std::move(data), pooled});
+  d.allocated[dev] += mapped;
+  if (pooled) {
+    pool.reserved += mapped;
+    pool.used += bytes;
+  }
   *dptr = address;
   return CUDA_SUCCESS;
+}
+
+// Gives back to the OS what the pool of `dev` holds unused, down to `keep` bytes.
+void trim_pool(Driver &d, int dev, size_t keep) {
+  Pool &pool = d.pools[dev];
+  const size_t over = pool.reserved > keep ? pool.reserved - keep : 0;
+  const size_t released = std::min(over, pool.reserved - pool.used);
+  pool.reserved -= released;
+  d.allocated[dev] -= released;
 }
 
 CUresult release(Driver &d, CUdeviceptr dptr, const char *call) {
@@ -275,7 +334,10 @@ CUresult release(Driver &d, CUdeviceptr dptr, const char *call) {
   auto it = d.allocations.find(dptr);
   if (it == d.allocations.end())
     return fail(CUDA_ERROR_INVALID_VALUE, call, "not the start of a live allocation");
-  d.allocated[it->second.device] -= it->second.bytes;
+  if (it->second.pooled)
+    d.pools[it->second.device].used -= it->second.bytes;  // stays mapped, in the pool
+  else
+    d.allocated[it->second.device] -= it->second.bytes;
   ++d.releases;
   // A kernel running now may still read it (its host code is then wrong, but the
   // fake must not crash): kept until the kernels started before now have finished.
@@ -365,9 +427,13 @@ CUresult cuInit(unsigned int Flags) {
   if (d.initialized) return CUDA_SUCCESS;
   d.devices = (int)env_number("GPUFHE_FAKE_CUDA_DEVICES", 1);
   d.compute_capability = (int)env_number("GPUFHE_FAKE_CUDA_CC", 90);
+  d.multiprocessors = (int)env_number("GPUFHE_FAKE_CUDA_MULTIPROCESSORS", 132);
+  CHECK(d.multiprocessors >= 1 && d.multiprocessors <= 1024, CUDA_ERROR_INVALID_VALUE,
+        "bad multiprocessor count");
   d.memory = (size_t)env_number("GPUFHE_FAKE_CUDA_MEMORY_MIB", 80 * 1024) << 20;
   CHECK(d.devices >= 0 && d.devices <= 64, CUDA_ERROR_INVALID_VALUE, "bad device count");
-  if (std::string why; !configure_devices(d, why) || !configure_faults(d, why)) {
+  if (std::string why;
+      !configure_devices(d, why) || !configure_faults(d, why) || !configure_local_memory(d, why)) {
     static bool reported = false;
     if (!reported) std::fprintf(stderr, "fake libcuda: cuInit failed: %s\n", why.c_str());
     reported = true;
@@ -375,8 +441,11 @@ CUresult cuInit(unsigned int Flags) {
   }
   for (int i = 0; i < d.devices; ++i) d.contexts.push_back(std::make_unique<CUctx_st>(CUctx_st{i}));
   d.allocated.assign(d.devices, 0);
+  d.pools.resize(d.devices);
+  for (int i = 0; i < d.devices; ++i)
+    d.pools[i].handle = std::make_unique<CUmemPoolHandle_st>(CUmemPoolHandle_st{i});
   d.sticky.assign(d.devices, CUDA_SUCCESS);
-  if (const char *order = std::getenv("GPUFHE_FAKE_CUDA_ORDER")) fake::set_thread_order(order);
+  if (const char *order = std::getenv("GPUFHE_FAKE_CUDA_ORDER")) fake::set_order(order);
   d.initialized = true;
   return CUDA_SUCCESS;
 }
@@ -433,7 +502,7 @@ CUresult cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev) 
   CHECK(valid_device(d, dev), CUDA_ERROR_INVALID_DEVICE, "no such device");
   const bool clusters = d.compute_capability >= 90;
   switch (attrib) {
-    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = MULTIPROCESSORS; break;
+    case CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT: *pi = d.multiprocessors; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR: *pi = d.compute_capability / 10; break;
     case CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR: *pi = d.compute_capability % 10; break;
     case CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: *pi = MAX_SHARED_OPTIN; break;
@@ -550,7 +619,7 @@ CUresult cuMemGetInfo(size_t *free, size_t *total) {
 CUresult cuMemAlloc(CUdeviceptr *dptr, size_t bytesize) {
   ENTER();
   CHECK_USABLE(current_context);
-  return allocate(d, dptr, bytesize, current_context, __func__);
+  return allocate(d, dptr, bytesize, current_context, __func__, false);
 }
 
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
@@ -563,7 +632,7 @@ CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream hStream) {
     *dptr = 0;
     return CUDA_SUCCESS;
   }
-  return allocate(d, dptr, bytesize, stream_context(d, hStream), __func__);
+  return allocate(d, dptr, bytesize, stream_context(d, hStream), __func__, true);
 }
 
 // The synchronous calls go through the legacy default stream (a null stream), which
@@ -660,3 +729,92 @@ CUresult cuMemsetD8Async(CUdeviceptr dstDevice, unsigned char uc, size_t N, CUst
   CHECK_USABLE(stream_context(d, hStream));
   return submit(d, hStream, [&d, dstDevice, uc, N] { return set_bytes(d, dstDevice, uc, N); });
 }
+
+// ---- Memory pools: the default pool of each device ----
+
+CUresult cuDeviceGetDefaultMemPool(CUmemoryPool *pool_out, CUdevice dev) {
+  ENTER();
+  CHECK(pool_out != nullptr, CUDA_ERROR_INVALID_VALUE, "null output");
+  CHECK(valid_device(d, dev), CUDA_ERROR_INVALID_DEVICE, "no such device");
+  *pool_out = d.pools[dev].handle.get();
+  return CUDA_SUCCESS;
+}
+
+namespace {
+
+// The pool of handle `pool`, or nullptr.
+Pool *find_pool(Driver &d, CUmemoryPool pool) {
+  for (Pool &p : d.pools)
+    if (p.handle.get() == pool) return &p;
+  return nullptr;
+}
+
+}  // namespace
+
+CUresult cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  ENTER();
+  Pool *p = find_pool(d, pool);
+  CHECK(p != nullptr, CUDA_ERROR_INVALID_VALUE, "unknown pool");
+  CHECK(value != nullptr, CUDA_ERROR_INVALID_VALUE, "null value");
+  CHECK(attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, CUDA_ERROR_NOT_SUPPORTED,
+        "the fake sets only the release threshold");
+  std::memcpy(&p->threshold, value, sizeof p->threshold);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value) {
+  ENTER();
+  Pool *p = find_pool(d, pool);
+  CHECK(p != nullptr, CUDA_ERROR_INVALID_VALUE, "unknown pool");
+  CHECK(value != nullptr, CUDA_ERROR_INVALID_VALUE, "null value");
+  unsigned long long v;
+  switch (attr) {
+    case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: v = p->threshold; break;
+    case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: v = p->reserved; break;
+    case CU_MEMPOOL_ATTR_USED_MEM_CURRENT: v = p->used; break;
+    default: return fail(CUDA_ERROR_NOT_SUPPORTED, __func__, "attribute not in the fake");
+  }
+  std::memcpy(value, &v, sizeof v);
+  return CUDA_SUCCESS;
+}
+
+CUresult cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
+  ENTER();
+  Pool *p = find_pool(d, pool);
+  CHECK(p != nullptr, CUDA_ERROR_INVALID_VALUE, "unknown pool");
+  trim_pool(d, p->handle->device, minBytesToKeep);
+  return CUDA_SUCCESS;
+}
+
+namespace fakecuda {
+
+void release_above_threshold(Driver &d, const CUctx_st *context) {
+  if (context == nullptr) return;
+  const Pool &pool = d.pools[context->device];
+  trim_pool(d, context->device, (size_t)std::min<unsigned long long>(pool.threshold, SIZE_MAX));
+}
+
+namespace {
+
+FILE *trace_file() {
+  static FILE *file = [] {
+    const char *path = std::getenv("GPUFHE_FAKE_CUDA_TRACE");
+    return path && *path ? std::fopen(path, "a") : nullptr;
+  }();
+  return file;
+}
+
+}  // namespace
+
+bool tracing() { return trace_file() != nullptr; }
+
+void trace(const std::string &line) {
+  static std::mutex lock;
+  FILE *file = trace_file();
+  if (file == nullptr) return;
+  std::lock_guard<std::mutex> guard(lock);
+  std::fprintf(file, "%s\n", line.c_str());
+  std::fflush(file);
+}
+
+}  // namespace fakecuda

@@ -52,6 +52,10 @@ struct CUevent_st {
 struct CUmod_st {
   CUctx_st *context;
 };
+// The default memory pool of a device (the only pool the fake has).
+struct CUmemPoolHandle_st {
+  int device;
+};
 struct CUfunc_st {
   CUmod_st *module;
   const fake::KernelEntry *kernel;
@@ -61,7 +65,6 @@ struct CUfunc_st {
 
 namespace fakecuda {
 
-constexpr int MULTIPROCESSORS = 132;
 constexpr int MAX_SHARED_OPTIN = 232448;  // 227 KB, as an H100
 constexpr int MAX_THREADS = 1024;
 
@@ -69,6 +72,15 @@ struct Allocation {
   size_t bytes;
   int device;
   std::unique_ptr<unsigned char[]> data;
+  bool pooled;  // made by cuMemAllocAsync: freed into the device's pool
+};
+
+// A device's default memory pool: the bytes it holds mapped (counted as used by
+// cuMemGetInfo), those of them allocated, and its release threshold.
+struct Pool {
+  std::unique_ptr<CUmemPoolHandle_st> handle;
+  size_t reserved = 0, used = 0;
+  unsigned long long threshold = 0;  // CUDA's default: give everything back
 };
 
 struct Driver {
@@ -76,6 +88,10 @@ struct Driver {
   bool initialized = false;
   int devices = 1;
   int compute_capability = 90;
+  int multiprocessors = 132;           // GPUFHE_FAKE_CUDA_MULTIPROCESSORS
+  // GPUFHE_FAKE_CUDA_LOCAL_MEMORY: bytes of local memory per thread, by kernel name
+  // (what CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES reports; 0 for the others).
+  std::map<std::string, int> local_memory;
   size_t memory = size_t{80} << 30;
   bool log = false;
   bool deferred = false;               // GPUFHE_FAKE_CUDA_DEFERRED=1
@@ -83,7 +99,8 @@ struct Driver {
   std::vector<size_t> used;        // bytes used by other processes, per device
   std::vector<int> compute_mode;   // CU_COMPUTEMODE_*, per device
   std::vector<std::unique_ptr<CUctx_st>> contexts;  // the primary context of each device
-  std::vector<size_t> allocated;                    // bytes per device
+  std::vector<size_t> allocated;  // bytes mapped per device (pools' reserve included)
+  std::vector<Pool> pools;        // per device
   std::map<uintptr_t, Allocation> allocations;      // by address
   std::set<const void *> streams, events, modules, functions;
   // GPUFHE_FAKE_CUDA_FAIL_LAUNCH: the launch that faults (1-based, 0: none), and
@@ -148,5 +165,16 @@ CUresult submit(Driver &d, CUstream stream, std::function<CUresult()> work);
 
 // Runs all the queued work of every stream of `context` (all contexts if null).
 CUresult drain(Driver &d, CUctx_st *context);
+
+// What a synchronization with work of `context` does to its device's pool: unused
+// memory above the release threshold goes back (cuStreamSynchronize,
+// cuCtxSynchronize, cuEventSynchronize).
+void release_above_threshold(Driver &d, const CUctx_st *context);
+
+// Whether GPUFHE_FAKE_CUDA_TRACE names a file that launches are traced to.
+bool tracing();
+
+// Appends `line` (and a newline) to the trace file, if any.
+void trace(const std::string &line);
 
 }  // namespace fakecuda

@@ -6,7 +6,9 @@
 // emulation (cuda_emu.h) with the launch's geometry and dynamic shared memory.
 #include "fake_kernels.h"
 
+#include <atomic>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 #include "kernel_params.h"
@@ -23,7 +25,13 @@ T argument(void **params, int i) {
   return value;
 }
 
+// The order set by set_order (-1: none), applied by every thread's launches (the
+// emulation's state is per thread).
+std::atomic<int> configured_order{-1};
+
 LaunchResult run_grid(const Geometry &g, const std::function<void()> &body) {
+  if (const int order = configured_order.load(); order >= 0)
+    emu::state().order = static_cast<emu::Order>(order);
   const dim3 grid{g.grid[0], g.grid[1], g.grid[2]}, block{g.block[0], g.block[1], g.block[2]};
   return emu::launch(grid, block, g.shared_bytes, g.cluster, body) ? LaunchResult::Ok
                                                                     : LaunchResult::Deadlock;
@@ -46,14 +54,14 @@ LaunchResult bsk_to_fourier(const Geometry &g, void **params, const DeviceMemory
     switch (N) {
 #define CASE(S) \
   case S: bsk_to_fourier_##S##_u64(p); break;
-      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096)
 #undef CASE
     }
   });
 }
 
-// The bootstrap's buffers: inputs, jobs, then the lookup tables and output slots the
-// jobs name, the key and the FFT tables.
+// The bootstrap's buffers: inputs, jobs, then the lookup tables (GLWE accumulators)
+// and output slots the jobs name, the key and the FFT tables.
 template <unsigned N>
 bool bootstrap_arguments_ok(const PbsParams &p, const DeviceMemoryCheck &check) {
   const size_t M = N / 2, k = p.glwe_dimension, l = p.level;
@@ -66,7 +74,8 @@ bool bootstrap_arguments_ok(const PbsParams &p, const DeviceMemoryCheck &check) 
     outputs = std::max<size_t>(outputs, (size_t)p.jobs[3 * ct + 1] + p.jobs[3 * ct + 2]);
   }
   const size_t ggsw = (k + 1) * l * (k + 1) * M;
-  return covers(check, p.luts, tables * N) && covers(check, p.out, outputs * (k * N + 1)) &&
+  return covers(check, p.luts, tables * (k + 1) * N) &&
+         covers(check, p.out, outputs * (k * N + 1)) &&
          covers(check, p.bsk, (size_t)p.lwe_dimension * ggsw) &&
          covers(check, p.twiddles, M - 1) && covers(check, p.twist, M);
 }
@@ -82,7 +91,7 @@ LaunchResult bootstrap(const Geometry &g, void **params, const DeviceMemoryCheck
     if (Cluster) programmable_bootstrap_cluster_##S##_u64(p);   \
     else programmable_bootstrap_##S##_u64(p);                   \
     break;
-      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096)
 #undef CASE
     }
   });
@@ -116,7 +125,7 @@ LaunchResult multi_bit_key_bundle(const Geometry &g, void **params,
     switch (N) {
 #define CASE(S) \
   case S: multi_bit_key_bundle_##S##_u64(p); break;
-      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096)
 #undef CASE
     }
   });
@@ -135,7 +144,7 @@ LaunchResult multi_bit_bootstrap(const Geometry &g, void **params,
     if (Cluster) multi_bit_bootstrap_cluster_##S##_u64(p);      \
     else multi_bit_bootstrap_##S##_u64(p);                      \
     break;
-      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096) CASE(8192)
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096)
 #undef CASE
     }
   });
@@ -186,26 +195,43 @@ LaunchResult negate(const Geometry &g, void **params, const DeviceMemoryCheck &c
   return run_grid(g, [&] { neg_lwe_assign_u64(data, len); });
 }
 
+// The trace fields of a bootstrap's parameters (GPUFHE_FAKE_CUDA_TRACE).
+std::string describe(const PbsParams &p) {
+  return "count=" + std::to_string(p.count) + " prefetch_share=" +
+         std::to_string(p.prefetch_share) + " lwe_dimension=" + std::to_string(p.lwe_dimension) +
+         " glwe_dimension=" + std::to_string(p.glwe_dimension) + " level=" +
+         std::to_string(p.level);
+}
+
+std::string describe_bootstrap(void **params) { return describe(argument<PbsParams>(params, 0)); }
+
+std::string describe_multi_bit(void **params) {
+  const auto p = argument<MultiBitParams>(params, 0);
+  return describe(p.pbs) + " grouping_factor=" + std::to_string(p.grouping_factor) +
+         " first_group=" + std::to_string(p.first_group) + " groups=" + std::to_string(p.groups);
+}
+
 // The single-block bootstrap's __launch_bounds__ (cuda/programmable_bootstrap.cu):
-// 256 threads at N <= 2048, 512 above.
+// 256 threads (at N = 4096 each thread holds both polynomials of k = 1).
 #define BOOTSTRAP_ENTRIES(N, T, SINGLE_BLOCK_THREADS)                                    \
   {"bsk_to_fourier_" #N "_u64", T, bsk_to_fourier<N>, {sizeof(BskConversionParams)}},   \
       {"programmable_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, bootstrap<N, false>,  \
-       {sizeof(PbsParams)}},                                                            \
-      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>, {sizeof(PbsParams)}}, \
+       {sizeof(PbsParams)}, describe_bootstrap},                                        \
+      {"programmable_bootstrap_cluster_" #N "_u64", T, bootstrap<N, true>,              \
+       {sizeof(PbsParams)}, describe_bootstrap},                                        \
       {"multi_bit_key_bundle_" #N "_u64", T, multi_bit_key_bundle<N>,                  \
-       {sizeof(MultiBitParams)}},                                                       \
+       {sizeof(MultiBitParams)}, describe_multi_bit},                                   \
       {"multi_bit_bootstrap_" #N "_u64", SINGLE_BLOCK_THREADS, multi_bit_bootstrap<N, false>, \
-       {sizeof(MultiBitParams)}},                                                       \
+       {sizeof(MultiBitParams)}, describe_multi_bit},                                   \
       {"multi_bit_bootstrap_cluster_" #N "_u64", T, multi_bit_bootstrap<N, true>,       \
-       {sizeof(MultiBitParams)}},
+       {sizeof(MultiBitParams)}, describe_multi_bit},
 
 constexpr size_t WORD = sizeof(uint64_t);
 
 const KernelEntry KERNELS[] = {
     BOOTSTRAP_ENTRIES(256, 32, 256) BOOTSTRAP_ENTRIES(512, 32, 256)
         BOOTSTRAP_ENTRIES(1024, 64, 256) BOOTSTRAP_ENTRIES(2048, 128, 256)
-            BOOTSTRAP_ENTRIES(4096, 256, 512) BOOTSTRAP_ENTRIES(8192, 512, 512)
+            BOOTSTRAP_ENTRIES(4096, 256, 256)
     {"keyswitch_1_u64", 128, keyswitch<false, 1>, {sizeof(KeyswitchParams)}},
     {"keyswitch_2_u64", 128, keyswitch<false, 2>, {sizeof(KeyswitchParams)}},
     {"keyswitch_4_u64", 128, keyswitch<false, 4>, {sizeof(KeyswitchParams)}},
@@ -226,11 +252,20 @@ const KernelEntry *find_kernel(const char *name) {
   return nullptr;
 }
 
-void set_thread_order(const char *order) {
+void set_order(const char *order) {
   const std::string_view o = order;
-  emu::state().order = o == "reverse"    ? emu::Order::Reverse
-                       : o == "shuffled" ? emu::Order::Shuffled
-                                         : emu::Order::Forward;
+  const emu::Order chosen = o == "reverse"    ? emu::Order::Reverse
+                            : o == "shuffled" ? emu::Order::Shuffled
+                                              : emu::Order::Forward;
+  configured_order.store(static_cast<int>(chosen));
+}
+
+const char *last_order() {
+  switch (emu::state().order) {
+    case emu::Order::Reverse: return "reverse";
+    case emu::Order::Shuffled: return "shuffled";
+    default: return "forward";
+  }
 }
 
 }  // namespace fake

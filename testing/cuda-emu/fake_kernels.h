@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace fake {
 
@@ -30,13 +31,19 @@ struct KernelEntry {
   // The bytes of each kernel argument (0 after the last), for a driver that keeps a
   // copy of them to run the launch later.
   size_t argument_bytes[4];
+  // The launch's parameters worth a trace line (GPUFHE_FAKE_CUDA_TRACE), or null.
+  std::string (*describe)(void **params) = nullptr;
 };
 
 // The kernel called `name`, or nullptr.
 const KernelEntry *find_kernel(const char *name);
 
 // Sets the order in which the emulation runs the threads of a block between
-// barriers: "forward" (default), "reverse" or "shuffled".
-void set_thread_order(const char *order);
+// barriers, in the launches of every host thread: "forward" (default), "reverse"
+// or "shuffled".
+void set_order(const char *order);
+
+// The order the emulation used in the last launch of the calling thread.
+const char *last_order();
 
 }  // namespace fake

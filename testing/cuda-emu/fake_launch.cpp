@@ -25,6 +25,18 @@ CUresult check_geometry(Driver &d, CUfunction f, const fake::Geometry &g, const 
   return CUDA_SUCCESS;
 }
 
+// The trace line of a kernel that ran: name, geometry, the parameters it describes
+// and the thread order the emulation used (on this thread, where it ran).
+void trace_launch(const fake::KernelEntry &kernel, const fake::Geometry &g, void **args) {
+  std::string line = std::string(kernel.name) + " grid=" + std::to_string(g.grid[0]) + "," +
+                     std::to_string(g.grid[1]) + "," + std::to_string(g.grid[2]) +
+                     " block=" + std::to_string(g.block[0]) + "," + std::to_string(g.block[1]) +
+                     "," + std::to_string(g.block[2]) + " shared=" +
+                     std::to_string(g.shared_bytes) + " cluster=" + std::to_string(g.cluster);
+  if (kernel.describe != nullptr) line += " " + kernel.describe(args);
+  trace(line + " order=" + fake::last_order());
+}
+
 // Runs `kernel` (which returns a LaunchResult) without the driver's lock, which the
 // caller holds once, and takes it again: kernels of several threads and streams run
 // at once, as on a GPU, at most as many as the machine has cores. Memory released
@@ -82,7 +94,9 @@ CUresult launch(Driver &d, CUfunction f, const fake::Geometry &g, CUstream strea
       const Allocation *a = find_allocation(d, reinterpret_cast<uintptr_t>(p), bytes);
       return a != nullptr && a->device == device;
     };
-    return kernel->run(g, args, check);
+    const fake::LaunchResult result = kernel->run(g, args, check);
+    if (result == fake::LaunchResult::Ok && tracing()) trace_launch(*kernel, g, args);
+    return result;
   };
   const auto status = [kernel, call](fake::LaunchResult result) {
     switch (result) {
@@ -180,6 +194,11 @@ CUresult cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfu
     case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
       *pi = hfunc->non_portable_clusters;
       break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: {
+      const auto it = d.local_memory.find(hfunc->kernel->name);
+      *pi = it == d.local_memory.end() ? 0 : it->second;
+      break;
+    }
     default: *pi = 0; break;
   }
   return CUDA_SUCCESS;
@@ -256,6 +275,6 @@ CUresult cuOccupancyMaxActiveClusters(int *numClusters, CUfunction func,
   fake::Geometry g{};
   if (const CUresult r = config_geometry(config, g, __func__); r != CUDA_SUCCESS) return r;
   if (const CUresult r = check_geometry(d, func, g, __func__); r != CUDA_SUCCESS) return r;
-  *numClusters = MULTIPROCESSORS / (int)g.cluster;
+  *numClusters = d.multiprocessors / (int)g.cluster;
   return CUDA_SUCCESS;
 }

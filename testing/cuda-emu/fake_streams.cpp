@@ -75,7 +75,9 @@ CUresult cuCtxSynchronize(void) {
   ENTER();
   CHECK(current_context != nullptr, CUDA_ERROR_INVALID_CONTEXT, "no current context");
   CHECK_USABLE(current_context);
-  return drain(d, current_context);
+  const CUresult r = drain(d, current_context);
+  release_above_threshold(d, current_context);
+  return r;
 }
 
 // ---- Streams and events ----
@@ -110,8 +112,9 @@ CUresult cuStreamSynchronize(CUstream hStream) {
   ENTER();
   if (const CUresult r = check_stream(d, hStream, __func__); r != CUDA_SUCCESS) return r;
   CHECK_USABLE(stream_context(d, hStream));
-  if (hStream == nullptr) return drain(d, current_context);
-  return run_until(hStream, EVERYTHING);
+  const CUresult r = hStream == nullptr ? drain(d, current_context) : run_until(hStream, EVERYTHING);
+  release_above_threshold(d, stream_context(d, hStream));
+  return r;
 }
 
 CUresult cuStreamQuery(CUstream hStream) {
@@ -180,7 +183,9 @@ CUresult cuEventSynchronize(CUevent hEvent) {
   ENTER();
   CHECK(d.events.count(hEvent), CUDA_ERROR_INVALID_HANDLE, "unknown event");
   CHECK_USABLE(hEvent->context);
-  return complete(hEvent);
+  const CUresult r = complete(hEvent);
+  release_above_threshold(d, hEvent->context);
+  return r;
 }
 
 CUresult cuEventDestroy(CUevent hEvent) {

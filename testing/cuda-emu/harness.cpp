@@ -43,6 +43,7 @@ static std::vector<uint64_t> meta(const std::string &dir) {
 
 struct Sizes {
   unsigned n, threads;
+  unsigned single_groups;  // polynomials per thread of the single-block bootstrap
   void (*convert)(BskConversionParams);
   void (*single)(PbsParams);
   void (*cluster)(PbsParams);
@@ -50,12 +51,12 @@ struct Sizes {
   void (*mb_single)(MultiBitParams);
   void (*mb_cluster)(MultiBitParams);
 };
-#define SIZE(N, T)                                                                           \
-  {N, T, bsk_to_fourier_##N##_u64, programmable_bootstrap_##N##_u64,                         \
+#define SIZE(N, T, G)                                                                        \
+  {N, T, G, bsk_to_fourier_##N##_u64, programmable_bootstrap_##N##_u64,                         \
    programmable_bootstrap_cluster_##N##_u64, multi_bit_key_bundle_##N##_u64,                 \
    multi_bit_bootstrap_##N##_u64, multi_bit_bootstrap_cluster_##N##_u64}
-static const Sizes SIZES[] = {SIZE(256, 32),  SIZE(512, 32),  SIZE(1024, 64),
-                              SIZE(2048, 128), SIZE(4096, 256), SIZE(8192, 512)};
+static const Sizes SIZES[] = {SIZE(256, 32, 1),   SIZE(512, 32, 1),   SIZE(1024, 64, 1),
+                              SIZE(2048, 128, 1), SIZE(4096, 256, 2)};
 
 static size_t padded_polynomial_bytes(size_t n) {
   size_t m = n / 2;
@@ -135,7 +136,11 @@ struct Bootstrap {
       ok = emu::launch(dim3{count * (unsigned)glwe_size, 1, 1}, dim3{T, 1, 1},
                        2 * level * rows + staging + mask, glwe_size, body);
     } else {
-      ok = emu::launch(dim3{count, 1, 1}, dim3{T * (unsigned)glwe_size, 1, 1},
+      // T threads per polynomial, or T in all when each holds G = k + 1 of them.
+      if (sz->single_groups > 1 && sz->single_groups != glwe_size)
+        fail("this single-block bootstrap needs k + 1 = its polynomials per thread");
+      const unsigned threads = sz->single_groups > 1 ? T : T * (unsigned)glwe_size;
+      ok = emu::launch(dim3{count, 1, 1}, dim3{threads, 1, 1},
                        glwe_size * (2 * level * rows + staging) + mask, 1, body);
     }
     if (!ok) fail(what);
@@ -161,9 +166,12 @@ static void run_multi_bit(const std::string &dir) {
   const size_t ggsw = (size_t)(b.k + 1) * (b.k + 1) * b.level * b.N / 2;
   std::vector<double2> bundles((size_t)b.count * chunk * ggsw);
   std::vector<uint64_t> state(total > chunk ? (size_t)b.count * (b.k + 1) * b.N : 0);
+  // Each ciphertext prefetches all of its own bundles (a share of 1).
+  PbsParams pbs = b.p;
+  pbs.prefetch_share = 1;
   for (uint32_t first = 0; first < total; first += chunk) {
     const uint32_t groups = std::min(chunk, total - first);
-    MultiBitParams mp{b.p, bundles.data(), state.empty() ? nullptr : state.data(), gf, first,
+    MultiBitParams mp{pbs, bundles.data(), state.empty() ? nullptr : state.data(), gf, first,
                       groups, chunk};
     if (!emu::launch(dim3{blocks, 1, 1}, dim3{b.sz->threads, 1, 1},
                      padded_polynomial_bytes(b.N), 1, [&] { b.sz->bundle(mp); }))

@@ -6,9 +6,10 @@
 
 use crate::cuda_support;
 
+use crate::skip::gpu_for_tests;
 use cuda_support::small_parameters;
 use gpufhe::backend::cpu::CpuBackend;
-use gpufhe::backend::cuda::{gpu_for_tests, CudaBackend, CudaDevice};
+use gpufhe::backend::cuda::{CudaBackend, CudaDevice};
 use gpufhe::backend::{Backend, BlockExpr, BlockInfo, Step, Table, Term};
 use gpufhe::integer::{self, decrypt_radix, encrypt_radix};
 use gpufhe::shortint::{Ciphertext, ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};

@@ -38,7 +38,7 @@ fn parent_on_fake_driver(test: &str) -> Option<(u32, u32)> {
         );
         version
     } else {
-        gpufhe::backend::report_skipped(format_args!(
+        crate::skip::report_skipped(format_args!(
             "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
         ));
         None

@@ -11,7 +11,7 @@ use crate::cuda_support;
 
 use cuda_support::*;
 use gpufhe::backend::cpu::CpuBackend;
-use gpufhe::backend::cuda::lookup_table_bodies;
+use gpufhe::backend::cuda::{lookup_table_accumulators, lookup_table_bodies};
 use gpufhe::backend::{Backend, BlockExpr, Step, Table, Term};
 use gpufhe::core_crypto::*;
 use gpufhe::shortint::{Ciphertext, ClientKey, ServerKey, ShortintParameters, DEFAULT_PARAMETERS};
@@ -135,7 +135,7 @@ fn harness_of(build: Build) -> Option<&'static Path> {
         compile(build, "harness", &sources)
     });
     if built.is_none() {
-        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
+        crate::skip::report_skipped(format_args!("(no C++ compiler)"));
     }
     built.as_deref()
 }
@@ -180,6 +180,16 @@ fn write_u64(path: PathBuf, v: &[u64]) {
 fn write_meta(dir: &Path, v: &[usize]) {
     let text: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     std::fs::write(dir.join("meta.txt"), text.join(" ")).expect("write");
+}
+
+/// The lookup tables' accumulators (GLWE ciphertexts), one after the other: what the
+/// kernels read.
+fn accumulators(params: &ShortintParameters, tables: &[&Table]) -> Vec<u64> {
+    lookup_table_accumulators(params, tables)
+        .unwrap()
+        .iter()
+        .flat_map(|acc| acc.as_slice().to_vec())
+        .collect()
 }
 
 /// Sanitizer settings of every run: the first report ends the run with a failure
@@ -354,10 +364,7 @@ fn check_bootstrap(harness: &Path, params: ShortintParameters, count: usize, ord
     write_u64(dir.join("input.bin"), lwe_list(&small).as_slice());
     let tables = tables(&params);
     let refs: Vec<&Table> = tables.iter().collect();
-    write_u64(
-        dir.join("luts.bin"),
-        &lookup_table_bodies(&params, &refs).unwrap(),
-    );
+    write_u64(dir.join("luts.bin"), &accumulators(&params, &refs));
     let jobs: Vec<u8> = (0..count)
         .flat_map(|j| {
             let lut = batch.lut_indexes[j];
@@ -376,13 +383,7 @@ fn check_bootstrap(harness: &Path, params: ShortintParameters, count: usize, ord
     );
     let centered = params.modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction;
     let mut first: Option<Vec<u64>> = None;
-    // One block per bootstrap for up to N = 4096 (the host never launches N = 8192
-    // that way: it does not fit one block).
-    let single = params.polynomial_size.0 <= 4096;
     for cluster in [false, true] {
-        if !cluster && !single {
-            continue;
-        }
         write_meta(
             &dir,
             &[
@@ -424,7 +425,8 @@ fn emulated_bootstrap_matches_the_cpu_in_every_thread_order() {
     check_bootstrap(harness, small_parameters(), 6, &orders);
 }
 
-/// Every polynomial size the kernels are built for, GLWE dimension 2, several
+/// Every polynomial size the kernels are built for (at N = 4096 each thread of the
+/// single block holds both polynomials of k = 1), GLWE dimension 2, several
 /// decomposition levels and the standard modulus switch (small LWE dimensions keep
 /// the emulation fast).
 #[test]
@@ -437,7 +439,6 @@ fn emulated_bootstrap_shapes_and_decompositions() {
         insecure_parameters(64, 1, 512, 12, 3),
         insecure_parameters(48, 1, 1024, 15, 2),
         insecure_parameters(16, 1, 4096, 23, 1),
-        insecure_parameters(8, 1, 8192, 23, 1),
         standard,
     ];
     for params in cases {
@@ -525,7 +526,7 @@ fn check_multi_bit(
     let tables = tables(&params);
     let refs: Vec<&Table> = tables.iter().collect();
     let bodies = lookup_table_bodies(&params, &refs).unwrap();
-    write_u64(dir.join("luts.bin"), &bodies);
+    write_u64(dir.join("luts.bin"), &accumulators(&params, &refs));
     let jobs: Vec<u8> = (0..count)
         .flat_map(|j| {
             let lut = batch.lut_indexes[j];
@@ -620,11 +621,59 @@ fn emulated_multi_bit_bootstrap_matches_the_cpu_in_every_thread_order() {
     );
 }
 
+/// The passes of the bootstraps' negacyclic FFT at polynomial size `n`, as
+/// `cuda/negacyclic_fft.cuh` runs them with the values per thread `R` of the
+/// instantiation (`BOOTSTRAP_KERNELS(N, R, ...)` in cuda/programmable_bootstrap.cu):
+/// the group sizes of the passes through shared memory, and whether the last stage
+/// crosses lanes (warp shuffles: the pass before it leaves groups of 2).
+fn fft_passes(n: usize) -> (Vec<usize>, bool) {
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cuda/programmable_bootstrap.cu"),
+    )
+    .expect("the bootstrap kernels' source");
+    let r: usize = source
+        .lines()
+        .filter_map(|l| l.strip_prefix("BOOTSTRAP_KERNELS("))
+        .map(|args| {
+            args.split(',')
+                .map(|a| a.trim().parse::<usize>().unwrap_or(0))
+        })
+        .find_map(|mut args| (args.next() == Some(n)).then(|| args.next().unwrap_or(0)))
+        .unwrap_or_else(|| panic!("no instantiation for N = {n}"));
+    let (mut group, mut passes) = (n / 2, Vec::new());
+    loop {
+        passes.push(group);
+        let stages = r.trailing_zeros().min(group.trailing_zeros());
+        match group >> stages {
+            2 => return (passes, true),
+            next if next <= 1 => return (passes, false),
+            next => group = next,
+        }
+    }
+}
+
+#[test]
+fn the_sanitized_shapes_reach_every_fft_stage() {
+    // N = 512 (R = 8) ends with a pass of two stages in registers; N = 256 (R = 4)
+    // and the default N = 2048 with the stage across lanes, which N = 512 never runs.
+    assert_eq!(fft_passes(512), (vec![256, 32, 4], false));
+    assert_eq!(fft_passes(256), (vec![128, 32, 8], true));
+    assert!(fft_passes(2048).1);
+    assert!(fft_passes(sanitized_levels().polynomial_size.0).1);
+}
+
+/// The sanitized runs' shape of two decomposition levels (classical and multi-bit):
+/// N = 256, whose transforms run every stage of the FFT, the cross-lane one included
+/// (`small_parameters`, N = 512, runs the other shape of last pass).
+fn sanitized_levels() -> ShortintParameters {
+    insecure_parameters(16, 1, 256, 12, 2)
+}
+
 /// The kernels under AddressSanitizer and ThreadSanitizer: every kernel (bootstrap
 /// single-block and cluster, at 1 and 2 decomposition levels; keyswitch with split key
 /// rows and the reduction; linear combinations; the multi-bit key bundle and
 /// accumulation, over several chunks) runs without a report, with the same results
-/// as the CPU.
+/// as the CPU, on shapes that reach every stage of the FFT (N = 512 and 256).
 fn check_sanitized(build: Build) {
     let Some(harness) = harness_of(build) else {
         return;
@@ -634,14 +683,8 @@ fn check_sanitized(build: Build) {
     std::thread::scope(|scope| {
         scope.spawn(|| check_linear(harness));
         scope.spawn(|| check_bootstrap(harness, small_parameters(), 3, &["forward"]));
-        scope.spawn(|| {
-            let params = insecure_parameters(16, 1, 512, 12, 2);
-            check_bootstrap(harness, params, 2, &["reverse"]);
-        });
-        scope.spawn(|| {
-            let params = insecure_parameters(16, 1, 512, 12, 2);
-            check_multi_bit(harness, params, 2, 2, 3, &["reverse"]);
-        });
+        scope.spawn(|| check_bootstrap(harness, sanitized_levels(), 2, &["reverse"]));
+        scope.spawn(|| check_multi_bit(harness, sanitized_levels(), 2, 2, 3, &["reverse"]));
         scope.spawn(|| {
             let keys = HostKeys::new(small_parameters());
             let cts: Vec<LweCiphertextOwned> = (0..17)
@@ -671,7 +714,7 @@ fn sanitizers_catch_planted_out_of_bounds_accesses_and_races() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let source = [root.join("testing/cuda-emu/planted_bugs.cpp")];
     let Some(address) = compile(Build::Address, "planted_bugs", &source) else {
-        gpufhe::backend::report_skipped(format_args!("(no C++ compiler)"));
+        crate::skip::report_skipped(format_args!("(no C++ compiler)"));
         return;
     };
     let thread = compile(Build::Thread, "planted_bugs", &source).expect("compiler found");

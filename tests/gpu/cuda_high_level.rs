@@ -8,9 +8,10 @@
 use crate::common;
 use crate::cuda_support;
 
+use crate::skip::gpu_for_tests;
 use common::Rng;
 use cuda_support::small_parameters;
-use gpufhe::backend::cuda::{gpu_for_tests, CudaDevice};
+use gpufhe::backend::cuda::CudaDevice;
 use gpufhe::core_crypto::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, NoiseDistribution, PolynomialSize,
 };

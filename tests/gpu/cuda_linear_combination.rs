@@ -1,5 +1,5 @@
-//! The GPU's linear step (one launch for all expressions of a step) against the CPU
-//! backend's `eval`, bit for bit. Prints `SKIPPED (no CUDA device)` and passes where
+//! The GPU's linear combinations (one launch for all expressions of a step) against
+//! the CPU backend's `eval`, bit for bit. Prints `SKIPPED (no CUDA device)` and passes where
 //! there is no GPU; fails under `GPUFHE_REQUIRE_GPU=1`.
 
 use crate::cuda_support;
@@ -69,7 +69,14 @@ fn linear_step_is_bit_identical_to_the_cpu_backend() {
         LweCiphertextCount(exprs.len()),
     )
     .unwrap();
-    cuda_linear_combination_lwe_ciphertext_list(&inputs, &exprs, params.delta(), &mut out).unwrap();
+    // The expressions as plain terms and encoded constants.
+    let terms: Vec<Vec<(usize, i64)>> = exprs
+        .iter()
+        .map(|e| e.terms.iter().map(|t| (t.block, t.scalar)).collect())
+        .collect();
+    let terms: Vec<&[(usize, i64)]> = terms.iter().map(Vec::as_slice).collect();
+    let constants: Vec<u64> = exprs.iter().map(|e| e.constant * params.delta()).collect();
+    cuda_linear_combination_lwe_ciphertext_list(&inputs, &terms, &constants, &mut out).unwrap();
     let gpu_out = out.to_cpu().unwrap();
     assert_eq!(gpu_out, block_list(&cpu), "GPU and CPU linear steps differ");
     // And the values are what the expressions say.
@@ -92,15 +99,20 @@ fn invalid_linear_steps_are_errors() {
     let host = LweCiphertextList::from_container((0..36u64).collect::<Vec<_>>(), size).unwrap();
     let list = CudaLweCiphertextList::from_cpu(&gpu, &host).unwrap();
     let mut out = CudaLweCiphertextList::new_zero(&gpu, size, LweCiphertextCount(2)).unwrap();
-    let copy = |b| BlockExpr::copy_of(b);
-    // A block past the inputs.
-    let err =
-        cuda_linear_combination_lwe_ciphertext_list(&[&list], &[copy(0), copy(4)], 1, &mut out)
-            .unwrap_err();
+    let copies: Vec<[(usize, i64); 1]> = (0..8).map(|b| [(b, 1)]).collect();
+    let copy = |b: usize| copies[b].as_slice();
+    // A ciphertext past the inputs.
+    let err = cuda_linear_combination_lwe_ciphertext_list(
+        &[&list],
+        &[copy(0), copy(4)],
+        &[0, 0],
+        &mut out,
+    )
+    .unwrap_err();
     assert!(matches!(err, Error::InvalidParameter(_)), "{err}");
-    // As many outputs as expressions.
-    let err =
-        cuda_linear_combination_lwe_ciphertext_list(&[&list], &[copy(0)], 1, &mut out).unwrap_err();
+    // As many outputs as combinations, as many constants as combinations.
+    let err = cuda_linear_combination_lwe_ciphertext_list(&[&list], &[copy(0)], &[0], &mut out)
+        .unwrap_err();
     assert!(
         matches!(
             err,
@@ -112,12 +124,16 @@ fn invalid_linear_steps_are_errors() {
         ),
         "{err}"
     );
+    let err =
+        cuda_linear_combination_lwe_ciphertext_list(&[&list], &[copy(0), copy(1)], &[0], &mut out)
+            .unwrap_err();
+    assert!(matches!(err, Error::DimensionMismatch { .. }), "{err}");
     // Inputs of another size.
     let other = CudaLweCiphertextList::new_zero(&gpu, LweSize(5), LweCiphertextCount(1)).unwrap();
     assert!(cuda_linear_combination_lwe_ciphertext_list(
         &[&list, &other],
         &[copy(0), copy(1)],
-        1,
+        &[0, 0],
         &mut out
     )
     .is_err());
@@ -126,12 +142,19 @@ fn invalid_linear_steps_are_errors() {
         &[0u64; 18],
         "failed calls write nothing"
     );
-    // Blocks of later lists are found after the earlier ones; no expressions is fine.
-    cuda_linear_combination_lwe_ciphertext_list(&[&list, &list], &[copy(7), copy(2)], 1, &mut out)
-        .unwrap();
+    // Ciphertexts of later lists are found after the earlier ones, the constant goes
+    // to the body; no combination is fine.
+    cuda_linear_combination_lwe_ciphertext_list(
+        &[&list, &list],
+        &[copy(7), copy(2)],
+        &[0, 5],
+        &mut out,
+    )
+    .unwrap();
     let got = out.to_cpu().unwrap();
     assert_eq!(&got.as_slice()[..9], &host.as_slice()[27..36]);
-    assert_eq!(&got.as_slice()[9..], &host.as_slice()[18..27]);
+    assert_eq!(&got.as_slice()[9..17], &host.as_slice()[18..26]);
+    assert_eq!(got.as_slice()[17], host.as_slice()[26] + 5);
     let mut none = CudaLweCiphertextList::new_zero(&gpu, size, LweCiphertextCount(0)).unwrap();
-    cuda_linear_combination_lwe_ciphertext_list(&[&list], &[], 1, &mut none).unwrap();
+    cuda_linear_combination_lwe_ciphertext_list(&[&list], &[], &[], &mut none).unwrap();
 }

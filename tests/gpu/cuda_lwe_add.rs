@@ -1,6 +1,7 @@
 //! The batched LWE addition kernel against the CPU. Prints `SKIPPED (no CUDA
 //! device)` and passes where there is no GPU; fails under `GPUFHE_REQUIRE_GPU=1`.
 
+use crate::skip::gpu_for_tests;
 use gpufhe::backend::cuda::*;
 use gpufhe::core_crypto::*;
 use gpufhe::Error;

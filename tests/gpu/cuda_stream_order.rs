@@ -15,6 +15,7 @@
 //! then a race that may or may not show). Without a device: `SKIPPED (no CUDA
 //! device)`, a failure with `GPUFHE_REQUIRE_GPU=1`.
 
+use crate::skip::gpu_for_tests;
 use gpufhe::backend::cuda::*;
 use gpufhe::core_crypto::{LweCiphertextList, LweSize};
 

@@ -43,7 +43,7 @@ fn probes_or_skip() -> Option<Vec<GpuProbe>> {
             panic!("GPUFHE_REQUIRE_GPU=1 but no usable CUDA device: {e}")
         }
         Err(e) => {
-            gpufhe::backend::report_skipped(format_args!("(no CUDA device): {e}"));
+            crate::skip::report_skipped(format_args!("(no CUDA device): {e}"));
             None
         }
     }

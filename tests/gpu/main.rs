@@ -11,6 +11,8 @@ mod common;
 mod cuda_support;
 #[path = "../support/fake_child.rs"]
 mod fake_child;
+#[path = "../support/skip.rs"]
+mod skip;
 
 mod cuda_array;
 mod cuda_backend;
@@ -20,6 +22,7 @@ mod cuda_driver_version;
 mod cuda_emulation;
 mod cuda_high_level;
 mod cuda_keyswitch;
+mod cuda_launch_parameters;
 mod cuda_linear_combination;
 mod cuda_lwe_add;
 mod cuda_stream_order;

@@ -20,10 +20,11 @@ use crate::common;
 use crate::cuda_support;
 use crate::fake_child;
 
+use crate::skip::gpu_for_tests;
 use common::Rng;
 use cuda_support::small_parameters;
 use fake_child::run_passing_child;
-use gpufhe::backend::cuda::{gpu_for_tests, CudaDevice};
+use gpufhe::backend::cuda::CudaDevice;
 use gpufhe::prelude::*;
 use gpufhe::scheduler::{
     probe_gpus, Devices, SchedulerConfig, SchedulerConfigBuilder, WorkerInfo, ENV_CPU_THREADS,
@@ -422,7 +423,7 @@ fn batches_are_split_over_every_gpu_in_input_order() {
     }
     let visible = visible_gpus();
     if visible < 2 {
-        gpufhe::backend::report_skipped(format_args!("(needs 2 GPUs, {visible} visible)"));
+        crate::skip::report_skipped(format_args!("(needs 2 GPUs, {visible} visible)"));
         return;
     }
     let (ck, compressed) = small_keys();
@@ -592,7 +593,7 @@ fn auto_selected_gpus_get_the_key() {
             ];
             run_child(test, 4, &settings);
         } else {
-            gpufhe::backend::report_skipped(format_args!(
+            crate::skip::report_skipped(format_args!(
                 "(needs the fake CUDA driver's busy devices: scripts/fake-cuda.sh)"
             ));
         }
@@ -697,7 +698,7 @@ fn invalid_settings_are_errors_that_name_the_variable() {
         if on_fake_driver() {
             run_child(test, 2, &valid);
         } else {
-            gpufhe::backend::report_skipped(format_args!(
+            crate::skip::report_skipped(format_args!(
                 "(the valid settings need the fake CUDA driver)"
             ));
         }

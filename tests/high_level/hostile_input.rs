@@ -394,7 +394,7 @@ fn the_driver_functions_checked_are_those_the_fake_driver_implements() {
     // tests fail otherwise); the list checked before any call must be the same set,
     // or a real driver lacking one of the others would still panic.
     if !std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1") {
-        gpufhe::backend::report_skipped(format_args!("(not on the fake driver)"));
+        crate::skip::report_skipped(format_args!("(not on the fake driver)"));
         return;
     }
     let library = std::env::var("LD_LIBRARY_PATH")

@@ -12,6 +12,8 @@ mod crafted;
 mod insecure_keys;
 #[path = "../support/params.rs"]
 mod params;
+#[path = "../support/skip.rs"]
+mod skip;
 
 mod array;
 mod bit_operations;

@@ -68,7 +68,7 @@ fn guide_main() {
 #[test]
 fn the_guide_program_compiles_and_runs_where_there_is_a_gpu() {
     if get_number_of_gpus() == 0 {
-        gpufhe::backend::report_skipped(format_args!("(no CUDA device)"));
+        crate::skip::report_skipped(format_args!("(no CUDA device)"));
         return;
     }
     guide_main();

@@ -7,6 +7,8 @@ mod child;
 mod common;
 #[path = "../support/params.rs"]
 mod params;
+#[path = "../support/skip.rs"]
+mod skip;
 
 mod gpu_selection;
 mod scheduler_config;

@@ -580,7 +580,7 @@ fn measuring_a_cpu_key_gives_positive_finite_times() {
 #[cfg(feature = "gpu")]
 #[test]
 fn measuring_a_gpu_key_gives_a_speed_per_gpu() {
-    if gpufhe::backend::cuda::gpu_for_tests().is_none() {
+    if crate::skip::gpu_for_tests().is_none() {
         return;
     }
     let (_, compressed) = insecure_keys();

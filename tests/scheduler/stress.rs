@@ -191,7 +191,7 @@ fn sixty_four_threads_with_transient_pools_on_the_cpu() {
 #[cfg(feature = "gpu")]
 #[test]
 fn sixty_four_threads_with_transient_pools_on_four_gpus() {
-    if gpufhe::backend::cuda::gpu_for_tests().is_none() {
+    if crate::skip::gpu_for_tests().is_none() {
         return;
     }
     if !child::run_alone(&test_path!(

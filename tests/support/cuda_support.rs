@@ -9,6 +9,8 @@ use gpufhe::shortint::{
     Ciphertext, ClientKey, CompressedServerKey, ManyLookupTable, ServerKey, ShortintParameters,
 };
 
+pub use crate::skip::gpu_for_tests;
+
 #[path = "params.rs"]
 mod params;
 #[allow(unused_imports)]
@@ -109,6 +111,25 @@ impl std::ops::Deref for Keys {
     fn deref(&self) -> &HostKeys {
         &self.host
     }
+}
+
+/// A multi-bit bootstrap key of grouping factor `g` for `keys` on `gpu`: GGSWs of the
+/// indicator bits of the small key (fixed seeds).
+pub fn multi_bit_key(gpu: &CudaDevice, keys: &HostKeys, g: usize) -> CudaFourierBootstrapKey {
+    let p = keys.params();
+    let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), g).unwrap();
+    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([7; 32]), Seed([8; 32]));
+    let bsk = generate_seeded_lwe_bootstrap_key(
+        &bits,
+        keys.ck.glwe_secret_key(),
+        p.pbs_base_log,
+        p.pbs_level,
+        p.glwe_noise_distribution,
+        Seed([9; 32]),
+        &mut rng,
+    )
+    .unwrap();
+    CudaFourierBootstrapKey::from_cpu(gpu, &bsk.decompress()).unwrap()
 }
 
 /// A zero GPU list of `count` ciphertexts under the small key of `p` (keyswitch

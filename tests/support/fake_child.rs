@@ -7,7 +7,7 @@ use std::process::{Command, Output};
 
 /// The fake driver's per-device settings, removed from every child's environment
 /// so that only what a test sets reaches it.
-pub const FAKE_SETTINGS: [&str; 7] = [
+pub const FAKE_SETTINGS: [&str; 11] = [
     "GPUFHE_FAKE_CUDA_DRIVER_VERSION",
     "GPUFHE_FAKE_CUDA_FAIL_LAUNCH",
     "GPUFHE_FAKE_CUDA_CC",
@@ -15,6 +15,10 @@ pub const FAKE_SETTINGS: [&str; 7] = [
     "GPUFHE_FAKE_CUDA_EXCLUSIVE",
     "GPUFHE_FAKE_CUDA_PROHIBITED",
     "GPUFHE_FAKE_CUDA_MEMORY_MIB",
+    "GPUFHE_FAKE_CUDA_MULTIPROCESSORS",
+    "GPUFHE_FAKE_CUDA_LOCAL_MEMORY",
+    "GPUFHE_FAKE_CUDA_ORDER",
+    "GPUFHE_FAKE_CUDA_TRACE",
 ];
 
 /// Whether this process is the child started to run `test` (`child_variable` holds
@@ -28,7 +32,7 @@ pub fn is_child(child_variable: &str, test: &str) -> bool {
 pub fn on_fake_driver_or_skip() -> bool {
     let fake = std::env::var("GPUFHE_FAKE_CUDA").is_ok_and(|v| v == "1");
     if !fake {
-        gpufhe::backend::report_skipped(format_args!(
+        crate::skip::report_skipped(format_args!(
             "(needs the fake CUDA driver: scripts/fake-cuda.sh)"
         ));
     }

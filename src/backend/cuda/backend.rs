@@ -4,164 +4,28 @@
 //! straight into the step's output list; a step too large for the free device
 //! memory runs in chunks.
 
+use crate::backend::cuda::algorithms::bootstrap_kernel_choice::{
+    check_auto_bootstrap_kernel, KernelRequest,
+};
+use crate::backend::cuda::algorithms::lwe_multi_bit_programmable_bootstrapping::cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_requested as multi_bit_bootstrap;
+use crate::backend::cuda::algorithms::lwe_programmable_bootstrapping::cuda_programmable_bootstrap_lwe_ciphertext_list_requested as classical_bootstrap;
 use crate::backend::cuda::{
-    cuda_keyswitch_lwe_ciphertext_list, cuda_linear_combination_lwe_ciphertext_list,
-    cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list,
-    cuda_programmable_bootstrap_lwe_ciphertext_list, CudaDevice, CudaFourierBootstrapKey,
-    CudaKeyswitchKey, CudaLookupTableList, CudaLweCiphertextList,
+    cuda_keyswitch_lwe_ciphertext_list, cuda_linear_combination_lwe_ciphertext_list, CudaBlocks,
+    CudaDevice, CudaFourierBootstrapKey, CudaKeyswitchKey, CudaLookupTableList,
+    CudaLweCiphertextList, PbsKernel,
 };
 use crate::backend::{check_step, Backend, BlockExpr, BlockInfo, Step, Table, TableCache, Term};
-use crate::core_crypto::{
-    LweBootstrapKey, LweCiphertextCount, LweCiphertextList, LweCiphertextOwned, LweKeyswitchKey,
-};
+use crate::core_crypto::{LweBootstrapKey, LweCiphertextCount, LweKeyswitchKey};
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::{Ciphertext, CompressedServerKey, PbsKind, ShortintParameters};
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::Arc;
 
 /// Most expressions in one chunk of a step (bounds every launch and temporary).
 pub const MAX_CHUNK: usize = 1 << 16;
 /// Device memory left free for the kernels' own temporaries, in bytes.
 const RESERVED_MEMORY: usize = 64 << 20;
-
-/// Blocks in the memory of one GPU: a range of a device list (shared, never written
-/// again, so cloning and splitting copy nothing) and the bookkeeping of each block.
-#[derive(Debug, Clone)]
-pub struct CudaBlocks {
-    list: Arc<CudaLweCiphertextList>,
-    start: usize,
-    infos: Vec<BlockInfo>,
-    message_modulus: u64,
-    carry_modulus: u64,
-}
-
-impl CudaBlocks {
-    /// Copies `blocks` to `device` (all with the moduli and LWE size of the first).
-    ///
-    /// ```no_run
-    /// use gpufhe::backend::cuda::{CudaBlocks, CudaDevice};
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let gpu = CudaDevice::shared(0).unwrap();
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-    /// let blocks = vec![ck.encrypt(1).unwrap(), ck.encrypt(2).unwrap()];
-    /// let on_gpu = CudaBlocks::from_cpu(&gpu, &blocks).unwrap();
-    /// assert_eq!(on_gpu.to_cpu().unwrap(), blocks);
-    /// ```
-    pub fn from_cpu(device: &CudaDevice, blocks: &[Ciphertext]) -> Result<Self> {
-        let (message_modulus, carry_modulus, size) = match blocks.first() {
-            Some(b) => (
-                b.message_modulus(),
-                b.carry_modulus(),
-                b.as_lwe().lwe_size(),
-            ),
-            None => {
-                return Err(Error::InvalidParameter(
-                    "no blocks to copy to the GPU".into(),
-                ))
-            }
-        };
-        let mut coefficients = Vec::with_capacity(blocks.len() * size.0);
-        for b in blocks {
-            check_eq(
-                "message modulus of a block",
-                message_modulus as usize,
-                b.message_modulus() as usize,
-            )?;
-            check_eq(
-                "carry modulus of a block",
-                carry_modulus as usize,
-                b.carry_modulus() as usize,
-            )?;
-            b.as_lwe().check_size("LWE size of a block", size)?;
-            coefficients.extend_from_slice(b.as_lwe().as_slice());
-        }
-        let host = LweCiphertextList::from_container(coefficients, size)?;
-        let list = CudaLweCiphertextList::from_cpu(device, &host)?;
-        device.synchronize()?;
-        Ok(Self {
-            list: Arc::new(list),
-            start: 0,
-            infos: blocks
-                .iter()
-                .map(|b| BlockInfo {
-                    degree: b.degree(),
-                    noise_level: b.noise_level(),
-                })
-                .collect(),
-            message_modulus,
-            carry_modulus,
-        })
-    }
-
-    /// `Err` unless the blocks have the moduli and LWE size of `parameters`.
-    pub fn check_parameters(&self, parameters: &ShortintParameters) -> Result<()> {
-        check_eq(
-            "message modulus of a block",
-            parameters.message_modulus as usize,
-            self.message_modulus as usize,
-        )?;
-        check_eq(
-            "carry modulus of a block",
-            parameters.carry_modulus as usize,
-            self.carry_modulus as usize,
-        )?;
-        check_eq(
-            "LWE size of a block",
-            parameters.big_lwe_dimension().to_lwe_size().0,
-            self.list.lwe_size().0,
-        )
-    }
-
-    /// Copies the blocks back to the CPU (on the stream that allocated them).
-    pub fn to_cpu(&self) -> Result<Vec<Ciphertext>> {
-        let host = self
-            .list
-            .range_to_cpu(self.list.device(), self.start, self.len())?;
-        host.iter()
-            .zip(&self.infos)
-            .map(|(ct, info)| {
-                Ok(Ciphertext {
-                    ct: LweCiphertextOwned::from_container(ct.as_slice().to_vec())?,
-                    degree: info.degree,
-                    noise_level: info.noise_level,
-                    message_modulus: self.message_modulus,
-                    carry_modulus: self.carry_modulus,
-                })
-            })
-            .collect()
-    }
-
-    /// The degree and noise level of every block.
-    pub fn infos(&self) -> &[BlockInfo] {
-        &self.infos
-    }
-
-    /// The number of blocks.
-    pub fn len(&self) -> usize {
-        self.infos.len()
-    }
-
-    /// Whether there are no blocks.
-    pub fn is_empty(&self) -> bool {
-        self.infos.is_empty()
-    }
-
-    /// The bytes of one block (an LWE ciphertext under the big key).
-    pub fn lwe_bytes(&self) -> usize {
-        self.list.lwe_size().0 * std::mem::size_of::<u64>()
-    }
-
-    /// The ordinal of the GPU holding them.
-    pub fn ordinal(&self) -> usize {
-        self.list.device().ordinal()
-    }
-
-    /// The device (and stream) that allocated them.
-    pub fn device(&self) -> &CudaDevice {
-        self.list.device()
-    }
-}
 
 /// The keys of one GPU (each waits, when dropped, for the work of every stream).
 #[derive(Debug)]
@@ -187,7 +51,15 @@ pub struct CudaBackend {
     max_batch: usize,
     /// The table lists steps have used, in this GPU's memory (read by every stream).
     tables: Arc<TableCache<Vec<Table>, CudaLookupTableList>>,
+    /// The bootstrap kernel of this handle's launches (`Auto` but for calibration).
+    kernel: PbsKernel,
+    /// The kernel the calibration measured faster on batches beyond one wave
+    /// (shared by the clones): [`NOT_MEASURED`], or a [`PbsKernel`] as `u8`.
+    measured_kernel: Arc<AtomicU8>,
 }
+
+/// [`CudaBackend::measured_kernel`] before any calibration measured one.
+const NOT_MEASURED: u8 = 0;
 
 impl CudaBackend {
     /// Copies the server key to `device` (expanding its seeds on the CPU) and
@@ -238,6 +110,13 @@ impl CudaBackend {
             &format!("decompressing a server key to GPU {}", device.ordinal()),
         )?;
         let bootstrap = CudaFourierBootstrapKey::from_cpu(device, bootstrap_key)?;
+        // A kernel without local memory must fit these parameters on this GPU: say so
+        // now rather than at the first step.
+        check_auto_bootstrap_kernel(
+            &bootstrap,
+            parameters.lwe_dimension.0,
+            parameters.pbs_kind.grouping_factor().is_some(),
+        )?;
         let keyswitch = CudaKeyswitchKey::from_cpu(device, keyswitch_key)?;
         device.synchronize()?;
         Ok(Self {
@@ -251,7 +130,59 @@ impl CudaBackend {
             launches: Arc::new(AtomicU64::new(0)),
             max_batch: MAX_CHUNK,
             tables: Arc::new(TableCache::new()),
+            kernel: PbsKernel::Auto,
+            measured_kernel: Arc::new(AtomicU8::new(NOT_MEASURED)),
         })
+    }
+
+    /// [`Backend::eval`] bootstrapping with `kernel` instead of `Auto`: for the
+    /// calibration's side-by-side of the kernels.
+    pub(crate) fn eval_with_bootstrap_kernel(
+        &self,
+        kernel: PbsKernel,
+        inputs: &[&CudaBlocks],
+        step: &Step<'_>,
+    ) -> Result<CudaBlocks> {
+        Self {
+            kernel,
+            ..self.clone()
+        }
+        .eval(inputs, step)
+    }
+
+    /// Makes `Auto` take `kernel` for batches beyond one wave of the GPU, where the
+    /// calibration measured it faster (shared with every clone of this backend).
+    pub(crate) fn prefer_for_large_batches(&self, kernel: PbsKernel) {
+        self.measured_kernel
+            .store(kernel as u8 + 1, Ordering::Relaxed);
+    }
+
+    /// The bootstrap kernel `Auto` takes for batches beyond one wave of the GPU
+    /// (more bootstraps than the SMs hold clusters of `k + 1` blocks), when both
+    /// run without local memory: the one the last calibration of this key on this
+    /// GPU measured faster ([`crate::scheduler::measure_gpu`]), `None` before any
+    /// (then the single block).
+    ///
+    /// ```no_run
+    /// use gpufhe::backend::cuda::{CudaBackend, CudaDevice};
+    /// use gpufhe::scheduler::{measure_gpu, CalibrationOptions};
+    /// use gpufhe::shortint::{ClientKey, CompressedServerKey, DEFAULT_PARAMETERS};
+    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// let key = CompressedServerKey::new(&ck).unwrap();
+    /// let gpu = CudaBackend::new(&CudaDevice::shared(0).unwrap(), &key).unwrap();
+    /// assert_eq!(gpu.measured_bootstrap_kernel(), None);
+    /// measure_gpu(&gpu, &CalibrationOptions::default()).unwrap();
+    /// // On a GPU with clusters (sm_90+), both kernels were timed on 4096 bootstraps.
+    /// println!("{:?}", gpu.measured_bootstrap_kernel());
+    /// ```
+    #[doc(hidden)]
+    pub fn measured_bootstrap_kernel(&self) -> Option<PbsKernel> {
+        match self.measured_kernel.load(Ordering::Relaxed) {
+            NOT_MEASURED => None,
+            k if k == PbsKernel::SingleBlock as u8 + 1 => Some(PbsKernel::SingleBlock),
+            k if k == PbsKernel::Cluster as u8 + 1 => Some(PbsKernel::Cluster),
+            _ => None,
+        }
     }
 
     /// The same key and counters on a new stream of the same GPU: work queued
@@ -310,13 +241,29 @@ impl CudaBackend {
         let size = self.parameters.big_lwe_dimension().to_lwe_size();
         let mut out =
             CudaLweCiphertextList::new_zero(device, size, LweCiphertextCount(exprs.len()))?;
-        cuda_linear_combination_lwe_ciphertext_list(
-            lists,
-            exprs,
-            self.parameters.delta(),
-            &mut out,
-        )?;
+        self.linear_into(lists, exprs, &mut out)?;
         Ok(out)
+    }
+
+    /// The linear parts of `exprs` (already remapped to `lists`) into `out`, their
+    /// constants encoded.
+    fn linear_into(
+        &self,
+        lists: &[&CudaLweCiphertextList],
+        exprs: &[BlockExpr],
+        out: &mut CudaLweCiphertextList,
+    ) -> Result<()> {
+        let terms: Vec<Vec<(usize, i64)>> = exprs
+            .iter()
+            .map(|e| e.terms.iter().map(|t| (t.block, t.scalar)).collect())
+            .collect();
+        let terms: Vec<&[(usize, i64)]> = terms.iter().map(Vec::as_slice).collect();
+        let delta = self.parameters.delta();
+        let constants: Vec<u64> = exprs
+            .iter()
+            .map(|e| e.constant.wrapping_mul(delta))
+            .collect();
+        cuda_linear_combination_lwe_ciphertext_list(lists, &terms, &constants, out)
     }
 
     /// Keyswitches and bootstraps the linear parts of `exprs` (which all have a
@@ -346,28 +293,26 @@ impl CudaBackend {
             })
             .collect::<Result<Vec<usize>>>()?;
         let (bsk, ms) = (&self.keys.bootstrap, self.parameters.modulus_switch);
+        let request = KernelRequest {
+            kernel: self.kernel,
+            measured_for_large_batches: self.measured_bootstrap_kernel(),
+        };
         match self.parameters.pbs_kind {
-            PbsKind::Classical => cuda_programmable_bootstrap_lwe_ciphertext_list(
+            PbsKind::Classical => {
+                classical_bootstrap(bsk, &small, out, luts, &lut_indexes, slots, ms, request)
+            }
+            PbsKind::MultiBit { grouping_factor } => multi_bit_bootstrap(
                 bsk,
+                grouping_factor,
                 &small,
                 out,
                 luts,
                 &lut_indexes,
                 slots,
                 ms,
+                request,
+                usize::MAX,
             ),
-            PbsKind::MultiBit { grouping_factor } => {
-                cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list(
-                    bsk,
-                    grouping_factor,
-                    &small,
-                    out,
-                    luts,
-                    &lut_indexes,
-                    slots,
-                    ms,
-                )
-            }
         }
     }
 
@@ -564,20 +509,17 @@ impl Backend for CudaBackend {
                 self.bootstrap(device, &lists, part, &slots[chunk], luts, &mut out)
             } else if chunk.len() == outputs {
                 // The whole step is this one linear chunk: straight into the output.
-                cuda_linear_combination_lwe_ciphertext_list(
-                    &lists,
-                    part,
-                    self.parameters.delta(),
-                    &mut out,
-                )
+                self.linear_into(&lists, part, &mut out)
             } else {
                 let linear = self.linear(device, &lists, part)?;
                 out.copy_into_range(device, slots[chunk.start], &linear)
             }
         };
-        let launched = chunks
-            .into_iter()
-            .try_for_each(|chunk| run_halving(chunk, &mut run_chunk, &|| device.synchronize()));
+        let launched = chunks.into_iter().try_for_each(|chunk| {
+            // Out of memory: what the frees pending on the streams and the pool's
+            // unused fragments hold goes back to the driver before the halves run.
+            run_halving(chunk, &mut run_chunk, &|| device.release_pooled_memory())
+        });
         // Wait even after a failure: nothing queued may outlive the buffers it reads.
         let finished = device.synchronize();
         launched.and(finished)?;

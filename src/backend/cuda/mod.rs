@@ -12,37 +12,48 @@
 //! The GPU code mirrors the CPU code, bottom to top:
 //!
 //! - `driver/`: context, streams, memory, kernel images, launches, health (its
-//!   module docs hold the layering table);
+//!   module docs hold the layering table); it names no kernel;
+//! - `kernels.rs`: the kernels of `cuda/` and the sizes they are built for, looked
+//!   up once per opening of a device;
 //! - `entities/`: the `Cuda` twins of the core_crypto entities at the same relative
-//!   paths ([`CudaLweCiphertextList`], [`CudaKeyswitchKey`],
-//!   [`CudaFourierBootstrapKey`], [`CudaLookupTableList`]);
+//!   paths ([`CudaLweCiphertextList`], [`CudaGlweCiphertextList`],
+//!   [`CudaKeyswitchKey`], [`CudaFourierBootstrapKey`]): plain GPU data;
+//! - `lookup_tables.rs`: the backend's and shortint's tables as accumulators
+//!   ([`CudaLookupTableList`]), what the bootstraps take;
 //! - `algorithms/`: the `cuda_` twins of the core_crypto algorithms
 //!   ([`cuda_keyswitch_lwe_ciphertext_list`],
-//!   [`cuda_programmable_bootstrap_lwe_ciphertext_list`], ...);
+//!   [`cuda_programmable_bootstrap_lwe_ciphertext_list`], ...), where kernels are
+//!   chosen;
 //! - `backend.rs`: the step runner, [`CudaBackend`], the [`Backend`](crate::backend::Backend)
-//!   of the integer layer on one GPU.
+//!   of the integer layer on one GPU, over [`CudaBlocks`] (`blocks.rs`).
 
 pub(crate) mod algorithms;
 mod backend;
+mod blocks;
 pub(crate) mod driver;
 pub(crate) mod entities;
+pub(crate) mod kernels;
+mod lookup_tables;
 
-pub use algorithms::blind_rotation::{
-    cuda_programmable_bootstrap_lwe_ciphertext_list,
-    cuda_programmable_bootstrap_lwe_ciphertext_list_with, PbsKernel,
-};
+pub use algorithms::bootstrap_kernel_choice::PbsKernel;
 pub use algorithms::linear_combination::cuda_linear_combination_lwe_ciphertext_list;
 pub use algorithms::lwe_keyswitch::cuda_keyswitch_lwe_ciphertext_list;
 pub use algorithms::lwe_linear_algebra::*;
-pub use algorithms::multi_bit_blind_rotation::{
+pub use algorithms::lwe_multi_bit_programmable_bootstrapping::{
     cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list,
     cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with,
 };
-pub use backend::{CudaBackend, CudaBlocks, MAX_CHUNK};
+pub use algorithms::lwe_programmable_bootstrapping::{
+    cuda_programmable_bootstrap_lwe_ciphertext_list,
+    cuda_programmable_bootstrap_lwe_ciphertext_list_with,
+};
+pub use backend::{CudaBackend, MAX_CHUNK};
+pub use blocks::CudaBlocks;
 pub(crate) use driver::device::probe_devices;
-pub use driver::device::{cuda_device_count, gpu_for_tests, CudaDevice, DRIVER_SYMBOLS};
+pub use driver::device::{cuda_device_count, CudaDevice, DRIVER_SYMBOLS};
 pub use driver::kernel_image::kernels_cuda_version;
 pub use entities::bootstrap_key::CudaFourierBootstrapKey;
-pub use entities::glwe::{lookup_table_bodies, CudaLookupTableList};
+pub use entities::glwe::CudaGlweCiphertextList;
 pub use entities::keyswitch_key::CudaKeyswitchKey;
 pub use entities::lwe::CudaLweCiphertextList;
+pub use lookup_tables::{lookup_table_accumulators, lookup_table_bodies, CudaLookupTableList};

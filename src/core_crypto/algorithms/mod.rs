@@ -1,7 +1,5 @@
 //! The algorithms of TFHE on the CPU, one file per algorithm.
 
-mod blind_rotation;
-mod blind_rotation_split;
 pub(crate) mod decomposition;
 mod ggsw_encryption;
 mod glwe_encryption;
@@ -10,15 +8,15 @@ mod lwe_encryption;
 mod lwe_keyswitch;
 mod lwe_keyswitch_rounded;
 mod lwe_linear_algebra;
+mod lwe_multi_bit_programmable_bootstrapping;
 mod lwe_packing_keyswitch;
+mod lwe_programmable_bootstrapping;
+mod lwe_programmable_bootstrapping_multithreaded;
 mod modulus_switch;
-mod multi_bit_blind_rotation;
 pub mod noise;
 pub(crate) mod polynomial;
 mod sample_extraction;
 
-pub use blind_rotation::*;
-pub use blind_rotation_split::*;
 pub use ggsw_encryption::*;
 pub use glwe_encryption::*;
 pub use lwe_bootstrap_key_generation::*;
@@ -26,7 +24,9 @@ pub use lwe_encryption::*;
 pub use lwe_keyswitch::*;
 pub use lwe_keyswitch_rounded::*;
 pub use lwe_linear_algebra::*;
+pub use lwe_multi_bit_programmable_bootstrapping::*;
 pub use lwe_packing_keyswitch::*;
+pub use lwe_programmable_bootstrapping::*;
+pub use lwe_programmable_bootstrapping_multithreaded::*;
 pub use modulus_switch::*;
-pub use multi_bit_blind_rotation::*;
 pub use sample_extraction::*;

@@ -1,9 +1,10 @@
-//! The linear part of a backend step on the GPU: every output a combination of
-//! ciphertexts from several device lists, in one kernel launch.
+//! Linear combinations of LWE ciphertexts on the GPU: every output a combination of
+//! ciphertexts from several device lists plus a constant on the body, in one kernel
+//! launch (the linear part of a backend step).
 
 use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::kernels::step_kernels;
 use crate::backend::cuda::CudaLweCiphertextList;
-use crate::backend::BlockExpr;
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
 
@@ -22,41 +23,45 @@ struct LinearCombinationParams {
 // SAFETY: a plain `#[repr(C)]` struct of integers, laid out as its C++ twin.
 unsafe impl DeviceRepr for LinearCombinationParams {}
 
-/// Writes to `output[e]` the linear part of `expressions[e]`:
-/// `sum scalar * input[block] + (0, ..., 0, constant * delta)`, where `block` indexes
-/// the concatenation of `inputs` (the `table` of an expression is not applied here).
-/// Bit-identical to the linear part of [`crate::backend::cpu::CpuBackend`]'s `eval`;
-/// an expression without terms gives the trivial ciphertext of its constant. One
-/// kernel launch for all expressions. Degrees and noise are the caller's business
-/// (see [`crate::backend::Backend::eval`]).
+/// Writes to `output[e]` the combination `terms[e]` of the inputs plus `constants[e]`
+/// on the body: `sum scalar * input[index] + (0, ..., 0, constants[e])` (wrapping),
+/// where `index` indexes the concatenation of `inputs`. An output without terms is
+/// the trivial ciphertext of its constant. One kernel launch for all outputs,
+/// bit-identical to the same sums on the CPU
+/// ([`crate::core_crypto::mul_lwe_ciphertext_by_scalar_assign`],
+/// [`crate::core_crypto::add_lwe_ciphertext_assign`],
+/// [`crate::core_crypto::add_plaintext_to_lwe_ciphertext_assign`]): the linear part
+/// of [`crate::backend::Backend::eval`], whose constants are encoded block values.
 ///
 /// ```no_run
-/// use gpufhe::backend::{cuda::*, BlockExpr, Term};
+/// use gpufhe::backend::cuda::*;
 /// use gpufhe::core_crypto::{LweCiphertextCount, LweCiphertextList, LweSize};
 /// let gpu = CudaDevice::new(0).unwrap();
 /// let a = LweCiphertextList::from_container(vec![1u64, 2, 3, 4], LweSize(2)).unwrap();
 /// let a = CudaLweCiphertextList::from_cpu(&gpu, &a).unwrap();
-/// let expr = BlockExpr {
-///     terms: vec![Term { block: 0, scalar: 3 }, Term { block: 1, scalar: -1 }],
-///     constant: 5,
-///     table: None,
-/// };
+/// // 3 a[0] - a[1] + (0, 50)
+/// let terms: &[(usize, i64)] = &[(0, 3), (1, -1)];
 /// let mut out = CudaLweCiphertextList::new_zero(&gpu, LweSize(2), LweCiphertextCount(1)).unwrap();
-/// cuda_linear_combination_lwe_ciphertext_list(&[&a], &[expr], 10, &mut out).unwrap();
+/// cuda_linear_combination_lwe_ciphertext_list(&[&a], &[terms], &[50], &mut out).unwrap();
 /// assert_eq!(out.to_cpu().unwrap().as_slice(), &[0, 2u64.wrapping_add(50)]);
 /// ```
 pub fn cuda_linear_combination_lwe_ciphertext_list(
     inputs: &[&CudaLweCiphertextList],
-    expressions: &[BlockExpr],
-    delta: u64,
+    terms: &[&[(usize, i64)]],
+    constants: &[u64],
     output: &mut CudaLweCiphertextList,
 ) -> Result<()> {
     let device = output.device().clone();
     let lwe_size = output.lwe_size().0;
     check_eq(
         "number of outputs of the linear combinations",
-        expressions.len(),
+        terms.len(),
         output.count().0,
+    )?;
+    check_eq(
+        "number of constants of the linear combinations",
+        terms.len(),
+        constants.len(),
     )?;
     for input in inputs {
         device.check_same("GPU of a linear-combination input", input.device())?;
@@ -66,7 +71,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
             input.lwe_size().0,
         )?;
     }
-    if expressions.is_empty() {
+    if terms.is_empty() {
         return Ok(());
     }
     let stream = device.stream()?;
@@ -78,26 +83,23 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
         starts.push(total);
         total += input.count().0;
     }
-    let mut offsets = Vec::with_capacity(expressions.len() + 1);
+    let mut offsets = Vec::with_capacity(terms.len() + 1);
     let mut sources = Vec::new();
     let mut scalars = Vec::new();
-    let mut constants = Vec::with_capacity(expressions.len());
     offsets.push(0u64);
-    for expr in expressions {
-        for term in &expr.terms {
-            if term.block >= total {
+    for combination in terms {
+        for &(block, scalar) in *combination {
+            if block >= total {
                 return Err(Error::InvalidParameter(format!(
-                    "input block {} requested, the inputs hold {total}",
-                    term.block
+                    "input ciphertext {block} requested, the inputs hold {total}"
                 )));
             }
-            let list = starts.partition_point(|&s| s <= term.block) - 1;
-            let index = (term.block - starts[list]) as u64;
+            let list = starts.partition_point(|&s| s <= block) - 1;
+            let index = (block - starts[list]) as u64;
             sources.push(bases[list].0 + index * lwe_size as u64 * 8);
-            scalars.push(term.scalar as u64);
+            scalars.push(scalar as u64);
         }
         offsets.push(sources.len() as u64);
-        constants.push(expr.constant.wrapping_mul(delta));
     }
     // The kernel never reads past the offsets, but a buffer cannot be empty.
     if sources.is_empty() {
@@ -113,9 +115,9 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
         upload(&offsets)?,
         upload(&sources)?,
         upload(&scalars)?,
-        upload(&constants)?,
+        upload(constants)?,
     );
-    let count = expressions.len() as u64;
+    let count = terms.len() as u64;
     let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (offsets_ptr, _g1) = offsets.device_ptr(stream);
     let (sources_ptr, _g2) = sources.device_ptr(stream);
@@ -144,7 +146,7 @@ pub fn cuda_linear_combination_lwe_ciphertext_list(
     unsafe {
         launch(
             &device,
-            &device.step_kernels().linear_combination,
+            &step_kernels(&device)?.linear_combination,
             config,
             &params,
             "launching the linear combinations",

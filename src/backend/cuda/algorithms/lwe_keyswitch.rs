@@ -1,7 +1,7 @@
 //! Keyswitching keys on a GPU and the batched keyswitch.
 
-use crate::backend::cuda::driver::device::KEYSWITCH_CIPHERTEXTS_PER_BLOCK;
 use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::kernels::{step_kernels, KEYSWITCH_CIPHERTEXTS_PER_BLOCK};
 use crate::backend::cuda::CudaKeyswitchKey;
 use crate::backend::cuda::CudaLweCiphertextList;
 use crate::error::{check_eq, Error, Result};
@@ -141,7 +141,7 @@ pub fn cuda_keyswitch_lwe_ciphertext_list(
         splits: splits as u32,
         pad: 0,
     };
-    let kernels = device.step_kernels();
+    let kernels = step_kernels(&device)?;
     let config = LaunchConfig {
         grid_dim: (ct_tiles as u32, out_tiles as u32, splits as u32),
         block_dim: (OUTPUTS_PER_BLOCK as u32, 1, 1),

@@ -1,5 +1,6 @@
 //! Batches of LWE ciphertexts in device memory and linear operations on them.
 
+use crate::backend::cuda::kernels::lwe_kernels;
 use crate::backend::cuda::CudaLweCiphertextList;
 use crate::error::{check_eq, Result};
 use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
@@ -21,7 +22,7 @@ pub fn cuda_add_lwe_ciphertext_list_assign(
     lhs: &mut CudaLweCiphertextList,
     rhs: &CudaLweCiphertextList,
 ) -> Result<()> {
-    let f = lhs.device.lwe_kernels().add_assign.clone();
+    let f = lwe_kernels(&lhs.device)?.add_assign.clone();
     launch_binary(&f, lhs, rhs)
 }
 
@@ -30,7 +31,7 @@ pub fn cuda_sub_lwe_ciphertext_list_assign(
     lhs: &mut CudaLweCiphertextList,
     rhs: &CudaLweCiphertextList,
 ) -> Result<()> {
-    let f = lhs.device.lwe_kernels().sub_assign.clone();
+    let f = lwe_kernels(&lhs.device)?.sub_assign.clone();
     launch_binary(&f, lhs, rhs)
 }
 
@@ -39,7 +40,7 @@ pub fn cuda_negate_lwe_ciphertext_list_assign(list: &mut CudaLweCiphertextList) 
     let len = list.data.slice().len() as u64;
     let device = list.device.clone();
     let stream = device.stream()?;
-    let mut launch = stream.launch_builder(&device.lwe_kernels().neg_assign);
+    let mut launch = stream.launch_builder(&lwe_kernels(&device)?.neg_assign);
     launch.arg(list.data.slice_mut_for(&device)?).arg(&len);
     // SAFETY: the kernel reads and writes `len` u64 of `data`, which holds exactly
     // `len` elements; the launch is asynchronous on the list's own stream, which

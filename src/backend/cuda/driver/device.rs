@@ -1,18 +1,20 @@
-//! Opening a CUDA device: driver presence, context, stream and the loaded kernels.
+//! Opening a CUDA device: driver presence, context, stream and the loaded kernel
+//! modules.
 
 use crate::backend::cuda::driver::health::cuda_err;
 use crate::backend::cuda::driver::health::{DeviceObject, Opening};
 use crate::backend::cuda::driver::kernel::{Kernel, KernelDevice};
-use crate::backend::cuda::driver::kernel_image::kernels;
 use crate::backend::cuda::driver::kernel_image::{
     describe_images, driver_requirement, kernels_cuda_version, select_image, ImagePreference,
-    KernelImage,
+    KernelImage, KernelModule,
 };
+use crate::backend::cuda::driver::memory_pool::MemoryPool;
 use crate::error::{check_eq, Error, Result};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaContext, CudaFunction, CudaModule, CudaStream, DriverError};
 use cudarc::nvrtc::Ptx;
-use std::sync::{Arc, Mutex};
+use std::any::Any;
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn load_module(
     opening: &Opening,
@@ -59,22 +61,12 @@ fn driver_version() -> Option<i32> {
     (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS).then_some(version)
 }
 
-fn load_function(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Result<CudaFunction> {
-    module
-        .load_function(name)
-        .map_err(|e| opening.driver_error("looking up a kernel", e))
-}
-
-fn load_kernel(opening: &Opening, module: &Arc<CudaModule>, name: &str) -> Result<Kernel> {
-    Ok(Kernel::new(load_function(opening, module, name)?))
-}
-
 /// Every driver function the crate calls (through cudarc), which loads each on
 /// first use and panics if the library lacks it. The fake driver
 /// (`testing/cuda-emu/fake_driver.cpp`) exports exactly these, so CI fails if a call
 /// outside the list is added.
 #[doc(hidden)]
-pub const DRIVER_SYMBOLS: [&str; 51] = [
+pub const DRIVER_SYMBOLS: [&str; 55] = [
     "cuCtxGetCurrent",
     "cuCtxGetDevice",
     "cuCtxPopCurrent_v2",
@@ -84,6 +76,7 @@ pub const DRIVER_SYMBOLS: [&str; 51] = [
     "cuDeviceGet",
     "cuDeviceGetAttribute",
     "cuDeviceGetCount",
+    "cuDeviceGetDefaultMemPool",
     "cuDeviceGetName",
     "cuDeviceGetUuid",
     "cuDevicePrimaryCtxRelease_v2",
@@ -109,6 +102,9 @@ pub const DRIVER_SYMBOLS: [&str; 51] = [
     "cuMemFreeAsync",
     "cuMemFree_v2",
     "cuMemGetInfo_v2",
+    "cuMemPoolGetAttribute",
+    "cuMemPoolSetAttribute",
+    "cuMemPoolTrimTo",
     "cuMemcpyDtoDAsync_v2",
     "cuMemcpyDtoD_v2",
     "cuMemcpyDtoHAsync_v2",
@@ -203,59 +199,6 @@ fn checked_device_count(reported: i32) -> Result<usize> {
     Ok(n)
 }
 
-/// The kernels of `cuda/lwe_linear_algebra.cu`, looked up once.
-#[derive(Debug)]
-pub(crate) struct LweKernels {
-    pub(crate) add_assign: CudaFunction,
-    pub(crate) sub_assign: CudaFunction,
-    pub(crate) neg_assign: CudaFunction,
-}
-
-/// The kernels of `cuda/programmable_bootstrap.cu` for one polynomial size.
-#[derive(Debug)]
-pub(crate) struct BootstrapKernels {
-    /// `N`.
-    pub(crate) polynomial_size: usize,
-    /// Threads per polynomial (`N / (2 R)`), which fixes the Fourier key layout.
-    pub(crate) threads_per_polynomial: u32,
-    /// Standard to Fourier bootstrap key.
-    pub(crate) bsk_to_fourier: Kernel,
-    /// One block per bootstrap.
-    pub(crate) single_block: Kernel,
-    /// One cluster of `k + 1` blocks per bootstrap (sm_90+).
-    pub(crate) cluster: Kernel,
-    /// The multi-bit key bundles of a chunk of groups (`cuda/multi_bit_bootstrap.cuh`).
-    pub(crate) multi_bit_key_bundle: Kernel,
-    /// The multi-bit accumulation of a chunk, one block per bootstrap.
-    pub(crate) multi_bit_single_block: Kernel,
-    /// The multi-bit accumulation of a chunk, one cluster per bootstrap (sm_90+).
-    pub(crate) multi_bit_cluster: Kernel,
-}
-
-/// The polynomial sizes the bootstrap kernels are built for, with their threads per
-/// polynomial (must match the instantiations at the end of the .cu file).
-pub(crate) const BOOTSTRAP_SIZES: [(usize, u32); 6] = [
-    (256, 32),
-    (512, 32),
-    (1024, 64),
-    (2048, 128),
-    (4096, 256),
-    (8192, 512),
-];
-
-/// Ciphertexts per block of `keyswitch_<CTS>_u64`, one kernel each (the `CTS` of
-/// `cuda/keyswitch.cu`): a batch takes the smallest that holds it, up to 16.
-pub(crate) const KEYSWITCH_CIPHERTEXTS_PER_BLOCK: [usize; 5] = [1, 2, 4, 8, 16];
-
-/// The kernels of `cuda/keyswitch.cu` and `cuda/linear_combination.cu`.
-#[derive(Debug)]
-pub(crate) struct StepKernels {
-    /// `keyswitch_<c>_u64` for each `c` of [`KEYSWITCH_CIPHERTEXTS_PER_BLOCK`].
-    pub(crate) keyswitch: [Kernel; 5],
-    pub(crate) keyswitch_reduce: Kernel,
-    pub(crate) linear_combination: Kernel,
-}
-
 /// What launch geometry depends on, read once per device.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct DeviceAttributes {
@@ -298,6 +241,9 @@ struct Inner {
     ordinal: usize,
     opening: Opening,
     attributes: DeviceAttributes,
+    /// The default memory pool, set to keep what it maps (`None`: the device has no
+    /// pools, and cudarc allocates without them).
+    pool: Option<MemoryPool>,
     driver: DeviceObject<DriverObjects>,
     streams_created: std::sync::atomic::AtomicUsize,
 }
@@ -306,12 +252,15 @@ struct Inner {
 #[derive(Debug)]
 struct DriverObjects {
     context: Arc<CudaContext>,
-    lwe: LweKernels,
-    bootstrap: Vec<BootstrapKernels>,
-    step: StepKernels,
+    /// One per [`KernelModule`], in the order of [`KernelModule::ALL`].
+    modules: Vec<Arc<CudaModule>>,
+    /// What the layer above looked up in the modules (see
+    /// [`CudaDevice::once_per_opening`]), with the lock that makes it once.
+    looked_up: OnceLock<Box<dyn Any + Send + Sync>>,
+    looking_up: Mutex<()>,
 }
 
-/// One CUDA device with its context and loaded kernels, seen through one stream.
+/// One CUDA device with its context and loaded kernel modules, seen through one stream.
 /// Cloning is cheap (shared) and keeps the stream; [`CudaDevice::with_new_stream`]
 /// gives a handle on the same device with a stream of its own, so that work queued
 /// by different threads runs concurrently. Device buffers remember the stream they
@@ -327,7 +276,8 @@ pub struct CudaDevice {
 }
 
 impl CudaDevice {
-    /// Opens device `ordinal` (after `CUDA_VISIBLE_DEVICES`) and loads the kernels.
+    /// Opens device `ordinal` (after `CUDA_VISIBLE_DEVICES`) and loads the kernel
+    /// modules.
     ///
     /// ```no_run
     /// let gpu = gpufhe::backend::cuda::CudaDevice::new(0).unwrap();
@@ -345,17 +295,11 @@ impl CudaDevice {
                 "device {ordinal} requested, but only {count} device(s) are visible"
             )));
         }
-        let modules = [
-            kernels::LWE_LINEAR_ALGEBRA,
-            kernels::PROGRAMMABLE_BOOTSTRAP,
-            kernels::KEYSWITCH,
-            kernels::LINEAR_COMBINATION,
-        ];
-        let [Some(lwe_images), Some(bootstrap_images), Some(keyswitch_images), Some(linear_images)] =
-            modules
-        else {
-            return Err(Error::KernelsNotBuilt);
-        };
+        let images = KernelModule::ALL
+            .map(KernelModule::images)
+            .into_iter()
+            .collect::<Option<Vec<_>>>()
+            .ok_or(Error::KernelsNotBuilt)?;
         let opening = Opening::begin(ordinal)?;
         let o = &opening;
         let context =
@@ -365,66 +309,26 @@ impl CudaDevice {
             .map_err(|e| o.driver_error("creating a stream", e))?;
         let stream = DeviceObject::new(stream, o);
         let attributes = DeviceAttributes::read(o, &context)?;
+        let pool = if context.has_async_alloc() {
+            let pool = MemoryPool::of(context.cu_device())
+                .map_err(|e| o.driver_error("finding the device's memory pool", e))?;
+            pool.keep_mapped()
+                .map_err(|e| o.driver_error("setting the memory pool's release threshold", e))?;
+            Some(pool)
+        } else {
+            None
+        };
         let cc = attributes.compute_capability;
-        let module = load_module(o, &context, lwe_images, cc)?;
-        let lwe = LweKernels {
-            add_assign: load_function(o, &module, "add_lwe_assign_u64")?,
-            sub_assign: load_function(o, &module, "sub_lwe_assign_u64")?,
-            neg_assign: load_function(o, &module, "neg_lwe_assign_u64")?,
-        };
-        let module = load_module(o, &context, bootstrap_images, cc)?;
-        let bootstrap = BOOTSTRAP_SIZES
-            .iter()
-            .map(|&(n, threads)| {
-                Ok(BootstrapKernels {
-                    polynomial_size: n,
-                    threads_per_polynomial: threads,
-                    bsk_to_fourier: load_kernel(o, &module, &format!("bsk_to_fourier_{n}_u64"))?,
-                    single_block: load_kernel(
-                        o,
-                        &module,
-                        &format!("programmable_bootstrap_{n}_u64"),
-                    )?,
-                    cluster: load_kernel(
-                        o,
-                        &module,
-                        &format!("programmable_bootstrap_cluster_{n}_u64"),
-                    )?,
-                    multi_bit_key_bundle: load_kernel(
-                        o,
-                        &module,
-                        &format!("multi_bit_key_bundle_{n}_u64"),
-                    )?,
-                    multi_bit_single_block: load_kernel(
-                        o,
-                        &module,
-                        &format!("multi_bit_bootstrap_{n}_u64"),
-                    )?,
-                    multi_bit_cluster: load_kernel(
-                        o,
-                        &module,
-                        &format!("multi_bit_bootstrap_cluster_{n}_u64"),
-                    )?,
-                })
-            })
-            .collect::<Result<_>>()?;
-        let keyswitch_module = load_module(o, &context, keyswitch_images, cc)?;
-        let linear_module = load_module(o, &context, linear_images, cc)?;
-        let step = StepKernels {
-            keyswitch: {
-                let load = |c| load_kernel(o, &keyswitch_module, &format!("keyswitch_{c}_u64"));
-                let [c1, c2, c4, c8, c16] = KEYSWITCH_CIPHERTEXTS_PER_BLOCK;
-                [load(c1)?, load(c2)?, load(c4)?, load(c8)?, load(c16)?]
-            },
-            keyswitch_reduce: load_kernel(o, &keyswitch_module, "keyswitch_reduce_u64")?,
-            linear_combination: load_kernel(o, &linear_module, "linear_combination_lwe_u64")?,
-        };
+        let modules = images
+            .into_iter()
+            .map(|images| load_module(o, &context, images, cc))
+            .collect::<Result<Vec<_>>>()?;
         let driver = DeviceObject::new(
             DriverObjects {
                 context,
-                lwe,
-                bootstrap,
-                step,
+                modules,
+                looked_up: OnceLock::new(),
+                looking_up: Mutex::new(()),
             },
             o,
         );
@@ -432,6 +336,7 @@ impl CudaDevice {
             inner: Arc::new(Inner {
                 ordinal,
                 attributes,
+                pool,
                 driver,
                 streams_created: std::sync::atomic::AtomicUsize::new(1),
                 opening,
@@ -520,11 +425,45 @@ impl CudaDevice {
         self.inner.attributes.multiprocessors as usize
     }
 
-    /// Free and total device memory, in bytes.
+    /// Free and total device memory, in bytes. Free memory is what this process can
+    /// allocate: the driver's free memory and what its memory pool holds mapped but
+    /// unused (buffers freed since, which it keeps for the next allocations; see
+    /// `driver/memory_pool.rs`).
+    ///
+    /// ```no_run
+    /// let gpu = gpufhe::backend::cuda::CudaDevice::new(0).unwrap();
+    /// let (free, total) = gpu.memory_info().unwrap();
+    /// assert!(free <= total);
+    /// ```
     pub fn memory_info(&self) -> Result<(usize, usize)> {
-        self.context()?
+        let (free, total) = self
+            .context()?
             .mem_get_info()
-            .map_err(self.driver_err("querying device memory"))
+            .map_err(self.driver_err("querying device memory"))?;
+        let pooled = match self.inner.pool {
+            Some(pool) => pool
+                .unused_bytes()
+                .map_err(self.driver_err("querying the memory pool"))?,
+            None => 0,
+        };
+        let pooled = usize::try_from(pooled).unwrap_or(usize::MAX);
+        Ok((free.saturating_add(pooled).min(total), total))
+    }
+
+    /// Waits for the work of every stream of this GPU, then gives the memory its
+    /// pool holds unused back to the driver: for a step that ran out of memory
+    /// although the pool's unused bytes counted as free (they may be fragments that
+    /// no single allocation fits in).
+    pub(crate) fn release_pooled_memory(&self) -> Result<()> {
+        self.context()?
+            .synchronize()
+            .map_err(self.driver_err("synchronizing the device"))?;
+        match self.inner.pool {
+            Some(pool) => pool
+                .trim()
+                .map_err(self.driver_err("trimming the memory pool")),
+            None => Ok(()),
+        }
     }
 
     /// Waits for the work queued on every stream of this GPU, ignoring errors: for
@@ -593,29 +532,59 @@ impl CudaDevice {
         Ok(&self.inner.driver.context)
     }
 
-    pub(crate) fn lwe_kernels(&self) -> &LweKernels {
-        &self.inner.driver.lwe
+    /// Kernel `name` of `module`, looked up in this opening's copy of the module.
+    pub(crate) fn kernel(&self, module: KernelModule, name: &str) -> Result<Kernel> {
+        Ok(Kernel::new(self.function(module, name)?))
     }
 
-    /// The bootstrap kernels for polynomial size `n`, or `Err` if none were built
-    /// (or the device is lost).
-    pub(crate) fn bootstrap_kernels(&self, n: usize) -> Result<&BootstrapKernels> {
+    /// Function `name` of `module` (a kernel launched without a [`Kernel`]'s limits).
+    pub(crate) fn function(&self, module: KernelModule, name: &str) -> Result<CudaFunction> {
         self.check()?;
-        self.inner
-            .driver
-            .bootstrap
+        let index = KernelModule::ALL
             .iter()
-            .find(|k| k.polynomial_size == n)
-            .ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "no GPU bootstrap for polynomial size {n}; supported: {:?}",
-                    BOOTSTRAP_SIZES.map(|(n, _)| n)
-                ))
-            })
+            .position(|&m| m == module)
+            .unwrap_or_default();
+        self.inner.driver.modules[index]
+            .load_function(name)
+            .map_err(|e| self.inner.opening.driver_error("looking up a kernel", e))
     }
 
-    pub(crate) fn step_kernels(&self) -> &StepKernels {
-        &self.inner.driver.step
+    /// What `look_up` makes of this opening's modules (the layer above's typed kernel
+    /// handles), made once per opening of the device and kept as long as it: every
+    /// handle on the device, whatever its stream, gets the same value. The driver
+    /// names no kernel: which functions to look up, and their type `T`, are the
+    /// caller's (one type per device; another is an internal error). `Err` if
+    /// `look_up` fails (then a later call tries again) or the device is lost.
+    pub(crate) fn once_per_opening<T: Any + Send + Sync>(
+        &self,
+        look_up: impl FnOnce(&CudaDevice) -> Result<T>,
+    ) -> Result<&T> {
+        self.check()?;
+        fn downcast<T: Any>(value: &(dyn Any + Send + Sync)) -> Result<&T> {
+            value.downcast_ref::<T>().ok_or_else(|| {
+                Error::InvalidParameter("internal: two kinds of kernel tables on one device".into())
+            })
+        }
+        let driver = &self.inner.driver;
+        if let Some(value) = driver.looked_up.get() {
+            return downcast(value.as_ref());
+        }
+        // A panic while the lock is held leaves nothing half made (the value is set
+        // whole or not at all), so a poisoned lock is usable.
+        let _once = driver
+            .looking_up
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if driver.looked_up.get().is_none() {
+            let value: Box<dyn Any + Send + Sync> = Box::new(look_up(self)?);
+            let _ = driver.looked_up.set(value);
+        }
+        match driver.looked_up.get() {
+            Some(value) => downcast(value.as_ref()),
+            None => Err(Error::InvalidParameter(
+                "internal: the kernel table was not kept".into(),
+            )),
+        }
     }
 
     pub(crate) fn attributes(&self) -> &DeviceAttributes {
@@ -629,10 +598,10 @@ impl CudaDevice {
 
     /// Fails with a clear error unless `bytes` fit in the device's free memory.
     ///
-    /// Buffers dropped on a stream are freed in stream order, and the stream-ordered
-    /// allocator keeps them reserved until the stream is synchronized: until then the
-    /// driver counts them as used. So when `bytes` do not seem to fit, this handle's
-    /// stream is synchronized and the free memory measured again.
+    /// Buffers dropped on a stream are freed in stream order: until the stream gets
+    /// there, the pool counts them as used. So when `bytes` do not seem to fit, this
+    /// handle's stream is synchronized and the free memory (the pool's unused bytes
+    /// included, see [`CudaDevice::memory_info`]) measured again.
     pub(crate) fn check_free_memory(&self, bytes: usize) -> Result<()> {
         let (free, _) = self.memory_info()?;
         if bytes <= free {
@@ -675,23 +644,6 @@ impl KernelDevice for CudaDevice {
 
     fn cu_stream(&self) -> Result<cudarc::driver::sys::CUstream> {
         Ok(self.stream()?.cu_stream())
-    }
-}
-
-/// Device 0 for GPU tests, or `None` after printing `SKIPPED (no CUDA device)` when
-/// there is none. With `GPUFHE_REQUIRE_GPU=1` a missing device panics instead, so a
-/// GPU machine cannot silently skip its tests.
-#[doc(hidden)]
-pub fn gpu_for_tests() -> Option<CudaDevice> {
-    match CudaDevice::new(0) {
-        Ok(device) => Some(device),
-        Err(e) => {
-            if std::env::var("GPUFHE_REQUIRE_GPU").is_ok_and(|v| v == "1") {
-                panic!("GPUFHE_REQUIRE_GPU=1 but no usable CUDA device: {e}");
-            }
-            crate::backend::report_skipped(format_args!("(no CUDA device): {e}"));
-            None
-        }
     }
 }
 
@@ -759,8 +711,9 @@ fn probe_device(ordinal: std::ffi::c_int) -> ProbedDevice {
     }
 }
 
-/// The free memory of `device`, measured in its primary context, retained for the
-/// measurement only.
+/// The free memory of `device` for this process, measured in its primary context,
+/// retained for the measurement only: the driver's free memory and what the
+/// device's memory pool holds unused (see [`CudaDevice::memory_info`]).
 fn free_memory(
     device: cudarc::driver::sys::CUdevice,
 ) -> std::result::Result<usize, cudarc::driver::DriverError> {
@@ -779,7 +732,14 @@ fn free_memory(
         });
         let released = result::primary_ctx::release(device);
         let free = measured?;
-        released.map(|()| free)
+        released?;
+        let pooled = match MemoryPool::of(device) {
+            Ok(pool) => pool.unused_bytes()?,
+            // A device without memory pools.
+            Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NOT_SUPPORTED => 0,
+            Err(e) => return Err(e),
+        };
+        Ok(free.saturating_add(usize::try_from(pooled).unwrap_or(usize::MAX)))
     }
 }
 

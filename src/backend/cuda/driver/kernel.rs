@@ -8,7 +8,7 @@ use cudarc::driver::sys::{
     CUlaunchAttributeValue_union__bindgen_ty_1, CUlaunchConfig, CUstream,
 };
 use cudarc::driver::{CudaFunction, DriverError, LaunchConfig};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// What a kernel's queries ask of the device it was loaded on (`CudaDevice`).
 pub(crate) trait KernelDevice {
@@ -37,6 +37,8 @@ pub(crate) struct Kernel {
     /// Whether a cluster can be scheduled, per (cluster size, threads per block,
     /// dynamic shared memory): asked of the driver once per shape.
     clusters: Mutex<Vec<(ClusterShape, bool)>>,
+    /// Local memory per thread (spilled registers, a stack), once known.
+    local_memory: OnceLock<u32>,
 }
 
 /// A cluster launch: blocks per cluster, threads per block, dynamic shared memory.
@@ -57,6 +59,7 @@ impl Kernel {
             function,
             shared_memory: Mutex::new(None),
             clusters: Mutex::new(Vec::new()),
+            local_memory: OnceLock::new(),
         }
     }
 
@@ -159,6 +162,22 @@ impl Kernel {
         let fits = matches!(active, Ok(n) if n > 0);
         known.push((shape, fits));
         Ok(fits)
+    }
+
+    /// Whether the kernel uses local memory on `device` (the machine code the driver
+    /// loaded spills registers or keeps a stack): a cost in every loop it touches.
+    pub(crate) fn uses_local_memory(&self, device: &impl KernelDevice) -> Result<bool> {
+        let bytes = match self.local_memory.get() {
+            Some(&bytes) => bytes,
+            None => {
+                let bytes = self.attribute(
+                    device,
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                )?;
+                *self.local_memory.get_or_init(|| bytes)
+            }
+        };
+        Ok(bytes > 0)
     }
 
     /// The most threads a block of this kernel may have (limited by its registers).

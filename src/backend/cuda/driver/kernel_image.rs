@@ -158,6 +158,41 @@ pub(crate) mod kernels {
     include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
 }
 
+/// The kernel modules `build.rs` embeds, one per `cuda/*.cu`: what a device loads
+/// when it opens. Which functions each holds is the business of the layers that
+/// launch them (`backend::cuda::kernels`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum KernelModule {
+    /// `cuda/lwe_linear_algebra.cu`.
+    LweLinearAlgebra,
+    /// `cuda/programmable_bootstrap.cu` (with `multi_bit_bootstrap.cuh`).
+    ProgrammableBootstrap,
+    /// `cuda/keyswitch.cu`.
+    Keyswitch,
+    /// `cuda/linear_combination.cu`.
+    LinearCombination,
+}
+
+impl KernelModule {
+    /// Every module, in the order a device keeps them.
+    pub(crate) const ALL: [Self; 4] = [
+        Self::LweLinearAlgebra,
+        Self::ProgrammableBootstrap,
+        Self::Keyswitch,
+        Self::LinearCombination,
+    ];
+
+    /// The module's embedded images, `None` when the kernels were not built.
+    pub(crate) fn images(self) -> Option<&'static [KernelImage]> {
+        match self {
+            Self::LweLinearAlgebra => kernels::LWE_LINEAR_ALGEBRA,
+            Self::ProgrammableBootstrap => kernels::PROGRAMMABLE_BOOTSTRAP,
+            Self::Keyswitch => kernels::KEYSWITCH,
+            Self::LinearCombination => kernels::LINEAR_COMBINATION,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

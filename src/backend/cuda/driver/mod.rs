@@ -4,7 +4,8 @@
 //! | file | what | built on |
 //! |---|---|---|
 //! | `kernel_image.rs`, `kernels` | the kernel images `build.rs` embeds (a fatbin, or cubins and PTX) | the build |
-//! | `device.rs` | a GPU: its context, streams, attributes, memory, loaded kernels; the device probes | cudarc's safe layer, the images |
+//! | `memory_pool.rs` | the device's stream-ordered memory pool, kept mapped between steps; its unused bytes counted as free | cudarc's result layer |
+//! | `device.rs` | a GPU: its context, streams, attributes, memory, loaded kernel modules (which functions they hold is `super::kernels`'s business); the device probes | cudarc's safe layer, the images |
 //! | `health.rs` | objects of a device that become [`Error::DeviceLost`] after a sticky fault | device |
 //! | `read_tracking.rs` | buffers read on several streams, freed after every reader | device |
 //! | `kernel.rs` | one loaded kernel and its limits (shared memory, clusters) | the device through [`kernel::KernelDevice`] |
@@ -19,4 +20,5 @@ pub(crate) mod health;
 pub(crate) mod kernel;
 pub(crate) mod kernel_image;
 pub(crate) mod launch;
+pub(crate) mod memory_pool;
 pub(crate) mod read_tracking;

@@ -3,6 +3,7 @@
 
 use crate::backend::cuda::driver::health::DeviceObject;
 use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::kernels::bootstrap_kernels;
 use crate::backend::cuda::CudaDevice;
 use crate::core_crypto::{BootstrapKeyShape, LweBootstrapKey};
 use crate::error::{check_eq, Error, Result};
@@ -110,7 +111,7 @@ impl CudaFourierBootstrapKey {
     pub fn from_cpu(device: &CudaDevice, key: &LweBootstrapKey) -> Result<Self> {
         let shape = key.shape();
         let n = shape.polynomial_size.0;
-        let kernels = device.bootstrap_kernels(n)?;
+        let kernels = bootstrap_kernels(device, n)?;
         check_eq(
             "length of the bootstrap key",
             shape.ggsw_size() * shape.input_lwe_dimension.0,

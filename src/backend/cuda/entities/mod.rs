@@ -1,7 +1,7 @@
 //! The GPU twins of the core_crypto entities, at the same relative paths: LWE
 //! ciphertext lists (`lwe.rs`), keyswitching keys (`keyswitch_key.rs`), Fourier
-//! bootstrap keys (`bootstrap_key.rs`), and the lookup-table accumulators the
-//! bootstraps rotate (`glwe.rs`). Each lives in the memory of one GPU.
+//! bootstrap keys (`bootstrap_key.rs`), and GLWE ciphertext lists (`glwe.rs`: the
+//! accumulators the bootstraps rotate). Each lives in the memory of one GPU.
 
 pub(crate) mod bootstrap_key;
 pub(crate) mod glwe;

@@ -8,7 +8,7 @@
 //! runs more compute threads than the pool has, and a busy pool cannot deadlock on
 //! helpers that never start.
 
-use super::blind_rotation::{
+use super::lwe_programmable_bootstrapping::{
     check_blind_rotation_shapes, multiply_accumulate_ggsw, rotate_by_body, CmuxChain, DigitBuffers,
 };
 use super::modulus_switch::ModulusSwitchedLweCiphertext;

@@ -18,11 +18,11 @@
 //! ([`multi_bit_lwe_secret_key`]), so the classical generation, compression and
 //! Fourier conversion of bootstrap keys serve it unchanged.
 
-use super::blind_rotation::{
+use super::decomposition::SignedDecomposer;
+use super::lwe_programmable_bootstrapping::{
     check_accumulator_and_modulus, multiply_accumulate_ggsw, rotate_by_body,
     switch_and_rotate_by_body,
 };
-use super::decomposition::SignedDecomposer;
 use super::modulus_switch::{ModulusSwitchType, ModulusSwitchedLweCiphertext};
 use super::sample_extraction::extract_lwe_sample_from_glwe_ciphertext;
 use crate::core_crypto::entities::{

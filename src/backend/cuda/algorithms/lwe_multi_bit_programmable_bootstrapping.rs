@@ -4,11 +4,15 @@
 //! chunk of groups of every ciphertext and the accumulation of that chunk, the chunk
 //! as large as the GPU's free memory allows for the bundles.
 
-use crate::backend::cuda::algorithms::blind_rotation::{
-    check_bootstrap_batch, grid_x, to_u32, BootstrapFlavour, PbsParams,
+use crate::backend::cuda::algorithms::bootstrap_kernel_choice::{
+    grid_x, to_u32, BootstrapFlavour, KernelRequest,
+};
+use crate::backend::cuda::algorithms::lwe_programmable_bootstrapping::{
+    check_bootstrap_batch, PbsParams,
 };
 use crate::backend::cuda::driver::launch::launch;
 use crate::backend::cuda::entities::bootstrap_key::padded_polynomial_bytes;
+use crate::backend::cuda::kernels::bootstrap_kernels;
 use crate::backend::cuda::{
     CudaFourierBootstrapKey, CudaLookupTableList, CudaLweCiphertextList, PbsKernel,
 };
@@ -127,6 +131,35 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
     kernel: PbsKernel,
     max_chunk_groups: usize,
 ) -> Result<()> {
+    cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_requested(
+        bsk,
+        grouping_factor,
+        input,
+        output,
+        luts,
+        lut_indexes,
+        output_slots,
+        modulus_switch,
+        kernel.into(),
+        max_chunk_groups,
+    )
+}
+
+/// [`cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with`] for a
+/// [`KernelRequest`] (the backend's `Auto` with what its calibration measured).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_requested(
+    bsk: &CudaFourierBootstrapKey,
+    grouping_factor: usize,
+    input: &CudaLweCiphertextList,
+    output: &mut CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    lut_indexes: &[usize],
+    output_slots: &[usize],
+    modulus_switch: ModulusSwitchType,
+    request: KernelRequest,
+    max_chunk_groups: usize,
+) -> Result<()> {
     let shape = bsk.shape();
     let n = input.lwe_size().0.saturating_sub(1);
     check_grouping_factor(n, grouping_factor)?;
@@ -148,13 +181,9 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
     // Queued on the output's stream (the caller's), whichever stream made the key.
     let device = output.device().clone();
     let polynomial_size = shape.polynomial_size.0;
-    let kernels = device.bootstrap_kernels(polynomial_size)?;
-    let flavour = BootstrapFlavour {
-        single_block: &kernels.multi_bit_single_block,
-        cluster: &kernels.multi_bit_cluster,
-        what: "multi-bit ",
-    };
-    let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;
+    let kernels = bootstrap_kernels(&device, polynomial_size)?;
+    let flavour = BootstrapFlavour::multi_bit(kernels);
+    let geometry = flavour.geometry(&device, bsk, n, count, request)?;
 
     // The chunk: as many groups as the bundles of every ciphertext fit in (half the
     // free memory, at most MAX_BUNDLE_BYTES), the accumulators aside.
@@ -192,19 +221,22 @@ pub fn cuda_multi_bit_programmable_bootstrap_lwe_ciphertext_list_with(
         .map_err(device.driver_err("allocating the multi-bit accumulators"))?;
     let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
-    let (luts_ptr, _luts_guard) = luts.bodies().read_ptr(stream);
+    let (luts_ptr, _luts_guard) = luts.accumulators().data().read_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
     let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);
     let (twist, _twist_guard) = bsk.tables().twist.device_ptr(stream);
     let (bundles_ptr, _bundles_guard) = bundles.device_ptr_mut(stream);
     let (state_ptr, _state_guard) = state.device_ptr_mut(stream);
+    // Each ciphertext has key bundles of its own: it prefetches every line of its
+    // next bundle (a share of 1), where the classical ciphertexts of a wave split
+    // the lines of the one key they all read.
     let mut pbs = PbsParams::new(
-        &device,
         bsk,
         [out, input_ptr, luts_ptr, jobs_ptr, bsk_ptr, twiddles, twist],
         count,
         modulus_switch,
+        1,
     )?;
     pbs.set_lwe_dimension(n)?;
     let mut params = MultiBitParams {

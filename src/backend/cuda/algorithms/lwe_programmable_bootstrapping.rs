@@ -1,25 +1,16 @@
-//! Lookup tables on a GPU and the batched programmable bootstrap.
+//! The batched programmable bootstrap on a GPU, the twin of
+//! [`crate::core_crypto::programmable_bootstrap_lwe_ciphertext`].
 
-use crate::backend::cuda::driver::kernel::Kernel;
-use crate::backend::cuda::driver::launch::{launch, launch_clusters};
-use crate::backend::cuda::entities::bootstrap_key::{padded_polynomial_bytes, twist_steps};
+use crate::backend::cuda::algorithms::bootstrap_kernel_choice::{
+    to_u32, BootstrapFlavour, KernelRequest, PbsKernel,
+};
+use crate::backend::cuda::entities::bootstrap_key::twist_steps;
+use crate::backend::cuda::kernels::bootstrap_kernels;
 use crate::backend::cuda::CudaLookupTableList;
 use crate::backend::cuda::{CudaDevice, CudaFourierBootstrapKey, CudaLweCiphertextList};
-use crate::core_crypto::{BootstrapKeyShape, LweDimension, ModulusSwitchType};
+use crate::core_crypto::ModulusSwitchType;
 use crate::error::{check_eq, Error, Result};
-use cudarc::driver::{DevicePtr, DeviceRepr, LaunchConfig};
-
-/// Which bootstrap kernel runs a batch (see `cuda/programmable_bootstrap.cu`).
-#[doc(hidden)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PbsKernel {
-    /// Chosen from the batch size and the device.
-    Auto,
-    /// One thread block per bootstrap.
-    SingleBlock,
-    /// One cluster of `k + 1` thread blocks per bootstrap (sm_90 and newer).
-    Cluster,
-}
+use cudarc::driver::{DevicePtr, DeviceRepr};
 
 /// Mirrors `PbsParams` in `cuda/programmable_bootstrap.cu`.
 #[repr(C)]
@@ -110,6 +101,31 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     modulus_switch: ModulusSwitchType,
     kernel: PbsKernel,
 ) -> Result<()> {
+    cuda_programmable_bootstrap_lwe_ciphertext_list_requested(
+        bsk,
+        input,
+        output,
+        luts,
+        lut_indexes,
+        output_slots,
+        modulus_switch,
+        kernel.into(),
+    )
+}
+
+/// [`cuda_programmable_bootstrap_lwe_ciphertext_list_with`] for a [`KernelRequest`]
+/// (the backend's `Auto` with what its calibration measured).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn cuda_programmable_bootstrap_lwe_ciphertext_list_requested(
+    bsk: &CudaFourierBootstrapKey,
+    input: &CudaLweCiphertextList,
+    output: &mut CudaLweCiphertextList,
+    luts: &CudaLookupTableList,
+    lut_indexes: &[usize],
+    output_slots: &[usize],
+    modulus_switch: ModulusSwitchType,
+    request: KernelRequest,
+) -> Result<()> {
     let n = bsk.shape().input_lwe_dimension.0;
     let jobs = check_bootstrap_batch(bsk, n, input, output, luts, lut_indexes, output_slots)?;
     let count = input.count().0;
@@ -118,30 +134,27 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     }
     // Queued on the output's stream (the caller's), whichever stream made the key.
     let device = output.device().clone();
-    let kernels = device.bootstrap_kernels(bsk.shape().polynomial_size.0)?;
-    let flavour = BootstrapFlavour {
-        single_block: &kernels.single_block,
-        cluster: &kernels.cluster,
-        what: "",
-    };
-    let geometry = flavour.geometry(&device, bsk, n, count, kernel)?;
+    let kernels = bootstrap_kernels(&device, bsk.shape().polynomial_size.0)?;
+    let flavour = BootstrapFlavour::classical(kernels);
+    let geometry = flavour.geometry(&device, bsk, n, count, request)?;
     let stream = device.stream()?;
     let jobs = stream
         .clone_htod(&jobs)
         .map_err(device.driver_err("copying bootstrap jobs to the GPU"))?;
     let (out, _out_guard) = output.data_mut().write_ptr(&device)?;
     let (input_ptr, _in_guard) = input.data().read_ptr(stream);
-    let (luts_ptr, _luts_guard) = luts.bodies.read_ptr(stream);
+    let (luts_ptr, _luts_guard) = luts.accumulators().data().read_ptr(stream);
     let (jobs_ptr, _jobs_guard) = jobs.device_ptr(stream);
     let (bsk_ptr, _bsk_guard) = bsk.data().device_ptr(stream);
     let (twiddles, _tw_guard) = bsk.tables().twiddles.device_ptr(stream);
     let (twist, _twist_guard) = bsk.tables().twist.device_ptr(stream);
+    let share = shared_key_prefetch(&device, bsk, count);
     let params = PbsParams::new(
-        &device,
         bsk,
         [out, input_ptr, luts_ptr, jobs_ptr, bsk_ptr, twiddles, twist],
         count,
         modulus_switch,
+        share,
     )?;
     // SAFETY: the parameter struct matches the kernel's; `input` holds `count`
     // ciphertexts of size n + 1 and `output` room for every slot in `jobs` (checked
@@ -153,19 +166,37 @@ pub fn cuda_programmable_bootstrap_lwe_ciphertext_list_with(
     unsafe { flavour.launch(&device, &geometry, &params) }
 }
 
+/// How many ciphertexts of a classical bootstrap batch split the L2 prefetch of the
+/// key (`prefetch_column` in `cuda/programmable_bootstrap.cu`): every ciphertext
+/// walks the same key, and those of one wave split each GGSW's lines among them.
+/// Either kernel normally fits a block per SM, so SMs / (k + 1) ciphertexts or more
+/// run at once and every residue modulo this share is in every wave of a large batch
+/// (a residue missing from a wave costs that wave late key loads, not results).
+pub(super) fn shared_key_prefetch(
+    device: &CudaDevice,
+    bsk: &CudaFourierBootstrapKey,
+    count: usize,
+) -> usize {
+    let glwe_size = bsk.shape().glwe_dimension.0 + 1;
+    count
+        .min(device.attributes().multiprocessors as usize / glwe_size)
+        .max(1)
+}
+
 impl PbsParams {
     /// The parameters of a batch of `count` bootstraps with `bsk`; `pointers`: the
-    /// output, input, lookup tables, jobs, key, twiddles and twist on the device.
+    /// output, input, lookup tables, jobs, key, twiddles and twist on the device;
+    /// `prefetch_share`: how many ciphertexts split the L2 prefetch of each GGSW of
+    /// the key they read (1: each prefetches all of it).
     pub(super) fn new(
-        device: &CudaDevice,
         bsk: &CudaFourierBootstrapKey,
         pointers: [u64; 7],
         count: usize,
         modulus_switch: ModulusSwitchType,
+        prefetch_share: usize,
     ) -> Result<Self> {
         let [out, input, luts, jobs, bsk_ptr, twiddles, twist] = pointers;
         let shape = bsk.shape();
-        let glwe_size = shape.glwe_dimension.0 + 1;
         Ok(Self {
             out,
             input,
@@ -181,17 +212,7 @@ impl PbsParams {
             level: shape.level.0 as u32,
             centered: u32::from(modulus_switch == ModulusSwitchType::CenteredMeanNoiseReduction),
             count: to_u32("number of bootstraps", count)?,
-            // The ciphertexts of one wave split the L2 prefetch of the key. Either
-            // kernel normally fits a block per SM, so SMs / (k + 1) ciphertexts or more
-            // run at once and every residue modulo this share is in every wave of a
-            // large batch (a residue missing from a wave costs that wave late key
-            // loads, not results).
-            prefetch_share: to_u32(
-                "bootstrap prefetch share",
-                count
-                    .min(device.attributes().multiprocessors as usize / glwe_size)
-                    .max(1),
-            )?,
+            prefetch_share: to_u32("bootstrap prefetch share", prefetch_share.max(1))?,
         })
     }
 
@@ -199,162 +220,6 @@ impl PbsParams {
     pub(super) fn set_lwe_dimension(&mut self, n: usize) -> Result<()> {
         self.lwe_dimension = to_u32("LWE dimension", n)?;
         Ok(())
-    }
-}
-
-/// A pair of bootstrap kernels of one size taking the same parameters: one block per
-/// ciphertext, or a cluster of `k + 1` blocks per ciphertext (sm_90+), with the
-/// thread-group layout and shared memory of `cuda/programmable_bootstrap.cu`.
-pub(super) struct BootstrapFlavour<'a> {
-    pub(super) single_block: &'a Kernel,
-    pub(super) cluster: &'a Kernel,
-    /// Empty for the classical bootstrap, else a word for the messages ("multi-bit ").
-    pub(super) what: &'static str,
-}
-
-/// The launch a [`BootstrapFlavour`] chose for a batch.
-pub(super) struct BootstrapGeometry {
-    use_cluster: bool,
-    count: usize,
-    glwe_size: usize,
-    threads: u32,
-    single_threads: usize,
-    single_shared: usize,
-    cluster_shared: usize,
-}
-
-impl BootstrapFlavour<'_> {
-    /// Chooses the kernel for `count` bootstraps with `bsk` of inputs of dimension
-    /// `lwe_dimension` (`Auto`: see below), or `Err` if the chosen one cannot run on
-    /// the device.
-    pub(super) fn geometry(
-        &self,
-        device: &CudaDevice,
-        bsk: &CudaFourierBootstrapKey,
-        lwe_dimension: usize,
-        count: usize,
-        kernel: PbsKernel,
-    ) -> Result<BootstrapGeometry> {
-        let shape = BootstrapKeyShape {
-            input_lwe_dimension: LweDimension(lwe_dimension),
-            ..bsk.shape()
-        };
-        let n = shape.polynomial_size.0;
-        let (glwe_size, level) = (shape.glwe_dimension.0 + 1, shape.level.0);
-        let threads = device.bootstrap_kernels(n)?.threads_per_polynomial;
-        let rows = padded_polynomial_bytes(n);
-        let staging = if level > 1 { n * 8 } else { 0 };
-        // The switched mask and body, 32 bits each.
-        let mask = (shape.input_lwe_dimension.0 + 1) * 4;
-        // Two sets of row buffers (the kernel alternates them from one CMux to the next).
-        let single_shared = glwe_size * (2 * level * rows + staging) + mask;
-        let cluster_shared = 2 * level * rows + staging + mask;
-        let attributes = *device.attributes();
-
-        let single_threads = threads as usize * glwe_size;
-        let single_fits = single_threads
-            <= self.single_block.max_threads_per_block(device)? as usize
-            && single_shared <= self.single_block.max_dynamic_shared_memory(device)?;
-        let cluster_fits = attributes.has_clusters()
-            && glwe_size <= 8
-            && threads <= self.cluster.max_threads_per_block(device)?
-            && cluster_shared <= self.cluster.max_dynamic_shared_memory(device)?;
-        // A cluster needs k + 1 SMs at once with that shared memory each, which a GPU
-        // partition may not offer: then `Auto` takes the single block.
-        let cluster_fits = cluster_fits
-            && self
-                .cluster
-                .clusters_fit(device, glwe_size as u32, threads, cluster_shared)?;
-        let use_cluster = match kernel {
-            PbsKernel::Cluster => true,
-            PbsKernel::SingleBlock => false,
-            // While every cluster block can have an SM of its own, a bootstrap on k + 1
-            // SMs finishes sooner; beyond, SMs are shared either way and one block per
-            // bootstrap synchronizes less.
-            PbsKernel::Auto => {
-                cluster_fits
-                    && (!single_fits || count * glwe_size <= attributes.multiprocessors as usize)
-            }
-        };
-        if (use_cluster && !cluster_fits) || (!use_cluster && !single_fits) {
-            return Err(Error::InvalidParameter(format!(
-                "no GPU {}bootstrap kernel fits these parameters on GPU {} (N = {n}, k + 1 = \
-                 {glwe_size}, {level} level(s), {} blocks requested)",
-                self.what,
-                device.ordinal(),
-                if use_cluster { "clustered" } else { "single" },
-            )));
-        }
-        Ok(BootstrapGeometry {
-            use_cluster,
-            count,
-            glwe_size,
-            threads,
-            single_threads,
-            single_shared,
-            cluster_shared,
-        })
-    }
-
-    /// Launches the chosen kernel of `geometry` with `params`.
-    ///
-    /// # Safety
-    /// `params` must be the kernels' parameter struct, for the batch `geometry` was
-    /// chosen for, with every device address valid for what the kernel reads and
-    /// writes until it has run. The block has exactly the threads the kernel indexes
-    /// with ((k + 1) T, or T per cluster block) and the dynamic shared memory it
-    /// carves (`*_shared`, allowed above 48 KB by `allow_shared_memory`).
-    pub(super) unsafe fn launch<P: DeviceRepr>(
-        &self,
-        device: &CudaDevice,
-        geometry: &BootstrapGeometry,
-        params: &P,
-    ) -> Result<()> {
-        let BootstrapGeometry {
-            count,
-            glwe_size,
-            threads,
-            ..
-        } = *geometry;
-        if geometry.use_cluster {
-            let cluster_shared = geometry.cluster_shared;
-            let shared = self.cluster.allow_shared_memory(device, cluster_shared)?;
-            let config = LaunchConfig {
-                grid_dim: (grid_x(count * glwe_size)?, 1, 1),
-                block_dim: (threads, 1, 1),
-                shared_mem_bytes: shared,
-            };
-            // SAFETY: this function's contract is the launch's.
-            unsafe {
-                launch_clusters(
-                    device,
-                    self.cluster,
-                    config,
-                    glwe_size as u32,
-                    params,
-                    "launching the clustered bootstrap",
-                )
-            }
-        } else {
-            let shared = self
-                .single_block
-                .allow_shared_memory(device, geometry.single_shared)?;
-            let config = LaunchConfig {
-                grid_dim: (grid_x(count)?, 1, 1),
-                block_dim: (geometry.single_threads as u32, 1, 1),
-                shared_mem_bytes: shared,
-            };
-            // SAFETY: this function's contract is the launch's.
-            unsafe {
-                launch(
-                    device,
-                    self.single_block,
-                    config,
-                    params,
-                    "launching the bootstrap",
-                )
-            }
-        }
     }
 }
 
@@ -387,7 +252,12 @@ pub(super) fn check_bootstrap_batch(
     check_eq(
         "polynomial size of the lookup tables",
         shape.polynomial_size.0,
-        luts.polynomial_size.0,
+        luts.polynomial_size().0,
+    )?;
+    check_eq(
+        "GLWE size of the lookup tables",
+        shape.glwe_dimension.0 + 1,
+        luts.glwe_size().0,
     )?;
     let count = input.count().0;
     check_eq("number of lookup-table indexes", count, lut_indexes.len())?;
@@ -396,7 +266,7 @@ pub(super) fn check_bootstrap_batch(
     let mut taken = vec![false; outputs];
     let mut jobs = Vec::with_capacity(3 * count);
     for (&lut, &slot) in lut_indexes.iter().zip(output_slots) {
-        let functions = *luts.function_counts.get(lut).ok_or_else(|| {
+        let functions = *luts.function_counts().get(lut).ok_or_else(|| {
             Error::InvalidParameter(format!(
                 "lookup table {lut} requested, the list has {}",
                 luts.count()
@@ -423,19 +293,4 @@ pub(super) fn check_bootstrap_batch(
         ]);
     }
     Ok(jobs)
-}
-
-pub(super) fn to_u32(what: &str, value: usize) -> Result<u32> {
-    u32::try_from(value).map_err(|_| {
-        Error::InvalidParameter(format!("{what} {value} exceeds the GPU kernels' range"))
-    })
-}
-
-pub(super) fn grid_x(blocks: usize) -> Result<u32> {
-    match u32::try_from(blocks) {
-        Ok(b) if b < 1 << 31 => Ok(b),
-        _ => Err(Error::InvalidParameter(format!(
-            "{blocks} thread blocks exceed one launch; split the batch"
-        ))),
-    }
 }
