@@ -18,7 +18,7 @@ use crate::high_level::config::block_count;
 use crate::high_level::internals::circuit::{run, single};
 use crate::high_level::internals::storage::{Input, Storage};
 use crate::high_level::traits::CastFrom;
-use crate::integer::{self, CmpOp, U2048, U256};
+use crate::integer::{self, CmpOp, I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 
 /// `value` resized to `bits` bits: truncated, or extended with zeros (or copies of its
 /// sign bit when `signed`), like an `as` cast.
@@ -138,24 +138,83 @@ macro_rules! clear_casts {
 
 clear_casts!(bool, u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
 
-/// `CastFrom` both ways between `U256` and the unsigned primitives, as `as` casts
-/// do: zero-extended up, the low bits kept down (never an `Err`).
-macro_rules! u256_casts {
-    ($($t:ty),*) => {$(
-        impl CastFrom<$t> for U256 {
+/// `CastFrom` both ways between the wide clear types (`U256` ... `U2048`, `I256` ...
+/// `I2048`) and the primitives of the same signedness, as `as` casts do:
+/// zero- (or sign-) extended up, the low bits kept down (never an `Err`).
+macro_rules! wide_clear_casts {
+    ($($wide:ty: $($t:ty),*;)*) => {$($(
+        impl CastFrom<$t> for $wide {
             fn try_cast_from(value: $t) -> Result<Self> {
                 Ok(Self::from(value))
             }
         }
 
-        impl CastFrom<U256> for $t {
-            fn try_cast_from(value: U256) -> Result<Self> {
-                Ok(value.low_u128() as $t)
+        impl CastFrom<$wide> for $t {
+            fn try_cast_from(value: $wide) -> Result<Self> {
+                Ok(value.low_u128_bits() as $t)
+            }
+        }
+    )*)*};
+}
+wide_clear_casts! {
+    U256: u8, u16, u32, u64, u128;
+    U512: u8, u16, u32, u64, u128;
+    U1024: u8, u16, u32, u64, u128;
+    U2048: u8, u16, u32, u64, u128;
+    I256: i8, i16, i32, i64, i128;
+    I512: i8, i16, i32, i64, i128;
+    I1024: i8, i16, i32, i64, i128;
+    I2048: i8, i16, i32, i64, i128;
+}
+
+/// The low 128 bits of a wide clear (a signed one's two's complement bits).
+trait LowBits {
+    fn low_u128_bits(self) -> u128;
+}
+
+macro_rules! low_bits {
+    ($($unsigned:ty, $signed:ty;)*) => {$(
+        impl LowBits for $unsigned {
+            fn low_u128_bits(self) -> u128 {
+                self.low_u128()
+            }
+        }
+
+        impl LowBits for $signed {
+            fn low_u128_bits(self) -> u128 {
+                self.as_unsigned().low_u128()
             }
         }
     )*};
 }
-u256_casts!(u8, u16, u32, u64, u128);
+low_bits! {
+    U256, I256;
+    U512, I512;
+    U1024, I1024;
+    U2048, I2048;
+}
+
+/// `CastFrom` between the wide clear types of one signedness: truncated down,
+/// zero- or sign-extended up (as TFHE-rs's casts between its big integers).
+macro_rules! between_wide_casts {
+    ($($from:ty => $($to:ty),*;)*) => {$($(
+        impl CastFrom<$from> for $to {
+            fn try_cast_from(value: $from) -> Result<Self> {
+                Ok(value.resize())
+            }
+        }
+    )*)*};
+}
+between_wide_casts! {
+    U256 => U512, U1024, U2048;
+    U512 => U256, U1024, U2048;
+    U1024 => U256, U512, U2048;
+    U2048 => U256, U512, U1024;
+    I256 => I512, I1024, I2048;
+    I512 => I256, I1024, I2048;
+    I1024 => I256, I512, I2048;
+    I2048 => I256, I512, I1024;
+}
 
 #[cfg(test)]
 mod tests {
@@ -184,5 +243,18 @@ mod tests {
         assert_eq!(low, u128::MAX - 1);
         assert_eq!(U256::cast_from(7u16), U256::from(7u8));
         assert_eq!(U256::cast_from(u128::MAX), U256::from((u128::MAX, 0u128)));
+    }
+
+    #[test]
+    fn wide_clear_casts_follow_as() {
+        use crate::integer::{I2048, I256, U2048, U512};
+        let x = U2048::MAX - U2048::from(1u8);
+        assert_eq!(u16::cast_from(x), u16::MAX - 1);
+        assert_eq!(U512::cast_from(x), U512::MAX - U512::from(1u8));
+        assert_eq!(U2048::cast_from(U512::MAX), U2048::MAX >> 1536u32);
+        assert_eq!(i64::cast_from(I2048::from(-5i8)), -5);
+        assert_eq!(I2048::cast_from(I256::from(-5i8)), I2048::from(-5i8));
+        assert_eq!(I256::cast_from(-3i16), I256::from(-3i8));
+        assert_eq!(i8::cast_from(I256::from(300i16)), 44);
     }
 }
