@@ -378,6 +378,21 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// `lhs[i] op rhs[i]` for every `i`, as one circuit (see [`FheUint::batch`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ComparisonOp, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheUint8> = [1u8, 5, 9].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let out = FheUint8::batch_compare(ComparisonOp::Lt, &lhs, [5u8, 5, 5]).unwrap();
+    /// let clear: Vec<bool> = out.iter().map(|b| b.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [true, false, false]);
+    /// ```
     pub fn batch_compare<'r, R: Into<Operand<'r, Id>>>(
         op: ComparisonOp,
         lhs: &'r [Self],
@@ -406,6 +421,21 @@ impl<Id: FheUintId> FheUint<Id> {
 
     /// The wrapping sum of each group, all groups in one circuit (an empty group sums
     /// to zero). `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let xs: Vec<FheUint8> = [1u8, 2, 10, 250].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let sums = FheUint8::batch_sum(&[&xs[..2], &xs[2..], &[]]).unwrap();
+    /// let clear: Vec<u8> = sums.iter().map(|x| x.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [3, 4, 0]); // 10 + 250 wraps
+    /// ```
     pub fn batch_sum(groups: &[&[Self]]) -> Result<Vec<Self>> {
         current_server_key()?
             .run_batch(groups, |group| {
@@ -448,6 +478,21 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// `lhs[i] op rhs[i]` for every `i` in the signed order, as one circuit.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ComparisonOp, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheInt8> = [-1i8, 2].iter().map(|&v| FheInt8::encrypt(v, &client_key)).collect();
+    /// let out = FheInt8::batch_compare(ComparisonOp::Lt, &lhs, [0i8, 0]).unwrap();
+    /// let clear: Vec<bool> = out.iter().map(|b| b.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [true, false]); // -1 < 0 (as bits, 255 would not be)
+    /// ```
     pub fn batch_compare<'r, R: Into<SignedOperand<'r, Id>>>(
         op: ComparisonOp,
         lhs: &'r [Self],

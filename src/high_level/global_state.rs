@@ -90,6 +90,21 @@ pub fn set_server_key(key: impl IntoServerKey) {
 /// Removes the current thread's server key; operations on this thread then fail
 /// with [`Error::NoServerKey`] until [`set_server_key`] is called again. The key's
 /// workers (threads, CUDA streams) are released when its last clone is dropped.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, unset_server_key, Error, FheUint8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(3u8, &client_key);
+/// assert!(a.try_add(&a).is_ok());
+/// unset_server_key();
+/// assert_eq!(a.try_add(&a).unwrap_err(), Error::NoServerKey);
+/// ```
 pub fn unset_server_key() {
     drop(replace_server_key(None));
 }
@@ -205,6 +220,22 @@ pub fn get_pbs_count() -> u64 {
 }
 
 /// Sets the count of [`get_pbs_count`] back to zero.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, get_pbs_count, reset_pbs_count, set_server_key, FheUint8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(3u8, &client_key);
+/// let _ = &a * &a;
+/// assert!(get_pbs_count() > 0);
+/// reset_pbs_count(); // no other thread of this program computes
+/// assert_eq!(get_pbs_count(), 0);
+/// ```
 pub fn reset_pbs_count() {
     crate::shortint::reset_pbs_count();
 }

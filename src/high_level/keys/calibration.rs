@@ -32,8 +32,8 @@ impl Calibration {
     /// let client_key = ClientKey::generate(ConfigBuilder::default());
     /// let key = CompressedServerKey::new(&client_key).try_decompress_to_gpu().unwrap();
     /// let calibration = Calibration::measure(&key).unwrap();
-    /// assert_eq!(calibration.gpus().len() as u32, gpufhe::get_number_of_gpus());
     /// println!("{calibration}");
+    /// assert_eq!(calibration.gpus().len() as u32, gpufhe::get_number_of_gpus());
     /// ```
     pub fn measure(key: &ServerKey) -> Result<Self> {
         Self::measure_with(key, &CalibrationOptions::default())
