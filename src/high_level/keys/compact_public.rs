@@ -133,9 +133,13 @@ impl CompactPublicKey {
 /// for any valid parameters.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, CompressedCompactPublicKey, ConfigBuilder, FheUint8};
-/// let (client_key, _server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{ClientKey, CompressedCompactPublicKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedCompactPublicKey::new(&client_key);
 /// let public_key = compressed.decompress();
 /// let a = FheUint8::try_encrypt(42u8, &public_key).unwrap();

@@ -17,9 +17,13 @@ use std::sync::Arc;
 /// expands it into the [`ServerKey`] it stands for.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
-/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedServerKey::new(&client_key);
 /// set_server_key(compressed.decompress());
 /// let x = FheUint8::encrypt(0b1100u8, &client_key);
@@ -215,9 +219,13 @@ impl CompressedServerKey {
     /// that do not exist, or a GPU lacks memory for the key.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::{SchedulerConfig, WorkerInfo};
-    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// let client_key = ClientKey::generate(config);
     /// let compressed = CompressedServerKey::new(&client_key);
     /// let config = SchedulerConfig::builder().devices("cpu").cpu_threads(1).build()?;
     /// let key = compressed.decompress_with(&config)?;

@@ -19,9 +19,13 @@ use crate::scheduler::{GpuIndex, GpuSelection};
 /// [`crate::set_server_key`] takes it as it is.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey, FheUint8};
-/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, CudaServerKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedServerKey::new(&client_key);
 /// let key: CudaServerKey = compressed.decompress_to_gpu();
 /// if gpufhe::get_number_of_gpus() == 0 {

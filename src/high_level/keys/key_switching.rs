@@ -22,9 +22,13 @@ use std::sync::Arc;
 /// keyswitching key, the destination's server key refreshes what it switches.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{ClientKey, ConfigBuilder, FheUint32, KeySwitchingKey, ServerKey};
-/// let (ck_1, ck_2) = (ClientKey::generate(ConfigBuilder::default()), ClientKey::generate(ConfigBuilder::default()));
+/// use gpufhe::{ClientKey, FheUint32, KeySwitchingKey, ServerKey};
+/// let (ck_1, ck_2) = (ClientKey::generate(config), ClientKey::generate(config));
 /// let (sk_1, sk_2) = (ServerKey::new(&ck_1), ServerKey::new(&ck_2));
 /// let ksk = KeySwitchingKey::new((&ck_1, &sk_1), (&ck_2, &sk_2)).unwrap();
 /// let a = FheUint32::encrypt(123_456u32, &ck_1);

@@ -77,9 +77,13 @@ pub trait PublicEncryptionKey: sealed::CompactKeySource {
 /// values of its client key; no server key is needed to encrypt.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8, PublicKey};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, FheUint8, PublicKey};
+/// let (client_key, server_key) = generate_keys(config);
 /// let public_key = PublicKey::new(&client_key);
 /// // Anyone with the public key:
 /// let a = FheUint8::try_encrypt(255u8, &public_key).unwrap();

@@ -23,9 +23,13 @@ use std::sync::Arc;
 /// the key of the current thread's operations.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key.clone());
 /// let a = FheUint8::encrypt(0b0110u8, &client_key);
 /// let b = FheUint8::encrypt(0b0011u8, &client_key);
@@ -111,8 +115,12 @@ impl ServerKey {
     /// that computes on the CPU.
     ///
     /// ```
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// assert!(server_key.gpus().is_empty());
     /// ```
     pub fn gpus(&self) -> Vec<GpuIndex> {
@@ -123,9 +131,13 @@ impl ServerKey {
     /// stream-bound workers of each GPU (see [`crate::scheduler`]).
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::WorkerInfo;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// assert!(matches!(server_key.workers()[..], [WorkerInfo::Cpu { threads }] if threads >= 1));
     /// ```
     pub fn workers(&self) -> Vec<WorkerInfo> {
@@ -189,9 +201,13 @@ impl ServerKey {
     /// Circuits, bootstraps and bootstrap layers run with this key so far.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key.clone());
     /// let a = FheUint8::encrypt(9u8, &client_key);
     /// let _ = a.eq(&a); // 4 block comparisons, then one fold
@@ -212,9 +228,13 @@ impl ServerKey {
     /// offload advice ([`CostModel::advise`]).
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::Provenance;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// let model = server_key.cost_model();
     /// assert_eq!(model.cpu.unwrap().provenance, Provenance::Modelled);
     /// ```
@@ -228,9 +248,13 @@ impl ServerKey {
     /// changing nothing, if it was measured with other parameters or GPUs.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::{Calibration, CostModel, Provenance};
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// let mut cpu = server_key.cost_model().cpu.unwrap();
     /// cpu.provenance = Provenance::Measured;
     /// let calibration = Calibration::new(*server_key.config().parameters(), cpu, vec![])?;
