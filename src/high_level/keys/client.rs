@@ -93,7 +93,7 @@ impl ClientKey {
     /// ```
     /// use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// use gpufhe::{ClientKey, ConfigBuilder};
-    /// // Checked when keys are generated: insecure.
+    /// // Checked only when keys are generated: insecure, refused.
     /// let unchecked = ConfigBuilder::default().use_custom_parameters(TEST_PARAMS);
     /// assert!(ClientKey::try_generate(unchecked).is_err());
     /// let config = ConfigBuilder::default().with_insecure_custom_parameters(TEST_PARAMS)?;
@@ -257,12 +257,12 @@ impl ClientKey {
     /// ```
     /// use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// use gpufhe::{ClientKey, ConfigBuilder, Seed};
-    /// // Checked when keys are generated: insecure.
+    /// // Checked only when keys are generated: insecure, refused.
     /// let unchecked = ConfigBuilder::default().use_custom_parameters(TEST_PARAMS);
     /// assert!(ClientKey::try_generate_with_seed(unchecked, Seed(42)).is_err());
     /// let config = ConfigBuilder::default().with_insecure_custom_parameters(TEST_PARAMS)?;
     /// let client_key = ClientKey::try_generate_with_seed(config, Seed(42))?;
-    /// assert_eq!(client_key.config().parameters(), &TEST_PARAMS);
+    /// assert_eq!(client_key.tag(), ClientKey::generate_with_seed(config, Seed(42)).tag());
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn try_generate_with_seed(config: impl Into<Config>, seed: Seed) -> Result<Self> {
