@@ -166,9 +166,13 @@ impl ServerKey {
     /// result when `f` returns a `Result`.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
     /// let pairs: Vec<(FheUint8, FheUint8)> = [(1u8, 2u8), (200, 100), (7, 7)]
     ///     .iter()
     ///     .map(|&(a, b)| (FheUint8::encrypt(a, &client_key), FheUint8::encrypt(b, &client_key)))
@@ -189,10 +193,14 @@ impl ServerKey {
     /// on long batches.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
+    /// use gpufhe::{generate_keys, FheUint8};
     /// use std::sync::atomic::{AtomicU64, Ordering};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// let (client_key, server_key) = generate_keys(config);
     /// let xs: Vec<FheUint8> = (0..4u8).map(|v| FheUint8::encrypt(v, &client_key)).collect();
     /// let done = AtomicU64::new(0);
     /// let doubled = server_key
@@ -337,9 +345,13 @@ impl<Id: FheUintId> FheUint<Id> {
     /// differ, or as the single operation.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, BinaryOp, ConfigBuilder, FheUint8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, BinaryOp, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key.clone());
     /// let lhs: Vec<FheUint8> = [1u8, 2, 3].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
     /// let out = FheUint8::batch(BinaryOp::BitXor, &lhs, [6u8, 6, 6]).unwrap();
@@ -360,9 +372,13 @@ impl<Id: FheUintId> FheUint<Id> {
     /// [`BinaryOp::Add`], the one-line form of the multi-GPU guide's `par_iter` batch.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key);
     /// let lhs: Vec<FheUint8> = [1u8, 200].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
     /// let rhs: Vec<FheUint8> = [2u8, 100].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
@@ -378,6 +394,21 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// `lhs[i] op rhs[i]` for every `i`, as one circuit (see [`FheUint::batch`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ComparisonOp, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheUint8> = [1u8, 5, 9].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let out = FheUint8::batch_compare(ComparisonOp::Lt, &lhs, [5u8, 5, 5]).unwrap();
+    /// let clear: Vec<bool> = out.iter().map(|b| b.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [true, false, false]);
+    /// ```
     pub fn batch_compare<'r, R: Into<Operand<'r, Id>>>(
         op: ComparisonOp,
         lhs: &'r [Self],
@@ -406,6 +437,21 @@ impl<Id: FheUintId> FheUint<Id> {
 
     /// The wrapping sum of each group, all groups in one circuit (an empty group sums
     /// to zero). `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let xs: Vec<FheUint8> = [1u8, 2, 10, 250].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let sums = FheUint8::batch_sum(&[&xs[..2], &xs[2..], &[]]).unwrap();
+    /// let clear: Vec<u8> = sums.iter().map(|x| x.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [3, 4, 0]); // 10 + 250 wraps
+    /// ```
     pub fn batch_sum(groups: &[&[Self]]) -> Result<Vec<Self>> {
         current_server_key()?
             .run_batch(groups, |group| {
@@ -427,9 +473,13 @@ impl<Id: FheIntId> FheInt<Id> {
     /// or as the single operation.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, BinaryOp, ConfigBuilder, FheInt8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, BinaryOp, FheInt8};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key);
     /// let lhs: Vec<FheInt8> = [-1i8, 2].iter().map(|&v| FheInt8::encrypt(v, &client_key)).collect();
     /// let out = FheInt8::batch(BinaryOp::Min, &lhs, [0i8, 0]).unwrap();
@@ -448,6 +498,21 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// `lhs[i] op rhs[i]` for every `i` in the signed order, as one circuit.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, ComparisonOp, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key);
+    /// let lhs: Vec<FheInt8> = [-1i8, 2].iter().map(|&v| FheInt8::encrypt(v, &client_key)).collect();
+    /// let out = FheInt8::batch_compare(ComparisonOp::Lt, &lhs, [0i8, 0]).unwrap();
+    /// let clear: Vec<bool> = out.iter().map(|b| b.decrypt(&client_key)).collect();
+    /// assert_eq!(clear, [true, false]); // -1 < 0 (as bits, 255 would not be)
+    /// ```
     pub fn batch_compare<'r, R: Into<SignedOperand<'r, Id>>>(
         op: ComparisonOp,
         lhs: &'r [Self],

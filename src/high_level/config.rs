@@ -70,11 +70,30 @@ impl TryFrom<ConfigParts> for Config {
 
 impl Config {
     /// The block parameters.
+    ///
+    /// ```
+    /// use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default()
+    ///     .with_insecure_custom_parameters(TEST_PARAMS)?
+    ///     .build();
+    /// assert_eq!(config.parameters(), &TEST_PARAMS);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
 
     /// The compression parameters, if compression is enabled.
+    ///
+    /// ```
+    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
+    /// use gpufhe::ConfigBuilder;
+    /// let builder = ConfigBuilder::default();
+    /// assert_eq!(builder.build().compression_parameters(), None);
+    /// let compressing = builder.enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2).build();
+    /// assert_eq!(compressing.compression_parameters(), Some(&COMP_PARAM_MESSAGE_2_CARRY_2));
+    /// ```
     pub fn compression_parameters(&self) -> Option<&CompressionParameters> {
         self.compression.as_ref()
     }
@@ -143,6 +162,14 @@ impl Config {
 
     /// The number of blocks of an integer of `bits` bits (`bits` divided by the
     /// message bits of a block, rounded up; one block for a boolean).
+    ///
+    /// ```
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default().build(); // 2 message bits per block
+    /// assert_eq!(config.block_count(8), 4);
+    /// assert_eq!(config.block_count(3), 2);
+    /// assert_eq!(config.block_count(1), 1);
+    /// ```
     pub fn block_count(&self, bits: u32) -> usize {
         block_count(&self.parameters, bits)
     }
@@ -243,6 +270,16 @@ impl ConfigBuilder {
     /// the lattice estimator and a claim of at least 128 bits
     /// ([`ShortintParameters::check_security`]); insecure sets (for tests and
     /// experiments) go through [`ConfigBuilder::with_insecure_custom_parameters`].
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128 as GAUSSIAN;
+    /// use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// use gpufhe::ConfigBuilder;
+    /// let builder = ConfigBuilder::default().try_use_custom_parameters(GAUSSIAN)?;
+    /// assert_eq!(builder.build().parameters(), &GAUSSIAN);
+    /// assert!(ConfigBuilder::default().try_use_custom_parameters(TEST_PARAMS).is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_use_custom_parameters(self, parameters: ShortintParameters) -> Result<Self> {
         let checked = self.with_insecure_custom_parameters(parameters)?;
         parameters.check_security()?;
@@ -320,6 +357,17 @@ impl ConfigBuilder {
 
     /// [`ConfigBuilder::enable_compression`], `Err` at once if the parameters do not
     /// suit the block parameters.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2, COMP_PARAM_MESSAGE_2_CARRY_2};
+    /// use gpufhe::ConfigBuilder;
+    /// let builder = ConfigBuilder::default().try_enable_compression(COMP_PARAM_MESSAGE_2_CARRY_2)?;
+    /// assert!(builder.build().compression_parameters().is_some());
+    /// // Insecure compression beside the secure default blocks:
+    /// let insecure = COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+    /// assert!(ConfigBuilder::default().try_enable_compression(insecure).is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_enable_compression(self, parameters: CompressionParameters) -> Result<Self> {
         let builder = self.enable_compression(parameters);
         builder.build().check()?;
@@ -361,6 +409,21 @@ impl ConfigBuilder {
     }
 
     /// The configuration.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{
+    ///     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMPRESSION,
+    ///     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS,
+    /// };
+    /// use gpufhe::{Config, ConfigBuilder};
+    /// let config: Config = ConfigBuilder::default()
+    ///     .with_insecure_custom_parameters(TEST_PARAMS)?
+    ///     .enable_compression(TEST_COMPRESSION)
+    ///     .build();
+    /// assert_eq!(config.parameters(), &TEST_PARAMS);
+    /// assert_eq!(config.compression_parameters(), Some(&TEST_COMPRESSION));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn build(self) -> Config {
         Config {
             parameters: self.parameters,

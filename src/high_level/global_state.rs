@@ -57,9 +57,13 @@ impl IntoServerKey for Result<ServerKey> {
 /// are, and nothing stays bound to the thread.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, unset_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, unset_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// let a = FheUint8::encrypt(3u8, &client_key);
 /// assert!(a.try_bitand(&a).is_err()); // no key on this thread yet
 /// set_server_key(server_key);
@@ -71,9 +75,13 @@ impl IntoServerKey for Result<ServerKey> {
 /// A key that could not be made is reported by the operations:
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
-/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedServerKey::new(&client_key);
 /// let no_key = compressed.decompress_to_specific_gpu(Vec::new()); // no GPU chosen
 /// let error = no_key.server_key().unwrap_err();
@@ -90,6 +98,21 @@ pub fn set_server_key(key: impl IntoServerKey) {
 /// Removes the current thread's server key; operations on this thread then fail
 /// with [`Error::NoServerKey`] until [`set_server_key`] is called again. The key's
 /// workers (threads, CUDA streams) are released when its last clone is dropped.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, set_server_key, unset_server_key, Error, FheUint8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(3u8, &client_key);
+/// assert!(a.try_add(&a).is_ok());
+/// unset_server_key();
+/// assert_eq!(a.try_add(&a).unwrap_err(), Error::NoServerKey);
+/// ```
 pub fn unset_server_key() {
     drop(replace_server_key(None));
 }
@@ -98,9 +121,13 @@ pub fn unset_server_key() {
 /// previous key (or none) back, also if `f` panics; returns what `f` returns.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, with_server_key_as_context, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, with_server_key_as_context, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// let a = FheUint8::encrypt(20u8, &client_key);
 /// let sum = with_server_key_as_context(server_key, || &a + 22u8);
 /// let clear: u8 = sum.decrypt(&client_key);
@@ -169,9 +196,13 @@ fn take_gpu_server_key() -> ThreadKey {
 /// and without a GPU this does nothing.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{clear_gpu_thread_locals, generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{clear_gpu_thread_locals, generate_keys, set_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key); // a CPU key
 /// clear_gpu_thread_locals();
 /// let x = FheUint8::encrypt(3u8, &client_key);
@@ -191,9 +222,13 @@ pub fn clear_gpu_thread_locals() {
 /// and [`ServerKey::stats`].
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, get_pbs_count, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, get_pbs_count, set_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key.clone());
 /// let a = FheUint8::encrypt(3u8, &client_key);
 /// let before = get_pbs_count();
@@ -205,6 +240,22 @@ pub fn get_pbs_count() -> u64 {
 }
 
 /// Sets the count of [`get_pbs_count`] back to zero.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{generate_keys, get_pbs_count, reset_pbs_count, set_server_key, FheUint8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
+/// set_server_key(server_key);
+/// let a = FheUint8::encrypt(3u8, &client_key);
+/// let _ = &a * &a;
+/// assert!(get_pbs_count() > 0);
+/// reset_pbs_count(); // no other thread of this program computes
+/// assert_eq!(get_pbs_count(), 0);
+/// ```
 pub fn reset_pbs_count() {
     crate::shortint::reset_pbs_count();
 }

@@ -32,8 +32,8 @@ impl Calibration {
     /// let client_key = ClientKey::generate(ConfigBuilder::default());
     /// let key = CompressedServerKey::new(&client_key).try_decompress_to_gpu().unwrap();
     /// let calibration = Calibration::measure(&key).unwrap();
-    /// assert_eq!(calibration.gpus().len() as u32, gpufhe::get_number_of_gpus());
     /// println!("{calibration}");
+    /// assert_eq!(calibration.gpus().len() as u32, gpufhe::get_number_of_gpus());
     /// ```
     pub fn measure(key: &ServerKey) -> Result<Self> {
         Self::measure_with(key, &CalibrationOptions::default())
@@ -57,14 +57,18 @@ impl Calibration {
     /// GPUs (each of them, by ordinal and description).
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::generate_keys;
     /// use gpufhe::scheduler::{Calibration, CostModel};
-    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// let cpu = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &[]).cpu.unwrap();
-    /// let calibration = Calibration::new(DEFAULT_PARAMETERS, cpu.clone(), vec![]).unwrap();
+    /// let (_client_key, server_key) = generate_keys(config);
+    /// let params = *server_key.config().parameters();
+    /// let cpu = CostModel::modelled(&params, 2, &[]).cpu.unwrap();
+    /// let calibration = Calibration::new(params, cpu.clone(), vec![]).unwrap();
     /// assert!(calibration.check(&server_key).is_ok());
-    /// let mut other = DEFAULT_PARAMETERS;
+    /// let mut other = params;
     /// other.lwe_dimension.0 += 2;
     /// let elsewhere = Calibration::new(other, cpu, vec![]).unwrap();
     /// assert!(elsewhere.check(&server_key).is_err());
@@ -77,12 +81,16 @@ impl Calibration {
     /// `Err` if the calibration does not belong to the key ([`Calibration::check`]).
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::generate_keys;
     /// use gpufhe::scheduler::{Calibration, CostModel};
-    /// use gpufhe::shortint::DEFAULT_PARAMETERS;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// let cpu = CostModel::modelled(&DEFAULT_PARAMETERS, 2, &[]).cpu.unwrap();
-    /// let calibration = Calibration::new(DEFAULT_PARAMETERS, cpu, vec![]).unwrap();
+    /// let (_client_key, server_key) = generate_keys(config);
+    /// let params = *server_key.config().parameters();
+    /// let cpu = CostModel::modelled(&params, 2, &[]).cpu.unwrap();
+    /// let calibration = Calibration::new(params, cpu, vec![]).unwrap();
     /// let model = calibration.cost_model_for(&server_key).unwrap();
     /// assert!(model.gpus.is_empty() && model.cpu.is_some());
     /// ```

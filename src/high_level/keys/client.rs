@@ -63,6 +63,19 @@ impl ClientKey {
     ///
     /// If [`ClientKey::try_generate`] returns an `Err`: the operating system's random
     /// source failed, or the parameters of `config` cannot generate keys.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let x = FheUint8::encrypt(7u8, &client_key);
+    /// let back: u8 = x.decrypt(&client_key);
+    /// assert_eq!(back, 7);
+    /// ```
     #[track_caller]
     pub fn generate(config: impl Into<Config>) -> Self {
         match Self::try_generate(config) {
@@ -76,6 +89,18 @@ impl ClientKey {
     /// [`crate::ConfigBuilder::use_custom_parameters`]), or its compression parameters
     /// do not suit its block parameters (see
     /// [`crate::ConfigBuilder::enable_compression`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// use gpufhe::{ClientKey, ConfigBuilder};
+    /// // Checked only when keys are generated: insecure, refused.
+    /// let unchecked = ConfigBuilder::default().use_custom_parameters(TEST_PARAMS);
+    /// assert!(ClientKey::try_generate(unchecked).is_err());
+    /// let config = ConfigBuilder::default().with_insecure_custom_parameters(TEST_PARAMS)?;
+    /// let client_key = ClientKey::try_generate(config)?;
+    /// assert_eq!(client_key.config(), &config.build());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_generate(config: impl Into<Config>) -> Result<Self> {
         let config = config.into();
         config.check()?;
@@ -111,16 +136,52 @@ impl ClientKey {
     }
 
     /// The configuration it was generated for.
+    ///
+    /// ```
+    /// use gpufhe::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert_eq!(client_key.config().parameters(), &TEST_PARAMS);
+    /// assert_eq!(client_key.config().compression_parameters(), None);
+    /// ```
     pub fn config(&self) -> &Config {
         &self.inner.config
     }
 
     /// Its tag, carried by its server keys and its ciphertexts.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let x = FheUint8::encrypt(1u8, &client_key);
+    /// assert_eq!(x.tag(), Some(client_key.tag()));
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.inner.tag
     }
 
     /// The block-level secret key.
+    ///
+    /// ```
+    /// use gpufhe::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let block_key = client_key.shortint_key();
+    /// let block = block_key.encrypt(3)?; // one block: 2 message bits
+    /// assert_eq!(block_key.decrypt(&block)?, 3);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn shortint_key(&self) -> &shortint::ClientKey {
         &self.inner.key
     }
@@ -168,6 +229,20 @@ impl ClientKey {
     ///
     /// If the parameters of `config` cannot generate keys (as
     /// [`ClientKey::generate`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate_with_seed(config, Seed(42));
+    /// let x = FheUint8::encrypt(7u8, &client_key);
+    /// let again = ClientKey::generate_with_seed(config, Seed(42)); // the same secret key
+    /// let back: u8 = x.decrypt(&again);
+    /// assert_eq!(back, 7);
+    /// ```
     #[track_caller]
     pub fn generate_with_seed(config: impl Into<Config>, seed: Seed) -> Self {
         match Self::try_generate_with_seed(config, seed) {
@@ -178,6 +253,18 @@ impl ClientKey {
 
     /// [`ClientKey::generate_with_seed`], `Err` where [`ClientKey::try_generate`]
     /// returns one for the configuration.
+    ///
+    /// ```
+    /// use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// use gpufhe::{ClientKey, ConfigBuilder, Seed};
+    /// // Checked only when keys are generated: insecure, refused.
+    /// let unchecked = ConfigBuilder::default().use_custom_parameters(TEST_PARAMS);
+    /// assert!(ClientKey::try_generate_with_seed(unchecked, Seed(42)).is_err());
+    /// let config = ConfigBuilder::default().with_insecure_custom_parameters(TEST_PARAMS)?;
+    /// let client_key = ClientKey::try_generate_with_seed(config, Seed(42))?;
+    /// assert_eq!(client_key.tag(), ClientKey::generate_with_seed(config, Seed(42)).tag());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_generate_with_seed(config: impl Into<Config>, seed: Seed) -> Result<Self> {
         let config = config.into();
         config.check()?;
@@ -208,6 +295,16 @@ impl ClientKey {
 
     /// The parameters its blocks are computed with (as TFHE-rs's
     /// `computation_parameters`): the block parameters of its configuration.
+    ///
+    /// ```
+    /// use gpufhe::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert_eq!(client_key.computation_parameters(), TEST_PARAMS);
+    /// ```
     pub fn computation_parameters(&self) -> AtomicPatternParameters {
         *self.config().parameters()
     }

@@ -48,12 +48,41 @@ impl CompactPublicKey {
     /// # Panics
     ///
     /// If [`CompactPublicKey::try_new`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactPublicKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// let x = FheUint8::encrypt(42u8, &public_key); // no secret needed
+    /// let back: u8 = x.decrypt(&client_key);
+    /// assert_eq!(back, 42);
+    /// ```
     #[track_caller]
     pub fn new(client_key: &ClientKey) -> Self {
         expect_op(Self::try_new(client_key), "CompactPublicKey::new")
     }
 
     /// The public key of `client_key`; `Err` if the system's random generator fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompactPublicKey, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::try_new(&client_key)?;
+    /// let x = FheInt8::try_encrypt(-5i8, &public_key)?;
+    /// let back: i8 = x.decrypt(&client_key);
+    /// assert_eq!(back, -5);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         Ok(Self {
             tag: client_key.tag(),
@@ -62,6 +91,17 @@ impl CompactPublicKey {
     }
 
     /// The tag of the client key it encrypts for.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// assert_eq!(public_key.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.tag
     }
@@ -69,6 +109,17 @@ impl CompactPublicKey {
     /// The parameters it encrypts under (as TFHE-rs's `parameters`): the block
     /// parameters of its client key, since this crate's compact public keys encrypt
     /// under them.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompactPublicKey::new(&client_key);
+    /// assert_eq!(public_key.parameters(), TEST_PARAMS);
+    /// ```
     pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
         *self.key.parameters()
     }
@@ -82,9 +133,13 @@ impl CompactPublicKey {
 /// for any valid parameters.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, CompressedCompactPublicKey, ConfigBuilder, FheUint8};
-/// let (client_key, _server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{ClientKey, CompressedCompactPublicKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedCompactPublicKey::new(&client_key);
 /// let public_key = compressed.decompress();
 /// let a = FheUint8::try_encrypt(42u8, &public_key).unwrap();
@@ -121,6 +176,20 @@ impl CompressedCompactPublicKey {
     /// # Panics
     ///
     /// If [`CompressedCompactPublicKey::try_new`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedCompactPublicKey, FheUint16};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedCompactPublicKey::new(&client_key);
+    /// let x = FheUint16::encrypt(1234u16, &compressed.decompress());
+    /// let back: u16 = x.decrypt(&client_key);
+    /// assert_eq!(back, 1234);
+    /// ```
     #[track_caller]
     pub fn new(client_key: &ClientKey) -> Self {
         expect_op(Self::try_new(client_key), "CompressedCompactPublicKey::new")
@@ -128,6 +197,20 @@ impl CompressedCompactPublicKey {
 
     /// The compressed public key of `client_key`; `Err` if the system's random
     /// generator fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedCompactPublicKey, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedCompactPublicKey::try_new(&client_key)?;
+    /// let x = FheBool::try_encrypt(true, &compressed.try_decompress()?)?;
+    /// assert!(x.decrypt(&client_key));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         Ok(Self {
             tag: client_key.tag(),
@@ -140,6 +223,20 @@ impl CompressedCompactPublicKey {
     /// # Panics
     ///
     /// If [`CompressedCompactPublicKey::try_decompress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedCompactPublicKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompressedCompactPublicKey::new(&client_key).decompress();
+    /// assert_eq!(public_key.tag(), client_key.tag());
+    /// let back: u8 = FheUint8::encrypt(200u8, &public_key).decrypt(&client_key);
+    /// assert_eq!(back, 200);
+    /// ```
     #[track_caller]
     pub fn decompress(&self) -> CompactPublicKey {
         expect_op(
@@ -150,6 +247,20 @@ impl CompressedCompactPublicKey {
 
     /// The public key; `Err` only for a key whose fields do not match its parameters
     /// (which deserialization already refuses).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedCompactPublicKey, FheInt16};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompressedCompactPublicKey::new(&client_key).try_decompress()?;
+    /// let back: i16 = FheInt16::encrypt(-300i16, &public_key).decrypt(&client_key);
+    /// assert_eq!(back, -300);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_decompress(&self) -> Result<CompactPublicKey> {
         Ok(CompactPublicKey {
             tag: self.tag,
@@ -158,6 +269,17 @@ impl CompressedCompactPublicKey {
     }
 
     /// The tag of the client key it encrypts for.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedCompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedCompactPublicKey::new(&client_key);
+    /// assert_eq!(compressed.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.tag
     }
@@ -165,6 +287,19 @@ impl CompressedCompactPublicKey {
     /// The parameters it encrypts under (as TFHE-rs's `parameters`): the block
     /// parameters of its client key, since this crate's compact public keys encrypt
     /// under them.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedCompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedCompactPublicKey::new(&client_key);
+    /// assert_eq!(compressed.parameters(), compressed.decompress().parameters());
+    /// assert_eq!(compressed.parameters(), client_key.config().public_key_encryption_parameters()?);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
         *self.key.parameters()
     }

@@ -17,9 +17,13 @@ use std::sync::Arc;
 /// expands it into the [`ServerKey`] it stands for.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint8};
-/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedServerKey::new(&client_key);
 /// set_server_key(compressed.decompress());
 /// let x = FheUint8::encrypt(0b1100u8, &client_key);
@@ -73,6 +77,21 @@ impl CompressedServerKey {
     ///
     /// Only if the operating system's random source fails; see
     /// [`CompressedServerKey::try_new`].
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// set_server_key(compressed.decompress());
+    /// let x = FheUint8::encrypt(5u8, &client_key);
+    /// let y: u8 = (&x + 1u8).decrypt(&client_key);
+    /// assert_eq!(y, 6);
+    /// ```
     #[track_caller]
     pub fn new(client_key: &ClientKey) -> Self {
         expect_os_randomness(Self::try_new(client_key), "CompressedServerKey::new")
@@ -80,6 +99,19 @@ impl CompressedServerKey {
 
     /// Generates the compressed server key of `client_key`; `Err` if the operating
     /// system's random source fails.
+    ///
+    /// ```
+    /// use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMPRESSION;
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config.enable_compression(TEST_COMPRESSION));
+    /// let compressed = CompressedServerKey::try_new(&client_key)?;
+    /// assert!(compressed.has_compression_key()); // as its configuration enables it
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         let compression = client_key
             .compression_key()
@@ -109,6 +141,19 @@ impl CompressedServerKey {
     /// If the host cannot reserve the memory the key needs (about 172 MiB on the
     /// default parameters); [`CompressedServerKey::try_decompress`] returns that as
     /// an `Err`.
+    ///
+    /// ```
+    /// use gpufhe::scheduler::WorkerInfo;
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let server_key = CompressedServerKey::new(&client_key).decompress();
+    /// assert_eq!(server_key.tag(), client_key.tag());
+    /// assert!(matches!(server_key.workers()[..], [WorkerInfo::Cpu { .. }]));
+    /// ```
     #[track_caller]
     pub fn decompress(&self) -> ServerKey {
         let config = SchedulerConfig::from_env().unwrap_or_else(|e| {
@@ -126,6 +171,22 @@ impl CompressedServerKey {
     /// anything is allocated: a key read from untrusted bytes may claim parameters
     /// whose key is large), and instead of the defaults when a `GPUFHE_*` value is
     /// invalid (`InvalidParameter` naming the variable).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{with_server_key_as_context, ClientKey, CompressedServerKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let server_key = CompressedServerKey::new(&client_key).try_decompress()?;
+    /// let x = FheUint8::encrypt(6u8, &client_key);
+    /// let y = with_server_key_as_context(server_key, || &x * 7u8);
+    /// let clear: u8 = y.decrypt(&client_key);
+    /// assert_eq!(clear, 42);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_decompress(&self) -> Result<ServerKey> {
         self.decompress_on_cpu(&SchedulerConfig::from_env()?)
     }
@@ -158,9 +219,13 @@ impl CompressedServerKey {
     /// that do not exist, or a GPU lacks memory for the key.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::{SchedulerConfig, WorkerInfo};
-    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// let client_key = ClientKey::generate(config);
     /// let compressed = CompressedServerKey::new(&client_key);
     /// let config = SchedulerConfig::builder().devices("cpu").cpu_threads(1).build()?;
     /// let key = compressed.decompress_with(&config)?;
@@ -192,13 +257,19 @@ impl CompressedServerKey {
     /// shape.
     ///
     /// ```
-    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
     /// let compressed = CompressedServerKey::new(&client_key);
-    /// match compressed.try_decompress_to_gpu() {
-    ///     Ok(key) => assert!(!key.gpus().is_empty()),
-    ///     Err(e) => assert!(e.to_string().contains("GPU")),
-    /// }
+    /// let gpus = match compressed.try_decompress_to_gpu() {
+    ///     Ok(key) => key.gpus().len() as u32,
+    ///     Err(gpufhe::Error::NoCudaDevice(_)) => 0, // no GPU visible
+    ///     Err(e) => panic!("{e}"),
+    /// };
+    /// assert_eq!(gpus, gpufhe::get_number_of_gpus());
     /// ```
     pub fn try_decompress_to_gpu(&self) -> Result<ServerKey> {
         let config = SchedulerConfig::from_env()?;
@@ -252,11 +323,33 @@ impl CompressedServerKey {
     }
 
     /// The configuration of its client key.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// assert_eq!(compressed.config(), client_key.config());
+    /// ```
     pub fn config(&self) -> &Config {
         &self.config
     }
 
     /// The tag of its client key.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// assert_eq!(compressed.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.tag
     }
@@ -268,6 +361,17 @@ impl CompressedServerKey {
     /// about 2(k + 1)× (standard and Fourier bootstrap keys): 4.4× on the default
     /// parameters with compression keys (64 MB stored, 281 MB expanded), 4.7× on
     /// the multi-bit defaults (113 MB, 528 MB).
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config); // no compression keys
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// assert_eq!(Some(compressed.expanded_bytes()), TEST_PARAMS.server_key_peak_bytes());
+    /// ```
     pub fn expanded_bytes(&self) -> u64 {
         let key = self.key.parameters().server_key_peak_bytes();
         let compression = self.compression.as_ref().map_or(0, |c| c.expanded_bytes());

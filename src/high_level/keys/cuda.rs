@@ -19,9 +19,13 @@ use crate::scheduler::{GpuIndex, GpuSelection};
 /// [`crate::set_server_key`] takes it as it is.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey, FheUint8};
-/// let client_key = ClientKey::generate(ConfigBuilder::default());
+/// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, CudaServerKey, FheUint8};
+/// let client_key = ClientKey::generate(config);
 /// let compressed = CompressedServerKey::new(&client_key);
 /// let key: CudaServerKey = compressed.decompress_to_gpu();
 /// if gpufhe::get_number_of_gpus() == 0 {
@@ -49,16 +53,57 @@ impl CudaServerKey {
 
     /// The GPUs the key computes on (TFHE-rs's accessor); empty when it could not
     /// be made.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey, GpuIndex};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let key = compressed.decompress_to_specific_gpu(GpuIndex::new(0));
+    /// let expected = if gpufhe::get_number_of_gpus() > 0 { vec![GpuIndex::new(0)] } else { vec![] };
+    /// assert_eq!(key.gpu_indexes(), expected);
+    /// ```
     pub fn gpu_indexes(&self) -> &[GpuIndex] {
         &self.gpus
     }
 
     /// The key, or the error that kept it from being made.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let key = CompressedServerKey::new(&client_key).decompress_to_gpu();
+    /// let gpus = match key.server_key() {
+    ///     Ok(server_key) => server_key.gpus().len() as u32,
+    ///     Err(gpufhe::Error::NoCudaDevice(_)) => 0, // no GPU visible
+    ///     Err(e) => panic!("{e}"),
+    /// };
+    /// assert_eq!(gpus, gpufhe::get_number_of_gpus());
+    /// ```
     pub fn server_key(&self) -> Result<&ServerKey> {
         self.key.as_ref().map_err(Error::clone)
     }
 
     /// The key as a `Result`: `Err` if the GPUs could not take it.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedServerKey, GpuIndex};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedServerKey::new(&client_key);
+    /// let key = compressed.decompress_to_specific_gpu(Vec::<GpuIndex>::new()); // no GPU chosen
+    /// assert!(key.into_result().is_err());
+    /// ```
     pub fn into_result(self) -> Result<ServerKey> {
         self.key
     }
@@ -85,12 +130,17 @@ impl CompressedServerKey {
     /// the error, if any, to the first operation instead of panicking here.
     ///
     /// ```
-    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, CudaServerKey};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// use gpufhe::{set_server_key, ClientKey, CompressedServerKey, CudaServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
     /// let compressed = CompressedServerKey::new(&client_key);
     /// let key: CudaServerKey = compressed.decompress_to_gpu();
-    /// assert_eq!(key.gpu_indexes().len() as u32, gpufhe::get_number_of_gpus());
-    /// set_server_key(key);
+    /// let gpus = key.gpu_indexes().len() as u32;
+    /// set_server_key(key); // without a GPU, this thread's operations return the error
+    /// assert_eq!(gpus, gpufhe::get_number_of_gpus());
     /// ```
     pub fn decompress_to_gpu(&self) -> CudaServerKey {
         CudaServerKey::new(self.try_decompress_to_gpu())
@@ -100,16 +150,21 @@ impl CompressedServerKey {
     /// (see [`CompressedServerKey::decompress_to_gpu`]).
     ///
     /// ```
-    /// use gpufhe::{ClientKey, CompressedServerKey, ConfigBuilder, GpuIndex};
-    /// let client_key = ClientKey::generate(ConfigBuilder::default());
+    /// use gpufhe::{ClientKey, CompressedServerKey, GpuIndex};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
     /// let compressed = CompressedServerKey::new(&client_key);
     /// // One key per GPU, as TFHE-rs's multi-GPU guide makes them.
-    /// let keys: Vec<_> = (0..gpufhe::get_number_of_gpus())
+    /// let n = gpufhe::get_number_of_gpus();
+    /// let keys: Vec<_> = (0..n)
     ///     .map(|i| compressed.decompress_to_specific_gpu(GpuIndex::new(i)))
     ///     .collect();
-    /// for (i, key) in keys.iter().enumerate() {
-    ///     assert_eq!(key.gpu_indexes(), &[GpuIndex::new(i as u32)]);
-    /// }
+    /// assert!(keys.iter().zip(0..).all(|(key, i)| key.gpu_indexes() == [GpuIndex::new(i)]));
+    /// let missing = compressed.decompress_to_specific_gpu(GpuIndex::new(n)); // not visible
+    /// assert!(missing.server_key().is_err());
     /// ```
     pub fn decompress_to_specific_gpu(&self, gpus: impl Into<GpuSelection>) -> CudaServerKey {
         CudaServerKey::new(self.try_decompress_to_specific_gpu(gpus))
@@ -131,11 +186,23 @@ pub struct CustomMultiGpuIndexes(Vec<GpuIndex>);
 
 impl CustomMultiGpuIndexes {
     /// The GPUs `indexes`, in this order (checked when a key is decompressed to them).
+    ///
+    /// ```
+    /// use gpufhe::{CustomMultiGpuIndexes, GpuIndex, GpuSelection};
+    /// let chosen = CustomMultiGpuIndexes::new(vec![GpuIndex::new(1), GpuIndex::new(0)]);
+    /// assert_eq!(GpuSelection::from(chosen).gpus(), [GpuIndex::new(1), GpuIndex::new(0)]);
+    /// ```
     pub fn new(indexes: Vec<GpuIndex>) -> Self {
         Self(indexes)
     }
 
     /// The GPUs.
+    ///
+    /// ```
+    /// use gpufhe::{CustomMultiGpuIndexes, GpuIndex};
+    /// let chosen = CustomMultiGpuIndexes::from(vec![GpuIndex::new(2), GpuIndex::new(3)]);
+    /// assert_eq!(chosen.gpu_indexes(), [GpuIndex::new(2), GpuIndex::new(3)]);
+    /// ```
     pub fn gpu_indexes(&self) -> &[GpuIndex] {
         &self.0
     }

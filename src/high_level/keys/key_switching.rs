@@ -22,9 +22,13 @@ use std::sync::Arc;
 /// keyswitching key, the destination's server key refreshes what it switches.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{ClientKey, ConfigBuilder, FheUint32, KeySwitchingKey, ServerKey};
-/// let (ck_1, ck_2) = (ClientKey::generate(ConfigBuilder::default()), ClientKey::generate(ConfigBuilder::default()));
+/// use gpufhe::{ClientKey, FheUint32, KeySwitchingKey, ServerKey};
+/// let (ck_1, ck_2) = (ClientKey::generate(config), ClientKey::generate(config));
 /// let (sk_1, sk_2) = (ServerKey::new(&ck_1), ServerKey::new(&ck_2));
 /// let ksk = KeySwitchingKey::new((&ck_1, &sk_1), (&ck_2, &sk_2)).unwrap();
 /// let a = FheUint32::encrypt(123_456u32, &ck_1);
@@ -50,6 +54,23 @@ impl KeySwitchingKey {
     /// A key from the pair `from` to the pair `to`, with the destination's keyswitch
     /// decomposition; `Err` unless each server key belongs to its client key and
     /// both key sets encode blocks alike.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, FheUint8, KeySwitchingKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (ck_1, sk_1) = generate_keys(config);
+    /// let (ck_2, sk_2) = generate_keys(config);
+    /// assert!(KeySwitchingKey::new((&ck_1, &sk_2), (&ck_2, &sk_2)).is_err()); // sk_2 is not ck_1's
+    /// let ksk = KeySwitchingKey::new((&ck_1, &sk_1), (&ck_2, &sk_2))?;
+    /// let moved = ksk.keyswitch(&FheUint8::encrypt(77u8, &ck_1));
+    /// let clear: u8 = moved.decrypt(&ck_2);
+    /// assert_eq!(clear, 77);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn new(from: (&ClientKey, &ServerKey), to: (&ClientKey, &ServerKey)) -> Result<Self> {
         let p = to.0.config().parameters();
         let parameters = ShortintKeySwitchingParameters {
@@ -66,6 +87,22 @@ impl KeySwitchingKey {
     /// # Panics
     ///
     /// If [`KeySwitchingKey::try_with_parameters`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::shortint::PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS_PARAMS;
+    /// use gpufhe::{generate_keys, FheInt8, KeySwitchingKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (ck_1, sk_1) = generate_keys(config);
+    /// let (ck_2, sk_2) = generate_keys(config);
+    /// let ksk = KeySwitchingKey::with_parameters((&ck_1, &sk_1), (&ck_2, &sk_2), KS_PARAMS);
+    /// let moved = ksk.keyswitch(&FheInt8::encrypt(-7i8, &ck_1));
+    /// let clear: i8 = moved.decrypt(&ck_2);
+    /// assert_eq!(clear, -7);
+    /// ```
     #[track_caller]
     pub fn with_parameters(
         from: (&ClientKey, &ServerKey),
@@ -80,6 +117,22 @@ impl KeySwitchingKey {
 
     /// [`KeySwitchingKey::with_parameters`]; `Err` as [`KeySwitchingKey::new`], or if
     /// the parameters are invalid or the destination is not the big key.
+    ///
+    /// ```
+    /// use gpufhe::shortint::EncryptionKeyChoice;
+    /// use gpufhe::shortint::PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS_PARAMS;
+    /// use gpufhe::{generate_keys, KeySwitchingKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// let pair = (&client_key, &server_key); // from a key set to itself: a refresh
+    /// assert!(KeySwitchingKey::try_with_parameters(pair, pair, KS_PARAMS).is_ok());
+    /// let mut to_small = KS_PARAMS;
+    /// to_small.destination_key = EncryptionKeyChoice::Small; // not supported
+    /// assert!(KeySwitchingKey::try_with_parameters(pair, pair, to_small).is_err());
+    /// ```
     pub fn try_with_parameters(
         from: (&ClientKey, &ServerKey),
         to: (&ClientKey, &ServerKey),
@@ -102,11 +155,37 @@ impl KeySwitchingKey {
     }
 
     /// The tag of the client key values are switched from.
+    ///
+    /// ```
+    /// use gpufhe::{generate_keys, KeySwitchingKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (ck_1, sk_1) = generate_keys(config);
+    /// let (ck_2, sk_2) = generate_keys(config);
+    /// let ksk = KeySwitchingKey::new((&ck_1, &sk_1), (&ck_2, &sk_2))?;
+    /// assert_eq!(ksk.tag_in(), ck_1.tag());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn tag_in(&self) -> KeyTag {
         self.tag_in
     }
 
     /// The tag of the client key values are switched to.
+    ///
+    /// ```
+    /// use gpufhe::{generate_keys, KeySwitchingKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (ck_1, sk_1) = generate_keys(config);
+    /// let (ck_2, sk_2) = generate_keys(config);
+    /// let ksk = KeySwitchingKey::new((&ck_1, &sk_1), (&ck_2, &sk_2))?;
+    /// assert_eq!(ksk.tag_out(), ck_2.tag());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn tag_out(&self) -> KeyTag {
         self.tag_out
     }

@@ -77,9 +77,13 @@ pub trait PublicEncryptionKey: sealed::CompactKeySource {
 /// values of its client key; no server key is needed to encrypt.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8, PublicKey};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, FheUint8, PublicKey};
+/// let (client_key, server_key) = generate_keys(config);
 /// let public_key = PublicKey::new(&client_key);
 /// // Anyone with the public key:
 /// let a = FheUint8::try_encrypt(255u8, &public_key).unwrap();
@@ -103,17 +107,56 @@ impl PublicKey {
     /// # Panics
     ///
     /// If [`PublicKey::try_new`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint32, PublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = PublicKey::new(&client_key);
+    /// let x = FheUint32::encrypt(123_456u32, &public_key);
+    /// let back: u32 = x.decrypt(&client_key);
+    /// assert_eq!(back, 123_456);
+    /// ```
     #[track_caller]
     pub fn new(client_key: &ClientKey) -> Self {
         expect_op(Self::try_new(client_key), "PublicKey::new")
     }
 
     /// The public key of `client_key`; `Err` if the system's random generator fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheBool, PublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = PublicKey::try_new(&client_key)?;
+    /// let x = FheBool::try_encrypt(false, &public_key)?;
+    /// assert!(!x.decrypt(&client_key));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         CompactPublicKey::try_new(client_key).map(|key| Self { key })
     }
 
     /// The tag of the client key it encrypts for.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, PublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = PublicKey::new(&client_key);
+    /// assert_eq!(public_key.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.key.tag()
     }
@@ -164,6 +207,20 @@ impl CompressedPublicKey {
     /// # Panics
     ///
     /// If [`CompressedPublicKey::try_new`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedPublicKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedPublicKey::new(&client_key);
+    /// let x = FheUint8::encrypt(250u8, &compressed); // decompressed for each value
+    /// let back: u8 = x.decrypt(&client_key);
+    /// assert_eq!(back, 250);
+    /// ```
     #[track_caller]
     pub fn new(client_key: &ClientKey) -> Self {
         expect_op(Self::try_new(client_key), "CompressedPublicKey::new")
@@ -171,6 +228,21 @@ impl CompressedPublicKey {
 
     /// The compressed public key of `client_key`; `Err` if the system's random
     /// generator fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedPublicKey, FheInt32};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedPublicKey::try_new(&client_key)?;
+    /// let x = FheInt32::try_encrypt(-70_000i32, &compressed)?;
+    /// let back: i32 = x.decrypt(&client_key);
+    /// assert_eq!(back, -70_000);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         CompressedCompactPublicKey::try_new(client_key).map(|key| Self { key })
     }
@@ -196,11 +268,37 @@ impl CompressedPublicKey {
 
     /// The public key; `Err` only for a key whose fields do not match its parameters
     /// (which deserialization already refuses).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedPublicKey, FheUint16};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let public_key = CompressedPublicKey::new(&client_key).try_decompress()?;
+    /// let x = FheUint16::encrypt(4321u16, &public_key);
+    /// let back: u16 = x.decrypt(&client_key);
+    /// assert_eq!(back, 4321);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_decompress(&self) -> Result<PublicKey> {
         self.key.try_decompress().map(|key| PublicKey { key })
     }
 
     /// The tag of the client key it encrypts for.
+    ///
+    /// ```
+    /// use gpufhe::{ClientKey, CompressedPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let compressed = CompressedPublicKey::new(&client_key);
+    /// assert_eq!(compressed.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.key.tag()
     }

@@ -23,9 +23,13 @@ use std::sync::Arc;
 /// the key of the current thread's operations.
 ///
 /// ```
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// use gpufhe::{generate_keys, set_server_key, FheUint8};
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key.clone());
 /// let a = FheUint8::encrypt(0b0110u8, &client_key);
 /// let b = FheUint8::encrypt(0b0011u8, &client_key);
@@ -111,8 +115,12 @@ impl ServerKey {
     /// that computes on the CPU.
     ///
     /// ```
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// assert!(server_key.gpus().is_empty());
     /// ```
     pub fn gpus(&self) -> Vec<GpuIndex> {
@@ -123,9 +131,13 @@ impl ServerKey {
     /// stream-bound workers of each GPU (see [`crate::scheduler`]).
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::WorkerInfo;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// assert!(matches!(server_key.workers()[..], [WorkerInfo::Cpu { threads }] if threads >= 1));
     /// ```
     pub fn workers(&self) -> Vec<WorkerInfo> {
@@ -133,16 +145,55 @@ impl ServerKey {
     }
 
     /// The configuration of its client key.
+    ///
+    /// ```
+    /// use gpufhe::generate_keys;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// assert_eq!(server_key.config(), client_key.config());
+    /// ```
     pub fn config(&self) -> &Config {
         &self.inner.config
     }
 
     /// The tag of its client key.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// assert_eq!(server_key.tag(), client_key.tag());
+    /// set_server_key(server_key.clone());
+    /// let x = FheUint8::encrypt(1u8, &client_key);
+    /// assert_eq!((&x + &x).tag(), Some(server_key.tag())); // its results carry it
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.inner.tag
     }
 
     /// Keyswitch + bootstrap evaluations run with this key (and its clones) so far.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
+    /// set_server_key(server_key.clone());
+    /// assert_eq!(server_key.pbs_count(), 0);
+    /// let a = FheUint8::encrypt(6u8, &client_key);
+    /// let _ = &a ^ &a;
+    /// assert_eq!(server_key.pbs_count(), 4); // one bootstrap per 2-bit block
+    /// ```
     pub fn pbs_count(&self) -> u64 {
         self.inner.scheduler.pbs_count()
     }
@@ -150,9 +201,13 @@ impl ServerKey {
     /// Circuits, bootstraps and bootstrap layers run with this key so far.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::{generate_keys, set_server_key, FheUint8};
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key.clone());
     /// let a = FheUint8::encrypt(9u8, &client_key);
     /// let _ = a.eq(&a); // 4 block comparisons, then one fold
@@ -173,9 +228,13 @@ impl ServerKey {
     /// offload advice ([`CostModel::advise`]).
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::Provenance;
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// let model = server_key.cost_model();
     /// assert_eq!(model.cpu.unwrap().provenance, Provenance::Modelled);
     /// ```
@@ -189,9 +248,13 @@ impl ServerKey {
     /// changing nothing, if it was measured with other parameters or GPUs.
     ///
     /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
     /// use gpufhe::scheduler::{Calibration, CostModel, Provenance};
-    /// use gpufhe::{generate_keys, ConfigBuilder};
-    /// let (_client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::generate_keys;
+    /// let (_client_key, server_key) = generate_keys(config);
     /// let mut cpu = server_key.cost_model().cpu.unwrap();
     /// cpu.provenance = Provenance::Measured;
     /// let calibration = Calibration::new(*server_key.config().parameters(), cpu, vec![])?;
@@ -275,48 +338,138 @@ macro_rules! key_material_accessors {
         impl $key {
             /// Whether it holds dedicated keyswitch material for compact public keys:
             /// always `false` (they encrypt under the block parameters).
+            ///
+            /// ```
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config);
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(!key.has_cpk_key_switching_key_material());
+            /// ```
             pub fn has_cpk_key_switching_key_material(&self) -> bool {
                 false
             }
 
             /// Whether it holds a compression key: whether its configuration
             /// enables compression.
+            ///
+            /// ```
+            /// use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMPRESSION;
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config.enable_compression(TEST_COMPRESSION));
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(key.has_compression_key());
+            /// ```
             pub fn has_compression_key(&self) -> bool {
                 self.config().compression_parameters().is_some()
             }
 
             /// Whether it holds a decompression key: whether its configuration
             /// enables compression (the two keys come together).
+            ///
+            /// ```
+            /// use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMPRESSION;
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config.enable_compression(TEST_COMPRESSION));
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(key.has_decompression_key());
+            /// ```
             pub fn has_decompression_key(&self) -> bool {
                 self.config().compression_parameters().is_some()
             }
 
             /// Whether it holds a noise-squashing key: always `false` (not
             /// supported).
+            ///
+            /// ```
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config);
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(!key.has_noise_squashing_key());
+            /// ```
             pub fn has_noise_squashing_key(&self) -> bool {
                 false
             }
 
             /// Whether it holds a noise-squashing compression key: always `false`
             /// (not supported).
+            ///
+            /// ```
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config);
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(!key.has_noise_squashing_compression_key());
+            /// ```
             pub fn has_noise_squashing_compression_key(&self) -> bool {
                 false
             }
 
             /// Whether it holds a re-randomization key: always `false` (not
             /// supported).
+            ///
+            /// ```
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config);
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(!key.has_re_randomization_key());
+            /// ```
             pub fn has_re_randomization_key(&self) -> bool {
                 false
             }
 
             /// Whether it holds a dedicated OPRF key: always `false` (random values
             /// are drawn with the server key itself).
+            ///
+            /// ```
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config);
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(!key.has_oprf_key());
+            /// ```
             pub fn has_oprf_key(&self) -> bool {
                 false
             }
 
             /// Whether it holds a transciphering key: always `false` (not
             /// supported).
+            ///
+            /// ```
+            #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let client_key = ClientKey::generate(config);
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(!key.has_transciphering_key());
+            /// ```
             pub fn has_transciphering_key(&self) -> bool {
                 false
             }
@@ -330,22 +483,63 @@ key_material_accessors!(ServerKey);
 impl ServerKey {
     /// Whether it can compress ciphertexts: whether its configuration enables
     /// compression.
+    ///
+    /// ```
+    /// use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMPRESSION;
+    /// use gpufhe::generate_keys;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (_client_key, server_key) = generate_keys(config.enable_compression(TEST_COMPRESSION));
+    /// assert!(server_key.supports_compression());
+    /// ```
     pub fn supports_compression(&self) -> bool {
         self.has_compression_key()
     }
 
     /// Whether it can draw encrypted random values: always `true`.
+    ///
+    /// ```
+    /// use gpufhe::generate_keys;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (_client_key, server_key) = generate_keys(config);
+    /// assert!(server_key.supports_oprf());
+    /// ```
     pub fn supports_oprf(&self) -> bool {
         true
     }
 
     /// Whether it can squash noise: always `false` (not supported).
+    ///
+    /// ```
+    /// use gpufhe::generate_keys;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (_client_key, server_key) = generate_keys(config);
+    /// assert!(!server_key.supports_noise_squashing());
+    /// ```
     pub fn supports_noise_squashing(&self) -> bool {
         false
     }
 
     /// Whether it can compress squashed ciphertexts: always `false` (not
     /// supported).
+    ///
+    /// ```
+    /// use gpufhe::generate_keys;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (_client_key, server_key) = generate_keys(config);
+    /// assert!(!server_key.supports_noise_squashing_compression());
+    /// ```
     pub fn supports_noise_squashing_compression(&self) -> bool {
         false
     }

@@ -29,6 +29,16 @@ impl KeyTag {
     }
 
     /// The tag as a number.
+    ///
+    /// ```
+    /// use gpufhe::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let tag = ClientKey::generate(config).tag();
+    /// assert_eq!(tag.to_string(), format!("{:#018x}", tag.value())); // as it is displayed
+    /// ```
     pub fn value(self) -> u64 {
         self.0
     }
