@@ -2,7 +2,7 @@
 //!
 //! Computing on encrypted integers with TFHE (fully homomorphic encryption), fast
 //! on NVIDIA GPUs and correct on any CPU. [`high_level`] is the API most users
-//! want: keys, [`FheUint2`] ... [`FheUint256`], [`FheInt8`] ... [`FheInt128`] and
+//! want: keys, [`FheUint2`] ... [`FheUint2048`], [`FheInt2`] ... [`FheInt2048`] and
 //! [`FheBool`] with ordinary operators, re-exported here.
 //!
 //! # Layers

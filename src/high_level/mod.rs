@@ -35,11 +35,12 @@
 //!
 //! # Types and operations
 //!
-//! [`FheUint2`] ... [`FheUint256`] are [`FheUint<Id>`] for one width each; they wrap
-//! around like `wrapping_*` on the clear type ([`U256`](crate::integer::U256) for
-//! [`FheUint256`]). [`FheInt8`] ... [`FheInt128`]
-//! ([`FheInt<Id>`]) are their signed twins, two's complement on the same blocks:
-//! the same operators with `i8` ... `i128` clear operands, signed comparisons and
+//! [`FheUint2`] ... [`FheUint2048`] are [`FheUint<Id>`] for one width each (every
+//! width of TFHE-rs); they wrap around like `wrapping_*` on the clear type (`u8` ...
+//! `u128`, [`U256`](crate::integer::U256) ... [`U2048`](crate::integer::U2048)).
+//! [`FheInt2`] ... [`FheInt2048`] ([`FheInt<Id>`]) are their signed twins, two's
+//! complement on the same blocks: the same operators with `i8` ... `i128`
+//! ([`I256`](crate::integer::I256) ...) clear operands, signed comparisons and
 //! `min`/`max`, an arithmetic `>>`, [`FheInt::abs`], and casts that sign-extend.
 //! [`FheBool`] is what comparisons return. The operators `+ - * / % & | ^ ! << >>`
 //! (`/` and `%` on unsigned types) and unary `-` (and their `*Assign` forms) take
