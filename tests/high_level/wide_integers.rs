@@ -4,8 +4,8 @@
 //! (`U256` ... `U2048`, `I256` ... `I2048`): arithmetic, comparisons with clears of
 //! any type, casts between every family, trivial values, lists, compressed values,
 //! OPRF, sums, lookups, fused multiply-divide, values that do not fit, and
-//! serialization. The default parameters run `add` and `<` on 160, 512 and 2048 bits
-//! and a cast from 2048 bits in `wide_integers_default_parameters.rs`.
+//! serialization. The default parameters run `add` and `<` on 160 and 512 bits and a
+//! 2048-bit encryption and cast in `wide_integers_default_parameters.rs`.
 
 use crate::insecure_keys::setup;
 

@@ -1,6 +1,6 @@
 //! The widths above 128 bits on the default (secure) parameters: `add` and `<` on
-//! 160, 512 and 2048 bits and a cast from 2048 to 64 bits (with 2 CPU threads, add
-//! and `<` take 197, 636 and 2,556 bootstraps, 60 s in all). One batch per width, so the blocks of the two
+//! 160 and 512 bits (197 and 636 bootstraps), and a 2048-bit value encrypted,
+//! decrypted and cast to 64 bits. One batch per width, so the blocks of the two
 //! operations share bootstrap layers. The other operations run on the insecure test
 //! parameters in `wide_integers.rs`.
 
@@ -11,7 +11,7 @@ use gpufhe::prelude::*;
 use gpufhe::{FheUint160, FheUint2048, FheUint512, FheUint64};
 
 #[test]
-fn add_and_lt_on_160_512_and_2048_bits() {
+fn add_and_lt_on_160_and_512_bits_and_a_2048_bit_cast() {
     let (ck, server_key) = counting_setup();
     let a = U256::MAX >> 97u32; // 159 bits
     let b = U256::ONE << 150u32;
@@ -38,15 +38,13 @@ fn add_and_lt_on_160_512_and_2048_bits() {
     assert_eq!(FheDecrypt::<U512>::decrypt(&sum, ck), U512::ONE);
     assert!(lt.decrypt(ck));
 
+    // 2048 bits: encryption, decryption and a cast on the default parameters. The
+    // circuits bootstrap each 2-bit block on its own whatever the width, so the noise
+    // of a 2048-bit addition is that of the 160- and 512-bit ones above; its 2,556
+    // bootstraps (40 s of CI) run on the insecure parameters in `wide_integers.rs`.
     let a = (U2048::ONE << 2047u32) + U2048::from(u128::MAX);
     let x = FheUint2048::encrypt(a, ck);
-    let y = FheUint2048::encrypt(U2048::ONE, ck);
-    let (sum, lt) = server_key
-        .run_batch(&[()], |_| (&x + &y, x.lt(&y)))
-        .unwrap()
-        .remove(0);
-    assert_eq!(FheDecrypt::<U2048>::decrypt(&sum, ck), a + U2048::ONE);
-    assert!(!lt.decrypt(ck));
+    assert_eq!(FheDecrypt::<U2048>::decrypt(&x, ck), a);
     let low: u64 = FheUint64::cast_from(x).decrypt(ck);
     assert_eq!(low, u64::MAX);
 }
