@@ -13,8 +13,16 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-#[path = "sha256.rs"]
-pub mod sha256;
+#[path = "../src/core_crypto/sha256.rs"]
+mod sha256;
+
+/// The SHA-256 digest of `data`, in lowercase hexadecimal.
+pub fn sha256_hex(data: &[u8]) -> String {
+    sha256::sha256(data)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
 
 /// The folder of the packaged images, in the package's root.
 pub const DIR: &str = "kernels";
@@ -55,7 +63,7 @@ pub fn sources_hash(
     for (file, flags) in images {
         part(&format!("image {file}"), flags.join("\n").as_bytes());
     }
-    Ok(sha256::sha256_hex(&material))
+    Ok(sha256_hex(&material))
 }
 
 /// The pinned compiler wheels as scripts/install-nvcc.sh lists them in `pins=(...)`,

@@ -13,6 +13,7 @@ mod entities;
 pub mod fft;
 pub mod gpu;
 mod random;
+pub(crate) mod sha256;
 
 pub use algorithms::noise;
 pub(crate) use algorithms::polynomial;

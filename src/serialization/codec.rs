@@ -54,6 +54,13 @@ pub const MAX_TYPE_NAME_LEN: usize = 64;
 const CODEC: Configuration<LittleEndian, Fixint, NoLimit> =
     bincode::config::standard().with_fixed_int_encoding();
 
+/// `value`'s payload bytes as [`safe_serialize`] writes them after the header (for
+/// digests of a value's content, such as a seeded key's tag).
+pub(crate) fn payload_bytes<T: Serialize>(value: &T, what: &str) -> Result<Vec<u8>> {
+    bincode::serde::encode_to_vec(value, CODEC)
+        .map_err(|e| Error::Serialization(format!("cannot encode a {what}: {e}")))
+}
+
 /// A type [`safe_serialize`] and [`safe_deserialize`] handle: serde traits (whose
 /// deserialization validates the value) and the name written in the header.
 pub trait SafeSerialization: Serialize + DeserializeOwned {

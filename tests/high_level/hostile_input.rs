@@ -450,3 +450,178 @@ fn an_invalid_environment_value_is_an_err_wherever_an_err_can_be_returned() {
     let x = FheUint8::encrypt(3u8, &client_key);
     assert_eq!(FheDecrypt::<u8>::decrypt(&(&x + &x), &client_key), 6);
 }
+
+#[test]
+fn seeded_keys_of_different_configurations_have_different_tags() {
+    // One seed, two configurations (the same test parameters but the LWE dimension):
+    // different secret keys, which must not share a tag, or values of one would be
+    // computed on by the other's server key into garbage.
+    let config = |lwe_dimension| {
+        let mut parameters = small_parameters();
+        parameters.lwe_dimension = gpufhe::core_crypto::LweDimension(lwe_dimension);
+        ConfigBuilder::default()
+            .with_insecure_custom_parameters(parameters)
+            .unwrap()
+    };
+    let a = ClientKey::generate_with_seed(config(256), gpufhe::Seed(42));
+    let b = ClientKey::generate_with_seed(config(300), gpufhe::Seed(42));
+    assert_ne!(a.tag(), b.tag());
+    // The same seed and configuration still give the same key and tag.
+    assert_eq!(
+        ClientKey::generate_with_seed(config(256), gpufhe::Seed(42)).tag(),
+        a.tag()
+    );
+    let server_b = ServerKey::new(&b);
+    gpufhe::set_server_key(server_b);
+    let (x, y) = (FheUint8::encrypt(200u8, &a), FheUint8::encrypt(100u8, &a));
+    assert!(matches!(
+        x.try_add(&y),
+        Err(gpufhe::Error::KeyMismatch { .. })
+    ));
+    let read: gpufhe::Result<u8> = FheUint8::encrypt(1u8, &b).try_decrypt(&a);
+    assert!(read.is_err());
+}
+
+#[test]
+fn a_decomposition_the_arithmetic_cannot_carry_is_refused_everywhere() {
+    // base_log 64 (times 1 level = 64 bits) shifted a digit by 64 bits: a panic in
+    // a checked build, wrong keyswitches in a release build.
+    use gpufhe::core_crypto::{DecompositionBaseLog, DecompositionLevelCount};
+    use gpufhe::shortint::{EncryptionKeyChoice, ShortintKeySwitchingParameters};
+    use gpufhe::KeySwitchingKey;
+    let decomposition = |base_log, level| ShortintKeySwitchingParameters {
+        ks_base_log: DecompositionBaseLog(base_log),
+        ks_level: DecompositionLevelCount(level),
+        destination_key: EncryptionKeyChoice::Big,
+    };
+    let (client_key, server_key) = crate::insecure_keys::keys();
+    let pair = (client_key, server_key);
+    for (base_log, level) in [(64, 1), (0, 4), (4, 0), (33, 2)] {
+        let refused =
+            KeySwitchingKey::try_with_parameters(pair, pair, decomposition(base_log, level));
+        assert!(refused.is_err(), "{base_log} x {level}");
+        let mut parameters = small_parameters();
+        parameters.ks_base_log = DecompositionBaseLog(base_log);
+        parameters.ks_level = DecompositionLevelCount(level);
+        assert!(ConfigBuilder::default()
+            .with_insecure_custom_parameters(parameters)
+            .is_err());
+        parameters = small_parameters();
+        parameters.pbs_base_log = DecompositionBaseLog(base_log);
+        parameters.pbs_level = DecompositionLevelCount(level);
+        assert!(ConfigBuilder::default()
+            .with_insecure_custom_parameters(parameters)
+            .is_err());
+    }
+    // Read: a valid key of 63 x 1 with its base rewritten to 64 is refused.
+    let valid = KeySwitchingKey::try_with_parameters(pair, pair, decomposition(63, 1)).unwrap();
+    let bytes = with_insecure_parameters_allowed(|| to_bytes(&valid));
+    let shape: Vec<u8> = [63u64, 1].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let at = bytes
+        .windows(16)
+        .position(|w| w == shape.as_slice())
+        .expect("the key's decomposition is in its bytes");
+    let mut crafted = bytes.clone();
+    crafted[at..at + 8].copy_from_slice(&64u64.to_le_bytes());
+    let read = |bytes: &[u8]| {
+        with_insecure_parameters_allowed(|| safe_deserialize::<KeySwitchingKey>(bytes, LIMIT))
+    };
+    assert!(read(&bytes).is_ok());
+    assert!(read(&crafted).is_err());
+}
+
+#[test]
+fn empty_arrays_with_axes_whose_product_overflows_are_refused() {
+    use gpufhe::{ClearArray, FheUint8Array};
+    // 0 × usize::MAX × 2 holds no element, but its strides overflow: slicing it
+    // multiplied past usize. Refused when built, as any shape that overflows.
+    let huge = vec![0, usize::MAX, 2];
+    assert!(FheUint8Array::try_new(vec![], huge.clone()).is_err());
+    assert!(ClearArray::<u8>::try_new(vec![], huge.clone()).is_err());
+    let mut array = FheUint8Array::try_new(vec![], vec![0, 4]).unwrap();
+    assert!(array.reshape(huge).is_err());
+    // An empty array with one huge axis has strides that fit: it slices.
+    let wide = FheUint8Array::try_new(vec![], vec![0, usize::MAX]).unwrap();
+    let sliced = wide.try_slice(&[0..0, 0..usize::MAX]).unwrap();
+    assert_eq!(sliced.shape(), &[0, usize::MAX]);
+}
+
+#[test]
+fn conformance_to_an_unchecked_absurd_configuration_is_false_not_a_panic() {
+    use gpufhe::conformance::{ConformanceParams, ParameterSetConformant};
+    use gpufhe::serialization::safe_deserialize_conformant;
+    let (client_key, _) = crate::insecure_keys::keys();
+    let mut absurd = small_parameters();
+    absurd.glwe_dimension = gpufhe::core_crypto::GlweDimension(usize::MAX);
+    absurd.polynomial_size = gpufhe::core_crypto::PolynomialSize(1 << 16);
+    let config = ConfigBuilder::with_custom_parameters(absurd).build();
+    let params = ConformanceParams::from(&config);
+    let value = FheUint8::encrypt(5u8, client_key);
+    assert!(!value.is_conformant(&params));
+    assert!(!FheBool::encrypt(true, client_key).is_conformant(&params));
+    let compressed = gpufhe::CompressedFheUint8::encrypt(5u8, client_key);
+    assert!(!compressed.is_conformant(&params));
+    let bytes = with_insecure_parameters_allowed(|| to_bytes(&value));
+    let read = with_insecure_parameters_allowed(|| {
+        safe_deserialize_conformant::<FheUint8>(bytes.as_slice(), LIMIT, &params)
+    });
+    assert!(read.is_err());
+}
+
+#[test]
+fn an_empty_table_or_list_still_checks_the_value_and_the_server_key() {
+    use gpufhe::{FheUint16, MatchValues};
+    let (client_key, server_key) = crate::insecure_keys::keys();
+    let other = small_client_key();
+    let empty = MatchValues::<u8>::new(vec![]).unwrap();
+    let foreign = FheUint8::encrypt(3u8, &other);
+    let ours = FheUint8::encrypt(3u8, client_key);
+    // No server key on this thread: an Err, as for every operation.
+    let alone = std::thread::spawn(move || {
+        let ours = ours;
+        let looked_up: gpufhe::Result<(FheUint16, FheBool)> = ours.match_value(&empty);
+        (
+            looked_up.is_err(),
+            FheUint8::try_contains(&[], &ours).is_err(),
+        )
+    });
+    assert_eq!(alone.join().unwrap(), (true, true));
+    gpufhe::set_server_key(server_key.clone());
+    let empty = MatchValues::<u8>::new(vec![]).unwrap();
+    let looked_up: gpufhe::Result<(FheUint16, FheBool)> = foreign.match_value(&empty);
+    assert!(matches!(looked_up, Err(gpufhe::Error::KeyMismatch { .. })));
+    assert!(FheUint8::try_contains(&[], &foreign).is_err());
+    // A value of the key: no entry, no match.
+    let (value, found): (FheUint16, FheBool) = FheUint8::encrypt(3u8, client_key)
+        .match_value(&empty)
+        .unwrap();
+    assert_eq!(
+        (value.decrypt(client_key), found.decrypt(client_key)),
+        (0u16, false)
+    );
+}
+
+#[test]
+fn clears_wider_than_the_selected_value_wrap_as_in_tfhe_rs() {
+    // TFHE-rs 1.8.2 gives these (checked with the tfhe crate): the clear's low bits.
+    use gpufhe::FheInt8;
+    let client_key = crate::insecure_keys::setup();
+    let no = FheBool::encrypt(false, client_key);
+    let x = FheUint8::encrypt(7u8, client_key);
+    let picked: u8 = no.scalar_if_then_else(&x, 300u16).decrypt(client_key);
+    assert_eq!(picked, 44);
+    let picked: u8 = (!&no).scalar_if_then_else(300u16, &x).decrypt(client_key);
+    assert_eq!(picked, 44);
+    let (first, second) = no.flip(&x, 300u16);
+    let flipped: (u8, u8) = (first.decrypt(client_key), second.decrypt(client_key));
+    assert_eq!(flipped, (7, 44));
+    let y = FheInt8::encrypt(7i8, client_key);
+    let picked: i8 = no.scalar_if_then_else(&y, -200i16).decrypt(client_key);
+    assert_eq!(picked, 56);
+    let picked: i8 = no.scalar_if_then_else(&y, 200i16).decrypt(client_key);
+    assert_eq!(picked, -56);
+    let picked: u8 = FheUint8::select(&no, 1u8, 300u16).decrypt(client_key);
+    assert_eq!(picked, 44);
+    // Comparisons compare the whole clear, as TFHE-rs does.
+    assert!(x.lt(300u16).decrypt(client_key));
+}

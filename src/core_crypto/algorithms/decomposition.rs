@@ -16,7 +16,7 @@ pub(crate) struct SignedDecomposer {
 
 impl SignedDecomposer {
     pub(crate) fn new(base_log: DecompositionBaseLog, level: DecompositionLevelCount) -> Self {
-        debug_assert!(base_log.0 * level.0 <= 64 && base_log.0 > 0 && level.0 > 0);
+        debug_assert!(base_log.0 * level.0 <= 64 && (1..64).contains(&base_log.0) && level.0 > 0);
         Self {
             base_log: base_log.0,
             level: level.0,

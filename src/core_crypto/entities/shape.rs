@@ -5,16 +5,19 @@
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::error::{Error, Result};
 
-/// `Err` unless `1 <= base_log`, `1 <= level` and `base_log * level <= 64`.
+/// `Err` unless `1 <= base_log <= 63`, `1 <= level` and `base_log * level <= 64`:
+/// the decompositions the 64-bit arithmetic carries (a digit and its carry are
+/// shifted by `base_log`, which must stay below the word's 64 bits). Every
+/// parameter validation and every key read from bytes goes through it.
 pub(crate) fn check_decomposition(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
 ) -> Result<()> {
-    if base_log.0 >= 1 && level.0 >= 1 && base_log.0.saturating_mul(level.0) <= 64 {
+    if (1..64).contains(&base_log.0) && level.0 >= 1 && base_log.0.saturating_mul(level.0) <= 64 {
         Ok(())
     } else {
         Err(Error::InvalidParameter(format!(
-            "decomposition base 2^{} with {} levels needs 1 <= base_log, 1 <= level, base_log * level <= 64",
+            "decomposition base 2^{} with {} levels needs 1 <= base_log <= 63, 1 <= level, base_log * level <= 64",
             base_log.0, level.0
         )))
     }

@@ -97,9 +97,14 @@ impl Dims {
     }
 }
 
-/// The number of elements of `shape`, `None` if it overflows.
+/// The number of elements of `shape`; `None` if the product of its non-zero axes
+/// overflows, even when an axis of length 0 empties it: strides and slice offsets
+/// are products of the axes, so every one of them must fit.
 fn element_count(shape: &[usize]) -> Option<usize> {
-    shape.iter().try_fold(1usize, |n, &len| n.checked_mul(len))
+    shape
+        .iter()
+        .try_fold(1usize, |n, &len| n.checked_mul(len.max(1)))?;
+    Some(shape.iter().product())
 }
 
 /// `range` as `start..end` within `0..len`, `None` if it reaches out of it or ends

@@ -16,7 +16,7 @@ use super::signed::base::{FheInt, FheIntId};
 use super::unsigned::base::{FheUint, FheUintId, UnsignedClear, UnsignedView};
 use crate::error::{Error, Result};
 use crate::high_level::booleans::base::FheBool;
-use crate::high_level::internals::circuit::{run, single};
+use crate::high_level::internals::circuit::{check_operands, run, single};
 use crate::high_level::internals::expect_op;
 use crate::high_level::internals::storage::Input;
 use crate::high_level::traits::{
@@ -334,6 +334,8 @@ impl<Id: FheUintId> FheUint<Id> {
         Clear: UnsignedClear,
         OutId: FheUintId,
     {
+        // Checked here too: an empty table runs no circuit.
+        check_operands(&[self.unsigned_view().input()])?;
         let outputs = matches
             .0
             .iter()
@@ -368,9 +370,10 @@ impl<Id: FheUintId> FheUint<Id> {
 
 /// Whether some value of `data` equals `value`, as one circuit: a `!=` per value,
 /// then the flags folded together ([`integer::contains`]). Trivially false for no
-/// value.
+/// value (`value` still checked against the thread's server key).
 pub(crate) fn contains(data: &[Input<'_>], value: Input<'_>) -> Result<FheBool> {
     if data.is_empty() {
+        check_operands(&[value])?;
         return Ok(FheBool::encrypt_trivial(false));
     }
     let inputs: Vec<Input<'_>> = data.iter().copied().chain([value]).collect();

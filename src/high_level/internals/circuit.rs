@@ -14,6 +14,14 @@ pub(crate) fn run(
     current_server_key()?.execute(inputs, build)
 }
 
+/// `Err` unless there is a server key on this thread and every input belongs to
+/// it (its tag and parameters), as [`run`] checks them, without running anything:
+/// for operations whose result needs no circuit for some input (an empty table, an
+/// empty list to search), which must refuse what every other operation refuses.
+pub(crate) fn check_operands(inputs: &[Input<'_>]) -> Result<()> {
+    current_server_key()?.circuit_inputs(inputs).map(|_| ())
+}
+
 /// The only output of a circuit.
 pub(crate) fn single(mut outputs: Vec<Storage>) -> Result<Storage> {
     check_eq("number of outputs of the circuit", 1, outputs.len())?;

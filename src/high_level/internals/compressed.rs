@@ -113,7 +113,7 @@ impl CompressedStorage {
     /// its key, if it names one).
     pub(crate) fn conforms_to(&self, params: &ConformanceParams, bits: u32) -> Result<()> {
         params.check_tag("the compressed value", Some(self.tag))?;
-        let p = params.config().parameters();
+        let p = params.block_parameters()?;
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.check_parameters(p)?,
             CompressedBlocks::ModulusSwitched(b) => b.check_parameters(p)?,

@@ -275,7 +275,7 @@ impl ClientKey {
             bytes[16..].copy_from_slice(label);
             SecretRandomGenerator::from_seed_insecure(crate::core_crypto::Seed(bytes))
         };
-        let tag = KeyTag::from_generator(&mut generator(b"gpufhe:key-tag\0\0"));
+        let tag = KeyTag::seeded(seed.0, &config)?;
         let key = shortint::ClientKey::from_secret_generator(
             *config.parameters(),
             &mut generator(b"gpufhe:block-key"),

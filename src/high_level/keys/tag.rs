@@ -1,7 +1,10 @@
 //! [`KeyTag`]: which client key a server key or a value belongs to.
 
+use crate::core_crypto::sha256::sha256;
 use crate::core_crypto::Seed;
 use crate::error::{Error, Result};
+use crate::high_level::config::Config;
+use crate::serialization::codec::payload_bytes;
 use serde::{Deserialize, Serialize};
 
 /// The random 64-bit identifier of a client key. Its server keys and every value
@@ -21,11 +24,21 @@ impl KeyTag {
         Ok(Self(u64::from_le_bytes(bytes)))
     }
 
-    /// A tag drawn from `secret` (reproducible keys).
-    pub(crate) fn from_generator(secret: &mut crate::core_crypto::SecretRandomGenerator) -> Self {
-        let mut bits = [0u64; 64];
-        secret.fill_binary(&mut bits);
-        Self(bits.iter().fold(0, |acc, &b| (acc << 1) | b))
+    /// The tag of the client key that `seed` and `config` generate
+    /// ([`ClientKey::generate_with_seed`](super::ClientKey::generate_with_seed)):
+    /// the first 8 bytes of the SHA-256 digest of a domain label, the seed and the
+    /// configuration's serialized bytes (its block and compression parameters), so
+    /// that two configurations, which give different secret keys from one seed,
+    /// also give different tags (with probability 1 - 2^-64), and the same seed and
+    /// configuration give the same tag on every machine and release.
+    pub(crate) fn seeded(seed: u128, config: &Config) -> Result<Self> {
+        let mut material = b"gpufhe:key-tag:v2".to_vec();
+        material.extend_from_slice(&seed.to_le_bytes());
+        material.extend_from_slice(&payload_bytes(config, "configuration")?);
+        let digest = sha256(&material);
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&digest[..8]);
+        Ok(Self(u64::from_le_bytes(bytes)))
     }
 
     /// The tag as a number.

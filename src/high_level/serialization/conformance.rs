@@ -126,6 +126,18 @@ impl ConformanceParams {
         self.tag
     }
 
+    /// The block parameters values must be of; `Err` unless they are valid
+    /// ([`ShortintParameters::validate`](crate::shortint::ShortintParameters::validate)):
+    /// an unchecked configuration
+    /// ([`ConfigBuilder::with_custom_parameters`](crate::ConfigBuilder::with_custom_parameters))
+    /// may hold any dimensions, and the sizes a value is checked against are
+    /// products of them. Nothing conforms to parameters no key can be made of.
+    pub(crate) fn block_parameters(&self) -> Result<&crate::shortint::ShortintParameters> {
+        let parameters = self.config.parameters();
+        parameters.validate()?;
+        Ok(parameters)
+    }
+
     /// `Err` unless `tag` is the required one (if any).
     pub(crate) fn check_tag(&self, what: &'static str, tag: Option<KeyTag>) -> Result<()> {
         match (self.tag, tag) {
@@ -297,7 +309,7 @@ conformant_key! {
 impl Conformant for FheBool {
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the value", self.tag())?;
-        self.storage.conforms_to(params.config().parameters(), 1)
+        self.storage.conforms_to(params.block_parameters()?, 1)
     }
 }
 
@@ -305,7 +317,7 @@ impl<Id: FheUintId> Conformant for FheUint<Id> {
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the value", self.tag())?;
         self.storage
-            .conforms_to(params.config().parameters(), Id::BITS)
+            .conforms_to(params.block_parameters()?, Id::BITS)
     }
 }
 

@@ -575,9 +575,33 @@ pub trait IfThenElse<T> {
 }
 
 /// A clear value that enters a selection as a trivial value of `T`: for
-/// [`FheUint`](crate::FheUint) any unsigned clear (`u8` ... `u128`, [`U256`](crate::integer::U256)), for [`FheInt`](crate::FheInt) any
-/// signed clear (`i8` ... `i128`), cast to the type like an `as` cast (its low
-/// bits), as TFHE-rs does.
+/// [`FheUint`](crate::FheUint) any unsigned clear (`u8` ... `u128`,
+/// [`U256`](crate::integer::U256) ... [`U2048`](crate::integer::U2048)), for
+/// [`FheInt`](crate::FheInt) any signed clear (`i8` ... `i128`,
+/// [`I256`](crate::integer::I256) ... [`I2048`](crate::integer::I2048)).
+///
+/// A clear wider than `T` wraps to `T`'s width like an `as` cast (its low bits in
+/// two's complement), in every selection alike (`scalar_if_then_else`,
+/// `scalar_select`, `select`, `if_then_else`, `cmux`, `flip`): this is TFHE-rs
+/// 1.8's result (it decomposes the clear into the value's blocks), checked against
+/// it: `300u16` selected into an `FheUint8` is 44, `-200i16` into an `FheInt8` is
+/// 56. Comparisons, by contrast, compare the whole clear (`FheUint8` `< 300u16` is
+/// true), also as TFHE-rs does.
+///
+/// ```
+/// use gpufhe::prelude::*;
+/// use gpufhe::{FheBool, FheUint8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
+/// let no = FheBool::encrypt(false, &client_key);
+/// let x = FheUint8::encrypt(7u8, &client_key);
+/// let picked: u8 = no.scalar_if_then_else(&x, 300u16).decrypt(&client_key);
+/// assert_eq!(picked, 300u16 as u8); // 44
+/// ```
 pub trait ScalarArm<T> {
     /// The clear value as a trivial value of `T`.
     fn into_trivial(self) -> T;

@@ -1,6 +1,9 @@
-//! SHA-256 (FIPS 180-4), for the hash that ties the packaged kernel images to their
-//! sources (`packaged_kernels.rs`): a hash that is the same on every machine and Rust
-//! release (std's `DefaultHasher` promises neither), without a build dependency.
+//! SHA-256 (FIPS 180-4): a digest that is the same on every machine and Rust release
+//! (std's `DefaultHasher` promises neither), without a dependency. It ties the tag of
+//! a seeded client key to its seed and configuration (`high_level::keys::tag`), and
+//! build.rs includes this file too, to tie the packaged kernel images to their
+//! sources (`build/packaged_kernels.rs`; its test, `tests/gpu/kernel_packaging.rs`,
+//! checks the standard vectors).
 
 const K: [u32; 64] = [
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -13,8 +16,8 @@ const K: [u32; 64] = [
     0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ];
 
-/// The SHA-256 digest of `data`, in lowercase hexadecimal.
-pub fn sha256_hex(data: &[u8]) -> String {
+/// The SHA-256 digest of `data`.
+pub(crate) fn sha256(data: &[u8]) -> [u8; 32] {
     let mut h: [u32; 8] = [
         0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
         0x5be0cd19,
@@ -64,5 +67,9 @@ pub fn sha256_hex(data: &[u8]) -> String {
             *state = state.wrapping_add(value);
         }
     }
-    h.iter().map(|word| format!("{word:08x}")).collect()
+    let mut digest = [0u8; 32];
+    for (out, word) in digest.chunks_exact_mut(4).zip(h) {
+        out.copy_from_slice(&word.to_be_bytes());
+    }
+    digest
 }
