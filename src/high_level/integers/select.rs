@@ -109,13 +109,25 @@ impl<Id: FheIntId> IfThenZero<FheInt<Id>> for FheBool {
 /// `select`, `if_then_else` and `cmux` with two clear arms, for one family of
 /// encrypted integers.
 macro_rules! clear_select {
-    ($family:ident, $id:ident, $zero:literal, $example:literal) => {
+    ($family:ident, $id:ident, $zero:literal) => {
         impl<Id: $id> $family<Id> {
             /// `if condition { true_value } else { false_value }`, encrypted
             /// (TFHE-rs's associated function of the same name).
             ///
             /// ```
-            #[doc = $example]
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheBool, FheInt16, FheUint8};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let yes = FheBool::encrypt(true, &client_key);
+            /// let a: u8 = FheUint8::select(&yes, 3u8, 250u8).decrypt(&client_key);
+            /// let b: u8 = FheUint8::if_then_else(&yes, 4u8, 250u8).decrypt(&client_key);
+            /// let c: i16 = FheInt16::cmux(&yes, -5, 250).decrypt(&client_key);
+            /// assert_eq!((a, b, c), (3, 4, -5));
             /// ```
             ///
             /// # Panics
@@ -135,6 +147,21 @@ macro_rules! clear_select {
 
             /// [`Self::select`]; `Err` if there is no server key on this thread or
             /// the condition belongs to another key.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheBool, FheUint8};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// let yes = FheBool::encrypt(true, &client_key);
+            /// assert!(FheUint8::try_select(&yes, 1u8, 2u8).is_err()); // no server key yet
+            /// gpufhe::set_server_key(server_key);
+            /// let picked: u8 = FheUint8::try_select(&yes, 1u8, 2u8).unwrap().decrypt(&client_key);
+            /// assert_eq!(picked, 1);
+            /// ```
             pub fn try_select(
                 condition: &FheBool,
                 true_value: impl ScalarArm<Self>,
@@ -148,6 +175,14 @@ macro_rules! clear_select {
             /// TFHE-rs's `dot_product`: one selection per pair, then one sum. `Err`
             /// if the slices differ in length, there is no server key on this thread
             /// or a boolean belongs to another key.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheBool, FheUint8};
+            /// let bits = [FheBool::encrypt_trivial(true)];
+            /// // One boolean, two clear values: refused before any key is needed.
+            /// assert!(FheUint8::try_dot_product(&bits, &[1, 2]).is_err());
+            /// ```
             pub fn try_dot_product(bools: &[FheBool], clears: &[Id::Clear]) -> Result<Self> {
                 if bools.len() != clears.len() {
                     return Err(crate::Error::InvalidParameter(format!(
@@ -167,6 +202,20 @@ macro_rules! clear_select {
 
             /// [`Self::try_dot_product`].
             ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheBool, FheUint8};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let bits = [true, false, true].map(|b| FheBool::encrypt(b, &client_key));
+            /// let dot: u8 = FheUint8::dot_product(&bits, &[2, 3, 4]).decrypt(&client_key);
+            /// assert_eq!(dot, 2 + 4);
+            /// ```
+            ///
             /// # Panics
             ///
             /// If [`Self::try_dot_product`] fails.
@@ -175,7 +224,7 @@ macro_rules! clear_select {
                 expect_op(Self::try_dot_product(bools, clears), "dot_product")
             }
 
-            /// [`Self::select`] under TFHE-rs's other name.
+            /// [`Self::select`] under TFHE-rs's other name (example at [`Self::select`]).
             ///
             /// # Panics
             ///
@@ -192,7 +241,8 @@ macro_rules! clear_select {
                 )
             }
 
-            /// [`Self::select`] under TFHE-rs's name for the "controlled mux".
+            /// [`Self::select`] under TFHE-rs's name for the "controlled mux" (example
+            /// at [`Self::select`]).
             ///
             /// # Panics
             ///
@@ -208,33 +258,8 @@ macro_rules! clear_select {
         }
     };
 }
-clear_select!(
-    FheUint,
-    FheUintId,
-    0u8,
-    "use gpufhe::prelude::*;
-use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
-let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-set_server_key(server_key);
-let condition = FheBool::encrypt(true, &client_key);
-let picked: u8 = FheUint8::select(&condition, 3u8, 250u8).decrypt(&client_key);
-assert_eq!(picked, 3);
-let bits = [true, false, true].map(|b| FheBool::encrypt(b, &client_key));
-let dot: u8 = FheUint8::dot_product(&bits, &[2, 3, 4]).decrypt(&client_key);
-assert_eq!(dot, 6);"
-);
-clear_select!(
-    FheInt,
-    FheIntId,
-    0i8,
-    "use gpufhe::prelude::*;
-use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheInt16};
-let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-set_server_key(server_key);
-let condition = FheBool::encrypt(false, &client_key);
-let picked: i16 = FheInt16::select(&condition, 3, -250).decrypt(&client_key);
-assert_eq!(picked, -250);"
-);
+clear_select!(FheUint, FheUintId, 0u8);
+clear_select!(FheInt, FheIntId, 0i8);
 
 /// A lookup table of clear `(input, output)` pairs with distinct inputs, for
 /// [`FheUint::match_value`] and [`FheUint::match_value_or`]. The inputs need not
@@ -245,6 +270,12 @@ pub struct MatchValues<Clear>(Vec<(Clear, Clear)>);
 impl<Clear> MatchValues<Clear> {
     /// The table of `matches` (`.0` the input, `.1` its output); `Err` if two
     /// entries have the same input.
+    ///
+    /// ```
+    /// use gpufhe::MatchValues;
+    /// assert!(MatchValues::new(vec![(1u8, 10u8), (2, 10)]).is_ok());
+    /// assert!(MatchValues::new(vec![(1u8, 10u8), (1, 20)]).is_err()); // input 1 twice
+    /// ```
     pub fn new(matches: Vec<(Clear, Clear)>) -> Result<Self>
     where
         Clear: Eq + Hash,
@@ -260,6 +291,12 @@ impl<Clear> MatchValues<Clear> {
     }
 
     /// The table mapping each input of `range` to `func(input)`.
+    ///
+    /// ```
+    /// use gpufhe::MatchValues;
+    /// let squares = MatchValues::from_fn_and_range(|x: u8| x * x, 1..4);
+    /// assert_eq!(squares.get_values(), &vec![(1, 1), (2, 4), (3, 9)]);
+    /// ```
     pub fn from_fn_and_range<F>(func: F, range: Range<Clear>) -> Self
     where
         Clear: Copy,
@@ -270,6 +307,12 @@ impl<Clear> MatchValues<Clear> {
     }
 
     /// The `(input, output)` pairs.
+    ///
+    /// ```
+    /// use gpufhe::MatchValues;
+    /// let table = MatchValues::new(vec![(7u16, 1u16), (3, 2)]).unwrap();
+    /// assert_eq!(table.get_values(), &vec![(7, 1), (3, 2)]);
+    /// ```
     pub fn get_values(&self) -> &Vec<(Clear, Clear)> {
         &self.0
     }
@@ -315,9 +358,13 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16, FheUint8, MatchValues};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::{FheUint16, FheUint8, MatchValues};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let day = FheUint8::encrypt(2u8, &client_key);
     /// let table = MatchValues::new(vec![(1u8, 100u8), (2u8, 200u8)]).unwrap();
     /// let (price, found): (FheUint16, _) = day.match_value(&table).unwrap();
@@ -353,6 +400,21 @@ impl<Id: FheUintId> FheUint<Id> {
     /// The output of the entry of `matches` whose input is `self`, or `or_value` if
     /// there is none (see [`FheUint::match_value`]); `Err` as it, or if `or_value`
     /// does not fit `OutId`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, MatchValues};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let table = MatchValues::new(vec![(1u8, 10u8), (2, 20)]).unwrap();
+    /// let x = FheUint8::encrypt(5u8, &client_key); // not in the table
+    /// let out: FheUint8 = x.match_value_or(&table, 99u8).unwrap();
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&out, &client_key), 99);
+    /// ```
     pub fn match_value_or<Clear, OutId>(
         &self,
         matches: &MatchValues<Clear>,
@@ -392,6 +454,21 @@ macro_rules! contains_methods {
             /// Whether `value` is one of `values`, as one circuit (an encrypted
             /// `false` for an empty slice); `Err` if there is no server key on this
             /// thread or the values belong to different keys.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::FheUint8;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// let x = FheUint8::encrypt(5u8, &client_key);
+            /// assert!(FheUint8::try_contains(&[], &x).is_err()); // no server key yet
+            /// gpufhe::set_server_key(server_key);
+            /// let found = FheUint8::try_contains(&[], &x).unwrap();
+            /// assert!(!found.decrypt(&client_key)); // nothing to find in no values
+            /// ```
             pub fn try_contains(values: &[Self], value: &Self) -> Result<FheBool> {
                 let data: Vec<Input<'_>> =
                     values.iter().map(|x| x.unsigned_view().input()).collect();
@@ -399,6 +476,22 @@ macro_rules! contains_methods {
             }
 
             /// Whether `value` is one of `values` (see `try_contains`).
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheInt8, FheUint8};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let primes = [2u8, 3, 5, 7].map(|p| FheUint8::encrypt(p, &client_key));
+            /// let five = FheUint8::contains(&primes, &FheUint8::encrypt(5u8, &client_key));
+            /// let signed = [-1i8, 1].map(|v| FheInt8::encrypt(v, &client_key));
+            /// let zero = FheInt8::contains(&signed, &FheInt8::encrypt(0i8, &client_key));
+            /// assert_eq!((five.decrypt(&client_key), zero.decrypt(&client_key)), (true, false));
+            /// ```
             ///
             /// # Panics
             ///
