@@ -95,21 +95,78 @@ impl FheBool {
 
     /// `self & rhs`; `Err` if there is no server key on this thread or the operands
     /// belong to different keys. The operator `&` panics instead.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// let yes = FheBool::encrypt(true, &client_key);
+    /// assert!(yes.try_and(true).is_err()); // no server key yet
+    /// gpufhe::set_server_key(server_key);
+    /// let no = FheBool::encrypt(false, &client_key);
+    /// let (both, with_clear) = (yes.try_and(&no).unwrap(), yes.try_and(true).unwrap());
+    /// assert_eq!((both.decrypt(&client_key), with_clear.decrypt(&client_key)), (false, true));
+    /// ```
     pub fn try_and<'r>(&self, rhs: impl Into<BoolOperand<'r>>) -> Result<Self> {
         self.bitwise(BitOp::And, rhs.into())
     }
 
     /// `self | rhs`; `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let (yes, no) = (FheBool::encrypt(true, &client_key), FheBool::encrypt(false, &client_key));
+    /// assert!(yes.try_or(&no).unwrap().decrypt(&client_key));
+    /// assert!(!no.try_or(false).unwrap().decrypt(&client_key));
+    /// ```
     pub fn try_or<'r>(&self, rhs: impl Into<BoolOperand<'r>>) -> Result<Self> {
         self.bitwise(BitOp::Or, rhs.into())
     }
 
     /// `self ^ rhs`; `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let (yes, no) = (FheBool::encrypt(true, &client_key), FheBool::encrypt(false, &client_key));
+    /// assert!(yes.try_xor(&no).unwrap().decrypt(&client_key));
+    /// assert!(!yes.try_xor(true).unwrap().decrypt(&client_key));
+    /// ```
     pub fn try_xor<'r>(&self, rhs: impl Into<BoolOperand<'r>>) -> Result<Self> {
         self.bitwise(BitOp::Xor, rhs.into())
     }
 
     /// `!self`, that is `1 - self` (no bootstrap); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let no = FheBool::encrypt(false, &client_key);
+    /// assert!(no.try_not().unwrap().decrypt(&client_key));
+    /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.combine(BoolOperand::from(false), |c, a, _| not_wire(c, a))
     }
@@ -134,9 +191,13 @@ impl FheBool {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::{FheBool, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let cond = FheBool::encrypt(false, &client_key);
     /// let a = FheUint8::encrypt(10u8, &client_key);
     /// let b = FheUint8::encrypt(20u8, &client_key);
@@ -158,6 +219,24 @@ impl FheBool {
 
     /// `if self { then } else { otherwise }`; `Err` if there is no server key on
     /// this thread or the operands belong to different keys.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheBool, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// let cond = FheBool::encrypt(true, &client_key);
+    /// let (a, b) = (FheUint8::encrypt(1u8, &client_key), FheUint8::encrypt(2u8, &client_key));
+    /// assert!(cond.try_select(&a, &b).is_err()); // no server key yet
+    /// gpufhe::set_server_key(server_key);
+    /// let picked: u8 = cond.try_select(&a, &b).unwrap().decrypt(&client_key);
+    /// let same: u8 = cond.try_cmux(&a, &b).unwrap().decrypt(&client_key);
+    /// let other: u8 = cond.try_if_then_else(&b, &a).unwrap().decrypt(&client_key);
+    /// assert_eq!((picked, same, other), (1, 1, 2));
+    /// ```
     pub fn try_select<T>(&self, then: &T, otherwise: &T) -> Result<T>
     where
         FheBool: IfThenElse<T>,
@@ -166,7 +245,7 @@ impl FheBool {
     }
 
     /// [`FheBool::select`] under TFHE-rs's other name; works without importing the
-    /// [`IfThenElse`] trait.
+    /// [`IfThenElse`] trait (example at [`FheBool::select`]).
     ///
     /// # Panics
     ///
@@ -179,7 +258,8 @@ impl FheBool {
         expect_op(self.try_select(then, otherwise), "if_then_else")
     }
 
-    /// [`FheBool::try_select`] under the name of [`IfThenElse`].
+    /// [`FheBool::try_select`] under the name of [`IfThenElse`] (example at
+    /// [`FheBool::try_select`]).
     pub fn try_if_then_else<T>(&self, then: &T, otherwise: &T) -> Result<T>
     where
         FheBool: IfThenElse<T>,
@@ -187,7 +267,8 @@ impl FheBool {
         self.try_select(then, otherwise)
     }
 
-    /// [`FheBool::select`] under TFHE-rs's name for the "controlled mux".
+    /// [`FheBool::select`] under TFHE-rs's name for the "controlled mux" (example
+    /// at [`FheBool::select`]).
     ///
     /// # Panics
     ///
@@ -200,7 +281,8 @@ impl FheBool {
         expect_op(self.try_select(then, otherwise), "cmux")
     }
 
-    /// [`FheBool::try_select`] under the name of [`FheBool::cmux`].
+    /// [`FheBool::try_select`] under the name of [`FheBool::cmux`] (example at
+    /// [`FheBool::try_select`]).
     pub fn try_cmux<T>(&self, then: &T, otherwise: &T) -> Result<T>
     where
         FheBool: IfThenElse<T>,
@@ -280,6 +362,10 @@ impl FheWait for FheBool {
 
 impl FheBool {
     /// The width of the type in bits: 1.
+    ///
+    /// ```
+    /// assert_eq!(gpufhe::FheBool::num_bits(), 1);
+    /// ```
     pub const fn num_bits() -> usize {
         1
     }
