@@ -89,11 +89,28 @@ macro_rules! bit_methods {
 
             #[doc = concat!("`floor(log2(self))` as an [`FheUint32`](crate::FheUint32); meaningless unless `self > 0`")]
             #[doc = concat!("(see [`", stringify!($T), "::try_checked_ilog2`]). `Err` on failure.")]
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheInt16, FheUint16};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// let x = FheUint16::encrypt(1000u16, &client_key);
+            /// assert!(x.try_ilog2().is_err()); // no server key yet
+            /// gpufhe::set_server_key(server_key);
+            /// let log: u32 = x.try_ilog2().unwrap().decrypt(&client_key);
+            /// let signed: u32 = FheInt16::encrypt(1000i16, &client_key).ilog2().decrypt(&client_key);
+            /// assert_eq!((log, signed), (1000u16.ilog2(), 9));
+            /// ```
             pub fn try_ilog2(&self) -> $crate::error::Result<$crate::high_level::integers::unsigned::static_::FheUint32> {
                 Ok(self.try_checked_ilog2()?.0)
             }
 
-            /// `floor(log2(self))`; meaningless unless `self > 0`.
+            /// `floor(log2(self))`; meaningless unless `self > 0` (example at
+            /// [`Self::try_ilog2`]).
             ///
             /// # Panics
             ///
@@ -105,11 +122,27 @@ macro_rules! bit_methods {
 
             /// `floor(log2(self))` and whether it is meaningful (`self > 0`), as TFHE-rs
             /// returns it; `Err` on failure.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheInt16, FheUint16};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let (log, valid) = FheUint16::encrypt(1000u16, &client_key).try_checked_ilog2().unwrap();
+            /// let (_, valid_zero) = FheInt16::encrypt(0i16, &client_key).checked_ilog2();
+            /// assert_eq!(FheDecrypt::<u32>::decrypt(&log, &client_key), 9);
+            /// assert_eq!((valid.decrypt(&client_key), valid_zero.decrypt(&client_key)), (true, false));
+            /// ```
             pub fn try_checked_ilog2(&self) -> $crate::error::Result<($crate::high_level::integers::unsigned::static_::FheUint32, $crate::high_level::booleans::base::FheBool)> {
                 self.unsigned_view().logarithm($ilog2)
             }
 
-            /// `floor(log2(self))` and whether it is meaningful (`self > 0`).
+            /// `floor(log2(self))` and whether it is meaningful (`self > 0`); example
+            /// at [`Self::try_checked_ilog2`], and for this type:
             ///
             $(#[$log])*
             ///
@@ -122,11 +155,26 @@ macro_rules! bit_methods {
             }
 
             /// The bits in reverse order (one bootstrap per block); `Err` on failure.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheInt16, FheUint16};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let x = FheUint16::encrypt(0b1011u16, &client_key);
+            /// let reversed: u16 = x.try_reverse_bits().unwrap().decrypt(&client_key);
+            /// let signed: i16 = FheInt16::encrypt(1i16, &client_key).reverse_bits().decrypt(&client_key);
+            /// assert_eq!((reversed, signed), (0b1011u16.reverse_bits(), i16::MIN));
+            /// ```
             pub fn try_reverse_bits(&self) -> $crate::error::Result<Self> {
                 self.unsigned_view().reversed().map(Self::from_unsigned_view)
             }
 
-            /// The bits in reverse order.
+            /// The bits in reverse order (example at [`Self::try_reverse_bits`]).
             ///
             /// # Panics
             ///
@@ -138,16 +186,47 @@ macro_rules! bit_methods {
 
             /// Whether the value is even (one bootstrap); `Err` if there is no server
             /// key on this thread or the value belongs to another key.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheInt16, FheUint16};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// let x = FheUint16::encrypt(1234u16, &client_key);
+            /// assert!(x.try_is_even().is_err()); // no server key yet
+            /// gpufhe::set_server_key(server_key);
+            /// let even = x.try_is_even().unwrap().decrypt(&client_key);
+            /// let signed_even = FheInt16::encrypt(-7i16, &client_key).is_even().decrypt(&client_key);
+            /// assert_eq!((even, signed_even), (true, false));
+            /// ```
             pub fn try_is_even(&self) -> $crate::error::Result<$crate::high_level::booleans::base::FheBool> {
                 self.unsigned_view().parity(false)
             }
 
             #[doc = concat!("Whether the value is odd (one bootstrap); `Err` as [`", stringify!($T), "::try_is_even`].")]
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::{FheInt16, FheUint16};
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let odd = FheUint16::encrypt(1234u16, &client_key).try_is_odd().unwrap();
+            /// let signed_odd = FheInt16::encrypt(-7i16, &client_key).is_odd();
+            /// assert_eq!((odd.decrypt(&client_key), signed_odd.decrypt(&client_key)), (false, true));
+            /// ```
             pub fn try_is_odd(&self) -> $crate::error::Result<$crate::high_level::booleans::base::FheBool> {
                 self.unsigned_view().parity(true)
             }
 
-            /// Whether the value is even (one bootstrap), as TFHE-rs's `is_even`.
+            /// Whether the value is even (one bootstrap), as TFHE-rs's `is_even`; example
+            /// at [`Self::try_is_even`], and for this type:
             ///
             $(#[$parity])*
             ///
@@ -159,7 +238,7 @@ macro_rules! bit_methods {
                 $crate::high_level::internals::expect_op(self.try_is_even(), "is_even")
             }
 
-            /// Whether the value is odd (one bootstrap).
+            /// Whether the value is odd (one bootstrap; example at [`Self::try_is_odd`]).
             ///
             /// # Panics
             ///
@@ -198,9 +277,13 @@ bit_methods! {
     counts: [
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheUint8;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let x = FheUint8::encrypt(0b0010_1100u8, &client_key);
         /// let ones: u32 = x.count_ones().decrypt(&client_key);
         /// let zeros: u32 = x.count_zeros().decrypt(&client_key);
@@ -219,9 +302,13 @@ bit_methods! {
     ilog2: [
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheUint16;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let (log, valid) = FheUint16::encrypt(1000u16, &client_key).checked_ilog2();
         /// assert_eq!(FheDecrypt::<u32>::decrypt(&log, &client_key), 9);
         /// assert!(valid.decrypt(&client_key));
@@ -232,9 +319,13 @@ bit_methods! {
     parity: [
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheUint16;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let x = FheUint16::encrypt(1235u16, &client_key);
         /// assert!(!x.is_even().decrypt(&client_key));
         /// assert!(x.is_odd().decrypt(&client_key));
