@@ -104,9 +104,13 @@ pub trait FheIntId:
 ///
 /// ```
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8, FheInt16};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// set_server_key(server_key);
+/// use gpufhe::{FheInt16, FheInt8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
 /// let a = FheInt8::encrypt(-100i8, &client_key);
 /// let b = FheInt8::encrypt(50i8, &client_key);
 /// let sum: i8 = (&a - &b).decrypt(&client_key); // wraps like i8::wrapping_sub
@@ -165,29 +169,72 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// The width in bits.
+    ///
+    /// ```
+    /// assert_eq!(gpufhe::FheInt16::bits(), 16);
+    /// ```
     pub const fn bits() -> u32 {
         <Id::Unsigned as FheUintId>::BITS
     }
 
     /// The bits of the value as the unsigned type of the same width (no bootstrap,
     /// like `x as u8` for an `i8`).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// let x = FheInt8::encrypt_trivial(-1i8);
+    /// assert_eq!(x.as_unsigned().try_decrypt_trivial::<u8>().unwrap(), -1i8 as u8);
+    /// ```
     pub fn as_unsigned(&self) -> &FheUint<Id::Unsigned> {
         &self.inner
     }
 
     /// The value whose two's complement bits are those of `value` (no bootstrap, like
     /// `x as i8` for a `u8`).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheInt8, FheUint8};
+    /// let x = FheInt8::from_unsigned_bits(FheUint8::encrypt_trivial(200u8));
+    /// assert_eq!(x.try_decrypt_trivial::<i8>().unwrap(), 200u8 as i8);
+    /// ```
     pub fn from_unsigned_bits(value: FheUint<Id::Unsigned>) -> Self {
         Self::from_inner(value)
     }
 
     /// The tag of the client key it was encrypted under, `None` if it is a trivial
     /// encryption (which works with every key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let x = FheInt8::encrypt(-5i8, &client_key);
+    /// assert_eq!(x.tag(), Some(client_key.tag()));
+    /// assert_eq!(FheInt8::encrypt_trivial(-5i8).tag(), None);
+    /// ```
     pub fn tag(&self) -> Option<KeyTag> {
         self.inner.tag()
     }
 
     /// Whether it is a trivial encryption (readable without a key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheInt8::encrypt_trivial(-5i8).is_trivial());
+    /// assert!(!FheInt8::encrypt(-5i8, &client_key).is_trivial());
+    /// ```
     pub fn is_trivial(&self) -> bool {
         self.inner.is_trivial()
     }
@@ -209,16 +256,43 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// Where its blocks live (see [`FheUint::current_device`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{Device, FheInt8};
+    /// assert_eq!(FheInt8::encrypt_trivial(-5i8).current_device(), Device::Cpu);
+    /// ```
     pub fn current_device(&self) -> Device {
         self.inner.current_device()
     }
 
     /// Moves its blocks to `device` (see [`FheUint::move_to_device`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{Device, FheInt8, GpuIndex};
+    /// let mut x = FheInt8::encrypt_trivial(-5i8);
+    /// assert!(x.move_to_device(Device::Cpu).is_ok()); // already there
+    /// // A trivial value stays on the CPU, but a GPU that does not exist is an error.
+    /// assert!(x.move_to_device(Device::CudaGpu(GpuIndex::new(u32::MAX))).is_err());
+    /// ```
     pub fn move_to_device(&mut self, device: Device) -> Result<()> {
         self.inner.move_to_device(device)
     }
 
     /// `Err` unless the value is well formed (see [`FheUint::validate`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheInt8::encrypt(-5i8, &client_key).validate().is_ok());
+    /// assert!(FheInt8::encrypt_trivial(-5i8).validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.inner.validate()
     }
