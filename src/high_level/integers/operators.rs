@@ -347,31 +347,121 @@ pub(crate) use iter_sum;
 macro_rules! try_binary_methods {
     ($Operand:ty, $Shift:ty) => {
         /// `self - rhs`, wrapping; `Err` on failure (see `try_add`).
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{FheInt8, FheUint8};
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
+        /// let (a, b) = (FheUint8::encrypt(5u8, &client_key), FheInt8::encrypt(5i8, &client_key));
+        /// let unsigned: u8 = a.try_sub(7u8).unwrap().decrypt(&client_key);
+        /// let signed: i8 = b.try_sub(&FheInt8::encrypt(7i8, &client_key)).unwrap().decrypt(&client_key);
+        /// assert_eq!((unsigned, signed), (5u8.wrapping_sub(7), -2));
+        /// ```
         pub fn try_sub<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
             self.binary(BinaryOp::Sub, rhs.into().0)
         }
 
         /// `self * rhs`, wrapping; `Err` on failure.
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{FheInt8, FheUint8};
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
+        /// let (a, b) = (FheUint8::encrypt(100u8, &client_key), FheInt8::encrypt(-100i8, &client_key));
+        /// let unsigned: u8 = a.try_mul(3u8).unwrap().decrypt(&client_key);
+        /// let signed: i8 = b.try_mul(&FheInt8::encrypt(-1i8, &client_key)).unwrap().decrypt(&client_key);
+        /// assert_eq!((unsigned, signed), (100u8.wrapping_mul(3), 100));
+        /// ```
         pub fn try_mul<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
             self.binary(BinaryOp::Mul, rhs.into().0)
         }
 
         /// `self & rhs`; `Err` on failure.
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{FheInt8, FheUint8};
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
+        /// let (a, b) = (FheUint8::encrypt(0b1100u8, &client_key), FheInt8::encrypt(-1i8, &client_key));
+        /// let unsigned: u8 = a.try_bitand(0b1010u8).unwrap().decrypt(&client_key);
+        /// let signed: i8 = b.try_bitand(0x0Fi8).unwrap().decrypt(&client_key);
+        /// assert_eq!((unsigned, signed), (0b1000, 0x0F));
+        /// ```
         pub fn try_bitand<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
             self.binary(BinaryOp::BitAnd, rhs.into().0)
         }
 
         /// `self | rhs`; `Err` on failure.
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{FheInt8, FheUint8};
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
+        /// let (a, b) = (FheUint8::encrypt(0b1100u8, &client_key), FheInt8::encrypt(i8::MIN, &client_key));
+        /// let unsigned: u8 = a.try_bitor(0b1010u8).unwrap().decrypt(&client_key);
+        /// let signed: i8 = b.try_bitor(1i8).unwrap().decrypt(&client_key);
+        /// assert_eq!((unsigned, signed), (0b1110, i8::MIN | 1));
+        /// ```
         pub fn try_bitor<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
             self.binary(BinaryOp::BitOr, rhs.into().0)
         }
 
         /// `self ^ rhs`; `Err` on failure.
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{FheInt8, FheUint8};
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
+        /// let (a, b) = (FheUint8::encrypt(0b1100u8, &client_key), FheInt8::encrypt(-1i8, &client_key));
+        /// let unsigned: u8 = a.try_bitxor(0b1010u8).unwrap().decrypt(&client_key);
+        /// let signed: i8 = b.try_bitxor(5i8).unwrap().decrypt(&client_key);
+        /// assert_eq!((unsigned, signed), (0b0110, -1 ^ 5));
+        /// ```
         pub fn try_bitxor<'r>(&self, rhs: impl Into<$Operand>) -> Result<Self> {
             self.binary(BinaryOp::BitXor, rhs.into().0)
         }
 
         /// `self << amount` (the amount modulo the width); `Err` on failure.
+        ///
+        /// ```
+        /// use gpufhe::prelude::*;
+        /// use gpufhe::{FheInt8, FheUint8};
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
+        /// let (a, b) = (FheUint8::encrypt(0b1011u8, &client_key), FheInt8::encrypt(-3i8, &client_key));
+        /// let unsigned: u8 = a.try_shl(5u32).unwrap().decrypt(&client_key);
+        /// let signed: i8 = b.try_shl(9u32).unwrap().decrypt(&client_key); // 9 mod 8 = 1
+        /// assert_eq!((unsigned, signed), (0b1011u8 << 5, -6));
+        /// ```
         pub fn try_shl<'r>(&self, amount: impl Into<$Shift>) -> Result<Self> {
             self.binary(BinaryOp::Shl, amount.into().0)
         }
