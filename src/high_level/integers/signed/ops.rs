@@ -66,11 +66,15 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// let a = FheInt8::encrypt(-1i8, &client_key);
     /// assert!(a.try_add(&a).is_err()); // no server key on this thread yet
-    /// set_server_key(server_key);
+    /// gpufhe::set_server_key(server_key);
     /// let sum: i8 = a.try_add(i8::MIN).unwrap().decrypt(&client_key);
     /// assert_eq!(sum, i8::MAX); // wraps around
     /// ```
@@ -81,6 +85,20 @@ impl<Id: FheIntId> FheInt<Id> {
     try_binary_methods!(SignedOperand<'r, Id>, ShiftAmount<'r, Id::Unsigned>);
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is `clear - &x`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(5i8, &client_key);
+    /// let difference: i8 = x.try_sub_from(3).unwrap().decrypt(&client_key);
+    /// assert_eq!(difference, 3 - 5);
+    /// ```
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = UnsignedClear::from_wide_wrapping(clear_bits::<Id>(clear));
         self.inner.try_sub_from(clear).map(Self::from_inner)
@@ -91,9 +109,13 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let a = FheInt8::encrypt(-100i8, &client_key);
     /// assert_eq!(FheDecrypt::<i8>::decrypt(&(&a >> 3u32), &client_key), -100 >> 3);
     /// ```
@@ -102,11 +124,38 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// `-self`, wrapping (`-MIN` is `MIN`); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let negated: i8 = FheInt8::encrypt(-5i8, &client_key).try_neg().unwrap().decrypt(&client_key);
+    /// let min: i8 = FheInt8::encrypt(i8::MIN, &client_key).try_neg().unwrap().decrypt(&client_key);
+    /// assert_eq!((negated, min), (5, i8::MIN));
+    /// ```
     pub fn try_neg(&self) -> Result<Self> {
         self.inner.try_neg().map(Self::from_inner)
     }
 
     /// `!self` (every bit flipped, no bootstrap); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(5i8, &client_key);
+    /// assert_eq!(FheDecrypt::<i8>::decrypt(&x.try_not().unwrap(), &client_key), !5i8);
+    /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.inner.try_not().map(Self::from_inner)
     }
@@ -116,17 +165,23 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let a = FheInt8::encrypt(-100i8, &client_key);
     /// assert_eq!(FheDecrypt::<i8>::decrypt(&a.try_abs().unwrap(), &client_key), 100);
+    /// let min = FheInt8::encrypt(i8::MIN, &client_key);
+    /// assert_eq!(FheDecrypt::<i8>::decrypt(&min.abs(), &client_key), i8::MIN); // wraps
     /// ```
     pub fn try_abs(&self) -> Result<Self> {
         self.inner.unary(integer::abs).map(Self::from_inner)
     }
 
-    /// `|self|`, wrapping.
+    /// `|self|`, wrapping (example at [`FheInt::try_abs`]).
     ///
     /// # Panics
     ///
@@ -138,6 +193,20 @@ impl<Id: FheIntId> FheInt<Id> {
 
     /// The wrapping sum of `values` as one circuit (a trivial zero for an empty slice).
     /// `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let values = [-3i8, 100, 100].map(|v| FheInt8::encrypt(v, &client_key));
+    /// let sum: i8 = FheInt8::sum(&values).unwrap().decrypt(&client_key);
+    /// assert_eq!(sum, (-3i8).wrapping_add(100).wrapping_add(100));
+    /// ```
     pub fn sum(values: &[Self]) -> Result<Self> {
         Self::sum_of(&values.iter().collect::<Vec<_>>())
     }
@@ -148,6 +217,10 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// The width of the type in bits (TFHE-rs's name for `bits`).
+    ///
+    /// ```
+    /// assert_eq!(gpufhe::FheInt32::num_bits(), 32);
+    /// ```
     pub const fn num_bits() -> usize {
         Self::bits() as usize
     }
@@ -195,9 +268,13 @@ bit_methods! {
         ///
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheInt8;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let x = FheInt8::encrypt(-20i8, &client_key); // 0b1110_1100
         /// let ones: u32 = x.count_ones().decrypt(&client_key);
         /// let zeros: u32 = x.count_zeros().decrypt(&client_key);
@@ -217,9 +294,13 @@ bit_methods! {
         ///
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt16};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheInt16;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let (log, valid) = FheInt16::encrypt(1000i16, &client_key).checked_ilog2();
         /// assert_eq!(FheDecrypt::<u32>::decrypt(&log, &client_key), 9);
         /// assert!(valid.decrypt(&client_key));
@@ -235,9 +316,13 @@ bit_methods! {
     parity: [
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt16};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheInt16;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let x = FheInt16::encrypt(-1235i16, &client_key);
         /// assert!(!x.is_even().decrypt(&client_key));
         /// assert!(x.is_odd().decrypt(&client_key));
@@ -253,9 +338,13 @@ checked_methods!(
         ///
         /// ```
         /// use gpufhe::prelude::*;
-        /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-        /// set_server_key(server_key);
+        /// use gpufhe::FheInt8;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = gpufhe::ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = gpufhe::generate_keys(config);
+        /// gpufhe::set_server_key(server_key);
         /// let a = FheInt8::encrypt(-100i8, &client_key);
         /// let (sum, ok) = a.checked_add(-100i8);
         /// assert_eq!(FheDecrypt::<i8>::decrypt(&sum, &client_key), 56);
