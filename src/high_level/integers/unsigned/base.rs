@@ -122,9 +122,13 @@ pub trait FheUintId:
 ///
 /// ```
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// set_server_key(server_key);
+/// use gpufhe::FheUint8;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
 /// let a = FheUint8::encrypt(0b1100_1010u8, &client_key);
 /// let b = FheUint8::encrypt(0b0110_0110u8, &client_key);
 /// let c = (&a ^ &b) | 1u8;
@@ -138,9 +142,13 @@ pub trait FheUintId:
 /// ```
 /// use gpufhe::integer::U256;
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint256};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// set_server_key(server_key);
+/// use gpufhe::FheUint256;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
 /// let big = U256::from((5u128, 1u128)); // 2^128 + 5
 /// let a = FheUint256::encrypt(big, &client_key);
 /// let sum = &a + U256::from(u128::MAX); // the carry crosses 2^128
@@ -225,17 +233,46 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// The width in bits.
+    ///
+    /// ```
+    /// assert_eq!(gpufhe::FheUint16::bits(), 16);
+    /// ```
     pub const fn bits() -> u32 {
         Id::BITS
     }
 
     /// The tag of the client key it was encrypted under, `None` if it is a trivial
     /// encryption (which works with every key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let x = FheUint8::encrypt(5u8, &client_key);
+    /// assert_eq!(x.tag(), Some(client_key.tag()));
+    /// assert_eq!(FheUint8::encrypt_trivial(5u8).tag(), None);
+    /// ```
     pub fn tag(&self) -> Option<KeyTag> {
         self.storage.tag()
     }
 
     /// Whether it is a trivial encryption (readable without a key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheUint8::encrypt_trivial(5u8).is_trivial());
+    /// assert!(!FheUint8::encrypt(5u8, &client_key).is_trivial());
+    /// ```
     pub fn is_trivial(&self) -> bool {
         self.tag().is_none()
     }
@@ -297,6 +334,18 @@ impl<Id: FheUintId> FheUint<Id> {
     /// many blocks as `BITS` needs, with consistent moduli and LWE sizes, each clean
     /// (degree below the message modulus, noise level at most 1). Deserialization
     /// runs it.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheUint8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheUint8::encrypt(5u8, &client_key).validate().is_ok());
+    /// assert!(FheUint8::encrypt_trivial(5u8).validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.storage.validate(Id::BITS, None)
     }
