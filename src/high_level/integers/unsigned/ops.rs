@@ -144,8 +144,12 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, ConfigBuilder, FheUint8};
-    /// let (client_key, _server_key) = generate_keys(ConfigBuilder::default());
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, _server_key) = gpufhe::generate_keys(config);
     /// let a = FheUint8::encrypt(1u8, &client_key);
     /// // No server key was set on this thread.
     /// let err = a.try_add(&a).unwrap_err();
@@ -158,16 +162,56 @@ impl<Id: FheUintId> FheUint<Id> {
     try_binary_methods!(Operand<'r, Id>, ShiftAmount<'r, Id>);
 
     /// `self >> amount` (logical, the amount modulo the width); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(0b1011_0000u8, &client_key);
+    /// let shifted: u8 = x.try_shr(12u32).unwrap().decrypt(&client_key); // 12 mod 8 = 4
+    /// assert_eq!(shifted, 0b1011);
+    /// ```
     pub fn try_shr<'r>(&self, amount: impl Into<ShiftAmount<'r, Id>>) -> Result<Self> {
         self.binary(BinaryOp::Shr, amount.into().0)
     }
 
     /// `-self`, wrapping; `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(1u8, &client_key);
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x.try_neg().unwrap(), &client_key), u8::MAX);
+    /// ```
     pub fn try_neg(&self) -> Result<Self> {
         self.unary(integer::neg)
     }
 
     /// `!self` (every bit flipped, no bootstrap); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(0b1010_0101u8, &client_key);
+    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x.try_not().unwrap(), &client_key), 0b0101_1010);
+    /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.unary(integer::bitnot)
     }
@@ -176,6 +220,21 @@ impl<Id: FheUintId> FheUint<Id> {
     /// key) for an empty slice, and for a single value a copy (no bootstrap), which
     /// needs the thread's server key and a value of its key like any operation.
     /// `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let values = [200u8, 100, 7].map(|v| FheUint8::encrypt(v, &client_key));
+    /// let sum: u8 = FheUint8::sum(&values).unwrap().decrypt(&client_key);
+    /// assert_eq!(sum, 200u8.wrapping_add(100).wrapping_add(7));
+    /// assert_eq!(FheUint8::sum(&[]).unwrap().try_decrypt_trivial::<u8>().unwrap(), 0);
+    /// ```
     pub fn sum(values: &[Self]) -> Result<Self> {
         Self::sum_of(&values.iter().collect::<Vec<_>>())
     }
@@ -200,6 +259,10 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// The width of the type in bits (TFHE-rs's name for `bits`).
+    ///
+    /// ```
+    /// assert_eq!(gpufhe::FheUint32::num_bits(), 32);
+    /// ```
     pub const fn num_bits() -> usize {
         Self::bits() as usize
     }
