@@ -18,9 +18,13 @@ use serde::{Deserialize, Serialize};
 ///
 /// ```
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// set_server_key(server_key);
+/// use gpufhe::FheBool;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
 /// let a = FheBool::encrypt(true, &client_key);
 /// let b = FheBool::encrypt(false, &client_key);
 /// assert!((&a ^ &b).decrypt(&client_key));
@@ -55,16 +59,52 @@ impl FheBool {
     }
 
     /// The tag of the client key it was encrypted under, `None` if trivial.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert_eq!(FheBool::encrypt(true, &client_key).tag(), Some(client_key.tag()));
+    /// assert_eq!(FheBool::encrypt_trivial(true).tag(), None);
+    /// ```
     pub fn tag(&self) -> Option<KeyTag> {
         self.storage.tag()
     }
 
     /// Whether it is a trivial encryption (readable without a key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheBool::encrypt_trivial(true).is_trivial());
+    /// assert!(!FheBool::encrypt(true, &client_key).is_trivial());
+    /// ```
     pub fn is_trivial(&self) -> bool {
         self.tag().is_none()
     }
 
     /// The value of a trivial encryption; `Err` if it is a real encryption.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheBool::encrypt_trivial(true).try_decrypt_trivial().unwrap());
+    /// assert!(FheBool::encrypt(true, &client_key).try_decrypt_trivial().is_err());
+    /// ```
     pub fn try_decrypt_trivial(&self) -> Result<bool> {
         match &self.storage {
             Storage::Trivial(v) => Ok(!v.is_zero()),
@@ -75,17 +115,48 @@ impl FheBool {
     }
 
     /// Where its block lives (see [`FheUint::current_device`](crate::FheUint::current_device)).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{Device, FheBool};
+    /// assert_eq!(FheBool::encrypt_trivial(true).current_device(), Device::Cpu);
+    /// ```
     pub fn current_device(&self) -> Device {
         self.storage.device()
     }
 
     /// Moves its block to `device` (see [`FheUint::move_to_device`](crate::FheUint::move_to_device)).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, Device, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// let mut x = FheBool::encrypt(true, &client_key);
+    /// x.move_to_device(Device::Cpu).unwrap(); // already there: nothing to do
+    /// assert_eq!((x.current_device(), x.decrypt(&client_key)), (Device::Cpu, true));
+    /// ```
     pub fn move_to_device(&mut self, device: Device) -> Result<()> {
         self.storage.move_to(device)
     }
 
     /// `Err` unless it is well formed: a trivial 0 or 1, or one clean block whose
     /// bound is at most 1. Deserialization runs it.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(FheBool::encrypt(true, &client_key).validate().is_ok());
+    /// assert!(FheBool::encrypt_trivial(false).validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.storage.validate(1, Some(1))
     }
