@@ -10,6 +10,23 @@ impl<Id: FheIntId> FheInt<Id> {
     /// A value uniform over every value of the type (`[-2^(BITS-1), 2^(BITS-1))`)
     /// that nobody knows without the client key: uniform random bits, read as two's
     /// complement; `Err` if there is no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheInt8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// assert!(FheInt8::try_generate_oblivious_pseudo_random(Seed(1)).is_err()); // no server key
+    /// gpufhe::set_server_key(server_key);
+    /// // Over 64 seeds, negative and non-negative values both come up.
+    /// let values: Vec<i8> = (0..64)
+    ///     .map(|s| FheInt8::try_generate_oblivious_pseudo_random(Seed(s)).unwrap().decrypt(&client_key))
+    ///     .collect();
+    /// assert!(values.iter().any(|&v| v < 0) && values.iter().any(|&v| v >= 0));
+    /// ```
     pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         FheUint::try_generate_oblivious_pseudo_random(seed).map(Self::from_inner)
     }
@@ -18,9 +35,13 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8, Seed};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::{FheInt8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let any = FheInt8::generate_oblivious_pseudo_random(Seed(5));
     /// let _: i8 = any.decrypt(&client_key);
     /// let small = FheInt8::generate_oblivious_pseudo_random_bounded(Seed(6), 3);
@@ -42,6 +63,22 @@ impl<Id: FheIntId> FheInt<Id> {
     /// A non-negative value uniform in `[0, 2^random_bits_count)`; `Err` unless
     /// `random_bits_count < BITS` (the sign bit stays clear), or if there is no
     /// server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheInt8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// assert!(FheInt8::try_generate_oblivious_pseudo_random_bounded(Seed(1), 8).is_err());
+    /// let a = FheInt8::try_generate_oblivious_pseudo_random_bounded(Seed(1), 7).unwrap();
+    /// let b = FheInt8::generate_oblivious_pseudo_random_bounded(Seed(2), 2);
+    /// let (a, b): (i8, i8) = (a.decrypt(&client_key), b.decrypt(&client_key));
+    /// assert!(a >= 0 && (0..4).contains(&b));
+    /// ```
     pub fn try_generate_oblivious_pseudo_random_bounded(
         seed: impl OprfSeed,
         random_bits_count: u64,
@@ -58,7 +95,8 @@ impl<Id: FheIntId> FheInt<Id> {
             .map(Self::from_inner)
     }
 
-    /// A non-negative value uniform in `[0, 2^random_bits_count)`.
+    /// A non-negative value uniform in `[0, 2^random_bits_count)` (example at
+    /// [`FheInt::try_generate_oblivious_pseudo_random_bounded`]).
     ///
     /// # Panics
     ///

@@ -60,6 +60,13 @@ pub struct RangeForRandom {
 
 impl RangeForRandom {
     /// The range `[0, excluded_upper_bound)`.
+    ///
+    /// ```
+    /// use gpufhe::RangeForRandom;
+    /// use std::num::NonZeroU64;
+    /// let die = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(6).unwrap());
+    /// assert_eq!(die.excluded_upper_bound().get(), 6);
+    /// ```
     pub fn new_from_excluded_upper_bound(excluded_upper_bound: NonZeroU64) -> Self {
         Self {
             excluded_upper_bound,
@@ -67,6 +74,13 @@ impl RangeForRandom {
     }
 
     /// The excluded upper bound.
+    ///
+    /// ```
+    /// use gpufhe::RangeForRandom;
+    /// use std::num::NonZeroU64;
+    /// let bound = NonZeroU64::new(1000).unwrap();
+    /// assert_eq!(RangeForRandom::new_from_excluded_upper_bound(bound).excluded_upper_bound(), bound);
+    /// ```
     pub fn excluded_upper_bound(&self) -> NonZeroU64 {
         self.excluded_upper_bound
     }
@@ -75,6 +89,22 @@ impl RangeForRandom {
 impl<Id: FheUintId> FheUint<Id> {
     /// A value uniform in `[0, 2^BITS)` that nobody knows without the client key,
     /// from the public `seed`; `Err` if there is no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// assert!(FheUint8::try_generate_oblivious_pseudo_random(Seed(1)).is_err()); // no server key
+    /// gpufhe::set_server_key(server_key);
+    /// let a = FheUint8::try_generate_oblivious_pseudo_random(Seed(1)).unwrap();
+    /// let b = FheUint8::try_generate_oblivious_pseudo_random(Seed(1)).unwrap();
+    /// let (a, b): (u8, u8) = (a.decrypt(&client_key), b.decrypt(&client_key));
+    /// assert_eq!(a, b); // the same seed, the same value
+    /// ```
     pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         Self::try_generate_oblivious_pseudo_random_bounded(seed, u64::from(Id::BITS))
     }
@@ -83,9 +113,13 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8, Seed};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::{FheUint8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let a = FheUint8::generate_oblivious_pseudo_random(Seed(1));
     /// let b = FheUint8::generate_oblivious_pseudo_random(Seed(1));
     /// let (a, b): (u8, u8) = (a.decrypt(&client_key), b.decrypt(&client_key));
@@ -107,6 +141,22 @@ impl<Id: FheUintId> FheUint<Id> {
 
     /// A value uniform in `[0, 2^random_bits_count)`; `Err` if the count exceeds
     /// `BITS` or there is no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// assert!(FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(1), 9).is_err());
+    /// let a = FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(1), 2).unwrap();
+    /// let b = FheUint8::generate_oblivious_pseudo_random_bounded(Seed(2), 5);
+    /// let (a, b): (u8, u8) = (a.decrypt(&client_key), b.decrypt(&client_key));
+    /// assert!(a < 4 && b < 32);
+    /// ```
     pub fn try_generate_oblivious_pseudo_random_bounded(
         seed: impl OprfSeed,
         random_bits_count: u64,
@@ -121,7 +171,8 @@ impl<Id: FheUintId> FheUint<Id> {
         generate(seed, Id::BITS, random_bits_count as u32).map(Self::from_storage)
     }
 
-    /// A value uniform in `[0, 2^random_bits_count)`.
+    /// A value uniform in `[0, 2^random_bits_count)` (example at
+    /// [`FheUint::try_generate_oblivious_pseudo_random_bounded`]).
     ///
     /// # Panics
     ///
@@ -147,6 +198,23 @@ impl<Id: FheUintId> FheUint<Id> {
     /// that reach the distance (about `log2(B) - log2(max_distance)`). `Err` if the
     /// range does not fit in the type, `max_distance` is not in `(0, 1)`, or there is
     /// no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(std::num::NonZeroU64::new(10).unwrap());
+    /// let digit = FheUint8::try_generate_oblivious_pseudo_random_custom_range(Seed(4), &range, None)?;
+    /// assert!(FheDecrypt::<u8>::decrypt(&digit, &client_key) < 10);
+    /// let far = FheUint8::try_generate_oblivious_pseudo_random_custom_range(Seed(4), &range, Some(1.5));
+    /// assert!(far.is_err()); // a distance must be in (0, 1)
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_generate_oblivious_pseudo_random_custom_range(
         seed: impl OprfSeed,
         range: &RangeForRandom,
@@ -181,10 +249,14 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8, RangeForRandom, Seed};
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
     /// use std::num::NonZeroU64;
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(6).unwrap());
     /// let die = FheUint8::generate_oblivious_pseudo_random_custom_range(Seed(3), &range, Some(1e-6));
     /// assert!(FheDecrypt::<u8>::decrypt(&die, &client_key) < 6);
