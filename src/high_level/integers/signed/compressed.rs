@@ -24,9 +24,13 @@ use serde::{Deserialize, Serialize};
 ///
 /// ```
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, CompressedFheInt16, ConfigBuilder};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// set_server_key(server_key);
+/// use gpufhe::CompressedFheInt16;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
 /// let x = CompressedFheInt16::encrypt(-300i16, &client_key).decompress();
 /// let y: i16 = (&x * 3i16).decrypt(&client_key);
 /// assert_eq!(y, -900);
@@ -52,6 +56,17 @@ impl<Id: FheIntId> std::fmt::Debug for CompressedFheInt<Id> {
 
 impl<Id: FheIntId> CompressedFheInt<Id> {
     /// The tag of the client key it was encrypted under.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedFheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert_eq!(CompressedFheInt8::encrypt(-5i8, &client_key).tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.inner.tag()
     }
@@ -92,6 +107,17 @@ impl<Id: FheIntId> CompressedFheInt<Id> {
     }
 
     /// `Err` unless the value is well formed (see [`CompressedFheUint::validate`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{ClientKey, CompressedFheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = ClientKey::generate(config);
+    /// assert!(CompressedFheInt8::encrypt(-5i8, &client_key).validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.inner.validate()
     }
@@ -153,9 +179,13 @@ impl<Id: FheIntId> FheInt<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-    /// set_server_key(server_key);
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
     /// let x = -FheInt8::encrypt(100i8, &client_key);
     /// let back: i8 = x.compress().decompress().decrypt(&client_key);
     /// assert_eq!(back, -100);
@@ -166,6 +196,22 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// [`FheInt::compress`]; `Err` as [`FheUint::try_compress`](crate::FheUint::try_compress).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{Error, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// let x = FheInt8::encrypt(-5i8, &client_key);
+    /// assert!(matches!(x.try_compress(), Err(Error::NoServerKey)));
+    /// gpufhe::set_server_key(server_key);
+    /// let back: i8 = x.try_compress()?.decompress().decrypt(&client_key);
+    /// assert_eq!(back, -5);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn try_compress(&self) -> Result<CompressedFheInt<Id>> {
         self.as_unsigned()
             .try_compress()
