@@ -18,9 +18,13 @@ use serde::{Deserialize, Serialize};
 ///
 /// ```
 /// use gpufhe::prelude::*;
-/// use gpufhe::{generate_keys, set_server_key, CompressedFheBool, ConfigBuilder};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
-/// set_server_key(server_key);
+/// use gpufhe::CompressedFheBool;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = gpufhe::generate_keys(config);
+/// gpufhe::set_server_key(server_key);
 /// let a = CompressedFheBool::encrypt(true, &client_key).decompress();
 /// let b = CompressedFheBool::try_encrypt(false, &client_key).unwrap().try_decompress().unwrap();
 /// assert!((&a ^ &b).decrypt(&client_key));
