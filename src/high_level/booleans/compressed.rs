@@ -39,6 +39,18 @@ impl std::fmt::Debug for CompressedFheBool {
 
 impl CompressedFheBool {
     /// The tag of the client key it was encrypted under.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheBool, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = CompressedFheBool::encrypt(true, &client_key);
+    /// assert_eq!(x.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.storage.tag
     }
@@ -48,6 +60,18 @@ impl CompressedFheBool {
     /// # Panics
     ///
     /// If [`CompressedFheBool::try_decompress`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheBool, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = CompressedFheBool::encrypt(false, &client_key);
+    /// assert!(!x.decompress().decrypt(&client_key));
+    /// ```
     #[track_caller]
     pub fn decompress(&self) -> FheBool {
         expect_op(self.try_decompress(), "decompress")
@@ -72,6 +96,17 @@ impl CompressedFheBool {
 
     /// `Err` unless the value is well formed: one block, moduli that are powers of
     /// two.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheBool, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// assert!(CompressedFheBool::encrypt(true, &client_key).validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.storage.validate(1)
     }
@@ -136,6 +171,19 @@ impl FheBool {
     }
 
     /// [`FheBool::compress`]; `Err` as [`FheUint::try_compress`](crate::FheUint::try_compress).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheBool, FheBool};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheBool::encrypt(true, &client_key);
+    /// assert!(x.try_compress().unwrap().decompress().decrypt(&client_key));
+    /// ```
     pub fn try_compress(&self) -> Result<CompressedFheBool> {
         CompressedStorage::compress(self.input()).map(|storage| CompressedFheBool { storage })
     }

@@ -52,6 +52,18 @@ impl<Id: FheIntId> std::fmt::Debug for CompressedFheInt<Id> {
 
 impl<Id: FheIntId> CompressedFheInt<Id> {
     /// The tag of the client key it was encrypted under.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheInt8, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = CompressedFheInt8::encrypt(-3i8, &client_key);
+    /// assert_eq!(x.tag(), client_key.tag());
+    /// ```
     pub fn tag(&self) -> KeyTag {
         self.inner.tag()
     }
@@ -92,6 +104,18 @@ impl<Id: FheIntId> CompressedFheInt<Id> {
     }
 
     /// `Err` unless the value is well formed (see [`CompressedFheUint::validate`]).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheInt8, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = CompressedFheInt8::encrypt(-3i8, &client_key);
+    /// assert!(x.validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.inner.validate()
     }
@@ -166,6 +190,21 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// [`FheInt::compress`]; `Err` as [`FheUint::try_compress`](crate::FheUint::try_compress).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{CompressedFheInt8, FheInt8};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(-3i8, &client_key);
+    /// let back: i8 = x.try_compress().unwrap().decompress().decrypt(&client_key);
+    /// assert_eq!(back, -3);
+    /// assert!(FheInt8::encrypt_trivial(1i8).try_compress().is_err());
+    /// ```
     pub fn try_compress(&self) -> Result<CompressedFheInt<Id>> {
         self.as_unsigned()
             .try_compress()

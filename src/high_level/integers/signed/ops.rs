@@ -81,6 +81,20 @@ impl<Id: FheIntId> FheInt<Id> {
     try_binary_methods!(SignedOperand<'r, Id>, ShiftAmount<'r, Id::Unsigned>);
 
     /// `clear - self`, wrapping; `Err` on failure. The operator form is `clear - &x`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(30i8, &client_key);
+    /// let y: i8 = x.try_sub_from(-10i8).unwrap().decrypt(&client_key);
+    /// assert_eq!(y, -40);
+    /// ```
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = UnsignedClear::from_wide_wrapping(clear_bits::<Id>(clear));
         self.inner.try_sub_from(clear).map(Self::from_inner)
@@ -102,11 +116,39 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// `-self`, wrapping (`-MIN` is `MIN`); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(-5i8, &client_key);
+    /// let y: i8 = x.try_neg().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 5);
+    /// ```
     pub fn try_neg(&self) -> Result<Self> {
         self.inner.try_neg().map(Self::from_inner)
     }
 
     /// `!self` (every bit flipped, no bootstrap); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(5i8, &client_key);
+    /// let y: i8 = x.try_not().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, !5);
+    /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.inner.try_not().map(Self::from_inner)
     }
@@ -131,6 +173,20 @@ impl<Id: FheIntId> FheInt<Id> {
     /// # Panics
     ///
     /// If [`FheInt::try_abs`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(-128i8, &client_key);
+    /// let y: i8 = x.abs().decrypt(&client_key);
+    /// assert_eq!(y, -128); // wrapping, as i8::wrapping_abs
+    /// ```
     #[track_caller]
     pub fn abs(&self) -> Self {
         expect_op(self.try_abs(), "abs")
@@ -138,6 +194,20 @@ impl<Id: FheIntId> FheInt<Id> {
 
     /// The wrapping sum of `values` as one circuit (a trivial zero for an empty slice).
     /// `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let values: Vec<FheInt8> = [-100i8, 50, 7].iter().map(|&v| FheInt8::encrypt(v, &client_key)).collect();
+    /// let total: i8 = FheInt8::sum(&values).unwrap().decrypt(&client_key);
+    /// assert_eq!(total, -43);
+    /// ```
     pub fn sum(values: &[Self]) -> Result<Self> {
         Self::sum_of(&values.iter().collect::<Vec<_>>())
     }
@@ -148,6 +218,12 @@ impl<Id: FheIntId> FheInt<Id> {
     }
 
     /// The width of the type in bits (TFHE-rs's name for `bits`).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// assert_eq!(FheInt8::num_bits(), 8);
+    /// ```
     pub const fn num_bits() -> usize {
         Self::bits() as usize
     }

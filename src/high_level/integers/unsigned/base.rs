@@ -225,17 +225,42 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// The width in bits.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// assert_eq!(FheUint8::bits(), 8);
+    /// ```
     pub const fn bits() -> u32 {
         Id::BITS
     }
 
     /// The tag of the client key it was encrypted under, `None` if it is a trivial
     /// encryption (which works with every key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = FheUint8::encrypt(3u8, &client_key);
+    /// assert_eq!(x.tag(), Some(client_key.tag()));
+    /// assert_eq!(FheUint8::encrypt_trivial(3u8).tag(), None);
+    /// ```
     pub fn tag(&self) -> Option<KeyTag> {
         self.storage.tag()
     }
 
     /// Whether it is a trivial encryption (readable without a key).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// assert!(FheUint8::encrypt_trivial(3u8).is_trivial());
+    /// ```
     pub fn is_trivial(&self) -> bool {
         self.tag().is_none()
     }
@@ -297,6 +322,12 @@ impl<Id: FheUintId> FheUint<Id> {
     /// many blocks as `BITS` needs, with consistent moduli and LWE sizes, each clean
     /// (degree below the message modulus, noise level at most 1). Deserialization
     /// runs it.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// assert!(FheUint8::encrypt_trivial(200u8).validate().is_ok());
+    /// ```
     pub fn validate(&self) -> Result<()> {
         self.storage.validate(Id::BITS, None)
     }

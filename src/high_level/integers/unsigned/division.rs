@@ -83,12 +83,40 @@ macro_rules! division_methods {
         impl<Id: $IdT> $T<Id> {
             #[doc = concat!("`self / rhs`; `Err` as [`", stringify!($T), "::try_div_rem`].")]
             /// The operator `/` panics instead.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::FheUint8;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let x = FheUint8::encrypt(100u8, &client_key);
+            /// let q: u8 = x.try_div(7u8).unwrap().decrypt(&client_key);
+            /// assert_eq!(q, 14);
+            /// ```
             pub fn try_div<'r>(&self, rhs: impl Into<$Operand>) -> $crate::error::Result<Self> {
                 Ok(self.try_div_rem(rhs)?.0)
             }
 
             #[doc = concat!("`self % rhs`; `Err` as [`", stringify!($T), "::try_div_rem`].")]
             /// The operator `%` panics instead.
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::FheUint8;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let x = FheUint8::encrypt(100u8, &client_key);
+            /// let r: u8 = x.try_rem(7u8).unwrap().decrypt(&client_key);
+            /// assert_eq!(r, 2);
+            /// ```
             pub fn try_rem<'r>(&self, rhs: impl Into<$Operand>) -> $crate::error::Result<Self> {
                 Ok(self.try_div_rem(rhs)?.1)
             }
@@ -98,6 +126,20 @@ macro_rules! division_methods {
             ///
             /// # Panics
             ///
+            ///
+            /// ```
+            /// use gpufhe::prelude::*;
+            /// use gpufhe::FheUint8;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// # let config = gpufhe::ConfigBuilder::default()
+            /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+            /// #     .unwrap();
+            /// let (client_key, server_key) = gpufhe::generate_keys(config);
+            /// gpufhe::set_server_key(server_key);
+            /// let x = FheUint8::encrypt(100u8, &client_key);
+            /// let (q, r) = x.div_rem(&FheUint8::encrypt(9u8, &client_key));
+            /// assert_eq!((q.decrypt(&client_key), r.decrypt(&client_key)), (11u8, 1u8));
+            /// ```
             #[doc = concat!("If [`", stringify!($T), "::try_div_rem`] fails.")]
             #[track_caller]
             pub fn div_rem<'r>(&self, rhs: impl Into<$Operand>) -> (Self, Self) {

@@ -60,6 +60,14 @@ pub struct RangeForRandom {
 
 impl RangeForRandom {
     /// The range `[0, excluded_upper_bound)`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(10).unwrap());
+    /// assert_eq!(range.excluded_upper_bound().get(), 10);
+    /// ```
     pub fn new_from_excluded_upper_bound(excluded_upper_bound: NonZeroU64) -> Self {
         Self {
             excluded_upper_bound,
@@ -67,6 +75,14 @@ impl RangeForRandom {
     }
 
     /// The excluded upper bound.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(3).unwrap());
+    /// assert_eq!(range.excluded_upper_bound(), NonZeroU64::new(3).unwrap());
+    /// ```
     pub fn excluded_upper_bound(&self) -> NonZeroU64 {
         self.excluded_upper_bound
     }
@@ -75,6 +91,14 @@ impl RangeForRandom {
 impl<Id: FheUintId> FheUint<Id> {
     /// A value uniform in `[0, 2^BITS)` that nobody knows without the client key,
     /// from the public `seed`; `Err` if there is no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// // No server key on this thread: an Err, not a panic.
+    /// assert!(FheUint8::try_generate_oblivious_pseudo_random(Seed(7)).is_err());
+    /// ```
     pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         Self::try_generate_oblivious_pseudo_random_bounded(seed, u64::from(Id::BITS))
     }
@@ -107,6 +131,21 @@ impl<Id: FheUintId> FheUint<Id> {
 
     /// A value uniform in `[0, 2^random_bits_count)`; `Err` if the count exceeds
     /// `BITS` or there is no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(7), 3).unwrap();
+    /// assert!(FheDecrypt::<u8>::decrypt(&x, &client_key) < 8);
+    /// assert!(FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(7), 9).is_err());
+    /// ```
     pub fn try_generate_oblivious_pseudo_random_bounded(
         seed: impl OprfSeed,
         random_bits_count: u64,
@@ -126,6 +165,20 @@ impl<Id: FheUintId> FheUint<Id> {
     /// # Panics
     ///
     /// If [`FheUint::try_generate_oblivious_pseudo_random_bounded`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::generate_oblivious_pseudo_random_bounded(Seed(8), 1);
+    /// assert!(FheDecrypt::<u8>::decrypt(&x, &client_key) < 2);
+    /// ```
     #[track_caller]
     pub fn generate_oblivious_pseudo_random_bounded(
         seed: impl OprfSeed,
@@ -147,6 +200,21 @@ impl<Id: FheUintId> FheUint<Id> {
     /// that reach the distance (about `log2(B) - log2(max_distance)`). `Err` if the
     /// range does not fit in the type, `max_distance` is not in `(0, 1)`, or there is
     /// no server key on this thread.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(10).unwrap());
+    /// let x = FheUint8::try_generate_oblivious_pseudo_random_custom_range(Seed(9), &range, Some(0.01)).unwrap();
+    /// assert!(FheDecrypt::<u8>::decrypt(&x, &client_key) < 10);
+    /// ```
     pub fn try_generate_oblivious_pseudo_random_custom_range(
         seed: impl OprfSeed,
         range: &RangeForRandom,

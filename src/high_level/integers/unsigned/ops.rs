@@ -158,16 +158,58 @@ impl<Id: FheUintId> FheUint<Id> {
     try_binary_methods!(Operand<'r, Id>, ShiftAmount<'r, Id>);
 
     /// `self >> amount` (logical, the amount modulo the width); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(0b1010_0000u8, &client_key);
+    /// let y: u8 = x.try_shr(5u8).unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 0b101);
+    /// ```
     pub fn try_shr<'r>(&self, amount: impl Into<ShiftAmount<'r, Id>>) -> Result<Self> {
         self.binary(BinaryOp::Shr, amount.into().0)
     }
 
     /// `-self`, wrapping; `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(1u8, &client_key);
+    /// let y: u8 = x.try_neg().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 255);
+    /// ```
     pub fn try_neg(&self) -> Result<Self> {
         self.unary(integer::neg)
     }
 
     /// `!self` (every bit flipped, no bootstrap); `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(0b1111_0000u8, &client_key);
+    /// let y: u8 = x.try_not().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 0b0000_1111);
+    /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.unary(integer::bitnot)
     }
@@ -176,6 +218,21 @@ impl<Id: FheUintId> FheUint<Id> {
     /// key) for an empty slice, and for a single value a copy (no bootstrap), which
     /// needs the thread's server key and a value of its key like any operation.
     /// `Err` on failure.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let values: Vec<FheUint8> = [100u8, 100, 100].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let total: u8 = FheUint8::sum(&values).unwrap().decrypt(&client_key);
+    /// assert_eq!(total, 44); // 300 mod 256
+    /// assert_eq!(FheUint8::sum(&[]).unwrap().try_decrypt_trivial::<u8>().unwrap(), 0);
+    /// ```
     pub fn sum(values: &[Self]) -> Result<Self> {
         Self::sum_of(&values.iter().collect::<Vec<_>>())
     }
@@ -200,6 +257,12 @@ impl<Id: FheUintId> FheUint<Id> {
     }
 
     /// The width of the type in bits (TFHE-rs's name for `bits`).
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// assert_eq!(FheUint8::num_bits(), 8);
+    /// ```
     pub const fn num_bits() -> usize {
         Self::bits() as usize
     }

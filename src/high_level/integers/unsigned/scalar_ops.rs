@@ -11,6 +11,20 @@ use crate::integer;
 impl<Id: FheUintId> FheUint<Id> {
     /// `clear - self`, wrapping; `Err` on failure. The operator form is
     /// `clear - &x`.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::encrypt(3u8, &client_key);
+    /// let y: u8 = x.try_sub_from(10u8).unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 7);
+    /// ```
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = clear.to_wide();
         self.unary(|c, x| integer::clear_sub(c, clear, x))
