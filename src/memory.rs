@@ -20,6 +20,16 @@
 //! memory. Where none of these can be read, only what can actually be reserved is
 //! checked.
 //!
+//! The budget is the process's, not each call's: an operation reserves what it
+//! needs ([`reserve_host_memory`], a [`MemoryReservation`]) before it allocates and
+//! gives it back when it is done, and a reservation succeeds only while all those
+//! in flight together stay within the budget. A later one that would go over
+//! waits for the others to finish (at most [`MAX_RESERVATION_WAIT`]) where waiting
+//! is safe (a thread of its own, holding no reservation), and is an
+//! [`Error::OutOfMemory`] otherwise (on a rayon worker, or while holding one: a
+//! wait there could wait on itself). A GPU's budget is kept the same way, per
+//! device.
+//!
 //! ```
 //! use gpufhe::memory::{check_host_memory, set_memory_limit, MemoryLimit};
 //! set_memory_limit(MemoryLimit::Bytes(1 << 30));
@@ -30,7 +40,10 @@
 //! ```
 
 use crate::error::{Error, Result};
-use std::sync::RwLock;
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::sync::{Condvar, Mutex, MutexGuard, RwLock};
+use std::time::{Duration, Instant};
 
 /// The environment variable of the memory budget: a number of bytes with an
 /// optional unit (`K`, `M`, `G`, `T`, powers of 1,024, with or without `iB`/`B`:
@@ -40,7 +53,7 @@ pub const ENV_MEMORY_LIMIT: &str = "GPUFHE_MEMORY_LIMIT";
 /// The budget when neither code nor [`ENV_MEMORY_LIMIT`] sets one.
 pub const DEFAULT_MEMORY_LIMIT: MemoryLimit = MemoryLimit::Share(75);
 
-/// How much memory one expansion may take.
+/// How much memory the expansions in flight may take together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MemoryLimit {
     /// At most this many bytes (on a GPU, also at most its free memory).
@@ -249,18 +262,179 @@ fn check_budget(need: u64, what: &str, limit: MemoryLimit, available: Option<u64
     )))
 }
 
-/// `Err(OutOfMemory)` unless `need` bytes of host memory are within the budget
-/// ([`memory_limit`] of [`available_host_memory`]) and can be reserved now (the
-/// reservation is released at once); `Err(InvalidConfiguration)` if
+/// The longest a reservation waits for operations in flight to give memory back
+/// before it is an [`Error::OutOfMemory`]: one minute.
+pub const MAX_RESERVATION_WAIT: Duration = Duration::from_secs(60);
+
+/// What a reservation is taken from: the host's budget or one GPU's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Pool {
+    Host,
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    Device(usize),
+}
+
+/// The bytes reserved now, per pool, and the signal that some were given back.
+static RESERVED: Mutex<BTreeMap<Pool, u64>> = Mutex::new(BTreeMap::new());
+static GIVEN_BACK: Condvar = Condvar::new();
+
+thread_local! {
+    /// How many reservations this thread holds (it never waits while it holds one).
+    static HELD: Cell<usize> = const { Cell::new(0) };
+}
+
+fn ledger() -> MutexGuard<'static, BTreeMap<Pool, u64>> {
+    RESERVED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A share of the memory budget held by an operation in flight (see the module
+/// docs): taken by [`reserve_host_memory`] before the operation allocates, given
+/// back when dropped.
+///
+/// ```
+/// use gpufhe::memory::{reserve_host_memory, set_memory_limit, MemoryLimit};
+/// set_memory_limit(MemoryLimit::Bytes(1 << 20));
+/// let first = reserve_host_memory(600 << 10, "one expansion").unwrap();
+/// // Together over the budget (and this thread holds a reservation: no wait).
+/// let err = reserve_host_memory(600 << 10, "another expansion").unwrap_err();
+/// assert!(err.to_string().contains("in flight"), "{err}");
+/// drop(first);
+/// let second = reserve_host_memory(600 << 10, "another expansion");
+/// set_memory_limit(None);
+/// assert_eq!(second.unwrap().bytes(), 600 << 10);
+/// ```
+#[derive(Debug)]
+#[must_use = "the memory is given back when the reservation is dropped: hold it while allocating"]
+pub struct MemoryReservation {
+    pool: Pool,
+    bytes: u64,
+    /// Given back on the thread that took it (which counts what it holds).
+    _on_this_thread: std::marker::PhantomData<*const ()>,
+}
+
+impl MemoryReservation {
+    /// The bytes reserved.
+    ///
+    /// ```
+    /// let r = gpufhe::memory::reserve_host_memory(1000, "a list").unwrap();
+    /// assert_eq!(r.bytes(), 1000);
+    /// ```
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+}
+
+impl Drop for MemoryReservation {
+    fn drop(&mut self) {
+        let mut reserved = ledger();
+        if let Some(total) = reserved.get_mut(&self.pool) {
+            *total = total.saturating_sub(self.bytes);
+        }
+        drop(reserved);
+        HELD.with(|held| held.set(held.get().saturating_sub(1)));
+        GIVEN_BACK.notify_all();
+    }
+}
+
+/// The host bytes reserved now by operations in flight.
+///
+/// ```
+/// use gpufhe::memory::{reserve_host_memory, reserved_host_memory};
+/// let before = reserved_host_memory();
+/// let r = reserve_host_memory(1000, "a list").unwrap();
+/// assert!(reserved_host_memory() >= before + 1000);
+/// ```
+pub fn reserved_host_memory() -> u64 {
+    ledger().get(&Pool::Host).copied().unwrap_or(0)
+}
+
+/// Reserves `need` bytes of `pool` for `what` once those in flight leave room
+/// under `allowed()` (the budget now; `Err` if `need` alone is over it).
+fn reserve(
+    pool: Pool,
+    need: u64,
+    what: &str,
+    allowed: impl Fn() -> Result<u64>,
+) -> Result<MemoryReservation> {
+    let may_wait = HELD.with(Cell::get) == 0 && rayon::current_thread_index().is_none();
+    let deadline = Instant::now() + MAX_RESERVATION_WAIT;
+    let mut reserved = ledger();
+    loop {
+        let in_flight = reserved.get(&pool).copied().unwrap_or(0);
+        let now = Instant::now();
+        let allowed = match allowed() {
+            Ok(allowed) => allowed,
+            // Over the budget alone, but what those in flight hold may come back.
+            Err(_) if in_flight > 0 && may_wait && now < deadline => {
+                reserved = wait(reserved, deadline - now);
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if in_flight.saturating_add(need) <= allowed {
+            *reserved.entry(pool).or_insert(0) += need;
+            HELD.with(|held| held.set(held.get() + 1));
+            return Ok(MemoryReservation {
+                pool,
+                bytes: need,
+                _on_this_thread: std::marker::PhantomData,
+            });
+        }
+        if !may_wait || now >= deadline {
+            let waited = if may_wait {
+                format!(" after waiting {} s", MAX_RESERVATION_WAIT.as_secs())
+            } else {
+                String::new()
+            };
+            let message = format!(
+                "{what} needs {need} bytes, but operations in flight hold {in_flight} of the \
+                 budget of {allowed} bytes{waited} (set {ENV_MEMORY_LIMIT} or \
+                 gpufhe::memory::set_memory_limit to change it, or run fewer at once)"
+            );
+            return Err(match pool {
+                Pool::Host => Error::OutOfMemory(message),
+                Pool::Device(_) => Error::OutOfDeviceMemory(message),
+            });
+        }
+        reserved = wait(reserved, deadline - now);
+    }
+}
+
+/// Waits at most `timeout` for a reservation to be given back.
+fn wait(
+    reserved: MutexGuard<'static, BTreeMap<Pool, u64>>,
+    timeout: Duration,
+) -> MutexGuard<'static, BTreeMap<Pool, u64>> {
+    GIVEN_BACK
+        .wait_timeout(reserved, timeout)
+        .unwrap_or_else(|e| e.into_inner())
+        .0
+}
+
+/// Reserves `need` bytes of host memory for `what` (see the module docs) until
+/// the [`MemoryReservation`] is dropped. `Err(OutOfMemory)` if `need` is over the
+/// budget ([`memory_limit`] of [`available_host_memory`]), if the system cannot
+/// give that much now, or if operations in flight hold too much of the budget
+/// (after waiting, where waiting is safe); `Err(InvalidConfiguration)` if
 /// [`ENV_MEMORY_LIMIT`] is invalid. Called before expanding anything, so that a
 /// request the machine cannot meet is an error, not an abort.
-pub fn check_host_memory(need: u64, what: &str) -> Result<()> {
+///
+/// ```
+/// use gpufhe::memory::{reserve_host_memory, set_memory_limit, MemoryLimit};
+/// set_memory_limit(MemoryLimit::Bytes(1 << 30));
+/// let err = reserve_host_memory(4 << 30, "expanding a compact list").unwrap_err();
+/// set_memory_limit(None);
+/// assert!(err.to_string().contains("needs 4294967296 bytes"), "{err}");
+/// ```
+pub fn reserve_host_memory(need: u64, what: &str) -> Result<MemoryReservation> {
     let limit = memory_limit()?;
-    let available = match limit {
-        MemoryLimit::Share(_) => available_host_memory(),
-        MemoryLimit::Bytes(_) => None,
-    };
-    check_budget(need, what, limit, available)?;
+    let reservation = reserve(Pool::Host, need, what, || {
+        let available = match limit {
+            MemoryLimit::Share(_) => available_host_memory(),
+            MemoryLimit::Bytes(_) => None,
+        };
+        check_budget(need, what, limit, available)
+    })?;
     let fail = || {
         Error::OutOfMemory(format!(
             "{what} needs {need} bytes of host memory, which cannot be reserved"
@@ -268,23 +442,44 @@ pub fn check_host_memory(need: u64, what: &str) -> Result<()> {
     };
     let len = usize::try_from(need).map_err(|_| fail())?;
     let mut probe: Vec<u8> = Vec::new();
-    probe.try_reserve_exact(len).map_err(|_| fail())
+    probe.try_reserve_exact(len).map_err(|_| fail())?;
+    Ok(reservation)
 }
 
-/// `Err(OutOfDeviceMemory)` unless `need` bytes are within the budget of a GPU with
-/// `free` bytes free (a share of `free`, or a byte limit that is also capped by
-/// `free`), for `what`.
+/// [`reserve_host_memory`] given back at once: `Ok` if `need` bytes of host
+/// memory could be reserved now, for `what`.
+///
+/// ```
+/// assert!(gpufhe::memory::check_host_memory(1 << 20, "a small expansion").is_ok());
+/// assert!(gpufhe::memory::check_host_memory(u64::MAX, "everything").is_err());
+/// ```
+pub fn check_host_memory(need: u64, what: &str) -> Result<()> {
+    reserve_host_memory(need, what).map(drop)
+}
+
+/// Reserves `need` bytes of GPU `ordinal`'s budget for `what`: within the budget
+/// of the device's `free()` bytes (a share of them, or a byte limit also capped by
+/// them) together with the reservations in flight on that device;
+/// `Err(OutOfDeviceMemory)` otherwise.
 #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
-pub(crate) fn check_device_budget(need: u64, free: u64, what: &str) -> Result<()> {
+pub(crate) fn reserve_device_memory(
+    ordinal: usize,
+    need: u64,
+    what: &str,
+    free: impl Fn() -> Result<u64>,
+) -> Result<MemoryReservation> {
     let limit = memory_limit()?;
-    match check_budget(need, what, limit, Some(free)) {
-        Ok(_) if need <= free => Ok(()),
-        Ok(_) => Err(Error::OutOfDeviceMemory(format!(
-            "{what} needs {need} bytes, {free} bytes are free"
-        ))),
-        Err(Error::OutOfMemory(message)) => Err(Error::OutOfDeviceMemory(message)),
-        Err(e) => Err(e),
-    }
+    reserve(Pool::Device(ordinal), need, what, || {
+        let free = free()?;
+        match check_budget(need, what, limit, Some(free)) {
+            Ok(allowed) if need <= free => Ok(allowed.min(free)),
+            Ok(_) => Err(Error::OutOfDeviceMemory(format!(
+                "{what} needs {need} bytes, {free} bytes are free"
+            ))),
+            Err(Error::OutOfMemory(message)) => Err(Error::OutOfDeviceMemory(message)),
+            Err(e) => Err(e),
+        }
+    })
 }
 
 #[cfg(test)]
@@ -381,6 +576,35 @@ mod tests {
         assert!(text.contains(ENV_MEMORY_LIMIT), "{text}");
         assert!(check_budget(u64::MAX, "x", MemoryLimit::Share(75), None).is_ok());
         assert!(check_budget(11, "x", MemoryLimit::Bytes(10), Some(1 << 40)).is_err());
+    }
+
+    #[test]
+    fn reservations_in_flight_share_the_budget_and_waiters_get_their_turn() {
+        // A pool no operation uses, with a budget of 1,000 bytes.
+        let pool = Pool::Device(usize::MAX);
+        let budget = || Ok(1000);
+        let first = reserve(pool, 600, "first", budget).unwrap();
+        // This thread holds one: refused at once, naming what is in flight.
+        let err = reserve(pool, 600, "second", budget).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("second needs 600 bytes, but operations in flight hold 600"),
+            "{err}"
+        );
+        // A thread of its own waits until the first is given back.
+        let (sender, receiver) = std::sync::mpsc::channel();
+        let waiter = std::thread::spawn(move || {
+            sender.send(()).unwrap();
+            reserve(pool, 600, "second", budget).map(|r| r.bytes())
+        });
+        receiver.recv().unwrap();
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!waiter.is_finished());
+        drop(first);
+        assert_eq!(waiter.join().unwrap().unwrap(), 600);
+        assert_eq!(ledger().get(&pool), Some(&0));
+        // Over the budget alone with nothing in flight: no wait.
+        assert!(reserve(pool, 1001, "x", || Err(Error::OutOfMemory("x".into()))).is_err());
     }
 
     #[test]

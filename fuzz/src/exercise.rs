@@ -96,6 +96,23 @@ impl Exercise for ServerKey {
     }
 }
 
+impl Exercise for gpufhe::KeySwitchingKey {
+    fn exercise(&self, keys: &Keys, _conformant: bool) {
+        // The fixture's value carrying the source tag (tags are public): switched,
+        // or refused for its parameters, never a panic; a trivial value passes.
+        use gpufhe::FheKeyswitch;
+        let forged = forge_tag(&keys.uint8_bytes, self.tag_in().value());
+        let x: FheUint8 = safe_deserialize(forged.as_slice(), LIMIT)
+            .expect("a valid ciphertext with another tag reads");
+        let _ = self.try_keyswitch(&x);
+        let trivial = FheUint8::encrypt_trivial(0x5au8);
+        let moved = self
+            .try_keyswitch(&trivial)
+            .expect("a trivial value is switched");
+        assert_eq!(moved.try_decrypt_trivial(), Ok(0x5au8));
+    }
+}
+
 impl Exercise for FheBool {
     fn exercise(&self, keys: &Keys, conformant: bool) {
         set_server_key(keys.server.clone());

@@ -1,6 +1,6 @@
 //! Fuzz targets of gpufhe: what hostile bytes can reach.
 //!
-//! Three targets, each a function of the input bytes that panics on a finding (a
+//! Four targets, each a function of the input bytes that panics on a finding (a
 //! panic or an abort inside gpufhe, or a value accepted and then failing on first
 //! use):
 //!
@@ -8,7 +8,7 @@
 //!   the one its header names (every public `SafeSerialization` type: `Config`,
 //!   `ClientKey`, `CompressedServerKey`, `ServerKey`, `FheBool`, every `FheUint` and
 //!   `FheInt` width, `CompactPublicKey`, `CompactCiphertextList`,
-//!   `CompressedCompactPublicKey`), so a crash file reproduces as
+//!   `CompressedCompactPublicKey`, `KeySwitchingKey`), so a crash file reproduces as
 //!   `safe_deserialize::<ThatType>(file)`. An unknown name is read as a `Config`.
 //!   It is read plainly and conformant to the fixture key, then used
 //!   ([`exercise`]).
@@ -17,6 +17,8 @@
 //!   number), the rest is the payload.
 //! - [`config_builder`]: arbitrary parameters ([`params`]) through
 //!   `ConfigBuilder::try_use_custom_parameters` and `with_insecure_custom_parameters`, then key generation.
+//! - [`arrays::array_shapes`]: array shapes and slice ranges (arrays have no
+//!   serialized form: their shapes are what hostile input reaches).
 //!
 //! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
 //! (`src/bin/replay.rs`) call these same functions. Every run is under a memory
@@ -26,6 +28,7 @@
 //! budget), not an abort. The probe's crafted inputs ([`crafted`]) replay with the
 //! saved findings.
 
+pub mod arrays;
 #[path = "../../tests/support/crafted.rs"]
 pub mod crafted;
 pub mod exercise;
@@ -42,7 +45,8 @@ use gpufhe::{
     ClientKey, CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
     CompressedCompactPublicKey, CompressedServerKey, Config, ConfigBuilder, FheBool, FheInt128,
     FheInt16, FheInt32, FheInt64, FheInt8, FheUint10, FheUint12, FheUint128, FheUint14, FheUint16,
-    FheUint2, FheUint256, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, ServerKey,
+    FheUint2, FheUint256, FheUint32, FheUint4, FheUint6, FheUint64, FheUint8, KeySwitchingKey,
+    ServerKey,
 };
 
 /// The size limit of every `safe_deserialize`: larger than any input the fuzzers
@@ -58,7 +62,12 @@ pub const CODEC: bincode::config::Configuration<
 > = bincode::config::standard().with_fixed_int_encoding();
 
 /// The targets, by name (the folders of `corpus/` and `crashes/`).
-pub const TARGETS: [&str; 3] = ["safe_deserialize", "serde_bincode", "config_builder"];
+pub const TARGETS: [&str; 4] = [
+    "safe_deserialize",
+    "serde_bincode",
+    "config_builder",
+    "array_shapes",
+];
 
 /// Runs target `name` on `data`; `None` for an unknown name.
 pub fn run_target(name: &str, data: &[u8]) -> Option<()> {
@@ -66,6 +75,7 @@ pub fn run_target(name: &str, data: &[u8]) -> Option<()> {
         "safe_deserialize" => safe_deserialize_target(data),
         "serde_bincode" => serde_bincode(data),
         "config_builder" => config_builder(data),
+        "array_shapes" => arrays::array_shapes(data),
         _ => return None,
     }
     Some(())
@@ -126,6 +136,8 @@ pub enum Kind {
     CompressedCiphertextList,
     /// [`FheUint256`]
     FheUint256,
+    /// [`KeySwitchingKey`]
+    KeySwitchingKey,
 }
 
 /// Something done with one type, chosen at run time by [`Kind::visit`].
@@ -137,7 +149,7 @@ pub trait Visit {
 impl Kind {
     /// Every kind; the `serde_bincode` target's first byte indexes it (kinds added
     /// later go at the end).
-    pub const ALL: [Kind; 26] = [
+    pub const ALL: [Kind; 27] = [
         Kind::Config,
         Kind::ClientKey,
         Kind::CompressedServerKey,
@@ -164,6 +176,7 @@ impl Kind {
         Kind::CompressedCompactPublicKey,
         Kind::CompressedCiphertextList,
         Kind::FheUint256,
+        Kind::KeySwitchingKey,
     ];
 
     /// Calls `v.visit::<T>()` with this kind's type.
@@ -195,6 +208,7 @@ impl Kind {
             Kind::CompressedCompactPublicKey => v.visit::<CompressedCompactPublicKey>(),
             Kind::CompressedCiphertextList => v.visit::<CompressedCiphertextList>(),
             Kind::FheUint256 => v.visit::<FheUint256>(),
+            Kind::KeySwitchingKey => v.visit::<KeySwitchingKey>(),
         }
     }
 

@@ -68,10 +68,13 @@ impl ExpansionCache {
     /// The expanded keys of `key` (whose cache this is), expanded on first use.
     /// `Err(OutOfMemory)` if the host cannot reserve what expanding needs.
     fn get(&self, key: &shortint::CompressedServerKey) -> Result<Arc<ExpandedKeys>> {
-        if self.0.get().is_none() {
-            key.parameters()
-                .check_server_key_memory("expanding a server key for the GPU")?;
-        }
+        let _memory = match self.0.get() {
+            None => Some(
+                key.parameters()
+                    .reserve_server_key_memory("expanding a server key for the GPU")?,
+            ),
+            Some(_) => None,
+        };
         Ok(self
             .0
             .get_or_init(|| {
@@ -311,9 +314,13 @@ impl Scheduler {
                 // the host can: an `Err(OutOfMemory)` before it runs. Below 256 MiB
                 // (every operation up to 512 bits but products) not worth asking.
                 let need = super::memory::circuit_host_bytes(circuit);
-                if need >= 256 << 20 {
-                    crate::memory::check_host_memory(need, "the blocks a circuit holds")?;
-                }
+                let _memory = match need >= 256 << 20 {
+                    true => Some(crate::memory::reserve_host_memory(
+                        need,
+                        "the blocks a circuit holds",
+                    )?),
+                    false => None,
+                };
                 let cpu = self.cpu_worker()?;
                 let resident = inputs
                     .iter()

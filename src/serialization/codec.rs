@@ -129,6 +129,40 @@ pub fn safe_serialize<T: SafeSerialization>(
     Ok(())
 }
 
+/// What the header of TFHE-rs's `safe_serialize` says, when `start` (the first 8
+/// bytes) and what follows in `reader` are one: the length of its header version
+/// (`"0.5"` in TFHE-rs 1.x), the version, a versioning mode (`u32`: 0 versioned, 1
+/// not) and its version string, then the type name, each string a `u64` length and
+/// its bytes. `None` if they are not (strings are read only while short).
+fn tfhe_rs_header(start: [u8; 8], reader: &mut impl Read) -> Option<String> {
+    fn string(len: u64, reader: &mut impl Read) -> Option<String> {
+        let mut bytes = vec![0u8; usize::try_from(len).ok().filter(|&n| n <= 128)?];
+        reader.read_exact(&mut bytes).ok()?;
+        String::from_utf8(bytes).ok()
+    }
+    fn u64_le(reader: &mut impl Read) -> Option<u64> {
+        let mut bytes = [0u8; 8];
+        reader.read_exact(&mut bytes).ok()?;
+        Some(u64::from_le_bytes(bytes))
+    }
+    let header_version = string(u64::from_le_bytes(start), reader)?;
+    if !header_version.starts_with("0.") {
+        return None;
+    }
+    let mut mode = [0u8; 4];
+    reader.read_exact(&mut mode).ok()?;
+    let mode = match u32::from_le_bytes(mode) {
+        0 => "versioned",
+        1 => "unversioned",
+        _ => return None,
+    };
+    let mode_version = string(u64_le(reader)?, reader)?;
+    let name = string(u64_le(reader)?, reader)?;
+    Some(format!(
+        "a {name}, serialization header {header_version}, {mode} {mode_version}"
+    ))
+}
+
 /// Reads exactly `out.len()` bytes of the header.
 fn read_header_bytes(reader: &mut impl Read, out: &mut [u8], what: &str) -> Result<()> {
     reader
@@ -146,6 +180,12 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
     let mut magic = [0u8; SERIALIZATION_MAGIC.len()];
     read_header_bytes(&mut limited, &mut magic, "magic bytes")?;
     if magic != SERIALIZATION_MAGIC {
+        if let Some(found) = tfhe_rs_header(magic, &mut limited) {
+            return Err(Error::Serialization(format!(
+                "the input is TFHE-rs data ({found}), which this version of gpufhe cannot \
+                 read yet: it reads and writes gpufhe's own format only"
+            )));
+        }
         return Err(Error::Serialization(
             "the input does not start with gpufhe's magic bytes".into(),
         ));

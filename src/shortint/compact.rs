@@ -122,7 +122,7 @@ impl CompactPublicKey {
         }
         let n = p.polynomial_size.0;
         let k = p.glwe_dimension.0;
-        crate::memory::check_host_memory(
+        let _memory = crate::memory::reserve_host_memory(
             compact_list_bytes(p, messages.len()),
             "encrypting a compact list",
         )?;
@@ -328,7 +328,7 @@ pub fn expand_compact_blocks(
         count.div_ceil(n),
         lists.len(),
     )?;
-    crate::memory::check_host_memory(
+    let _memory = crate::memory::reserve_host_memory(
         expanded_compact_bytes(parameters, count),
         "expanding a compact list",
     )?;

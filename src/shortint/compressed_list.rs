@@ -370,7 +370,7 @@ impl CompressionKeys {
         let blocks = range.len() as u64;
         let each = list.parameters.big_lwe_dimension().to_lwe_size().0 as u64 * 8
             + std::mem::size_of::<Ciphertext>() as u64;
-        crate::memory::check_host_memory(
+        let _memory = crate::memory::reserve_host_memory(
             blocks.saturating_mul(each),
             "decompressing blocks of a compressed list",
         )?;

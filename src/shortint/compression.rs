@@ -342,7 +342,7 @@ impl CompressedCompressionKeys {
             (blocks.big_lwe_dimension().0 as u64).saturating_mul(c.packing_ks_level.0 as u64);
         let back_rows =
             (c.lwe_dimension() as u64).saturating_mul(c.decompression_ks_level.0 as u64);
-        crate::memory::check_host_memory(
+        let _memory = crate::memory::reserve_host_memory(
             rows.saturating_mul(c.polynomial_size.0 as u64)
                 .saturating_add(back_rows)
                 .saturating_mul(8),
@@ -419,7 +419,10 @@ impl CompressedCompressionKeys {
     /// assert_eq!(keys.parameters(), compressed.parameters());
     /// ```
     pub fn decompress(&self) -> Result<CompressionKeys> {
-        crate::memory::check_host_memory(self.expanded_bytes(), "expanding compression keys")?;
+        let _memory = crate::memory::reserve_host_memory(
+            self.expanded_bytes(),
+            "expanding compression keys",
+        )?;
         Ok(CompressionKeys {
             packing: self.packing.decompress(),
             back: self.back.decompress(),

@@ -8,7 +8,7 @@
 use super::ShortintParameters;
 use crate::core_crypto::NoiseDistribution;
 use crate::error::{Error, Result};
-use crate::memory::check_host_memory;
+use crate::memory::{reserve_host_memory, MemoryReservation};
 
 /// The largest small LWE dimension `n` accepted (published TFHE parameters use
 /// fewer than 2^11).
@@ -148,11 +148,11 @@ impl ShortintParameters {
         ksk.checked_add(bsk.checked_mul(2)?)?.checked_mul(8)
     }
 
-    /// `Err(OutOfMemory)` unless the host can reserve
-    /// [`ShortintParameters::server_key_peak_bytes`] now, for `what`.
-    pub(crate) fn check_server_key_memory(&self, what: &str) -> Result<()> {
+    /// Reserves [`ShortintParameters::server_key_peak_bytes`] of host memory for
+    /// `what` (see [`crate::memory`]); `Err(OutOfMemory)` if it cannot.
+    pub(crate) fn reserve_server_key_memory(&self, what: &str) -> Result<MemoryReservation> {
         self.check_bounds()?;
-        check_host_memory(self.server_key_peak_bytes().unwrap_or(u64::MAX), what)
+        reserve_host_memory(self.server_key_peak_bytes().unwrap_or(u64::MAX), what)
     }
 
     /// `Err` unless both noise distributions meet the 128-bit curve

@@ -165,7 +165,10 @@ impl SeededBlocks {
     /// allocated, if [`SeededBlocks::expanded_bytes`] is above the memory budget
     /// ([`crate::memory`]).
     pub fn decompress(&self) -> Result<Vec<Ciphertext>> {
-        crate::memory::check_host_memory(self.expanded_bytes(), "decompressing seeded blocks")?;
+        let _memory = crate::memory::reserve_host_memory(
+            self.expanded_bytes(),
+            "decompressing seeded blocks",
+        )?;
         Ok(self
             .0
             .list

@@ -528,6 +528,12 @@ fn a_decomposition_the_arithmetic_cannot_carry_is_refused_everywhere() {
     };
     assert!(read(&bytes).is_ok());
     assert!(read(&crafted).is_err());
+    // Conformance: of its destination's key set, not of another.
+    use gpufhe::serialization::{ConformanceParams, Conformant};
+    assert!(valid.conforms_to(&client_key.into()).is_ok());
+    let other = ClientKey::generate(*client_key.config());
+    let err = valid.conforms_to(&ConformanceParams::from(&other));
+    assert!(err.is_err());
 }
 
 #[test]

@@ -183,3 +183,67 @@ fn an_invalid_memory_limit_is_an_err_naming_the_variable() {
         Err(Error::InvalidConfiguration { .. })
     ));
 }
+
+#[test]
+fn concurrent_expansions_share_one_budget_and_never_abort() {
+    // Issue 40, finding 2: four threads each expanding a 1.3 MB list of the default
+    // parameters (1.3 GB each, within the budget alone) aborted a process that can
+    // map 4 GiB. The budget is the process's: threads of their own wait for room,
+    // rayon workers (which must not wait) get Err(OutOfMemory); none aborts.
+    let test = test_path!("concurrent_expansions_share_one_budget_and_never_abort");
+    if !child::run_alone_limited(&test, &[], Some(4 << 10)) {
+        return;
+    }
+    let client_key = ClientKey::generate(ConfigBuilder::default());
+    let public_key = CompactPublicKey::new(&client_key);
+    let mut builder = CompactCiphertextList::builder(&public_key);
+    for i in 0..2_500u64 {
+        builder.push(i * 3);
+    }
+    let list = builder.build();
+    let expanded = list.expanded_bytes();
+    assert!((1 << 30..3 << 29).contains(&expanded), "{expanded}");
+    let expand_one = |index: usize| -> Result<u64, Error> {
+        let values = list.expand()?;
+        let x: FheUint64 = values.get(index).unwrap().unwrap();
+        Ok(x.decrypt(&client_key))
+    };
+    let check = |results: Vec<Result<u64, Error>>, all: bool| {
+        let mut expanded_ok = 0;
+        for (t, result) in results.into_iter().enumerate() {
+            match result {
+                Ok(clear) => {
+                    assert_eq!(clear, 1800 * t as u64, "thread {t}");
+                    expanded_ok += 1;
+                }
+                Err(e) => assert!(!all && is_out_of_memory(&e), "thread {t}: {e}"),
+            }
+        }
+        assert!(expanded_ok >= 1);
+        assert_eq!(gpufhe::memory::reserved_host_memory(), 0);
+    };
+    let on_threads = || {
+        std::thread::scope(|s| {
+            let threads: Vec<_> = (0..4)
+                .map(|t| s.spawn(move || expand_one(600 * t)))
+                .collect();
+            threads.into_iter().map(|t| t.join().unwrap()).collect()
+        })
+    };
+
+    // A budget of 2 GiB, one expansion at a time: threads of their own wait for
+    // the one before to give its share back, and all four expand.
+    set_memory_limit(MemoryLimit::Bytes(2 << 30));
+    check(on_threads(), true);
+    // The default budget, 75 % of what the process can still map: some may be
+    // refused (the values of the others still take room), none aborts.
+    set_memory_limit(None);
+    check(on_threads(), false);
+    // Rayon workers: each expands or is refused at once, none waits on another.
+    use rayon::prelude::*;
+    let results = (0..4usize)
+        .into_par_iter()
+        .map(|t| expand_one(600 * t))
+        .collect();
+    check(results, false);
+}

@@ -18,11 +18,12 @@ use gpufhe::core_crypto::{
 use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_serialize, SafeSerialization};
 use gpufhe::shortint::{
-    ShortintParameters, DEFAULT_PARAMETERS, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+    EncryptionKeyChoice, ShortintKeySwitchingParameters, ShortintParameters, DEFAULT_PARAMETERS,
+    PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
 };
 use gpufhe::{
     ClientKey, CompressedCiphertextListBuilder, CompressedServerKey, Config, ConfigBuilder,
-    FheBool, FheUint128, FheUint16, FheUint256, FheUint32, FheUint64, FheUint8,
+    FheBool, FheUint128, FheUint16, FheUint256, FheUint32, FheUint64, FheUint8, KeySwitchingKey,
 };
 use gpufhe_fuzz::keys::{client_key_path, cpu_scheduler, generate_client_key};
 use gpufhe_fuzz::params::parameters_to_bytes;
@@ -84,8 +85,11 @@ fn fixture(new_key: bool) -> ClientKey {
     let path = client_key_path();
     if !new_key {
         if let Ok(bytes) = std::fs::read(&path) {
-            return gpufhe::serialization::safe_deserialize(bytes.as_slice(), LIMIT)
-                .expect("the fixture key reads (or make a new one with --new-key)");
+            // (Of insecure test parameters: read inside the named scope.)
+            return gpufhe::serialization::with_insecure_parameters_allowed(|| {
+                gpufhe::serialization::safe_deserialize(bytes.as_slice(), LIMIT)
+            })
+            .expect("the fixture key reads (or make a new one with --new-key)");
         }
     }
     let key = generate_client_key();
@@ -141,6 +145,37 @@ fn main() {
     w.value("compressed_server_key-tiny", &tiny_compressed);
     let tiny_server = tiny_compressed.decompress_with(&cpu_scheduler()).unwrap();
     w.value("server_key-tiny", &tiny_server);
+    // A keyswitching key between two tiny key sets (one level: half the bytes), and
+    // the same with a decomposition of 64 bits, a saved finding (issue 40, 3).
+    let other = ClientKey::generate(config(TINY));
+    let other_server = CompressedServerKey::new(&other)
+        .decompress_with(&cpu_scheduler())
+        .unwrap();
+    let one_level = ShortintKeySwitchingParameters {
+        ks_base_log: DecompositionBaseLog(20),
+        ks_level: DecompositionLevelCount(1),
+        destination_key: EncryptionKeyChoice::Big,
+    };
+    let ksk = KeySwitchingKey::try_with_parameters(
+        (&tiny, &tiny_server),
+        (&other, &other_server),
+        one_level,
+    )
+    .unwrap();
+    let bytes = Writer::bytes(&ksk);
+    w.raw("key_switching_key-tiny", &bytes);
+    let shape: Vec<u8> = [20u64, 1].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let at = bytes
+        .windows(16)
+        .position(|w| w == shape.as_slice())
+        .unwrap();
+    let mut crafted = bytes;
+    crafted[at..at + 8].copy_from_slice(&64u64.to_le_bytes());
+    write(
+        &root.join("crashes/safe_deserialize"),
+        "key-switching-key-base-log-64",
+        &crafted,
+    );
     // Values of other parameters carrying the fixture key's tag (tags are public).
     let tag = client.tag().value();
     let forged = |x: &FheUint8| forge_tag(&Writer::bytes(x), tag);
@@ -165,6 +200,23 @@ fn main() {
         ("gaussian", gaussian),
     ] {
         write(&builder, name, &parameters_to_bytes(&p));
+    }
+    // Array shapes (see `gpufhe_fuzz::arrays`: a rank, axes as a kind byte then
+    // its value, a second shape, ranges, a length): 0 x usize::MAX x 2 (issue 40,
+    // finding 4), a 2 x 3 array sliced and reshaped, one huge axis.
+    let arrays = root.join("corpus/array_shapes");
+    for (name, bytes) in [
+        (
+            "empty-overflowing",
+            &[3, 1, 2, 0, 0, 2, 2, 1, 0, 4, 2, 1, 1, 1, 2, 0, 0][..],
+        ),
+        (
+            "two-by-three",
+            &[2, 0, 2, 0, 3, 1, 0, 4, 2, 0, 1, 0, 2, 0, 0, 0, 3],
+        ),
+        ("one-huge-axis", &[2, 1, 2, 0, 1, 2, 5, 1, 1, 2, 0, 0]),
+    ] {
+        write(&arrays, name, bytes);
     }
     if args.iter().any(|a| a == "--large") {
         let large = Writer {

@@ -77,8 +77,9 @@ impl CudaBackend {
     /// assert_eq!(ck.decrypt(&backend.download(&blocks).unwrap()[0]).unwrap(), 3);
     /// ```
     pub fn new(device: &CudaDevice, key: &CompressedServerKey) -> Result<Self> {
-        key.parameters()
-            .check_server_key_memory("expanding a server key for the GPU")?;
+        let _memory = key
+            .parameters()
+            .reserve_server_key_memory("expanding a server key for the GPU")?;
         Self::from_expanded(
             device,
             key.parameters(),
@@ -103,11 +104,11 @@ impl CudaBackend {
         // anything is copied.
         let need = 2 * std::mem::size_of_val(bootstrap_key.as_slice()) as u64
             + std::mem::size_of_val(keyswitch_key.as_slice()) as u64;
-        let (free, _) = device.memory_info()?;
-        crate::memory::check_device_budget(
+        let _memory = crate::memory::reserve_device_memory(
+            device.ordinal(),
             need,
-            free as u64,
             &format!("decompressing a server key to GPU {}", device.ordinal()),
+            || Ok(device.memory_info()?.0 as u64),
         )?;
         let bootstrap = CudaFourierBootstrapKey::from_cpu(device, bootstrap_key)?;
         // A kernel without local memory must fit these parameters on this GPU: say so

@@ -46,12 +46,12 @@ impl CompressedFheBool {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, CompressedFheBool};
+    /// use gpufhe::{CompressedFheBool, FheBool};
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
-    /// let client_key = ClientKey::generate(config);
+    /// let client_key = gpufhe::ClientKey::generate(config);
     /// let x = CompressedFheBool::encrypt(true, &client_key);
     /// assert_eq!(x.tag(), client_key.tag());
     /// ```
@@ -67,14 +67,14 @@ impl CompressedFheBool {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, CompressedFheBool};
+    /// use gpufhe::{CompressedFheBool, FheBool};
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
-    /// let client_key = ClientKey::generate(config);
-    /// let x = CompressedFheBool::encrypt(false, &client_key).decompress();
-    /// assert!(!x.decrypt(&client_key));
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = CompressedFheBool::encrypt(false, &client_key);
+    /// assert!(!x.decompress().decrypt(&client_key));
     /// ```
     #[track_caller]
     pub fn decompress(&self) -> FheBool {
@@ -103,12 +103,12 @@ impl CompressedFheBool {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, CompressedFheBool};
+    /// use gpufhe::{CompressedFheBool, FheBool};
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
-    /// let client_key = ClientKey::generate(config);
+    /// let client_key = gpufhe::ClientKey::generate(config);
     /// assert!(CompressedFheBool::encrypt(true, &client_key).validate().is_ok());
     /// ```
     pub fn validate(&self) -> Result<()> {
@@ -182,17 +182,15 @@ impl FheBool {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{Error, FheBool};
+    /// use gpufhe::{CompressedFheBool, FheBool};
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
-    /// let x = FheBool::encrypt(true, &client_key);
-    /// assert!(matches!(x.try_compress(), Err(Error::NoServerKey)));
     /// gpufhe::set_server_key(server_key);
-    /// assert!(x.try_compress()?.decompress().decrypt(&client_key));
-    /// # Ok::<(), gpufhe::Error>(())
+    /// let x = FheBool::encrypt(true, &client_key);
+    /// assert!(x.try_compress().unwrap().decompress().decrypt(&client_key));
     /// ```
     pub fn try_compress(&self) -> Result<CompressedFheBool> {
         CompressedStorage::compress(self.input()).map(|storage| CompressedFheBool { storage })

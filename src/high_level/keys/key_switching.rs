@@ -190,6 +190,11 @@ impl KeySwitchingKey {
         self.tag_out
     }
 
+    /// The server key of the destination (it bootstraps what is switched).
+    pub(crate) fn destination(&self) -> &ServerKey {
+        &self.destination
+    }
+
     /// `storage` (`bits` wide) under the destination key: trivial values as they
     /// are, blocks switched then bootstrapped.
     fn switch(&self, storage: &Storage, bits: u32) -> Result<Storage> {

@@ -306,6 +306,19 @@ conformant_key! {
     ServerKey, "server key";
 }
 
+/// A keyswitching key conforms when the server key of its destination does (the
+/// values it makes are of that key set).
+impl Conformant for crate::high_level::KeySwitchingKey {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        let destination = self.destination();
+        params.check_key(
+            "destination server key of a keyswitching key",
+            destination.config(),
+            destination.tag(),
+        )
+    }
+}
+
 impl Conformant for FheBool {
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the value", self.tag())?;

@@ -14,6 +14,14 @@ use std::ops::{
 impl<const N: usize> StaticUnsignedBigInt<N> {
     /// The quotient by a 64-bit divisor and the remainder (short division, word by
     /// word). `None` for a zero divisor.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let x = (U256::ONE << 200u32) + U256::from(5u8);
+    /// let (q, r) = x.checked_div_rem_u64(1 << 20).unwrap();
+    /// assert_eq!((q, r), (U256::ONE << 180u32, 5));
+    /// assert_eq!(x.checked_div_rem_u64(0), None);
+    /// ```
     pub const fn checked_div_rem_u64(self, divisor: u64) -> Option<(Self, u64)> {
         if divisor == 0 {
             return None;
@@ -61,6 +69,15 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     /// # Panics
     ///
     /// If `bytes` is not `8 N` bytes long.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let mut x = U256::ZERO;
+    /// let mut bytes = [0u8; 32];
+    /// bytes[31] = 7;
+    /// x.copy_from_be_byte_slice(&bytes);
+    /// assert_eq!(x, U256::from(7u8));
+    /// ```
     pub fn copy_from_be_byte_slice(&mut self, bytes: &[u8]) {
         assert_eq!(
             bytes.len(),
@@ -95,6 +112,13 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     /// # Panics
     ///
     /// If `bytes` is not `8 N` bytes long.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let mut bytes = [0u8; 32];
+    /// U256::from(0x0102u16).copy_to_be_byte_slice(&mut bytes);
+    /// assert_eq!(bytes[30..], [1, 2]);
+    /// ```
     pub fn copy_to_be_byte_slice(&self, bytes: &mut [u8]) {
         let mut le = self.to_le_bytes();
         le.reverse();
@@ -102,6 +126,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// The `8 N` little-endian bytes of the value.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let bytes = U256::from(0x0102u16).to_le_bytes();
+    /// assert_eq!((bytes.len(), bytes[0], bytes[1]), (32, 2, 1));
+    /// ```
     pub fn to_le_bytes(self) -> Vec<u8> {
         self.0.iter().flat_map(|w| w.to_le_bytes()).collect()
     }

@@ -22,6 +22,7 @@
 mod conversions;
 mod static_signed;
 mod static_unsigned;
+mod static_unsigned_bits;
 
 pub use static_signed::StaticSignedBigInt;
 pub use static_unsigned::StaticUnsignedBigInt;
@@ -45,6 +46,12 @@ pub type I2048 = StaticSignedBigInt<32>;
 
 impl U256 {
     /// `low + high * 2^128`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let x = U256::from_low_high(1, 1);
+    /// assert_eq!(x, U256::ONE + (U256::ONE << 128u32));
+    /// ```
     pub const fn from_low_high(low: u128, high: u128) -> Self {
         Self([
             low as u64,
@@ -55,6 +62,11 @@ impl U256 {
     }
 
     /// The low and the high 128 bits: `(low, high)`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::from_low_high(3, u128::MAX).to_low_high_u128(), (3, u128::MAX));
+    /// ```
     pub const fn to_low_high_u128(self) -> (u128, u128) {
         (self.low_u128(), self.wrapping_shr(128).low_u128())
     }

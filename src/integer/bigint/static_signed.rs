@@ -58,51 +58,103 @@ impl<const N: usize> StaticSignedBigInt<N> {
 
     /// The value whose two's complement words are these, the least significant
     /// first.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from_words([u64::MAX; 4]), I256::from(-1i8));
+    /// ```
     pub const fn from_words(words: [u64; N]) -> Self {
         Self(words)
     }
 
     /// The two's complement words, the least significant first (TFHE-rs's `data`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(-2i8).data(), &[u64::MAX - 1, u64::MAX, u64::MAX, u64::MAX]);
+    /// ```
     pub const fn data(&self) -> &[u64; N] {
         &self.0
     }
 
     /// The two's complement bits as an unsigned value (like an `as` cast).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(-1i8).as_unsigned(), U256::MAX);
+    /// ```
     pub const fn as_unsigned(self) -> StaticUnsignedBigInt<N> {
         StaticUnsignedBigInt(self.0)
     }
 
     /// The value whose two's complement bits are `bits` (like an `as` cast).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from_unsigned(U256::MAX), I256::from(-1i8));
+    /// ```
     pub const fn from_unsigned(bits: StaticUnsignedBigInt<N>) -> Self {
         Self(bits.0)
     }
 
     /// Whether it is below 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert!(I256::from(-5i8).is_negative() && !I256::from(0i8).is_negative());
+    /// ```
     pub const fn is_negative(self) -> bool {
         N > 0 && self.0[N - 1] >> 63 == 1
     }
 
     /// `self + rhs`, wrapping.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::MAX.wrapping_add(I256::from(1i8)), I256::MIN);
+    /// ```
     pub const fn wrapping_add(self, rhs: Self) -> Self {
         Self(self.as_unsigned().wrapping_add(rhs.as_unsigned()).0)
     }
 
     /// `self - rhs`, wrapping.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(3i8).wrapping_sub(I256::from(5i8)), I256::from(-2i8));
+    /// ```
     pub const fn wrapping_sub(self, rhs: Self) -> Self {
         Self(self.as_unsigned().wrapping_sub(rhs.as_unsigned()).0)
     }
 
     /// `self * rhs`, wrapping (the low bits are those of the unsigned product).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(-4i8).wrapping_mul(I256::from(6i8)), I256::from(-24i8));
+    /// ```
     pub const fn wrapping_mul(self, rhs: Self) -> Self {
         Self(self.as_unsigned().wrapping_mul(rhs.as_unsigned()).0)
     }
 
     /// `-self`, wrapping (`-MIN` is `MIN`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(7i8).wrapping_neg(), I256::from(-7i8));
+    /// assert_eq!(I256::MIN.wrapping_neg(), I256::MIN);
+    /// ```
     pub const fn wrapping_neg(self) -> Self {
         Self(self.as_unsigned().wrapping_neg().0)
     }
 
     /// `|self|`, wrapping (`abs(MIN)` is `MIN`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(-9i8).wrapping_abs(), I256::from(9i8));
+    /// assert_eq!(I256::MIN.wrapping_abs(), I256::MIN);
+    /// ```
     pub const fn wrapping_abs(self) -> Self {
         if self.is_negative() {
             self.wrapping_neg()
@@ -112,11 +164,22 @@ impl<const N: usize> StaticSignedBigInt<N> {
     }
 
     /// `|self|` as an unsigned value (exact, also for `MIN`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::MIN.unsigned_abs(), U256::ONE << 255u32);
+    /// ```
     pub const fn unsigned_abs(self) -> StaticUnsignedBigInt<N> {
         self.wrapping_abs().as_unsigned()
     }
 
     /// `self + rhs`, wrapping, and whether it overflowed the signed range.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::MAX.overflowing_add(I256::from(1i8)), (I256::MIN, true));
+    /// assert_eq!(I256::from(-1i8).overflowing_add(I256::from(1i8)), (I256::from(0i8), false));
+    /// ```
     pub const fn overflowing_add(self, rhs: Self) -> (Self, bool) {
         let sum = self.wrapping_add(rhs);
         let overflow =
@@ -125,6 +188,11 @@ impl<const N: usize> StaticSignedBigInt<N> {
     }
 
     /// `self - rhs`, wrapping, and whether it overflowed the signed range.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::MIN.overflowing_sub(I256::from(1i8)), (I256::MAX, true));
+    /// ```
     pub const fn overflowing_sub(self, rhs: Self) -> (Self, bool) {
         let diff = self.wrapping_sub(rhs);
         let overflow =
@@ -133,11 +201,21 @@ impl<const N: usize> StaticSignedBigInt<N> {
     }
 
     /// `self << amount` (the amount modulo the width).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(-1i8).wrapping_shl(3), I256::from(-8i8));
+    /// ```
     pub const fn wrapping_shl(self, amount: u32) -> Self {
         Self(self.as_unsigned().wrapping_shl(amount).0)
     }
 
     /// `self >> amount`, arithmetic (the sign fills; the amount modulo the width).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(-16i8).wrapping_shr(2), I256::from(-4i8));
+    /// ```
     pub const fn wrapping_shr(self, amount: u32) -> Self {
         if N == 0 {
             return self;
@@ -153,11 +231,22 @@ impl<const N: usize> StaticSignedBigInt<N> {
     }
 
     /// The number of leading zero bits of the two's complement bits.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(1i8).leading_zeros(), 255);
+    /// assert_eq!(I256::from(-1i8).leading_zeros(), 0);
+    /// ```
     pub const fn leading_zeros(self) -> u32 {
         self.as_unsigned().leading_zeros()
     }
 
     /// Whether it is `2^k` for some `k` (never for a value `<= 0`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert!(I256::from(64i8).is_power_of_two() && !I256::from(-64i8).is_power_of_two());
+    /// ```
     pub const fn is_power_of_two(self) -> bool {
         !self.is_negative() && self.as_unsigned().is_power_of_two()
     }
@@ -167,6 +256,11 @@ impl<const N: usize> StaticSignedBigInt<N> {
     /// # Panics
     ///
     /// If `self <= 0`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(100i8).ilog2(), 6);
+    /// ```
     pub const fn ilog2(self) -> u32 {
         if self.is_negative() {
             panic!("argument of integer logarithm must be positive");
@@ -179,12 +273,24 @@ impl<const N: usize> StaticSignedBigInt<N> {
     /// # Panics
     ///
     /// If `self <= 0`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(100i8).ceil_ilog2(), 7);
+    /// ```
     pub const fn ceil_ilog2(self) -> u32 {
         self.ilog2() + !self.is_power_of_two() as u32
     }
 
     /// The value of another width: sign-extended, or truncated to its low `64 M`
     /// bits (like an `as` cast between the primitive types).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// use gpufhe::integer::bigint::I512;
+    /// let wide: I512 = I256::from(-3i8).resize();
+    /// assert_eq!(wide, I512::from(-3i8));
+    /// ```
     pub const fn resize<const M: usize>(self) -> StaticSignedBigInt<M> {
         let fill = if self.is_negative() { u64::MAX } else { 0 };
         let mut out = [fill; M];
@@ -198,6 +304,13 @@ impl<const N: usize> StaticSignedBigInt<N> {
 
     /// The quotient (truncated toward zero) and the remainder (of the dividend's
     /// sign) of `self / rhs`, wrapping for `MIN / -1`; `None` if `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// let (q, r) = I256::from(-7i8).checked_div_rem(I256::from(2i8)).unwrap();
+    /// assert_eq!((q, r), (I256::from(-3i8), I256::from(-1i8)));
+    /// assert_eq!(I256::from(1i8).checked_div_rem(I256::from(0i8)), None);
+    /// ```
     pub fn checked_div_rem(self, rhs: Self) -> Option<(Self, Self)> {
         let (q, r) = self.unsigned_abs().checked_div_rem(rhs.unsigned_abs())?;
         let (q, r) = (Self::from_unsigned(q), Self::from_unsigned(r));
@@ -220,12 +333,22 @@ impl<const N: usize> StaticSignedBigInt<N> {
     /// # Panics
     ///
     /// If `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from(7i8).div_rem(I256::from(-2i8)), (I256::from(-3i8), I256::from(1i8)));
+    /// ```
     pub fn div_rem(self, rhs: Self) -> (Self, Self) {
         self.checked_div_rem(rhs)
             .expect("attempt to divide by zero")
     }
 
     /// The two's complement value of `value` (its low `64 N` bits).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::{I256, U256};
+    /// assert_eq!(I256::from_i128(i128::MIN).resize::<2>(), gpufhe::integer::bigint::StaticSignedBigInt::<2>::from(i128::MIN));
+    /// ```
     pub const fn from_i128(value: i128) -> Self {
         let fill = if value < 0 { u64::MAX } else { 0 };
         let mut out = [fill; N];

@@ -1,6 +1,7 @@
 //! [`StaticUnsignedBigInt<N>`]: an unsigned integer of `N` 64-bit words, the clear
 //! type of the wide encrypted integers ([`U256`](super::U256) ... [`U2048`](super::U2048)).
-//! Its arithmetic; conversions, formatting and operators are in `conversions.rs`.
+//! Its arithmetic; the bit-level methods are in `static_unsigned_bits.rs`, conversions,
+//! formatting and operators in `conversions.rs`.
 
 /// An unsigned integer of `64 N` bits, stored as `N` little-endian 64-bit words (the
 /// least significant first), as TFHE-rs's type of the same name. The operators wrap
@@ -51,21 +52,44 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     pub const MAX: Self = Self([u64::MAX; N]);
 
     /// The value of these words, the least significant first.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let x = U256::from_words([5, 0, 1, 0]);
+    /// assert_eq!(x, U256::from(5u8) + (U256::ONE << 128u32));
+    /// ```
     pub const fn from_words(words: [u64; N]) -> Self {
         Self(words)
     }
 
     /// The words, the least significant first (TFHE-rs's `data`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let x = U256::from(7u8) << 64u32;
+    /// assert_eq!(x.data(), &[0, 7, 0, 0]);
+    /// ```
     pub const fn data(&self) -> &[u64; N] {
         &self.0
     }
 
     /// The words, the least significant first.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.words(), [u64::MAX; 4]);
+    /// ```
     pub const fn words(self) -> [u64; N] {
         self.0
     }
 
     /// The low 128 bits (like an `as u128` cast).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let x = U256::from_low_high(3, 9);
+    /// assert_eq!(x.low_u128(), 3);
+    /// ```
     pub const fn low_u128(self) -> u128 {
         let low = if N > 0 { self.0[0] as u128 } else { 0 };
         let high = if N > 1 { self.0[1] as u128 } else { 0 };
@@ -73,6 +97,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// Whether it is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert!(U256::ZERO.is_zero() && !U256::ONE.is_zero());
+    /// ```
     pub const fn is_zero(self) -> bool {
         let mut i = 0;
         while i < N {
@@ -85,6 +114,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self + rhs` modulo `2^BITS`, and whether it wrapped.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.overflowing_add(U256::TWO), (U256::ONE, true));
+    /// ```
     pub const fn overflowing_add(self, rhs: Self) -> (Self, bool) {
         let mut out = [0u64; N];
         let mut carry = false;
@@ -100,6 +134,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self - rhs` modulo `2^BITS`, and whether it wrapped (`rhs > self`).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.overflowing_sub(U256::TWO), (U256::MAX, true));
+    /// ```
     pub const fn overflowing_sub(self, rhs: Self) -> (Self, bool) {
         let mut out = [0u64; N];
         let mut borrow = false;
@@ -116,6 +155,13 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
 
     /// `self * rhs` modulo `2^BITS`, and whether it wrapped (the exact product does
     /// not fit).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let half = U256::ONE << 128u32;
+    /// assert_eq!(half.overflowing_mul(half), (U256::ZERO, true));
+    /// assert_eq!(U256::TWO.overflowing_mul(U256::TWO), (U256::from(4u8), false));
+    /// ```
     pub const fn overflowing_mul(self, rhs: Self) -> (Self, bool) {
         let mut out = [0u64; N];
         let mut overflow = false;
@@ -142,26 +188,52 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self + rhs` modulo `2^BITS`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.wrapping_add(U256::ONE), U256::ZERO);
+    /// ```
     pub const fn wrapping_add(self, rhs: Self) -> Self {
         self.overflowing_add(rhs).0
     }
 
     /// `self - rhs` modulo `2^BITS`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ZERO.wrapping_sub(U256::ONE), U256::MAX);
+    /// ```
     pub const fn wrapping_sub(self, rhs: Self) -> Self {
         self.overflowing_sub(rhs).0
     }
 
     /// `self * rhs` modulo `2^BITS`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.wrapping_mul(U256::MAX), U256::ONE);
+    /// ```
     pub const fn wrapping_mul(self, rhs: Self) -> Self {
         self.overflowing_mul(rhs).0
     }
 
     /// `-self` modulo `2^BITS`.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.wrapping_neg(), U256::MAX);
+    /// ```
     pub const fn wrapping_neg(self) -> Self {
         Self::ZERO.wrapping_sub(self)
     }
 
     /// `self + rhs`, `None` if it overflows.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.checked_add(U256::ONE), None);
+    /// assert_eq!(U256::ONE.checked_add(U256::ONE), Some(U256::TWO));
+    /// ```
     pub const fn checked_add(self, rhs: Self) -> Option<Self> {
         match self.overflowing_add(rhs) {
             (v, false) => Some(v),
@@ -170,6 +242,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self - rhs`, `None` if it underflows.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.checked_sub(U256::TWO), None);
+    /// assert_eq!(U256::TWO.checked_sub(U256::ONE), Some(U256::ONE));
+    /// ```
     pub const fn checked_sub(self, rhs: Self) -> Option<Self> {
         match self.overflowing_sub(rhs) {
             (v, false) => Some(v),
@@ -178,6 +256,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self * rhs`, `None` if it overflows.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!((U256::ONE << 200u32).checked_mul(U256::ONE << 56u32), None);
+    /// assert_eq!(U256::TWO.checked_mul(U256::TWO), Some(U256::from(4u8)));
+    /// ```
     pub const fn checked_mul(self, rhs: Self) -> Option<Self> {
         match self.overflowing_mul(rhs) {
             (v, false) => Some(v),
@@ -186,6 +270,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self - rhs`, or 0 if it underflows.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.saturating_sub(U256::TWO), U256::ZERO);
+    /// ```
     pub const fn saturating_sub(self, rhs: Self) -> Self {
         match self.overflowing_sub(rhs) {
             (v, false) => v,
@@ -194,6 +283,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self + rhs`, or `MAX` if it overflows.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.saturating_add(U256::TWO), U256::MAX);
+    /// ```
     pub const fn saturating_add(self, rhs: Self) -> Self {
         match self.overflowing_add(rhs) {
             (v, false) => v,
@@ -202,6 +296,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self << amount`, the amount taken modulo the width.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.wrapping_shl(255), U256::ONE << 255u32);
+    /// assert_eq!(U256::ONE.wrapping_shl(256), U256::ONE); // 256 mod 256 = 0
+    /// ```
     pub const fn wrapping_shl(self, amount: u32) -> Self {
         if N == 0 {
             return self;
@@ -223,6 +323,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self >> amount` (logical), the amount taken modulo the width.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!((U256::ONE << 200u32).wrapping_shr(199), U256::TWO);
+    /// assert_eq!(U256::MAX.wrapping_shr(256), U256::MAX);
+    /// ```
     pub const fn wrapping_shr(self, amount: u32) -> Self {
         if N == 0 {
             return self;
@@ -244,6 +350,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self << amount`, `None` if `amount` is the width or more.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.checked_shl(256), None);
+    /// assert_eq!(U256::ONE.checked_shl(1), Some(U256::TWO));
+    /// ```
     pub const fn checked_shl(self, amount: u32) -> Option<Self> {
         if amount < Self::BITS {
             Some(self.wrapping_shl(amount))
@@ -253,6 +365,12 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `self >> amount`, `None` if `amount` is the width or more.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::MAX.checked_shr(256), None);
+    /// assert_eq!(U256::TWO.checked_shr(1), Some(U256::ONE));
+    /// ```
     pub const fn checked_shr(self, amount: u32) -> Option<Self> {
         if amount < Self::BITS {
             Some(self.wrapping_shr(amount))
@@ -262,6 +380,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// The bits rotated left by `amount` (modulo the width).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!((U256::ONE << 255u32).rotate_left(1), U256::ONE);
+    /// ```
     pub const fn rotate_left(self, amount: u32) -> Self {
         if N == 0 || amount % Self::BITS == 0 {
             return self;
@@ -272,6 +395,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// The bits rotated right by `amount` (modulo the width).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::ONE.rotate_right(1), U256::ONE << 255u32);
+    /// ```
     pub const fn rotate_right(self, amount: u32) -> Self {
         if N == 0 {
             return self;
@@ -279,185 +407,16 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
         self.rotate_left(Self::BITS - amount % Self::BITS)
     }
 
-    /// `self | rhs` (a `const` form of the operator).
-    pub const fn bit_or(self, rhs: Self) -> Self {
-        let mut out = self.0;
-        let mut i = 0;
-        while i < N {
-            out[i] |= rhs.0[i];
-            i += 1;
-        }
-        Self(out)
-    }
-
-    /// `self & rhs` (a `const` form of the operator).
-    pub const fn bit_and(self, rhs: Self) -> Self {
-        let mut out = self.0;
-        let mut i = 0;
-        while i < N {
-            out[i] &= rhs.0[i];
-            i += 1;
-        }
-        Self(out)
-    }
-
-    /// `self ^ rhs` (a `const` form of the operator).
-    pub const fn bit_xor(self, rhs: Self) -> Self {
-        let mut out = self.0;
-        let mut i = 0;
-        while i < N {
-            out[i] ^= rhs.0[i];
-            i += 1;
-        }
-        Self(out)
-    }
-
-    /// `!self` (a `const` form of the operator).
-    pub const fn bit_not(self) -> Self {
-        let mut out = self.0;
-        let mut i = 0;
-        while i < N {
-            out[i] = !out[i];
-            i += 1;
-        }
-        Self(out)
-    }
-
-    /// The number of leading zero bits (the width for 0).
-    pub const fn leading_zeros(self) -> u32 {
-        let mut i = N;
-        while i > 0 {
-            i -= 1;
-            if self.0[i] != 0 {
-                return (N - 1 - i) as u32 * 64 + self.0[i].leading_zeros();
-            }
-        }
-        Self::BITS
-    }
-
-    /// The number of trailing zero bits (the width for 0).
-    pub const fn trailing_zeros(self) -> u32 {
-        let mut i = 0;
-        while i < N {
-            if self.0[i] != 0 {
-                return i as u32 * 64 + self.0[i].trailing_zeros();
-            }
-            i += 1;
-        }
-        Self::BITS
-    }
-
-    /// The number of leading one bits.
-    pub const fn leading_ones(self) -> u32 {
-        self.bit_not().leading_zeros()
-    }
-
-    /// The number of trailing one bits.
-    pub const fn trailing_ones(self) -> u32 {
-        self.bit_not().trailing_zeros()
-    }
-
-    /// The number of one bits.
-    pub const fn count_ones(self) -> u32 {
-        let (mut count, mut i) = (0, 0);
-        while i < N {
-            count += self.0[i].count_ones();
-            i += 1;
-        }
-        count
-    }
-
-    /// The number of zero bits.
-    pub const fn count_zeros(self) -> u32 {
-        Self::BITS - self.count_ones()
-    }
-
-    /// Whether it is `2^k` for some `k`.
-    pub const fn is_power_of_two(self) -> bool {
-        self.count_ones() == 1
-    }
-
-    /// The bits in reverse order.
-    pub const fn reverse_bits(self) -> Self {
-        let mut out = [0u64; N];
-        let mut i = 0;
-        while i < N {
-            out[N - 1 - i] = self.0[i].reverse_bits();
-            i += 1;
-        }
-        Self(out)
-    }
-
-    /// The base-2 logarithm rounded down, `None` for 0.
-    pub const fn checked_ilog2(self) -> Option<u32> {
-        match self.is_zero() {
-            true => None,
-            false => Some(Self::BITS - 1 - self.leading_zeros()),
-        }
-    }
-
-    /// The base-2 logarithm rounded down.
-    ///
-    /// # Panics
-    ///
-    /// If `self` is 0.
-    pub const fn ilog2(self) -> u32 {
-        match self.checked_ilog2() {
-            Some(log) => log,
-            None => panic!("argument of integer logarithm must be positive"),
-        }
-    }
-
-    /// The base-2 logarithm rounded up: the bits needed to count up to the value.
-    ///
-    /// # Panics
-    ///
-    /// If `self` is 0 (as [`Self::ilog2`]).
-    pub const fn ceil_ilog2(self) -> u32 {
-        self.ilog2() + !self.is_power_of_two() as u32
-    }
-
-    /// Bit `i` (0 for `i` at or past the width).
-    pub const fn bit(self, i: u32) -> bool {
-        i < Self::BITS && (self.0[(i / 64) as usize] >> (i % 64)) & 1 == 1
-    }
-
-    /// The value with bit `i` set (unchanged for `i` at or past the width).
-    pub(crate) const fn with_bit(mut self, i: u32) -> Self {
-        if i < Self::BITS {
-            self.0[(i / 64) as usize] |= 1 << (i % 64);
-        }
-        self
-    }
-
-    /// The value reduced to its `bits` low bits (`self` for the width or more).
-    pub const fn low_bits(self, bits: u32) -> Self {
-        let mut out = self.0;
-        let mut i = 0;
-        while i < N {
-            let start = i as u32 * 64;
-            if bits <= start {
-                out[i] = 0;
-            } else if bits < start + 64 {
-                out[i] &= (1u64 << (bits - start)) - 1;
-            }
-            i += 1;
-        }
-        Self(out)
-    }
-
-    /// `2^bits - 1`, all ones from the width up.
-    pub const fn mask(bits: u32) -> Self {
-        Self::MAX.low_bits(bits)
-    }
-
-    /// Whether it is below `2^bits` (always true from the width up).
-    pub const fn fits_in(self, bits: u32) -> bool {
-        bits >= Self::BITS || self.wrapping_shr(bits).is_zero()
-    }
-
     /// The value of another width: truncated to its low `64 M` bits, or extended
     /// with zeros (like an `as` cast between the primitive types).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// use gpufhe::integer::bigint::U512;
+    /// let wide: U512 = U256::MAX.resize();
+    /// assert_eq!(wide, (U512::ONE << 256u32) - U512::ONE);
+    /// assert_eq!(wide.resize::<4>(), U256::MAX);
+    /// ```
     pub const fn resize<const M: usize>(self) -> StaticUnsignedBigInt<M> {
         let mut out = [0u64; M];
         let mut i = 0;
@@ -469,6 +428,13 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// The value in `M` words if it fits, `None` otherwise.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// use gpufhe::integer::bigint::U512;
+    /// assert_eq!(U512::MAX.checked_resize::<4>(), None);
+    /// assert_eq!(U512::from(9u8).checked_resize::<4>(), Some(U256::from(9u8)));
+    /// ```
     pub const fn checked_resize<const M: usize>(self) -> Option<StaticUnsignedBigInt<M>> {
         if self.fits_in(64 * M as u32) {
             Some(self.resize())
@@ -478,6 +444,13 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// The quotient and the remainder of `self / rhs`, `None` if `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let (q, r) = U256::from(100u8).checked_div_rem(U256::from(7u8)).unwrap();
+    /// assert_eq!((q, r), (U256::from(14u8), U256::TWO));
+    /// assert_eq!(U256::ONE.checked_div_rem(U256::ZERO), None);
+    /// ```
     pub fn checked_div_rem(self, rhs: Self) -> Option<(Self, Self)> {
         if rhs.is_zero() {
             return None;
@@ -508,17 +481,35 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     /// # Panics
     ///
     /// If `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// let big = U256::ONE << 250u32;
+    /// assert_eq!(big.div_rem(U256::ONE << 200u32), (U256::ONE << 50u32, U256::ZERO));
+    /// ```
     pub fn div_rem(self, rhs: Self) -> (Self, Self) {
         self.checked_div_rem(rhs)
             .expect("attempt to divide by zero")
     }
 
     /// `self / rhs`, `None` if `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::from(9u8).checked_div(U256::TWO), Some(U256::from(4u8)));
+    /// assert_eq!(U256::ONE.checked_div(U256::ZERO), None);
+    /// ```
     pub fn checked_div(self, rhs: Self) -> Option<Self> {
         self.checked_div_rem(rhs).map(|(q, _)| q)
     }
 
     /// `self % rhs`, `None` if `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::from(9u8).checked_rem(U256::TWO), Some(U256::ONE));
+    /// assert_eq!(U256::ONE.checked_rem(U256::ZERO), None);
+    /// ```
     pub fn checked_rem(self, rhs: Self) -> Option<Self> {
         self.checked_div_rem(rhs).map(|(_, r)| r)
     }
@@ -528,6 +519,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     /// # Panics
     ///
     /// If `rhs` is 0.
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::from(9u8).div_ceil(U256::TWO), U256::from(5u8));
+    /// ```
     pub fn div_ceil(self, rhs: Self) -> Self {
         let (q, r) = self.div_rem(rhs);
         if r.is_zero() {
@@ -538,6 +534,11 @@ impl<const N: usize> StaticUnsignedBigInt<N> {
     }
 
     /// `value` (its low `64 N` bits).
+    ///
+    /// ```
+    /// use gpufhe::integer::bigint::U256;
+    /// assert_eq!(U256::from_u128(u128::MAX).count_ones(), 128);
+    /// ```
     pub const fn from_u128(value: u128) -> Self {
         let mut out = [0u64; N];
         if N > 0 {

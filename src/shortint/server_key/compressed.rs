@@ -53,7 +53,7 @@ impl CompressedServerKey {
         rng: &mut EncryptionRandomGenerator,
     ) -> Result<Self> {
         let p = client_key.parameters;
-        p.check_server_key_memory("generating a server key")?;
+        let _memory = p.reserve_server_key_memory("generating a server key")?;
         let keyswitch_key = generate_seeded_lwe_keyswitch_key(
             &client_key.big_lwe_secret_key,
             &client_key.small_lwe_secret_key,
@@ -104,8 +104,9 @@ impl CompressedServerKey {
     /// assert_eq!(ck.decrypt(&sk.apply_lookup_table(&ct, &lut).unwrap()).unwrap(), 3);
     /// ```
     pub fn decompress(&self) -> Result<ServerKey> {
-        self.parameters
-            .check_server_key_memory("decompressing a server key")?;
+        let _memory = self
+            .parameters
+            .reserve_server_key_memory("decompressing a server key")?;
         Ok(self.expand())
     }
 

@@ -95,9 +95,9 @@ impl<Id: FheIntId> FheInt<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let x = FheInt8::encrypt(5i8, &client_key);
-    /// let difference: i8 = x.try_sub_from(3).unwrap().decrypt(&client_key);
-    /// assert_eq!(difference, 3 - 5);
+    /// let x = FheInt8::encrypt(30i8, &client_key);
+    /// let y: i8 = x.try_sub_from(-10i8).unwrap().decrypt(&client_key);
+    /// assert_eq!(y, -40);
     /// ```
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = UnsignedClear::from_wide_wrapping(clear_bits::<Id>(clear));
@@ -134,9 +134,9 @@ impl<Id: FheIntId> FheInt<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let negated: i8 = FheInt8::encrypt(-5i8, &client_key).try_neg().unwrap().decrypt(&client_key);
-    /// let min: i8 = FheInt8::encrypt(i8::MIN, &client_key).try_neg().unwrap().decrypt(&client_key);
-    /// assert_eq!((negated, min), (5, i8::MIN));
+    /// let x = FheInt8::encrypt(-5i8, &client_key);
+    /// let y: i8 = x.try_neg().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 5);
     /// ```
     pub fn try_neg(&self) -> Result<Self> {
         self.inner.try_neg().map(Self::from_inner)
@@ -154,7 +154,8 @@ impl<Id: FheIntId> FheInt<Id> {
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
     /// let x = FheInt8::encrypt(5i8, &client_key);
-    /// assert_eq!(FheDecrypt::<i8>::decrypt(&x.try_not().unwrap(), &client_key), !5i8);
+    /// let y: i8 = x.try_not().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, !5);
     /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.inner.try_not().map(Self::from_inner)
@@ -174,18 +175,30 @@ impl<Id: FheIntId> FheInt<Id> {
     /// gpufhe::set_server_key(server_key);
     /// let a = FheInt8::encrypt(-100i8, &client_key);
     /// assert_eq!(FheDecrypt::<i8>::decrypt(&a.try_abs().unwrap(), &client_key), 100);
-    /// let min = FheInt8::encrypt(i8::MIN, &client_key);
-    /// assert_eq!(FheDecrypt::<i8>::decrypt(&min.abs(), &client_key), i8::MIN); // wraps
     /// ```
     pub fn try_abs(&self) -> Result<Self> {
         self.inner.unary(integer::abs).map(Self::from_inner)
     }
 
-    /// `|self|`, wrapping (example at [`FheInt::try_abs`]).
+    /// `|self|`, wrapping.
     ///
     /// # Panics
     ///
     /// If [`FheInt::try_abs`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheInt8::encrypt(-128i8, &client_key);
+    /// let y: i8 = x.abs().decrypt(&client_key);
+    /// assert_eq!(y, -128); // wrapping, as i8::wrapping_abs
+    /// ```
     #[track_caller]
     pub fn abs(&self) -> Self {
         expect_op(self.try_abs(), "abs")
@@ -203,9 +216,9 @@ impl<Id: FheIntId> FheInt<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let values = [-3i8, 100, 100].map(|v| FheInt8::encrypt(v, &client_key));
-    /// let sum: i8 = FheInt8::sum(&values).unwrap().decrypt(&client_key);
-    /// assert_eq!(sum, (-3i8).wrapping_add(100).wrapping_add(100));
+    /// let values: Vec<FheInt8> = [-100i8, 50, 7].iter().map(|&v| FheInt8::encrypt(v, &client_key)).collect();
+    /// let total: i8 = FheInt8::sum(&values).unwrap().decrypt(&client_key);
+    /// assert_eq!(total, -43);
     /// ```
     pub fn sum(values: &[Self]) -> Result<Self> {
         Self::sum_of(&values.iter().collect::<Vec<_>>())
@@ -219,7 +232,9 @@ impl<Id: FheIntId> FheInt<Id> {
     /// The width of the type in bits (TFHE-rs's name for `bits`).
     ///
     /// ```
-    /// assert_eq!(gpufhe::FheInt32::num_bits(), 32);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// assert_eq!(FheInt8::num_bits(), 8);
     /// ```
     pub const fn num_bits() -> usize {
         Self::bits() as usize

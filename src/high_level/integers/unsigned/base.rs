@@ -235,7 +235,9 @@ impl<Id: FheUintId> FheUint<Id> {
     /// The width in bits.
     ///
     /// ```
-    /// assert_eq!(gpufhe::FheUint16::bits(), 16);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// assert_eq!(FheUint8::bits(), 8);
     /// ```
     pub const fn bits() -> u32 {
         Id::BITS
@@ -246,15 +248,15 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, FheUint8};
+    /// use gpufhe::FheUint8;
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
-    /// let client_key = ClientKey::generate(config);
-    /// let x = FheUint8::encrypt(5u8, &client_key);
+    /// let client_key = gpufhe::ClientKey::generate(config);
+    /// let x = FheUint8::encrypt(3u8, &client_key);
     /// assert_eq!(x.tag(), Some(client_key.tag()));
-    /// assert_eq!(FheUint8::encrypt_trivial(5u8).tag(), None);
+    /// assert_eq!(FheUint8::encrypt_trivial(3u8).tag(), None);
     /// ```
     pub fn tag(&self) -> Option<KeyTag> {
         self.storage.tag()
@@ -264,14 +266,8 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, FheUint8};
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// # let config = gpufhe::ConfigBuilder::default()
-    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
-    /// #     .unwrap();
-    /// let client_key = ClientKey::generate(config);
-    /// assert!(FheUint8::encrypt_trivial(5u8).is_trivial());
-    /// assert!(!FheUint8::encrypt(5u8, &client_key).is_trivial());
+    /// use gpufhe::FheUint8;
+    /// assert!(FheUint8::encrypt_trivial(3u8).is_trivial());
     /// ```
     pub fn is_trivial(&self) -> bool {
         self.tag().is_none()
@@ -337,14 +333,8 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, FheUint8};
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// # let config = gpufhe::ConfigBuilder::default()
-    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
-    /// #     .unwrap();
-    /// let client_key = ClientKey::generate(config);
-    /// assert!(FheUint8::encrypt(5u8, &client_key).validate().is_ok());
-    /// assert!(FheUint8::encrypt_trivial(5u8).validate().is_ok());
+    /// use gpufhe::FheUint8;
+    /// assert!(FheUint8::encrypt_trivial(200u8).validate().is_ok());
     /// ```
     pub fn validate(&self) -> Result<()> {
         self.storage.validate(Id::BITS, None)

@@ -62,10 +62,11 @@ impl RangeForRandom {
     /// The range `[0, excluded_upper_bound)`.
     ///
     /// ```
-    /// use gpufhe::RangeForRandom;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
     /// use std::num::NonZeroU64;
-    /// let die = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(6).unwrap());
-    /// assert_eq!(die.excluded_upper_bound().get(), 6);
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(10).unwrap());
+    /// assert_eq!(range.excluded_upper_bound().get(), 10);
     /// ```
     pub fn new_from_excluded_upper_bound(excluded_upper_bound: NonZeroU64) -> Self {
         Self {
@@ -76,10 +77,11 @@ impl RangeForRandom {
     /// The excluded upper bound.
     ///
     /// ```
-    /// use gpufhe::RangeForRandom;
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
     /// use std::num::NonZeroU64;
-    /// let bound = NonZeroU64::new(1000).unwrap();
-    /// assert_eq!(RangeForRandom::new_from_excluded_upper_bound(bound).excluded_upper_bound(), bound);
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(3).unwrap());
+    /// assert_eq!(range.excluded_upper_bound(), NonZeroU64::new(3).unwrap());
     /// ```
     pub fn excluded_upper_bound(&self) -> NonZeroU64 {
         self.excluded_upper_bound
@@ -92,18 +94,10 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{FheUint8, Seed};
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// # let config = gpufhe::ConfigBuilder::default()
-    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
-    /// #     .unwrap();
-    /// let (client_key, server_key) = gpufhe::generate_keys(config);
-    /// assert!(FheUint8::try_generate_oblivious_pseudo_random(Seed(1)).is_err()); // no server key
-    /// gpufhe::set_server_key(server_key);
-    /// let a = FheUint8::try_generate_oblivious_pseudo_random(Seed(1)).unwrap();
-    /// let b = FheUint8::try_generate_oblivious_pseudo_random(Seed(1)).unwrap();
-    /// let (a, b): (u8, u8) = (a.decrypt(&client_key), b.decrypt(&client_key));
-    /// assert_eq!(a, b); // the same seed, the same value
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// // No server key on this thread: an Err, not a panic.
+    /// assert!(FheUint8::try_generate_oblivious_pseudo_random(Seed(7)).is_err());
     /// ```
     pub fn try_generate_oblivious_pseudo_random(seed: impl OprfSeed) -> Result<Self> {
         Self::try_generate_oblivious_pseudo_random_bounded(seed, u64::from(Id::BITS))
@@ -144,18 +138,17 @@ impl<Id: FheUintId> FheUint<Id> {
     ///
     /// ```
     /// use gpufhe::prelude::*;
-    /// use gpufhe::{FheUint8, Seed};
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// assert!(FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(1), 9).is_err());
-    /// let a = FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(1), 2).unwrap();
-    /// let b = FheUint8::generate_oblivious_pseudo_random_bounded(Seed(2), 5);
-    /// let (a, b): (u8, u8) = (a.decrypt(&client_key), b.decrypt(&client_key));
-    /// assert!(a < 4 && b < 32);
+    /// let x = FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(7), 3).unwrap();
+    /// assert!(FheDecrypt::<u8>::decrypt(&x, &client_key) < 8);
+    /// assert!(FheUint8::try_generate_oblivious_pseudo_random_bounded(Seed(7), 9).is_err());
     /// ```
     pub fn try_generate_oblivious_pseudo_random_bounded(
         seed: impl OprfSeed,
@@ -171,12 +164,25 @@ impl<Id: FheUintId> FheUint<Id> {
         generate(seed, Id::BITS, random_bits_count as u32).map(Self::from_storage)
     }
 
-    /// A value uniform in `[0, 2^random_bits_count)` (example at
-    /// [`FheUint::try_generate_oblivious_pseudo_random_bounded`]).
+    /// A value uniform in `[0, 2^random_bits_count)`.
     ///
     /// # Panics
     ///
     /// If [`FheUint::try_generate_oblivious_pseudo_random_bounded`] fails.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = gpufhe::generate_keys(config);
+    /// gpufhe::set_server_key(server_key);
+    /// let x = FheUint8::generate_oblivious_pseudo_random_bounded(Seed(8), 1);
+    /// assert!(FheDecrypt::<u8>::decrypt(&x, &client_key) < 2);
+    /// ```
     #[track_caller]
     pub fn generate_oblivious_pseudo_random_bounded(
         seed: impl OprfSeed,
@@ -202,18 +208,16 @@ impl<Id: FheUintId> FheUint<Id> {
     /// ```
     /// use gpufhe::prelude::*;
     /// use gpufhe::{FheUint8, RangeForRandom, Seed};
+    /// use std::num::NonZeroU64;
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let range = RangeForRandom::new_from_excluded_upper_bound(std::num::NonZeroU64::new(10).unwrap());
-    /// let digit = FheUint8::try_generate_oblivious_pseudo_random_custom_range(Seed(4), &range, None)?;
-    /// assert!(FheDecrypt::<u8>::decrypt(&digit, &client_key) < 10);
-    /// let far = FheUint8::try_generate_oblivious_pseudo_random_custom_range(Seed(4), &range, Some(1.5));
-    /// assert!(far.is_err()); // a distance must be in (0, 1)
-    /// # Ok::<(), gpufhe::Error>(())
+    /// let range = RangeForRandom::new_from_excluded_upper_bound(NonZeroU64::new(10).unwrap());
+    /// let x = FheUint8::try_generate_oblivious_pseudo_random_custom_range(Seed(9), &range, Some(0.01)).unwrap();
+    /// assert!(FheDecrypt::<u8>::decrypt(&x, &client_key) < 10);
     /// ```
     pub fn try_generate_oblivious_pseudo_random_custom_range(
         seed: impl OprfSeed,

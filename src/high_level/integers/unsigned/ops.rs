@@ -172,9 +172,9 @@ impl<Id: FheUintId> FheUint<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let x = FheUint8::encrypt(0b1011_0000u8, &client_key);
-    /// let shifted: u8 = x.try_shr(12u32).unwrap().decrypt(&client_key); // 12 mod 8 = 4
-    /// assert_eq!(shifted, 0b1011);
+    /// let x = FheUint8::encrypt(0b1010_0000u8, &client_key);
+    /// let y: u8 = x.try_shr(5u8).unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 0b101);
     /// ```
     pub fn try_shr<'r>(&self, amount: impl Into<ShiftAmount<'r, Id>>) -> Result<Self> {
         self.binary(BinaryOp::Shr, amount.into().0)
@@ -192,7 +192,8 @@ impl<Id: FheUintId> FheUint<Id> {
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
     /// let x = FheUint8::encrypt(1u8, &client_key);
-    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x.try_neg().unwrap(), &client_key), u8::MAX);
+    /// let y: u8 = x.try_neg().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 255);
     /// ```
     pub fn try_neg(&self) -> Result<Self> {
         self.unary(integer::neg)
@@ -209,8 +210,9 @@ impl<Id: FheUintId> FheUint<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let x = FheUint8::encrypt(0b1010_0101u8, &client_key);
-    /// assert_eq!(FheDecrypt::<u8>::decrypt(&x.try_not().unwrap(), &client_key), 0b0101_1010);
+    /// let x = FheUint8::encrypt(0b1111_0000u8, &client_key);
+    /// let y: u8 = x.try_not().unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 0b0000_1111);
     /// ```
     pub fn try_not(&self) -> Result<Self> {
         self.unary(integer::bitnot)
@@ -230,9 +232,9 @@ impl<Id: FheUintId> FheUint<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let values = [200u8, 100, 7].map(|v| FheUint8::encrypt(v, &client_key));
-    /// let sum: u8 = FheUint8::sum(&values).unwrap().decrypt(&client_key);
-    /// assert_eq!(sum, 200u8.wrapping_add(100).wrapping_add(7));
+    /// let values: Vec<FheUint8> = [100u8, 100, 100].iter().map(|&v| FheUint8::encrypt(v, &client_key)).collect();
+    /// let total: u8 = FheUint8::sum(&values).unwrap().decrypt(&client_key);
+    /// assert_eq!(total, 44); // 300 mod 256
     /// assert_eq!(FheUint8::sum(&[]).unwrap().try_decrypt_trivial::<u8>().unwrap(), 0);
     /// ```
     pub fn sum(values: &[Self]) -> Result<Self> {
@@ -261,7 +263,9 @@ impl<Id: FheUintId> FheUint<Id> {
     /// The width of the type in bits (TFHE-rs's name for `bits`).
     ///
     /// ```
-    /// assert_eq!(gpufhe::FheUint32::num_bits(), 32);
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// assert_eq!(FheUint8::num_bits(), 8);
     /// ```
     pub const fn num_bits() -> usize {
         Self::bits() as usize

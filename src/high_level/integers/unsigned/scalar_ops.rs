@@ -21,9 +21,9 @@ impl<Id: FheUintId> FheUint<Id> {
     /// #     .unwrap();
     /// let (client_key, server_key) = gpufhe::generate_keys(config);
     /// gpufhe::set_server_key(server_key);
-    /// let x = FheUint8::encrypt(5u8, &client_key);
-    /// let difference: u8 = x.try_sub_from(3).unwrap().decrypt(&client_key);
-    /// assert_eq!(difference, 3u8.wrapping_sub(5));
+    /// let x = FheUint8::encrypt(3u8, &client_key);
+    /// let y: u8 = x.try_sub_from(10u8).unwrap().decrypt(&client_key);
+    /// assert_eq!(y, 7);
     /// ```
     pub fn try_sub_from(&self, clear: Id::Clear) -> Result<Self> {
         let clear = clear.to_wide();
