@@ -90,8 +90,7 @@ pub fn install_if_needed(manifest_dir: &Path) -> Result<bool, String> {
         .output()
         .map_err(|e| format!("cannot run bash scripts/install-nvcc.sh: {e}"))?;
     if output.status.success() {
-        // (Its stamp is watched from the next run of this script on: watched now,
-        // the stamp written during this run would make cargo rebuild once more.)
+        println!("cargo:rerun-if-changed=.cuda/.gpufhe-pins");
         return Ok(true);
     }
     let stderr = String::from_utf8_lossy(&output.stderr);
