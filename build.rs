@@ -19,8 +19,6 @@ const DEFAULT_ARCHS: &str = "75,80,86,89,90";
 /// holds).
 const NVCC_FLAGS: [&str; 3] = ["-fatbin", "-O3", "-std=c++17"];
 
-#[path = "build/compiler_install.rs"]
-mod compiler_install;
 #[path = "build/kernel_cache.rs"]
 mod kernel_cache;
 #[path = "build/packaged_kernels.rs"]
@@ -256,16 +254,7 @@ fn kernels(
     require: bool,
 ) -> Result<Built, String> {
     let settings = settings()?;
-    let mut found = find_compiler(manifest_dir);
-    if found.is_err() {
-        // A checkout on a machine with only the NVIDIA driver: install the compiler.
-        match compiler_install::install_if_needed(manifest_dir) {
-            Ok(true) => found = find_compiler(manifest_dir),
-            Ok(false) => {}
-            Err(why) => println!("cargo:warning=gpufhe: {why}"),
-        }
-    }
-    let missing = match found {
+    let missing = match find_compiler(manifest_dir) {
         Ok(compiler) => {
             let jobs = jobs(matches!(compiler, Compiler::Nvcc(_)), sources, &settings);
             let version = compile_all(manifest_dir, out_dir, sources, &compiler, &settings, &jobs)?;

@@ -97,17 +97,10 @@ fn run() -> Result<(), String> {
         vec![compressed_server_key.decompress()]
     } else {
         println!("{num_gpus} GPU(s) visible: one server key per GPU.");
-        let start = Instant::now();
-        let keys = (0..num_gpus)
+        (0..num_gpus)
             .map(|i| compressed_server_key.try_decompress_to_specific_gpu(GpuIndex::new(i)))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|e| format!("decompressing the server key to the GPUs: {e}"))?;
-        println!(
-            "server key decompressed to GPU 0 .. GPU {} in {:.2} s",
-            num_gpus - 1,
-            start.elapsed().as_secs_f64()
-        );
-        keys
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("decompressing the server key to the GPUs: {e}"))?
     };
     let num_keys = sks_vec.len();
 

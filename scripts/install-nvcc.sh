@@ -34,11 +34,9 @@ install() {
   rm -rf "$dir"
   python3 -m pip install --quiet --disable-pip-version-check --no-input --target "$dir" "$@"
   echo "$*" > "$dir/.gpufhe-pins"
-  # build.rs watches the stamp only once it exists: make cargo rerun it now (not when
-  # build.rs itself runs this script, on a machine with a driver and no compiler).
-  if [ -z "${GPUFHE_INSTALL_FROM_BUILD:-}" ]; then touch "$root/build.rs"; fi
+  # build.rs watches the stamp only once it exists: make cargo rerun it now.
+  touch "$root/build.rs"
   echo "installed $* into $dir"
 }
 install "$target" "${pins[@]}"
-# (The disassembler serves the kernel report only: not installed by build.rs.)
-if [ -z "${GPUFHE_INSTALL_FROM_BUILD:-}" ]; then install "$target/tools" "${tool_pins[@]}"; fi
+install "$target/tools" "${tool_pins[@]}"
