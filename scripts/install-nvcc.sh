@@ -59,9 +59,9 @@ install() {
   echo "installed $* into $dir"
 }
 # One install at a time in a checkout (two builds with different target folders may
-# both start one): the lock is held until the script exits.
+# both start one): a lock on this script, held until it exits.
 if command -v flock >/dev/null; then
-  exec 9>"$root/.cuda.lock"
+  exec 9<"${BASH_SOURCE[0]}"
   flock 9
 fi
 install "$target" "${pins[@]}"
