@@ -292,29 +292,43 @@ fn install_compiler(manifest_dir: &Path, missing: String) -> Result<Compiler, St
     if env::var_os("NVCC").is_some() {
         return Err(missing);
     }
-    let mut watched = |var: &str| {
-        println!("cargo:rerun-if-env-changed={var}");
+    let mut read = Vec::new();
+    let mut env_var = |var: &str| {
+        read.push(var.to_string());
         env::var_os(var)
     };
-    let Some(driver) = compiler_install::plan(manifest_dir, Path::new("/"), &mut watched) else {
-        return Err(missing);
+    let planned = compiler_install::plan(manifest_dir, Path::new("/"), &mut env_var);
+    let installed = match planned {
+        None => Err(missing),
+        Some(driver) => {
+            let failed = |why: String| {
+                format!(
+                    "{missing}; an NVIDIA driver is present ({driver}), but installing the \
+                     pinned compiler into .cuda/ failed: {why}"
+                )
+            };
+            compiler_install::install(manifest_dir)
+                .and_then(|()| find_compiler(manifest_dir))
+                .map_err(failed)
+                .inspect(|_| {
+                    // Replayed by cargo while the build's output stands: still true then.
+                    println!(
+                        "cargo:warning=gpufhe: the kernels are compiled by the pinned CUDA 12.0 \
+                         compiler that this build installed into .cuda/ (an NVIDIA driver, \
+                         {driver}, and no CUDA compiler were found; {}=1 turns this off)",
+                        compiler_install::OPT_OUT
+                    )
+                })
+        }
     };
-    let failed = |why: String| {
-        format!(
-            "{missing}; an NVIDIA driver is present ({driver}), but installing the pinned \
-             compiler into .cuda/ failed: {why}"
-        )
-    };
-    compiler_install::install(manifest_dir).map_err(failed)?;
-    let compiler = find_compiler(manifest_dir).map_err(failed)?;
-    println!(
-        "cargo:warning=gpufhe: an NVIDIA driver ({driver}) and no CUDA compiler: installed \
-         the pinned CUDA 12.0 compiler wheels into .cuda/ ({} --for-build) to compile the \
-         kernels; {}=1 turns this off",
-        compiler_install::COMMAND,
-        compiler_install::OPT_OUT
-    );
-    Ok(compiler)
+    // Once installed, the compiler is found whatever these variables say; until
+    // then they decide whether the next build installs.
+    if installed.is_err() {
+        for var in read {
+            println!("cargo:rerun-if-env-changed={var}");
+        }
+    }
+    installed
 }
 
 /// The packaged images (`kernels/`) if their manifest's hash is that of the NVRTC
