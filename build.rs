@@ -2,7 +2,9 @@
 //! the pip-installed CUDA 12 NVRTC a cubin per architecture and PTX) and generates
 //! `kernels.rs`, which embeds them with `include_bytes!`. Without a compiler it embeds
 //! the images that a published package ships in `kernels/`, if they were made from
-//! these very sources (build/packaged_kernels.rs), else says `None`.
+//! these very sources (build/packaged_kernels.rs), else says `None`. A checkout on
+//! a machine with an NVIDIA driver and no compiler installs the pinned one first
+//! (build/compiler_install.rs).
 //! `--package-kernels DIR` (scripts/package-kernels.sh) makes those images. See
 //! DEVELOPERS.md for how the compiler is found and the variables.
 
@@ -19,6 +21,8 @@ const DEFAULT_ARCHS: &str = "75,80,86,89,90";
 /// holds).
 const NVCC_FLAGS: [&str; 3] = ["-fatbin", "-O3", "-std=c++17"];
 
+#[path = "build/compiler_install.rs"]
+mod compiler_install;
 #[path = "build/kernel_cache.rs"]
 mod kernel_cache;
 #[path = "build/packaged_kernels.rs"]
@@ -108,7 +112,9 @@ fn main() {
                 }
                 println!(
                     "cargo:warning=gpufhe: CUDA kernels not built ({reason}); GPU functions will return \
-                     Error::KernelsNotBuilt. Run scripts/install-nvcc.sh or set NVCC / CUDA_HOME."
+                     Error::KernelsNotBuilt, the CPU works as usual. Run {} or set NVCC / \
+                     CUDA_HOME.",
+                    compiler_install::COMMAND
                 );
             }
             generated.push_str("pub(crate) const CUDA_VERSION: Option<(u32, u32)> = None;\n");
@@ -254,7 +260,9 @@ fn kernels(
     require: bool,
 ) -> Result<Built, String> {
     let settings = settings()?;
-    let missing = match find_compiler(manifest_dir) {
+    let found =
+        find_compiler(manifest_dir).or_else(|missing| install_compiler(manifest_dir, missing));
+    let missing = match found {
         Ok(compiler) => {
             let jobs = jobs(matches!(compiler, Compiler::Nvcc(_)), sources, &settings);
             let version = compile_all(manifest_dir, out_dir, sources, &compiler, &settings, &jobs)?;
@@ -274,6 +282,53 @@ fn kernels(
         version.1
     );
     Ok((version, built))
+}
+
+/// No compiler was found (`missing` says where it was looked for): installs the
+/// pinned one into `.cuda/` when build/compiler_install.rs's [`compiler_install::plan`]
+/// says so (a checkout, an NVIDIA driver, no `GPUFHE_NO_NVCC_INSTALL=1`, no `NVCC`)
+/// and finds it; `Err` with `missing` and what the install did otherwise.
+fn install_compiler(manifest_dir: &Path, missing: String) -> Result<Compiler, String> {
+    if env::var_os("NVCC").is_some() {
+        return Err(missing);
+    }
+    let mut read = Vec::new();
+    let mut env_var = |var: &str| {
+        read.push(var.to_string());
+        env::var_os(var)
+    };
+    let planned = compiler_install::plan(manifest_dir, Path::new("/"), &mut env_var);
+    let installed = match planned {
+        None => Err(missing),
+        Some(driver) => {
+            let failed = |why: String| {
+                format!(
+                    "{missing}; an NVIDIA driver is present ({driver}), but installing the \
+                     pinned compiler into .cuda/ failed: {why}"
+                )
+            };
+            compiler_install::install(manifest_dir)
+                .and_then(|()| find_compiler(manifest_dir))
+                .map_err(failed)
+                .inspect(|_| {
+                    // Replayed by cargo while the build's output stands: still true then.
+                    println!(
+                        "cargo:warning=gpufhe: the kernels are compiled by the pinned CUDA 12.0 \
+                         compiler that this build installed into .cuda/ (an NVIDIA driver, \
+                         {driver}, and no CUDA compiler were found; {}=1 turns this off)",
+                        compiler_install::OPT_OUT
+                    )
+                })
+        }
+    };
+    // Once installed, the compiler is found whatever these variables say; until
+    // then they decide whether the next build installs.
+    if installed.is_err() {
+        for var in read {
+            println!("cargo:rerun-if-env-changed={var}");
+        }
+    }
+    installed
 }
 
 /// The packaged images (`kernels/`) if their manifest's hash is that of the NVRTC
@@ -532,32 +587,40 @@ enum Compiler {
 }
 
 impl Compiler {
-    /// What identifies this compiler for the kernel cache: the binary or library
-    /// (path, size, modification time), its release, the pinned wheels, the NVRTC
-    /// driver script and the architectures (each image's key adds its flags).
+    /// What identifies this compiler for the kernel cache: an nvcc by its path, size
+    /// and modification time, the pip NVRTC by its size and the pinned wheels (which
+    /// fix its bytes: the same in every checkout, so that a cache is shared between
+    /// them), then the release, the pins, the NVRTC driver script and the
+    /// architectures (each image's key adds its flags).
     fn identity(
         &self,
         manifest_dir: &Path,
         version: (u32, u32),
         archs: &[u32],
     ) -> Result<String, String> {
-        let (kind, path) = match self {
-            Compiler::Nvcc(path) => ("nvcc", path),
-            Compiler::Nvrtc(path) => ("nvrtc", path),
+        let path = match self {
+            Compiler::Nvcc(path) | Compiler::Nvrtc(path) => path,
         };
         let meta =
             fs::metadata(path).map_err(|e| format!("cannot stat {}: {e}", path.display()))?;
-        let modified = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map_or(0, |d| d.as_nanos());
+        let binary = match self {
+            Compiler::Nvcc(path) => {
+                let modified = meta
+                    .modified()
+                    .ok()
+                    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                    .map_or(0, |d| d.as_nanos());
+                format!(
+                    "nvcc {} size {} modified {modified}",
+                    path.display(),
+                    meta.len()
+                )
+            }
+            Compiler::Nvrtc(_) => format!("nvrtc (pip) size {}", meta.len()),
+        };
         let read = |file: &str| fs::read_to_string(manifest_dir.join(file)).unwrap_or_default();
         Ok(format!(
-            "{kind} {} size {} modified {modified}\nrelease {version:?}\narchs {archs:?}\n\
-             pins {}\nscript {}",
-            path.display(),
-            meta.len(),
+            "{binary}\nrelease {version:?}\narchs {archs:?}\npins {}\nscript {}",
             read(".cuda/.gpufhe-pins"),
             read("scripts/nvrtc-compile.py"),
         ))

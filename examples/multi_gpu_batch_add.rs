@@ -23,11 +23,16 @@
 //! cargo run --release --example multi_gpu_batch_add -- 1000    # 1000 additions in all
 //! GPUFHE_EXAMPLE_BATCH_SIZE=1000 cargo run --release --example multi_gpu_batch_add
 //! ```
+//!
+//! `GPUFHE_EXAMPLE_INSECURE_TEST_PARAMETERS=1` takes the insecure test parameters
+//! instead of the default ones: for CI, whose fake CUDA driver emulates a
+//! default-parameter bootstrap in about a second.
 
 use gpufhe::prelude::*;
+use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
 use gpufhe::{
-    get_number_of_gpus, set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheUint64,
-    GpuIndex, ServerKey,
+    get_number_of_gpus, set_server_key, ClientKey, CompressedServerKey, Config, ConfigBuilder,
+    FheUint64, GpuIndex, ServerKey,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -41,6 +46,8 @@ use cli::next;
 
 /// The environment variable that sets the batch size (the argument wins).
 const BATCH_SIZE_VARIABLE: &str = "GPUFHE_EXAMPLE_BATCH_SIZE";
+/// The environment variable that takes the insecure test parameters (`1`).
+const INSECURE_VARIABLE: &str = "GPUFHE_EXAMPLE_INSECURE_TEST_PARAMETERS";
 /// Additions per GPU by default, as in the guide.
 const DEFAULT_PER_GPU: usize = 100;
 /// Additions by default on the CPU (about a second each on two cores).
@@ -73,6 +80,22 @@ fn count_wrong(sums: &[FheUint64], left: &[u64], right: &[u64], key: &ClientKey)
         .count()
 }
 
+/// The default configuration, or the insecure test parameters' if
+/// [`INSECURE_VARIABLE`] is `1`; an invalid value is an error naming it.
+fn config() -> Result<Config, String> {
+    match std::env::var(INSECURE_VARIABLE).as_deref() {
+        Err(std::env::VarError::NotPresent) | Ok("0") => Ok(ConfigBuilder::default().build()),
+        Ok("1") => {
+            println!("Insecure test parameters ({INSECURE_VARIABLE}=1): for tests only.");
+            ConfigBuilder::default()
+                .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+                .map(ConfigBuilder::build)
+                .map_err(|e| e.to_string())
+        }
+        other => Err(format!("{INSECURE_VARIABLE} must be 1 or 0, not {other:?}")),
+    }
+}
+
 fn run() -> Result<(), String> {
     let num_gpus = get_number_of_gpus();
     let default = if num_gpus == 0 {
@@ -87,7 +110,7 @@ fn run() -> Result<(), String> {
         "multi_gpu_batch_add",
     )?;
 
-    let config = ConfigBuilder::default().build();
+    let config = config()?;
 
     let client_key = ClientKey::generate(config);
     let compressed_server_key = CompressedServerKey::new(&client_key);

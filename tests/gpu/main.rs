@@ -1,7 +1,8 @@
 //! The CUDA backend (feature `gpu`): driver objects, kernels through the backend,
-//! the kernels' emulation, the packaged kernel images' check, GPU keys and values,
-//! the scheduler's GPU workers. Without a GPU the tests print `SKIPPED (no CUDA
-//! device)`; scripts/fake-cuda.sh runs them on the fake driver.
+//! the kernels' emulation, the packaged kernel images' check, when a build installs
+//! the compiler, GPU keys and values, the scheduler's GPU workers. Without a GPU
+//! the tests print `SKIPPED (no CUDA device)`; scripts/fake-cuda.sh runs them on
+//! the fake driver.
 
 #[path = "../support/child.rs"]
 mod child;
@@ -14,6 +15,7 @@ mod fake_child;
 #[path = "../support/skip.rs"]
 mod skip;
 
+mod compiler_install;
 mod cuda_array;
 mod cuda_backend;
 mod cuda_bootstrap;
