@@ -92,7 +92,8 @@ fn config() -> Result<Config, String> {
                 .map(ConfigBuilder::build)
                 .map_err(|e| e.to_string())
         }
-        other => Err(format!("{INSECURE_VARIABLE} must be 1 or 0, not {other:?}")),
+        Ok(other) => Err(format!("{INSECURE_VARIABLE} must be 1 or 0, not {other:?}")),
+        Err(e) => Err(format!("{INSECURE_VARIABLE}: {e}")),
     }
 }
 

@@ -15,7 +15,7 @@ mod fake_child;
 #[path = "../support/skip.rs"]
 mod skip;
 
-mod compiler_install;
+mod build_compiler_install;
 mod cuda_array;
 mod cuda_backend;
 mod cuda_bootstrap;
