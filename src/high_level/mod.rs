@@ -141,6 +141,7 @@ pub(crate) mod lists;
 pub mod prelude;
 pub(crate) mod seed;
 pub(crate) mod serialization;
+pub(crate) mod tfhe_rs;
 pub(crate) mod traits;
 
 pub use crate::integer::{BinaryOp, CmpOp as ComparisonOp};
@@ -192,6 +193,9 @@ pub use lists::compressed::{
 pub use lists::kinds::{DataKind, FheTypes};
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
+pub use tfhe_rs::safe::{
+    DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
+};
 pub use serialization::conformance::ParameterSetConformant;
 pub use serialization::list_size::ListSizeConstraint;
 pub use traits::gpu_size::{
