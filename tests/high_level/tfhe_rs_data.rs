@@ -139,3 +139,47 @@ fn tfhe_rs_values_decrypt_with_the_tfhe_rs_client_key_and_round_trip_exactly() {
     .unwrap_err();
     assert!(err.contains("number of blocks"), "{err}");
 }
+
+#[test]
+fn tfhe_rs_compact_keys_and_lists_work_in_gpufhe_and_round_trip_exactly() {
+    use gpufhe::{CompactCiphertextList, CompactPublicKey};
+    let client_key: ClientKey = read_exactly("client_key-default.bin");
+    // TFHE-rs's list (7u8, true, -3i8) expands and decrypts here.
+    let list: CompactCiphertextList = read_exactly("compact_list-7-true-minus-3.bin");
+    let expander = list.expand().unwrap();
+    let a: FheUint8 = expander.get(0).unwrap().unwrap();
+    let b: FheBool = expander.get(1).unwrap().unwrap();
+    let c: FheInt8 = expander.get(2).unwrap().unwrap();
+    let (a, b, c): (u8, bool, i8) = (
+        a.decrypt(&client_key),
+        b.decrypt(&client_key),
+        c.decrypt(&client_key),
+    );
+    let expected = clears("compact_list-7-true-minus-3.bin");
+    assert_eq!(
+        vec![a.to_string(), b.to_string(), c.to_string()],
+        expected
+    );
+    // TFHE-rs's public key encrypts lists here that its client key decrypts.
+    let public_key: CompactPublicKey = read_exactly("compact_public_key-default.bin");
+    let mine = CompactCiphertextList::builder(&public_key)
+        .push(201u8)
+        .push(false)
+        .push(-100i8)
+        .build();
+    let expander = mine.expand().unwrap();
+    let a: FheUint8 = expander.get(0).unwrap().unwrap();
+    let b: FheBool = expander.get(1).unwrap().unwrap();
+    let c: FheInt8 = expander.get(2).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&a, &client_key), 201);
+    assert!(!b.decrypt(&client_key));
+    assert_eq!(FheDecrypt::<i8>::decrypt(&c, &client_key), -100);
+    // Written in TFHE-rs's layout: the size TFHE-rs gives such a list.
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&mine, &mut bytes, LIMIT).unwrap();
+    assert_eq!(bytes.len(), golden("compact_list-7-true-minus-3.bin").len());
+    let back: CompactCiphertextList =
+        gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    let a: FheUint8 = back.expand().unwrap().get(0).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&a, &client_key), 201);
+}

@@ -195,6 +195,31 @@ impl CompactCiphertextList {
         block_counts(&self.parameters, &self.kinds, "compact list")
     }
 
+    /// A list of these parts, checked ([`CompactCiphertextList::validate`]).
+    pub(crate) fn from_parts(
+        tag: KeyTag,
+        parameters: shortint::ShortintParameters,
+        kinds: Vec<DataKind>,
+        lists: Vec<Vec<u64>>,
+    ) -> Result<Self> {
+        Self::try_from(ListFields {
+            tag,
+            parameters,
+            kinds,
+            lists,
+        })
+    }
+
+    /// The kinds of its values, in order.
+    pub(crate) fn kinds(&self) -> &[DataKind] {
+        &self.kinds
+    }
+
+    /// Its GLWE ciphertexts, `N` blocks each (the last holds the rest).
+    pub(crate) fn lists(&self) -> &[Vec<u64>] {
+        &self.lists
+    }
+
     /// The tag of the client key it was encrypted for.
     pub(crate) fn tag(&self) -> KeyTag {
         self.tag

@@ -12,6 +12,7 @@
 pub(crate) mod wire;
 
 mod client_key;
+mod compact;
 mod own_format;
 mod parameters;
 pub(crate) mod safe;

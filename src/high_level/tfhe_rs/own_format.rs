@@ -3,7 +3,7 @@
 //! reads), under a `gpufhe::` name that TFHE-rs refuses by name.
 
 use crate::high_level::{
-    CompactCiphertextList, CompactPublicKey, CompressedCiphertextList,
+    CompressedCiphertextList,
     CompressedCompactPublicKey, CompressedFheBool, CompressedFheInt, CompressedFheUint,
     CompressedPublicKey, CompressedServerKey, Config, FheIntId, FheUintId, KeySwitchingKey,
     PublicKey, ServerKey,
@@ -50,9 +50,7 @@ own_format!(
     "KeySwitchingKey" [] KeySwitchingKey;
     "PublicKey" [] PublicKey;
     "CompressedPublicKey" [] CompressedPublicKey;
-    "CompactPublicKey" [] CompactPublicKey;
     "CompressedCompactPublicKey" [] CompressedCompactPublicKey;
-    "CompactCiphertextList" [] CompactCiphertextList;
     "CompressedCiphertextList" [] CompressedCiphertextList;
     "CompressedFheBool" [] CompressedFheBool;
     "CompressedFheUint" [Id: FheUintId] CompressedFheUint<Id>;

@@ -20,7 +20,7 @@ use crate::high_level::keys::tag::KeyTag;
 use crate::shortint::{PbsKind, ShortintParameters};
 
 /// TFHE-rs's form of a noise distribution.
-fn distribution_to_wire(d: NoiseDistribution) -> DynamicDistribution {
+pub(crate) fn distribution_to_wire(d: NoiseDistribution) -> DynamicDistribution {
     match d {
         NoiseDistribution::TUniform { log2_bound } => DynamicDistribution::TUniform(TUniform {
             bound_log2: log2_bound,

@@ -3,7 +3,9 @@
 
 use super::core::LweSecretKey;
 use super::shortint::{
-    Ciphertext, ClientKey as ShortintClientKey, CompressedCiphertext,
+    Ciphertext, ClientKey as ShortintClientKey, CompactCiphertextList as ShortintCompactCiphertextList,
+    CompactPublicKey as ShortintCompactPublicKey, CompressedCiphertext,
+    CompressedCompactPublicKey as ShortintCompressedCompactPublicKey,
     CompressedModulusSwitchedCiphertext, CompressionKey, DedicatedCompactKey, NoiseSquashingKey,
     NoiseSquashingCompressionKey, ReRandomizationKey, TranscipheringKey,
 };
@@ -163,5 +165,75 @@ wire!(ClientKeyVersions [V0] V1 ClientKey:
     /// The high level's client key.
     pub struct ClientKey {
         pub(crate) key: HlIntegerClientKey,
+        pub(crate) tag: Tag,
+    });
+
+wire!(IntegerCompactPublicKeyVersions [] V0 IntegerCompactPublicKey:
+    /// `integer`'s compact public key.
+    pub struct IntegerCompactPublicKey {
+        pub(crate) key: ShortintCompactPublicKey,
+    });
+
+wire!(HlCompactPublicKeyInnerVersions [] V0 HlCompactPublicKeyInner:
+    /// The high level's wrapper of the compact public key.
+    pub struct HlCompactPublicKeyInner {
+        pub(crate) key: IntegerCompactPublicKey,
+    });
+
+wire!(CompactPublicKeyVersions [V0] V1 CompactPublicKey:
+    /// The high level's compact public key.
+    pub struct CompactPublicKey {
+        pub(crate) key: HlCompactPublicKeyInner,
+        pub(crate) tag: Tag,
+    });
+
+wire!(IntegerCompressedCompactPublicKeyVersions [] V0 IntegerCompressedCompactPublicKey:
+    /// `integer`'s seeded compact public key.
+    pub struct IntegerCompressedCompactPublicKey {
+        pub(crate) key: ShortintCompressedCompactPublicKey,
+    });
+
+wire!(HlCompressedCompactPublicKeyInnerVersions [] V0 HlCompressedCompactPublicKeyInner:
+    /// The high level's wrapper of the seeded compact public key.
+    pub struct HlCompressedCompactPublicKeyInner {
+        pub(crate) key: IntegerCompressedCompactPublicKey,
+    });
+
+wire!(CompressedCompactPublicKeyVersions [V0] V1 CompressedCompactPublicKey:
+    /// The high level's seeded compact public key.
+    pub struct CompressedCompactPublicKey {
+        pub(crate) key: HlCompressedCompactPublicKeyInner,
+        pub(crate) tag: Tag,
+    });
+
+wire!(DataKindVersions [V0] V1 DataKind:
+    /// What a value of a list is: its kind and block count.
+    pub enum DataKind {
+        /// An unsigned integer of this many blocks.
+        Unsigned(std::num::NonZeroUsize),
+        /// A signed integer of this many blocks.
+        Signed(std::num::NonZeroUsize),
+        /// A boolean (one block).
+        Boolean,
+        /// A string (not supported by gpufhe).
+        String {
+            /// Its characters.
+            n_chars: u32,
+            /// Whether it is padded.
+            padded: bool,
+        },
+    });
+
+wire!(IntegerCompactCiphertextListVersions [V0] V1 IntegerCompactCiphertextList:
+    /// `integer`'s compact list: the blocks and what values they make.
+    pub struct IntegerCompactCiphertextList {
+        pub(crate) ct_list: ShortintCompactCiphertextList,
+        pub(crate) info: Vec<DataKind>,
+    });
+
+wire!(CompactCiphertextListVersions [V0] V1 CompactCiphertextList:
+    /// The high level's compact list.
+    pub struct CompactCiphertextList {
+        pub(crate) inner: IntegerCompactCiphertextList,
         pub(crate) tag: Tag,
     });

@@ -6,8 +6,9 @@ use tfhe_versionable::NotVersioned;
 use super::core::{
     CiphertextModulus, CiphertextModulusLog, DecompositionBaseLog, DecompositionLevelCount,
     DynamicDistribution, EncryptionKeyChoice, GlweDimension, GlweSecretKey, LweBskGroupingFactor,
-    LweCiphertext, LweCiphertextCount, LweDimension, LweSecretKey, PBSOrder, PolynomialSize,
-    SeededLweCiphertext,
+    LweCiphertext, LweCiphertextCount, LweCompactCiphertextList, LweCompactPublicKey,
+    LweDimension, LweSecretKey, PBSOrder, PolynomialSize, SeededLweCiphertext,
+    SeededLweCompactPublicKey,
 };
 
 /// Newtypes over a `u64`, each versioned by a one-version enum.
@@ -258,4 +259,62 @@ wire!(GenericClientKeyVersions [V0] V1 ClientKey:
     /// A `shortint` client key.
     pub struct ClientKey {
         pub(crate) atomic_pattern: AtomicPatternClientKey,
+    });
+
+wire!(SupportedCompactPkeZkSchemeVersions [] V0 SupportedCompactPkeZkScheme:
+    /// Which zero-knowledge proofs a compact public key's lists may carry.
+    #[derive(Copy)]
+    pub enum SupportedCompactPkeZkScheme {
+        /// None.
+        ZkNotSupported,
+        /// Version 1 proofs.
+        V1,
+        /// Version 2 proofs.
+        V2,
+    });
+
+wire!(CompactCiphertextListExpansionKindVersions [V0] V1 CompactCiphertextListExpansionKind:
+    /// What expanding a compact list needs.
+    #[derive(Copy)]
+    pub enum CompactCiphertextListExpansionKind {
+        /// A keyswitch to the computation key (dedicated encryption parameters).
+        RequiresCasting,
+        /// Nothing: the blocks are computation blocks of this pattern.
+        NoCasting(AtomicPatternKind),
+    });
+
+wire!(CompactPublicKeyEncryptionParametersVersions [V0] V1 CompactPublicKeyEncryptionParameters:
+    /// The parameters of compact public-key encryption.
+    pub struct CompactPublicKeyEncryptionParameters {
+        pub(crate) encryption_lwe_dimension: LweDimension,
+        pub(crate) encryption_noise_distribution: DynamicDistribution,
+        pub(crate) message_modulus: MessageModulus,
+        pub(crate) carry_modulus: CarryModulus,
+        pub(crate) ciphertext_modulus: CiphertextModulus,
+        pub(crate) expansion_kind: CompactCiphertextListExpansionKind,
+        pub(crate) zk_scheme: SupportedCompactPkeZkScheme,
+    });
+
+wire!(CompactPublicKeyVersions [V0] V1 CompactPublicKey:
+    /// `shortint`'s compact public key.
+    pub struct CompactPublicKey {
+        pub(crate) key: LweCompactPublicKey,
+        pub(crate) parameters: CompactPublicKeyEncryptionParameters,
+    });
+
+wire!(CompressedCompactPublicKeyVersions [V0] V1 CompressedCompactPublicKey:
+    /// `shortint`'s seeded compact public key.
+    pub struct CompressedCompactPublicKey {
+        pub(crate) key: SeededLweCompactPublicKey,
+        pub(crate) parameters: CompactPublicKeyEncryptionParameters,
+    });
+
+wire!(CompactCiphertextListVersions [V0 V1] V2 CompactCiphertextList:
+    /// `shortint`'s compact list.
+    pub struct CompactCiphertextList {
+        pub(crate) ct_list: LweCompactCiphertextList,
+        pub(crate) degree: Degree,
+        pub(crate) message_modulus: MessageModulus,
+        pub(crate) carry_modulus: CarryModulus,
+        pub(crate) expansion_kind: CompactCiphertextListExpansionKind,
     });
