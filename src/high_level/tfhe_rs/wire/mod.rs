@@ -42,4 +42,5 @@ macro_rules! wire {
 
 pub(crate) mod core;
 pub(crate) mod high_level;
+pub(crate) mod server;
 pub(crate) mod shortint;
