@@ -5,7 +5,7 @@
 use crate::high_level::{
     CompressedCiphertextList,
     CompressedCompactPublicKey, CompressedFheBool, CompressedFheInt, CompressedFheUint,
-    CompressedPublicKey, CompressedServerKey, Config, FheIntId, FheUintId, KeySwitchingKey,
+    CompressedPublicKey, CompressedServerKey,  FheIntId, FheUintId, KeySwitchingKey,
     PublicKey, ServerKey,
 };
 
@@ -44,7 +44,6 @@ macro_rules! own_format {
 }
 
 own_format!(
-    "Config" [] Config;
     "ServerKey" [] ServerKey;
     "CompressedServerKey" [] CompressedServerKey;
     "KeySwitchingKey" [] KeySwitchingKey;

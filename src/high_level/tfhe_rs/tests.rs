@@ -29,3 +29,27 @@ fn golden_files_round_trip_through_the_wire_types() {
     assert_eq!(x.ciphertext.0.blocks.len(), 4);
     let _: wire::high_level::ClientKey = round_trip("client_key-default.bin");
 }
+
+#[test]
+fn the_default_configuration_has_tfhe_rs_bytes() {
+    // docs/tfhe-rs-format.md, section 5: 239 bytes, verified against tfhe 1.8.2.
+    let mut bytes = vec![];
+    tfhe_safe_serialize::safe_serialize(&crate::Config::default(), &mut bytes, 1 << 20).unwrap();
+    let header = 34 + "high_level_api::Config".len();
+    let payload = &bytes[header..];
+    assert_eq!(payload.len(), 239);
+    let tags: Vec<u32> = payload[..28]
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    // Config V0, IntegerConfig V2, AtomicPatternParameters V0, Standard,
+    // PBSParameters V0, PBS, ClassicPBSParameters V2.
+    assert_eq!(tags, [0, 2, 0, 0, 0, 0, 2]);
+    // lwe_dimension 918 after its own version tag.
+    assert_eq!(payload[32..40], 918u64.to_le_bytes());
+    // The five absent options, the dedicated OPRF key, no transciphering.
+    assert_eq!(payload[232..], [0, 0, 0, 0, 0, 1, 0]);
+    let back: crate::Config =
+        tfhe_safe_serialize::safe_deserialize(bytes.as_slice(), 1 << 20).unwrap();
+    assert_eq!(back, crate::Config::default());
+}

@@ -237,3 +237,22 @@ wire!(CompactCiphertextListVersions [V0] V1 CompactCiphertextList:
         pub(crate) inner: IntegerCompactCiphertextList,
         pub(crate) tag: Tag,
     });
+
+wire!(IntegerConfigVersions [V0 V1] V2 IntegerConfig:
+    /// The parameters of the high level's keys.
+    pub struct IntegerConfig {
+        pub(crate) block_parameters: super::shortint::AtomicPatternParameters,
+        pub(crate) dedicated_compact_public_key_parameters: Option<DedicatedCompactKey>,
+        pub(crate) compression_parameters: Option<CompressionKey>,
+        pub(crate) noise_squashing_parameters: Option<NoiseSquashingKey>,
+        pub(crate) noise_squashing_compression_parameters: Option<NoiseSquashingCompressionKey>,
+        pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
+        pub(crate) dedicated_oprf_key: bool,
+        pub(crate) transciphering_parameters: Option<TranscipheringKey>,
+    });
+
+wire!(ConfigVersions [] V0 Config:
+    /// The high level's configuration.
+    pub struct Config {
+        pub(crate) inner: IntegerConfig,
+    });
