@@ -180,11 +180,10 @@ pub use keys::key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::public::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
 pub use keys::server::{ExecutionStats, ServerKey};
 pub use keys::tag::KeyTag;
-pub use lists::compact::{
-    CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
-    CompactPushable, Expandable, ExpandedBlocks,
-};
-pub use lists::compact::{CompactPushable as HlCompactable, Expandable as HlExpandable};
+pub use lists::compact::{CompactCiphertextList, CompactCiphertextListBuilder, CompactPushable};
+pub use lists::compact::CompactPushable as HlCompactable;
+pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
+pub use lists::expander::Expandable as HlExpandable;
 pub use lists::compressed::CiphertextList;
 pub use lists::compressed::Compressible as HlCompressible;
 pub use lists::compressed::{

@@ -228,14 +228,15 @@ impl TfheRsForm for CompactCiphertextList {
         let p = *self.parameters();
         check_one_polynomial(&p, "compact list")?;
         let n = p.polynomial_size.0;
-        let counts = crate::high_level::lists::compact::block_counts(&p, self.kinds(), "compact list")?;
-        let total: usize = counts.iter().sum();
-        let mut masks = Vec::with_capacity(self.lists().len() * n + total);
-        let mut bodies = Vec::with_capacity(total);
+        let counts =
+            crate::high_level::lists::compact::block_counts(&p, self.kinds(), "compact list")?;
+        let stored = self.stored_count(counts.iter().sum());
+        let mut masks = Vec::with_capacity(self.lists().len() * n + stored);
+        let mut bodies = Vec::with_capacity(stored);
         for (j, list) in self.lists().iter().enumerate() {
             let (mask, body) = list.split_at(n);
             masks.extend(sigma(mask));
-            bodies.extend_from_slice(&body[..(total - j * n).min(n)]);
+            bodies.extend_from_slice(&body[..(stored - j * n).min(n)]);
         }
         masks.extend(bodies);
         let info = self
@@ -249,10 +250,14 @@ impl TfheRsForm for CompactCiphertextList {
                     ct_list: LweCompactCiphertextList {
                         data: masks,
                         lwe_size: LweSize(n + 1),
-                        lwe_ciphertext_count: LweCiphertextCount(total),
+                        lwe_ciphertext_count: LweCiphertextCount(stored),
                         ciphertext_modulus: CiphertextModulus::NATIVE_U64,
                     },
-                    degree: Degree(p.message_modulus - 1),
+                    degree: Degree(if self.is_packed() {
+                        p.message_modulus * p.message_modulus - 1
+                    } else {
+                        p.message_modulus - 1
+                    }),
                     message_modulus: MessageModulus(p.message_modulus),
                     carry_modulus: CarryModulus(p.carry_modulus),
                     expansion_kind: no_casting(),
@@ -269,15 +274,18 @@ impl TfheRsForm for CompactCiphertextList {
         let lwe = list.ct_list;
         lwe.ciphertext_modulus.check_native_u64("compact list")?;
         let (m, carry) = (list.message_modulus.0, list.carry_modulus.0);
-        if list.degree.0 != m.saturating_sub(1) {
-            return Err(Error::InvalidParameter(format!(
-                "a TFHE-rs compact list of degree {} (packed by build_packed, or of another \
-                 encoding): gpufhe reads lists of degree message_modulus - 1 = {}, as \
-                 TFHE-rs's build() makes them",
-                list.degree.0,
-                m.saturating_sub(1)
-            )));
-        }
+        let packed = match list.degree.0 {
+            d if d == m.saturating_sub(1) => false,
+            d if Some(d) == m.checked_mul(m).map(|mm| mm - 1) => true,
+            d => {
+                return Err(Error::InvalidParameter(format!(
+                    "a TFHE-rs compact list of degree {d}: gpufhe reads lists of degree \
+                     {} (TFHE-rs's build()) or {} (build_packed())",
+                    m.saturating_sub(1),
+                    m.saturating_mul(m).saturating_sub(1)
+                )))
+            }
+        };
         let n = lwe.lwe_size.0.checked_sub(1).filter(|&n| n > 0).ok_or_else(|| {
             Error::InvalidParameter("a compact list of LWE size 0 or 1".into())
         })?;
@@ -292,9 +300,10 @@ impl TfheRsForm for CompactCiphertextList {
             .collect::<Result<Vec<_>>>()?;
         let counts = crate::high_level::lists::compact::block_counts(&p, &kinds, "compact list")?;
         let total: usize = counts.iter().sum();
-        check_eq("number of compact ciphertexts", total, lwe.lwe_ciphertext_count.0)?;
-        let bins = total.div_ceil(n);
-        check_eq("words of the compact list", bins * n + total, lwe.data.len())?;
+        let stored = if packed { total.div_ceil(2) } else { total };
+        check_eq("number of compact ciphertexts", stored, lwe.lwe_ciphertext_count.0)?;
+        let bins = stored.div_ceil(n);
+        check_eq("words of the compact list", bins * n + stored, lwe.data.len())?;
         let (masks, bodies) = lwe.data.split_at(bins * n);
         let lists = masks
             .chunks_exact(n)
@@ -306,7 +315,7 @@ impl TfheRsForm for CompactCiphertextList {
                 glwe
             })
             .collect();
-        CompactCiphertextList::from_parts(tag_from_wire(&wire.tag), p, kinds, lists)
+        CompactCiphertextList::from_parts(tag_from_wire(&wire.tag), p, kinds, lists, packed)
     }
 }
 
