@@ -191,7 +191,7 @@ fn list_size_constraints_bound_the_number_of_values_read() {
     let params = ck.config().parameters();
     let read = |list: &CompactCiphertextList, constraint| {
         let mut bytes = Vec::new();
-        safe_serialize(list, &mut bytes, LIMIT).unwrap();
+        gpufhe::safe_serialization::safe_serialize(list, &mut bytes, LIMIT).unwrap();
         let conformance = Params::from_parameters_and_size_constraint(*params, constraint);
         safe_deserialize_conformant::<CompactCiphertextList>(bytes.as_slice(), LIMIT, &conformance)
     };
@@ -229,7 +229,7 @@ fn compact_public_keys_conform_to_their_encryption_parameters() {
 
     let compressed = CompressedCompactPublicKey::new(ck);
     let mut bytes = vec![];
-    safe_serialize(&compressed, &mut bytes, LIMIT).unwrap();
+    gpufhe::safe_serialization::safe_serialize(&compressed, &mut bytes, LIMIT).unwrap();
     let read: CompressedCompactPublicKey =
         safe_deserialize_conformant(bytes.as_slice(), LIMIT, &pke).unwrap();
     assert!(read.is_conformant(&pke));
