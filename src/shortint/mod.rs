@@ -49,5 +49,7 @@ pub use safety::{
 };
 pub use seeded::SeededBlocks;
 pub(crate) use server_key::SplitBootstraps;
-pub use server_key::{CompressedServerKey, ModulusSwitchedBlocks, ServerKey, KS_BATCH, PBS_BATCH};
+pub use server_key::{
+    CompressedServerKey, ModulusSwitchedBlocks, PairedBlocks, ServerKey, KS_BATCH, PBS_BATCH,
+};
 pub use table::Table;

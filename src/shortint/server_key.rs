@@ -123,8 +123,10 @@ server_key_from_parts!(
 
 mod compressed;
 mod modulus_switched;
+mod paired;
 
 pub use modulus_switched::ModulusSwitchedBlocks;
+pub use paired::PairedBlocks;
 
 impl ServerKey {
     /// Generates the server key of `client_key`.

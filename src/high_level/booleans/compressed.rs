@@ -42,6 +42,14 @@ impl std::fmt::Debug for CompressedFheBool {
 }
 
 impl CompressedFheBool {
+    pub(crate) fn from_storage(storage: CompressedStorage) -> Self {
+        Self { storage }
+    }
+
+    pub(crate) fn compressed_storage(&self) -> &CompressedStorage {
+        &self.storage
+    }
+
     /// The tag of the client key it was encrypted under.
     ///
     /// ```

@@ -12,7 +12,7 @@ use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::serialization::conformance::ConformanceParams;
 use crate::integer::{clear_digits, U2048};
 use crate::scheduler::Blocks;
-use crate::shortint::{ModulusSwitchedBlocks, SeededBlocks};
+use crate::shortint::{ModulusSwitchedBlocks, PairedBlocks, SeededBlocks};
 use serde::{Deserialize, Serialize};
 
 /// The blocks of a compressed value.
@@ -20,8 +20,12 @@ use serde::{Deserialize, Serialize};
 pub(crate) enum CompressedBlocks {
     /// Encrypted with a seed by the client key.
     Seeded(SeededBlocks),
-    /// Compressed by the server key after a computation.
+    /// Compressed block by block by the server key after a computation (gpufhe
+    /// before TFHE-rs's format; still read).
     ModulusSwitched(ModulusSwitchedBlocks),
+    /// Compressed two by two by the server key after a computation, as TFHE-rs
+    /// does.
+    Paired(PairedBlocks),
 }
 
 /// The content of a compressed value: its blocks, under a client key's tag.
@@ -57,11 +61,13 @@ impl CompressedStorage {
         let key = current_server_key()?;
         key.circuit_inputs(&[input])?;
         let host = key.scheduler().host_key();
-        let blocks = host.switch_modulus_and_compress(&blocks.to_cpu()?)?;
-        Ok(Self {
-            tag,
-            blocks: CompressedBlocks::ModulusSwitched(blocks),
-        })
+        let blocks = blocks.to_cpu()?;
+        let blocks = if host.pairs_compress() {
+            CompressedBlocks::Paired(host.switch_modulus_and_compress_paired(&blocks)?)
+        } else {
+            CompressedBlocks::ModulusSwitched(host.switch_modulus_and_compress(&blocks)?)
+        };
+        Ok(Self { tag, blocks })
     }
 
     /// The blocks of a `bits`-bit value: masks regenerated from the seed, or
@@ -70,13 +76,13 @@ impl CompressedStorage {
     pub(crate) fn decompress(&self, bits: u32) -> Result<Storage> {
         let mut blocks = match &self.blocks {
             CompressedBlocks::Seeded(blocks) => blocks.decompress()?,
-            CompressedBlocks::ModulusSwitched(blocks) => {
-                let key = current_server_key()?;
-                let what = "the compressed value (decompress it with its own server key)";
-                key.tag().check(what, self.tag)?;
-                key.scheduler()
-                    .host_key()
-                    .decompress_modulus_switched(blocks)?
+            CompressedBlocks::ModulusSwitched(b) => {
+                let key = self.server_key()?;
+                key.scheduler().host_key().decompress_modulus_switched(b)?
+            }
+            CompressedBlocks::Paired(b) => {
+                let key = self.server_key()?;
+                key.scheduler().host_key().decompress_paired(b)?
             }
         };
         if bits == 1 {
@@ -89,6 +95,15 @@ impl CompressedStorage {
         })
     }
 
+    /// The server key of the thread, if it is this value's key (what decompressing
+    /// modulus-switched blocks needs).
+    fn server_key(&self) -> Result<crate::high_level::ServerKey> {
+        let key = current_server_key()?;
+        let what = "the compressed value (decompress it with its own server key)";
+        key.tag().check(what, self.tag)?;
+        Ok(key)
+    }
+
     /// The moduli and the number of the blocks.
     pub(crate) fn layout(&self) -> (u64, u64, usize) {
         match &self.blocks {
@@ -96,6 +111,7 @@ impl CompressedStorage {
             CompressedBlocks::ModulusSwitched(b) => {
                 (b.message_modulus(), b.carry_modulus(), b.len())
             }
+            CompressedBlocks::Paired(b) => (b.message_modulus(), b.carry_modulus(), b.len()),
         }
     }
 
@@ -104,6 +120,7 @@ impl CompressedStorage {
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.validate()?,
             CompressedBlocks::ModulusSwitched(b) => b.validate()?,
+            CompressedBlocks::Paired(b) => b.validate()?,
         }
         let (m, carry, count) = self.layout();
         check_block_layout(m, carry, bits, count)
@@ -117,6 +134,7 @@ impl CompressedStorage {
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.check_parameters(p)?,
             CompressedBlocks::ModulusSwitched(b) => b.check_parameters(p)?,
+            CompressedBlocks::Paired(b) => b.check_parameters(p)?,
         }
         check_eq(
             "number of blocks for these parameters",
@@ -130,7 +148,7 @@ impl CompressedStorage {
     pub(crate) fn expanded_bytes(&self) -> u64 {
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.expanded_bytes(),
-            CompressedBlocks::ModulusSwitched(_) => 0,
+            CompressedBlocks::ModulusSwitched(_) | CompressedBlocks::Paired(_) => 0,
         }
     }
 

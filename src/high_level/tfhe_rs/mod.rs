@@ -13,6 +13,7 @@ pub(crate) mod wire;
 
 mod client_key;
 mod compact;
+mod compressed;
 mod config;
 mod own_format;
 mod parameters;

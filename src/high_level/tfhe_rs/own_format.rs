@@ -4,8 +4,8 @@
 
 use crate::high_level::{
     CompressedCiphertextList,
-    CompressedCompactPublicKey, CompressedFheBool, CompressedFheInt, CompressedFheUint,
-    CompressedPublicKey, CompressedServerKey,  FheIntId, FheUintId, KeySwitchingKey,
+    CompressedCompactPublicKey,
+    CompressedPublicKey, CompressedServerKey,  KeySwitchingKey,
     PublicKey, ServerKey,
 };
 
@@ -51,7 +51,4 @@ own_format!(
     "CompressedPublicKey" [] CompressedPublicKey;
     "CompressedCompactPublicKey" [] CompressedCompactPublicKey;
     "CompressedCiphertextList" [] CompressedCiphertextList;
-    "CompressedFheBool" [] CompressedFheBool;
-    "CompressedFheUint" [Id: FheUintId] CompressedFheUint<Id>;
-    "CompressedFheInt" [Id: FheIntId] CompressedFheInt<Id>;
 );

@@ -14,7 +14,7 @@ use crate::core_crypto::{modulus_switch_lwe_ciphertext, LweCiphertextOwned, LweD
 use crate::error::{check_eq, Error, Result};
 use crate::shortint::compressed_list::{pack_rounded, unpack_one};
 use crate::shortint::seeded::check_block_moduli;
-use crate::shortint::{Ciphertext, ShortintParameters, MAX_LWE_DIMENSION};
+use crate::shortint::{Ciphertext, LookupTable, ShortintParameters, MAX_LWE_DIMENSION};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -146,6 +146,82 @@ impl ModulusSwitchedBlocks {
         )
     }
 
+    /// The switched values of block `i` (mask, then body), each below `2N`.
+    pub(crate) fn switched_values(&self, i: usize) -> Vec<u64> {
+        let size = self.0.lwe_dimension.to_lwe_size().0;
+        let bits = self.0.log_modulus;
+        (i * size..(i + 1) * size)
+            .map(|j| unpack_one(&self.0.words, j, bits) >> (64 - bits))
+            .collect()
+    }
+
+    /// Blocks of these switched values (each block's mask then body, below
+    /// `2^log_modulus`), checked.
+    pub(crate) fn from_switched_values(
+        values: &[u64],
+        count: usize,
+        lwe_dimension: LweDimension,
+        log_modulus: u32,
+        moduli: (u64, u64),
+    ) -> Result<Self> {
+        let words = packed_words(count, lwe_dimension, log_modulus)
+            .filter(|_| (2..=18).contains(&log_modulus))
+            .ok_or_else(|| Error::InvalidParameter("modulus-switched blocks overflow".into()))?;
+        if let Some(v) = values.iter().find(|&&v| v >> log_modulus != 0) {
+            return Err(Error::InvalidParameter(format!(
+                "a modulus-switched value {v} of more than {log_modulus} bits"
+            )));
+        }
+        check_eq(
+            "number of modulus-switched values",
+            count * lwe_dimension.to_lwe_size().0,
+            values.len(),
+        )?;
+        let torus: Vec<u64> = values.iter().map(|&v| v << (64 - log_modulus)).collect();
+        Self::try_from(ModulusSwitchedParts {
+            words: pack_rounded(torus.iter(), log_modulus, words),
+            count,
+            lwe_dimension,
+            log_modulus,
+            message_modulus: moduli.0,
+            carry_modulus: moduli.1,
+        })
+    }
+
+    /// The packed words (LSB first: value `j` at bits `[j·b, (j+1)·b)`, TFHE-rs's
+    /// packing of a modulus-switched ciphertext when they hold one block).
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.0.words
+    }
+
+    /// Blocks of these packed words, checked.
+    pub(crate) fn from_words(
+        words: Vec<u64>,
+        count: usize,
+        lwe_dimension: LweDimension,
+        log_modulus: u32,
+        moduli: (u64, u64),
+    ) -> Result<Self> {
+        Self::try_from(ModulusSwitchedParts {
+            words,
+            count,
+            lwe_dimension,
+            log_modulus,
+            message_modulus: moduli.0,
+            carry_modulus: moduli.1,
+        })
+    }
+
+    /// `log2(2N)`, the bits of each switched value.
+    pub(crate) fn log_modulus(&self) -> u32 {
+        self.0.log_modulus
+    }
+
+    /// The dimension of the small key.
+    pub(crate) fn lwe_dimension(&self) -> LweDimension {
+        self.0.lwe_dimension
+    }
+
     /// Block `i` as an LWE ciphertext under the small key whose coefficients are
     /// multiples of `2^64 / 2N`.
     fn small_ciphertext(&self, i: usize) -> Result<LweCiphertextOwned> {
@@ -181,15 +257,26 @@ impl ServerKey {
         &self,
         blocks: &[Ciphertext],
     ) -> Result<ModulusSwitchedBlocks> {
+        self.switch_modulus_and_compress_below(blocks, self.parameters.message_modulus)
+    }
+
+    /// [`ServerKey::switch_modulus_and_compress`] of blocks of degree below
+    /// `degree_bound` (the message modulus for clean blocks, the total modulus for
+    /// two digits packed in one block).
+    pub(crate) fn switch_modulus_and_compress_below(
+        &self,
+        blocks: &[Ciphertext],
+        degree_bound: u64,
+    ) -> Result<ModulusSwitchedBlocks> {
         let p = &self.parameters;
         for b in blocks {
             self.check_block(b)?;
-            if b.degree >= p.message_modulus || b.noise_level > p.max_noise_level {
+            if b.degree >= degree_bound || b.noise_level > p.max_noise_level {
                 return Err(Error::CapacityExceeded(format!(
-                    "only clean blocks compress: degree {} (at most {}), noise level {} \
+                    "only blocks of degree at most {} compress: degree {}, noise level {} \
                      (at most {})",
+                    degree_bound - 1,
                     b.degree,
-                    p.message_modulus - 1,
                     b.noise_level,
                     p.max_noise_level
                 )));
@@ -225,12 +312,24 @@ impl ServerKey {
         &self,
         blocks: &ModulusSwitchedBlocks,
     ) -> Result<Vec<Ciphertext>> {
-        blocks.check_parameters(&self.parameters)?;
         let m = self.parameters.message_modulus;
-        let identity = self.generate_lookup_table(|x| x % m)?;
-        (0..blocks.len())
+        self.decompress_modulus_switched_with(blocks, &[&self.generate_lookup_table(|x| x % m)?])
+    }
+
+    /// Each of `blocks` bootstrapped once per table of `luts`, in that order (block
+    /// after block). `Err` unless they belong to the key's parameters.
+    pub(crate) fn decompress_modulus_switched_with(
+        &self,
+        blocks: &ModulusSwitchedBlocks,
+        luts: &[&LookupTable],
+    ) -> Result<Vec<Ciphertext>> {
+        blocks.check_parameters(&self.parameters)?;
+        (0..blocks.len() * luts.len())
             .into_par_iter()
-            .map(|i| self.bootstrap_small(&blocks.small_ciphertext(i)?, &identity))
+            .map(|j| {
+                let small = blocks.small_ciphertext(j / luts.len())?;
+                self.bootstrap_small(&small, luts[j % luts.len()])
+            })
             .collect()
     }
 }

@@ -221,8 +221,14 @@ impl<Id: FheIntId> FheInt<Id> {
 }
 
 impl<Id: FheIntId> CompressedFheInt<Id> {
-    fn compressed_storage(&self) -> &CompressedStorage {
+    pub(crate) fn compressed_storage(&self) -> &CompressedStorage {
         self.inner.compressed_storage()
+    }
+
+    pub(crate) fn from_storage(storage: CompressedStorage) -> Self {
+        Self {
+            inner: CompressedFheUint::from_storage(storage),
+        }
     }
 }
 
