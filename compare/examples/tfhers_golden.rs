@@ -33,6 +33,9 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use tfhe::core_crypto::commons::generators::DeterministicSeeder;
 use tfhe::core_crypto::prelude::DefaultRandomGenerator;
+use tfhe::integer::ciphertext::{
+    CompactCiphertextList as IntegerCompactList, Compactable, DataKind,
+};
 use tfhe::named::Named;
 use tfhe::prelude::*;
 use tfhe::safe_serialization::{safe_deserialize, safe_serialize};
@@ -46,7 +49,7 @@ use tfhe::{
     set_server_key, unset_server_key, ClientKey, CompactCiphertextList, CompactPublicKey,
     CompressedCompactPublicKey, CompressedFheUint16, CompressedFheUint8, CompressedServerKey,
     ConfigBuilder, FheBool, FheInt16, FheInt64, FheInt8, FheUint16, FheUint64, FheUint8, Seed,
-    ServerKey, Unversionize, Versionize,
+    ServerKey, Tag, Unversionize, Versionize,
 };
 
 const LIMIT: u64 = 1 << 30;
@@ -168,12 +171,7 @@ fn write_default(golden: &mut Golden) {
     reseed(0x5eed_0106);
     let public_key = CompactPublicKey::new(&client_key);
     golden.write("compact_public_key-default.bin", &public_key);
-    reseed(0x5eed_0107);
-    let list = CompactCiphertextList::builder(&public_key)
-        .push(7u8)
-        .push(true)
-        .push(-3i8)
-        .build();
+    let list = seeded_list(&public_key, 0x5eed_0107, &[&7u8, &true, &-3i8]);
     golden.value("compact_list-7-true-minus-3.bin", &list, &[&7, &true, &-3]);
     reseed(0x5eed_0108);
     let compressed = CompressedCompactPublicKey::new(&client_key);
@@ -254,20 +252,97 @@ fn write_small(golden: &mut Golden, server_key_dir: Option<&Path>) {
         "small-compressed_compact_public_key.bin",
         &compressed_public_key,
     );
-    let mut builder = CompactCiphertextList::builder(&public_key);
-    builder.push(7u8).push(true).push(-3i8).push(0xbeefu16);
-    reseed(0x5eed_0209);
+    let values: [&dyn Push; 4] = [&7u8, &true, &-3i8, &0xbeefu16];
     golden.value(
         "small-compact_list-7-true-minus-3-48879.bin",
-        &builder.build(),
+        &seeded_list(&public_key, 0x5eed_0209, &values),
         &[&7, &true, &-3, &0xbeef],
     );
-    reseed(0x5eed_020a);
+    let mut builder = CompactCiphertextList::builder(&public_key);
+    builder.push(7u8).push(true).push(-3i8).push(0xbeefu16);
+    let packed = builder
+        .build_packed_seeded(&0x5eed_020au128.to_le_bytes())
+        .unwrap();
     golden.value(
         "small-compact_list_packed-7-true-minus-3-48879.bin",
-        &builder.build_packed(),
+        &packed,
         &[&7, &true, &-3, &0xbeef],
     );
+}
+
+/// A clear value of a compact list: TFHE-rs's own block decomposition
+/// (`Compactable`), as its list builder does it.
+trait Push {
+    fn blocks(&self, messages: &mut Vec<u64>, modulus: MessageModulus) -> DataKind;
+}
+
+impl<T: Compactable + Copy> Push for T {
+    fn blocks(&self, messages: &mut Vec<u64>, modulus: MessageModulus) -> DataKind {
+        self.compact_into(messages, modulus, None)
+            .expect("a value of at least one block")
+    }
+}
+
+/// What TFHE-rs's `CompactCiphertextList::builder(public_key)` pushed with `values`
+/// and `build()`s, had its operating-system seeder returned `seed`: `build()` draws
+/// its seed there, and only `build_packed` has a seeded form in the high-level API.
+/// The integer list is encrypted with the seed (TFHE-rs's
+/// `encrypt_iter_with_modulus_seeded`, as `build()` calls it), written in the
+/// high-level list's first version (an integer list, no tag), and read back by
+/// TFHE-rs, which upgrades it to its current form with the default tag (that of
+/// the seeded client keys here).
+fn seeded_list(
+    public_key: &CompactPublicKey,
+    seed: u128,
+    values: &[&dyn Push],
+) -> CompactCiphertextList {
+    let (key, tag) = public_key.clone().into_raw_parts();
+    assert_eq!(
+        tag,
+        Tag::default(),
+        "the client keys here have the default tag"
+    );
+    let key = key.into_raw_parts();
+    let modulus = key.parameters.message_modulus;
+    let mut messages = Vec::new();
+    let info: Vec<DataKind> = values
+        .iter()
+        .map(|v| v.blocks(&mut messages, modulus))
+        .collect();
+    let blocks = key
+        .encrypt_iter_with_modulus_seeded(messages.into_iter(), modulus.0, &seed.to_le_bytes())
+        .unwrap();
+    let list = FirstListVersion(IntegerCompactList::from_raw_parts(blocks, info));
+    let mut bytes = Vec::new();
+    safe_serialize(&list, &mut bytes, LIMIT).unwrap();
+    safe_deserialize(bytes.as_slice(), LIMIT).expect("TFHE-rs reads its first list version")
+}
+
+/// The first version of TFHE-rs's high-level `CompactCiphertextList` (an integer
+/// list), written under the high-level type's name.
+struct FirstListVersion(IntegerCompactList);
+
+/// Version 0 of the versioned dispatch enum.
+#[derive(serde::Serialize)]
+enum FirstListDispatch<'a> {
+    V0(<IntegerCompactList as Versionize>::Versioned<'a>),
+}
+
+impl Named for FirstListVersion {
+    const NAME: &'static str = <CompactCiphertextList as Named>::NAME;
+}
+
+impl Versionize for FirstListVersion {
+    type Versioned<'vers> = FirstListDispatch<'vers>;
+    fn versionize(&self) -> Self::Versioned<'_> {
+        FirstListDispatch::V0(self.0.versionize())
+    }
+}
+
+impl serde::Serialize for FirstListVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
 }
 
 /// Reads a value file back with TFHE-rs and checks it decrypts to `clear`.
