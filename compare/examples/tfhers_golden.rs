@@ -32,6 +32,7 @@
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use tfhe::core_crypto::commons::generators::DeterministicSeeder;
+use tfhe::core_crypto::fft_impl::fft64::math::fft::{setup_custom_fft_plan, FftAlgo, Method, Plan};
 use tfhe::core_crypto::prelude::DefaultRandomGenerator;
 use tfhe::integer::ciphertext::{
     CompactCiphertextList as IntegerCompactList, Compactable, DataKind,
@@ -83,6 +84,23 @@ fn reseed(seed: u128) {
     let mut seeder = DeterministicSeeder::<DefaultRandomGenerator>::new(Seed(seed));
     let engine = ShortintEngine::new_from_seeder(&mut seeder);
     ShortintEngine::with_thread_local_mut(|local| *local = engine);
+}
+
+/// Makes TFHE-rs's FFT the same on every run: by default it times several
+/// algorithms at its first use of a polynomial size and keeps the fastest, and they
+/// round differently, so the ciphertexts that bootstraps output (`a + b`, ...) and the
+/// Fourier bootstrap key would change from run to run. Sizes: `N` = 512 (small) and
+/// 2048 (default), Fourier sizes `N/2`.
+fn fix_fft_plans() {
+    for fourier_size in [256, 1024] {
+        setup_custom_fft_plan(Plan::new(
+            fourier_size,
+            Method::UserProvided {
+                base_algo: FftAlgo::Dif4,
+                base_n: fourier_size,
+            },
+        ));
+    }
 }
 
 /// The files written, and the clear-value lines of `clears.txt`.
@@ -466,6 +484,7 @@ fn check_all(golden: &Golden) {
 }
 
 fn main() {
+    fix_fft_plans();
     let with_server_key = std::env::args().skip(1).any(|a| a == "--server-key");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("../tests/data/tfhe-rs-1.8.2");
