@@ -57,6 +57,15 @@ pub use high_level::*;
 
 pub mod safe_serialization;
 
+/// The name written in a serialized value's header, at the path TFHE-rs users know
+/// (`tfhe::named::Named`, from `tfhe-safe-serialize`).
+pub mod named {
+    pub use tfhe_safe_serialize::Named;
+}
+
+/// Versioned serialization, as TFHE-rs re-exports it (`tfhe-versionable`'s traits).
+pub use tfhe_versionable::{Unversionize, Versionize};
+
 /// Conformance checks at the path TFHE-rs users know (`tfhe::conformance`).
 pub mod conformance {
     pub use crate::high_level::{ListSizeConstraint, ParameterSetConformant};

@@ -141,6 +141,7 @@ pub(crate) mod lists;
 pub mod prelude;
 pub(crate) mod seed;
 pub(crate) mod serialization;
+pub(crate) mod tfhe_rs;
 pub(crate) mod traits;
 
 pub use crate::integer::{BinaryOp, CmpOp as ComparisonOp};
@@ -179,11 +180,10 @@ pub use keys::key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::public::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
 pub use keys::server::{ExecutionStats, ServerKey};
 pub use keys::tag::KeyTag;
-pub use lists::compact::{
-    CompactCiphertextList, CompactCiphertextListBuilder, CompactCiphertextListExpander,
-    CompactPushable, Expandable, ExpandedBlocks,
-};
-pub use lists::compact::{CompactPushable as HlCompactable, Expandable as HlExpandable};
+pub use lists::compact::{CompactCiphertextList, CompactCiphertextListBuilder, CompactPushable};
+pub use lists::compact::CompactPushable as HlCompactable;
+pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
+pub use lists::expander::Expandable as HlExpandable;
 pub use lists::compressed::CiphertextList;
 pub use lists::compressed::Compressible as HlCompressible;
 pub use lists::compressed::{
@@ -192,6 +192,9 @@ pub use lists::compressed::{
 pub use lists::kinds::{DataKind, FheTypes};
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
+pub use tfhe_rs::safe::{
+    DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
+};
 pub use serialization::conformance::ParameterSetConformant;
 pub use serialization::list_size::ListSizeConstraint;
 pub use traits::gpu_size::{

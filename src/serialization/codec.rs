@@ -182,8 +182,8 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
     if magic != SERIALIZATION_MAGIC {
         if let Some(found) = tfhe_rs_header(magic, &mut limited) {
             return Err(Error::Serialization(format!(
-                "the input is TFHE-rs data ({found}), which this version of gpufhe cannot \
-                 read yet: it reads and writes gpufhe's own format only"
+                "the input is TFHE-rs data ({found}), not gpufhe's own format: read it \
+                 with gpufhe::safe_serialization::safe_deserialize"
             )));
         }
         return Err(Error::Serialization(

@@ -54,6 +54,19 @@ impl CompactPublicKey {
         })
     }
 
+    /// The key of these words (`(k + 1) N`: the mask polynomials, then the body),
+    /// checked.
+    pub(crate) fn from_parts(parameters: ShortintParameters, data: Vec<u64>) -> Result<Self> {
+        let key = Self { parameters, data };
+        key.validate()?;
+        Ok(key)
+    }
+
+    /// Its words: the mask polynomials, then the body.
+    pub(crate) fn words(&self) -> &[u64] {
+        &self.data
+    }
+
     /// The parameters of the blocks it encrypts.
     ///
     /// ```

@@ -1,8 +1,11 @@
 //! TFHE-rs's own data (issue 37): the golden files in `tests/data/tfhe-rs-1.8.2/`,
-//! written by tfhe 1.8.2 (`compare/examples/tfhers_golden.rs`). gpufhe does not
-//! read TFHE-rs's format yet: every file must give an `Err` that says it is TFHE-rs
-//! data and of which type, never a panic or an error about magic bytes.
+//! written by tfhe 1.8.2 (`compare/examples/tfhers_golden.rs`), read and written by
+//! `gpufhe::safe_serialization` (TFHE-rs's format), decrypted with the client key
+//! read from the same files, and written back byte for byte. gpufhe's own format
+//! (`gpufhe::serialization`) refuses them with an `Err` that says they are TFHE-rs
+//! data, of which type, and how to read them.
 
+use gpufhe::prelude::*;
 use gpufhe::serialization::{safe_deserialize, safe_deserialize_default};
 use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheBool, FheInt8, FheUint8};
 use std::path::PathBuf;
@@ -21,7 +24,8 @@ fn says_tfhe_rs(result: gpufhe::Result<impl Sized>, name: &str) {
     let text = err.to_string();
     assert!(
         text.contains("the input is TFHE-rs data (a high_level_api::")
-            && text.contains("serialization header 0.5, versioned 0.1"),
+            && text.contains("serialization header 0.5, versioned 0.1")
+            && text.contains("read it with gpufhe::safe_serialization::safe_deserialize"),
         "{name}: {text}"
     );
 }
@@ -76,4 +80,106 @@ fn tfhe_rs_files_are_named_as_such_in_the_error() {
     long[0] = 200; // a 200-byte header version: not read
     let err = safe_deserialize::<FheBool>(long.as_slice(), LIMIT).unwrap_err();
     assert!(err.to_string().contains("magic bytes"), "{err}");
+}
+
+/// The clear values of the golden files (`clears.txt`: a file name, then its
+/// values).
+fn clears(name: &str) -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tfhe-rs-1.8.2");
+    let text = std::fs::read_to_string(dir.join("clears.txt")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.split_whitespace().next() == Some(name))
+        .unwrap_or_else(|| panic!("{name} is not in clears.txt"));
+    line.split_whitespace().skip(1).map(String::from).collect()
+}
+
+/// Reads golden file `name` as a `T` with TFHE-rs's format, writes it back, and
+/// checks the bytes are TFHE-rs's own.
+fn read_exactly<T>(name: &str) -> T
+where
+    T: serde::Serialize
+        + serde::de::DeserializeOwned
+        + gpufhe::Versionize
+        + gpufhe::Unversionize
+        + gpufhe::named::Named,
+{
+    let bytes = golden(name);
+    let value: T = gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), LIMIT)
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut again = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&value, &mut again, LIMIT).unwrap();
+    assert!(again == bytes, "{name} is not written back byte for byte");
+    value
+}
+
+#[test]
+fn tfhe_rs_values_decrypt_with_the_tfhe_rs_client_key_and_round_trip_exactly() {
+    let client_key: ClientKey = read_exactly("client_key-default.bin");
+    let x: FheUint8 = read_exactly("fheuint8-165.bin");
+    let clear: u8 = x.decrypt(&client_key);
+    assert_eq!(clear.to_string(), clears("fheuint8-165.bin")[0]);
+    let b: FheBool = read_exactly("fhebool-true.bin");
+    assert_eq!(b.decrypt(&client_key).to_string(), clears("fhebool-true.bin")[0]);
+    let s: FheInt8 = read_exactly("fheint8-minus-77.bin");
+    let clear: i8 = s.decrypt(&client_key);
+    assert_eq!(clear.to_string(), clears("fheint8-minus-77.bin")[0]);
+    // The same key encrypts values whose bytes are TFHE-rs's: same header, same size.
+    let mine = FheUint8::encrypt(165u8, &client_key);
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&mine, &mut bytes, LIMIT).unwrap();
+    let theirs = golden("fheuint8-165.bin");
+    assert_eq!(bytes.len(), theirs.len());
+    assert_eq!(bytes[..57], theirs[..57]);
+    // A width is its block count: 8 bits are not read as 16.
+    let err = gpufhe::safe_serialization::safe_deserialize::<gpufhe::FheUint16>(
+        theirs.as_slice(),
+        LIMIT,
+    )
+    .unwrap_err();
+    assert!(err.contains("number of blocks"), "{err}");
+}
+
+#[test]
+fn tfhe_rs_compact_keys_and_lists_work_in_gpufhe_and_round_trip_exactly() {
+    use gpufhe::{CompactCiphertextList, CompactPublicKey};
+    let client_key: ClientKey = read_exactly("client_key-default.bin");
+    // TFHE-rs's list (7u8, true, -3i8) expands and decrypts here.
+    let list: CompactCiphertextList = read_exactly("compact_list-7-true-minus-3.bin");
+    let expander = list.expand().unwrap();
+    let a: FheUint8 = expander.get(0).unwrap().unwrap();
+    let b: FheBool = expander.get(1).unwrap().unwrap();
+    let c: FheInt8 = expander.get(2).unwrap().unwrap();
+    let (a, b, c): (u8, bool, i8) = (
+        a.decrypt(&client_key),
+        b.decrypt(&client_key),
+        c.decrypt(&client_key),
+    );
+    let expected = clears("compact_list-7-true-minus-3.bin");
+    assert_eq!(
+        vec![a.to_string(), b.to_string(), c.to_string()],
+        expected
+    );
+    // TFHE-rs's public key encrypts lists here that its client key decrypts.
+    let public_key: CompactPublicKey = read_exactly("compact_public_key-default.bin");
+    let mine = CompactCiphertextList::builder(&public_key)
+        .push(201u8)
+        .push(false)
+        .push(-100i8)
+        .build();
+    let expander = mine.expand().unwrap();
+    let a: FheUint8 = expander.get(0).unwrap().unwrap();
+    let b: FheBool = expander.get(1).unwrap().unwrap();
+    let c: FheInt8 = expander.get(2).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&a, &client_key), 201);
+    assert!(!b.decrypt(&client_key));
+    assert_eq!(FheDecrypt::<i8>::decrypt(&c, &client_key), -100);
+    // Written in TFHE-rs's layout: the size TFHE-rs gives such a list.
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&mine, &mut bytes, LIMIT).unwrap();
+    assert_eq!(bytes.len(), golden("compact_list-7-true-minus-3.bin").len());
+    let back: CompactCiphertextList =
+        gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    let a: FheUint8 = back.expand().unwrap().get(0).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&a, &client_key), 201);
 }

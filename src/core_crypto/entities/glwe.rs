@@ -68,6 +68,19 @@ impl TryFrom<GlweSecretKeyParts> for GlweSecretKey {
 }
 
 impl GlweSecretKey {
+    /// The key of these binary coefficients (`k` polynomials of `polynomial_size`
+    /// coefficients, one after the other); `Err` if a coefficient is not 0 or 1 or
+    /// the sizes do not fit.
+    pub(crate) fn from_binary_coefficients(
+        data: Vec<u64>,
+        polynomial_size: PolynomialSize,
+    ) -> Result<Self> {
+        Self::try_from(GlweSecretKeyParts {
+            data,
+            polynomial_size,
+        })
+    }
+
     /// Draws a uniform binary key.
     ///
     /// ```

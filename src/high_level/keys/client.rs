@@ -2,7 +2,7 @@
 //! a seed.
 
 use super::tag::KeyTag;
-use crate::core_crypto::SecretRandomGenerator;
+use crate::core_crypto::{LweSecretKey, SecretRandomGenerator};
 use crate::error::Result;
 use crate::high_level::config::{block_count, check_parameters, check_private_key, Config};
 use crate::high_level::internals::storage::Storage;
@@ -38,6 +38,11 @@ struct ClientKeyInner {
     key: shortint::ClientKey,
     /// The compression key, when the configuration enables compression.
     compression: Option<shortint::CompressionPrivateKey>,
+    /// The dedicated secret key of oblivious pseudo-random values of a key read
+    /// from TFHE-rs's data, kept to be written back (gpufhe's own pseudo-random
+    /// values need no key); not in gpufhe's own format.
+    #[serde(skip)]
+    tfhe_rs_oprf_key: Option<LweSecretKey>,
 }
 
 impl std::fmt::Debug for ClientKey {
@@ -118,17 +123,30 @@ impl ClientKey {
     }
 
     /// A client key of checked parts.
-    pub(super) fn from_parts(
+    pub(crate) fn from_parts(
         config: Config,
         tag: KeyTag,
         key: shortint::ClientKey,
         compression: Option<shortint::CompressionPrivateKey>,
+    ) -> Self {
+        Self::with_tfhe_rs_oprf_key(config, tag, key, compression, None)
+    }
+
+    /// [`ClientKey::from_parts`] with the dedicated OPRF secret key of a key read
+    /// from TFHE-rs's data.
+    pub(crate) fn with_tfhe_rs_oprf_key(
+        config: Config,
+        tag: KeyTag,
+        key: shortint::ClientKey,
+        compression: Option<shortint::CompressionPrivateKey>,
+        tfhe_rs_oprf_key: Option<LweSecretKey>,
     ) -> Self {
         let inner = ClientKeyInner {
             tag,
             key,
             config,
             compression,
+            tfhe_rs_oprf_key,
         };
         Self {
             inner: Arc::new(inner),
@@ -187,6 +205,11 @@ impl ClientKey {
     }
 
     /// The compression key, if its configuration enables compression.
+    /// The dedicated OPRF secret key of a key read from TFHE-rs's data.
+    pub(crate) fn tfhe_rs_oprf_key(&self) -> Option<&LweSecretKey> {
+        self.inner.tfhe_rs_oprf_key.as_ref()
+    }
+
     pub(crate) fn compression_key(&self) -> Option<&shortint::CompressionPrivateKey> {
         self.inner.compression.as_ref()
     }

@@ -21,7 +21,8 @@ use crate::error::{Error, Result};
 use crate::high_level::integers::signed::base::{check_signed_fits, twos_complement};
 use crate::high_level::integers::unsigned::base::{check_fits, wrap_to_bits};
 use crate::high_level::internals::expect_op;
-use crate::high_level::lists::compact::{CompactCiphertextList, DataKind, Expandable};
+use crate::high_level::lists::compact::{CompactCiphertextList, DataKind};
+use crate::high_level::lists::expander::Expandable;
 use crate::high_level::serialization::conformance::{
     ConformanceParams, Conformant, VALUE_SIZE_LIMIT,
 };

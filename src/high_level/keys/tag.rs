@@ -18,10 +18,30 @@ pub struct KeyTag(u64);
 impl KeyTag {
     /// A fresh random tag from the operating system.
     pub(crate) fn random() -> Result<Self> {
-        let seed = Seed::from_os()?;
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(&seed.0[..8]);
-        Ok(Self(u64::from_le_bytes(bytes)))
+        loop {
+            let seed = Seed::from_os()?;
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&seed.0[..8]);
+            // 0 stands for TFHE-rs's empty tag (`KeyTag::UNTAGGED`).
+            if let Some(tag) = Self::from_nonzero(u64::from_le_bytes(bytes)) {
+                return Ok(tag);
+            }
+        }
+    }
+
+    /// The tag of keys and values that carry none: TFHE-rs's keys and values
+    /// have an empty tag unless their user sets one.
+    pub(crate) const UNTAGGED: KeyTag = KeyTag(0);
+
+    /// The tag `value`, `None` for 0 (which is [`KeyTag::UNTAGGED`]).
+    pub(crate) fn from_nonzero(value: u64) -> Option<Self> {
+        (value != 0).then_some(Self(value))
+    }
+
+    /// The tag of `value` as written in TFHE-rs's data (0 is
+    /// [`KeyTag::UNTAGGED`]).
+    pub(crate) fn from_value(value: u64) -> Self {
+        Self(value)
     }
 
     /// The tag of the client key that `seed` and `config` generate
@@ -38,7 +58,9 @@ impl KeyTag {
         let digest = sha256(&material);
         let mut bytes = [0u8; 8];
         bytes.copy_from_slice(&digest[..8]);
-        Ok(Self(u64::from_le_bytes(bytes)))
+        // 0 is TFHE-rs's empty tag; a digest starting with 8 zero bytes (chance
+        // 2^-64) takes the next one.
+        Ok(Self(u64::from_le_bytes(bytes).max(1)))
     }
 
     /// The tag as a number.

@@ -18,17 +18,15 @@ use crate::error::{check_eq, Error, Result};
 use crate::high_level::config::block_count;
 use crate::high_level::integers::unsigned::base::wrap_to_bits;
 use crate::high_level::internals::expect_op;
-use crate::high_level::internals::storage::Storage;
 use crate::high_level::keys::compact_public::CompactPublicKey;
 use crate::high_level::keys::cuda::CudaServerKey;
 use crate::high_level::keys::server::ServerKey;
 use crate::high_level::keys::tag::KeyTag;
+use crate::high_level::lists::expander::CompactCiphertextListExpander;
 pub use crate::high_level::lists::kinds::DataKind;
 use crate::high_level::lists::kinds::FheTypes;
-use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
 use crate::high_level::{SignedClear, UnsignedClear};
 use crate::integer::{sign_extend_wide, I1024, I2048, I256, I512, U1024, U2048, U256, U512};
-use crate::scheduler::Blocks;
 use crate::shortint;
 use serde::{Deserialize, Serialize};
 
@@ -86,6 +84,11 @@ pub struct CompactCiphertextList {
     parameters: shortint::ShortintParameters,
     kinds: Vec<DataKind>,
     lists: Vec<Vec<u64>>,
+    /// Whether its blocks are packed two by two (TFHE-rs's `build_packed`; gpufhe
+    /// reads such lists, and builds unpacked ones). Not in gpufhe's own format,
+    /// which refuses to write a packed list.
+    #[serde(serialize_with = "super::packed::unpacked_in_own_format")]
+    packed: bool,
 }
 
 #[derive(Deserialize)]
@@ -104,6 +107,7 @@ impl TryFrom<ListFields> for CompactCiphertextList {
             parameters: f.parameters,
             kinds: f.kinds,
             lists: f.lists,
+            packed: false,
         };
         list.validate()?;
         Ok(list)
@@ -195,6 +199,51 @@ impl CompactCiphertextList {
         block_counts(&self.parameters, &self.kinds, "compact list")
     }
 
+    /// A list of these parts (blocks packed two by two if `packed`), checked
+    /// ([`CompactCiphertextList::validate`]).
+    pub(crate) fn from_parts(
+        tag: KeyTag,
+        parameters: shortint::ShortintParameters,
+        kinds: Vec<DataKind>,
+        lists: Vec<Vec<u64>>,
+        packed: bool,
+    ) -> Result<Self> {
+        let list = Self {
+            tag,
+            parameters,
+            kinds,
+            lists,
+            packed,
+        };
+        list.validate()?;
+        Ok(list)
+    }
+
+    /// Whether its blocks are packed two by two.
+    pub(crate) fn is_packed(&self) -> bool {
+        self.packed
+    }
+
+    /// The compact ciphertexts that hold `blocks` blocks: one per block, one per
+    /// two if packed.
+    pub(crate) fn stored_count(&self, blocks: usize) -> usize {
+        if self.packed {
+            blocks.div_ceil(2)
+        } else {
+            blocks
+        }
+    }
+
+    /// The kinds of its values, in order.
+    pub(crate) fn kinds(&self) -> &[DataKind] {
+        &self.kinds
+    }
+
+    /// Its GLWE ciphertexts, `N` blocks each (the last holds the rest).
+    pub(crate) fn lists(&self) -> &[Vec<u64>] {
+        &self.lists
+    }
+
     /// The tag of the client key it was encrypted for.
     pub(crate) fn tag(&self) -> KeyTag {
         self.tag
@@ -224,7 +273,7 @@ impl CompactCiphertextList {
         let n = self.parameters.polynomial_size.0;
         check_eq(
             "number of compact ciphertexts of the list",
-            blocks.div_ceil(n),
+            self.stored_count(blocks).div_ceil(n),
             self.lists.len(),
         )?;
         let words = shortint::CompactPublicKey::glwe_words_of(&self.parameters);
@@ -313,8 +362,12 @@ impl CompactCiphertextList {
     pub fn expand(&self) -> Result<CompactCiphertextListExpander> {
         let counts = self.block_counts()?;
         let total = counts.iter().sum();
-        let mut blocks =
-            shortint::expand_compact_blocks(&self.parameters, &self.lists, total)?.into_iter();
+        let mut blocks = if self.packed {
+            super::packed::unpacked_blocks(self.tag, &self.parameters, &self.lists, total)?
+        } else {
+            shortint::expand_compact_blocks(&self.parameters, &self.lists, total)?
+        }
+        .into_iter();
         let values = self
             .kinds
             .iter()
@@ -579,6 +632,7 @@ impl CompactCiphertextListBuilder<'_> {
             parameters: *self.key.key.parameters(),
             kinds: self.kinds.clone(),
             lists: self.key.key.encrypt_blocks(&self.digits)?,
+            packed: false,
         })
     }
 
@@ -635,139 +689,5 @@ impl CompactCiphertextListBuilder<'_> {
     /// ```
     pub fn build_packed(&self) -> CompactCiphertextList {
         expect_op(self.try_build(), "build_packed")
-    }
-}
-
-/// The values of an expanded [`CompactCiphertextList`].
-#[derive(Debug)]
-pub struct CompactCiphertextListExpander {
-    tag: KeyTag,
-    values: Vec<(DataKind, Vec<shortint::Ciphertext>)>,
-}
-
-/// The blocks of one expanded value (opaque).
-#[derive(Debug)]
-pub struct ExpandedBlocks(pub(crate) Storage);
-
-/// A type a value of a [`CompactCiphertextList`] expands into: every `FheUint`,
-/// `FheInt` and `FheBool`.
-pub trait Expandable: Sized {
-    /// The value from its blocks; `Err` unless `kind` is this type's.
-    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self>;
-}
-
-fn check_kind(want: DataKind, got: DataKind) -> Result<()> {
-    if want == got {
-        Ok(())
-    } else {
-        Err(Error::InvalidParameter(format!(
-            "the value is a {got:?}, not a {want:?}"
-        )))
-    }
-}
-
-impl<Id: FheUintId> Expandable for FheUint<Id> {
-    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
-        check_kind(DataKind::Unsigned(Id::BITS), kind)?;
-        Ok(Self::from_storage(blocks.0))
-    }
-}
-
-impl<Id: FheIntId> Expandable for FheInt<Id> {
-    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
-        check_kind(DataKind::Signed(Self::bits()), kind)?;
-        Ok(Self::from_storage(blocks.0))
-    }
-}
-
-impl Expandable for FheBool {
-    fn from_expanded(kind: DataKind, blocks: ExpandedBlocks) -> Result<Self> {
-        check_kind(DataKind::Boolean, kind)?;
-        Ok(Self::from_storage(blocks.0))
-    }
-}
-
-impl CompactCiphertextListExpander {
-    /// The number of values.
-    ///
-    /// ```
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
-    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
-    /// # let client_key = gpufhe::ClientKey::generate(config);
-    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
-    /// use gpufhe::CompactCiphertextList;
-    /// let list = CompactCiphertextList::builder(&public_key).push(1u8).push(2i64).build();
-    /// assert_eq!(list.expand()?.len(), 2);
-    /// # Ok::<(), gpufhe::Error>(())
-    /// ```
-    pub fn len(&self) -> usize {
-        self.values.len()
-    }
-
-    /// Whether it holds no value.
-    ///
-    /// ```
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
-    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
-    /// # let client_key = gpufhe::ClientKey::generate(config);
-    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
-    /// use gpufhe::CompactCiphertextList;
-    /// assert!(CompactCiphertextList::builder(&public_key).build().expand()?.is_empty());
-    /// let list = CompactCiphertextList::builder(&public_key).push(1u8).build();
-    /// assert!(!list.expand()?.is_empty());
-    /// # Ok::<(), gpufhe::Error>(())
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
-    }
-
-    /// The type of value `index`: `None` past the end, or for a width TFHE-rs has
-    /// no name for (see [`FheTypes::from_data_kind`]).
-    ///
-    /// ```
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
-    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
-    /// # let client_key = gpufhe::ClientKey::generate(config);
-    /// # let public_key = gpufhe::CompactPublicKey::new(&client_key);
-    /// use gpufhe::{CompactCiphertextList, FheTypes};
-    /// let list = CompactCiphertextList::builder(&public_key).push(-1i16).push(false).build();
-    /// let expander = list.expand()?;
-    /// let kinds: Vec<_> = (0..3).map(|i| expander.get_kind_of(i)).collect();
-    /// assert_eq!(kinds, [Some(FheTypes::Int16), Some(FheTypes::Bool), None]);
-    /// # Ok::<(), gpufhe::Error>(())
-    /// ```
-    pub fn get_kind_of(&self, index: usize) -> Option<FheTypes> {
-        self.values
-            .get(index)
-            .and_then(|v| FheTypes::from_data_kind(v.0))
-    }
-
-    /// Value `index` as a `T`: `Ok(None)` past the end, `Err` if it is of another
-    /// type.
-    ///
-    /// ```
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
-    /// # let config = gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(TEST)?;
-    /// use gpufhe::prelude::*;
-    /// use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheInt16, FheUint16};
-    /// let client_key = ClientKey::generate(config);
-    /// let public_key = CompactPublicKey::new(&client_key);
-    /// let expander = CompactCiphertextList::builder(&public_key).push(-300i16).build().expand()?;
-    /// let x: FheInt16 = expander.get(0)?.unwrap();
-    /// let clear: i16 = x.decrypt(&client_key);
-    /// assert_eq!(clear, -300);
-    /// assert!(expander.get::<FheUint16>(0).is_err()); // it is an FheInt16
-    /// assert!(expander.get::<FheInt16>(1)?.is_none()); // past the end
-    /// # Ok::<(), gpufhe::Error>(())
-    /// ```
-    pub fn get<T: Expandable>(&self, index: usize) -> Result<Option<T>> {
-        let Some((kind, blocks)) = self.values.get(index) else {
-            return Ok(None);
-        };
-        let storage = Storage::Encrypted {
-            tag: self.tag,
-            blocks: Blocks::cpu(blocks.clone()),
-        };
-        T::from_expanded(*kind, ExpandedBlocks(storage)).map(Some)
     }
 }

@@ -30,8 +30,9 @@
 //! dominates small lists; past about 30 `FheUint64` a list is smaller than
 //! TFHE-rs's.
 
+use super::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 use super::compact::{
-    block_counts, CompactCiphertextListExpander, DataKind, Expandable, ExpandedBlocks,
+    block_counts, DataKind,
 };
 use super::kinds::FheTypes;
 use crate::error::{check_eq, Error, Result};

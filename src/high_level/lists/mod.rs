@@ -4,4 +4,6 @@
 
 pub(crate) mod compact;
 pub(crate) mod compressed;
+pub(crate) mod expander;
 pub(crate) mod kinds;
+pub(crate) mod packed;

@@ -1,0 +1,114 @@
+//! The client key between gpufhe and TFHE-rs's data.
+
+use super::parameters::{parameters_from_wire, parameters_to_wire, tag_from_wire, tag_to_wire};
+use super::wire::core::{GlweSecretKey as WireGlweKey, LweSecretKey as WireLweKey, PolynomialSize};
+use super::wire::high_level::{
+    AtomicPatternOprfPrivateKey, ClientKey as WireClientKey, HlIntegerClientKey,
+    IntegerClientKey, OprfPrivateKey, ShortintOprfPrivateKey,
+};
+use super::wire::shortint::{
+    AtomicPatternClientKey, ClientKey as WireShortintKey, StandardAtomicPatternClientKey,
+};
+use super::{versionize_through_wire, TfheRsForm};
+use crate::core_crypto::{GlweSecretKey, LweSecretKey};
+use crate::error::{Error, Result};
+use crate::high_level::{ClientKey, ConfigBuilder};
+use crate::shortint;
+
+impl TfheRsForm for ClientKey {
+    type Wire = WireClientKey;
+
+    fn to_wire(&self) -> Result<WireClientKey> {
+        if self.config().compression_parameters().is_some() {
+            return Err(Error::InvalidParameter(
+                "a client key with compression keys has no TFHE-rs form in this version of \
+                 gpufhe (gpufhe's ciphertext compression differs from TFHE-rs's)"
+                    .into(),
+            ));
+        }
+        let key = self.shortint_key();
+        let glwe = key.glwe_secret_key();
+        let standard = StandardAtomicPatternClientKey {
+            glwe_secret_key: WireGlweKey {
+                data: glwe.as_slice().to_vec(),
+                polynomial_size: PolynomialSize(glwe.polynomial_size().0),
+            },
+            lwe_secret_key: WireLweKey {
+                data: key.small_lwe_secret_key().as_slice().to_vec(),
+            },
+            parameters: parameters_to_wire(key.parameters()),
+            wopbs_parameters: None,
+        };
+        let oprf = self.tfhe_rs_oprf_key().map(|k| {
+            OprfPrivateKey(ShortintOprfPrivateKey(
+                AtomicPatternOprfPrivateKey::Standard(WireLweKey {
+                    data: k.as_slice().to_vec(),
+                }),
+            ))
+        });
+        Ok(WireClientKey {
+            key: HlIntegerClientKey {
+                key: IntegerClientKey {
+                    key: WireShortintKey {
+                        atomic_pattern: AtomicPatternClientKey::Standard(standard),
+                    },
+                },
+                dedicated_compact_private_key: None,
+                compression_key: None,
+                noise_squashing_private_key: None,
+                noise_squashing_compression_private_key: None,
+                cpk_re_randomization_params: None,
+                dedicated_oprf_private_key: oprf,
+                transciphering_private_key: None,
+            },
+            tag: tag_to_wire(self.tag()),
+        })
+    }
+
+    fn from_wire(wire: WireClientKey) -> Result<Self> {
+        let tag = tag_from_wire(&wire.tag);
+        let hl = wire.key;
+        // The other optional keys are refused when they are read (their wire types
+        // cannot be deserialized).
+        let AtomicPatternClientKey::Standard(standard) = hl.key.key.atomic_pattern else {
+            return Err(Error::InvalidParameter(
+                "a client key of the KeySwitch32 atomic pattern, which gpufhe does not support"
+                    .into(),
+            ));
+        };
+        let parameters = parameters_from_wire(&standard.parameters)?;
+        let glwe = GlweSecretKey::from_binary_coefficients(
+            standard.glwe_secret_key.data,
+            crate::core_crypto::PolynomialSize(standard.glwe_secret_key.polynomial_size.0),
+        )?;
+        let lwe = LweSecretKey::from_binary_coefficients(standard.lwe_secret_key.data)?;
+        let key = shortint::ClientKey::from_secret_keys(glwe, lwe, parameters)?;
+        let oprf = match hl.dedicated_oprf_private_key {
+            None => None,
+            Some(OprfPrivateKey(ShortintOprfPrivateKey(AtomicPatternOprfPrivateKey::Standard(
+                k,
+            )))) => {
+                let k = LweSecretKey::from_binary_coefficients(k.data)?;
+                crate::error::check_eq(
+                    "dimension of the OPRF secret key",
+                    parameters.lwe_dimension.0,
+                    k.lwe_dimension().0,
+                )?;
+                Some(k)
+            }
+            Some(_) => {
+                return Err(Error::InvalidParameter(
+                    "an OPRF key of the KeySwitch32 atomic pattern".into(),
+                ))
+            }
+        };
+        let config = ConfigBuilder::default()
+            .with_insecure_custom_parameters(parameters)?
+            .build();
+        Ok(ClientKey::with_tfhe_rs_oprf_key(
+            config, tag, key, None, oprf,
+        ))
+    }
+}
+
+versionize_through_wire!("high_level_api::ClientKey", WireClientKey, [] ClientKey);

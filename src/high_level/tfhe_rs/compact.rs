@@ -1,0 +1,323 @@
+//! Compact public keys and compact lists between gpufhe and TFHE-rs's data.
+//!
+//! Both are one ring over `Z_{2^64}[X]/(X^n + 1)` with `n = k·N` (gpufhe speaks it
+//! for `k = 1`, the default). gpufhe stores them as GLWE ciphertexts `(A, B)`
+//! under the key `S`: `B = A·S + E` for the key, and block `j` of a list is the
+//! `j`-th coefficient of `(A, B)` extracted as an LWE ciphertext. TFHE-rs writes
+//! the masks reversed: with `σ(p)(X) = p(X^-1)` (`σ(p)_0 = p_0`,
+//! `σ(p)_u = -p_{n-u}`), a list's mask is `σ(A)` (ciphertext `j`'s LWE mask is it
+//! times `X^j`) and its bodies are `B`'s first coefficients; the key's body is
+//! `b = a·rev(s) + e` (`rev(s) = X^{n-1}·σ(s)`), so `b = σ(B)` and `a = -X·σ(A)`.
+//! Each conversion is exact and its own inverse's inverse: no noise is added.
+
+use super::parameters::{tag_from_wire, tag_to_wire};
+use super::wire::core::{
+    CiphertextModulus, GlweCiphertext, LweCiphertextCount,
+    LweCompactCiphertextList, LweCompactPublicKey, LweDimension, LweSize, PBSOrder,
+    PolynomialSize,
+};
+use super::wire::high_level::{
+    CompactCiphertextList as WireList, CompactPublicKey as WireKey, DataKind as WireKind,
+    HlCompactPublicKeyInner, IntegerCompactCiphertextList, IntegerCompactPublicKey,
+};
+use super::wire::shortint::{
+    AtomicPatternKind, CarryModulus, CompactCiphertextList as ShortintList,
+    CompactCiphertextListExpansionKind, CompactPublicKey as ShortintKey,
+    CompactPublicKeyEncryptionParameters, Degree, MessageModulus, SupportedCompactPkeZkScheme,
+};
+use super::{versionize_through_wire, TfheRsForm};
+use crate::error::{check_eq, Error, Result};
+use crate::high_level::global_state::current_server_key;
+use crate::high_level::{CompactCiphertextList, CompactPublicKey, DataKind};
+use crate::shortint::{self, ShortintParameters, DEFAULT_PARAMETERS};
+use std::num::NonZeroUsize;
+
+/// `σ(p)`: `p(X^-1)` in the negacyclic ring.
+fn sigma(p: &[u64]) -> Vec<u64> {
+    let n = p.len();
+    (0..n)
+        .map(|u| if u == 0 { p[0] } else { p[n - u].wrapping_neg() })
+        .collect()
+}
+
+/// `-X·p` in the negacyclic ring.
+fn times_minus_x(p: &[u64]) -> Vec<u64> {
+    let n = p.len();
+    (0..n)
+        .map(|u| if u == 0 { p[n - 1] } else { p[u - 1].wrapping_neg() })
+        .collect()
+}
+
+/// The `p` of `times_minus_x(p) = q`.
+fn divided_by_minus_x(q: &[u64]) -> Vec<u64> {
+    let n = q.len();
+    (0..n)
+        .map(|v| if v == n - 1 { q[0] } else { q[v + 1].wrapping_neg() })
+        .collect()
+}
+
+/// `Err` unless `p`'s GLWE ciphertexts are one polynomial (`k = 1`), the only shape
+/// whose ring is TFHE-rs's.
+fn check_one_polynomial(p: &ShortintParameters, what: &str) -> Result<()> {
+    if p.glwe_dimension.0 == 1 {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "a {what} of GLWE dimension {} has no TFHE-rs form (gpufhe writes those of \
+             GLWE dimension 1, whose ring is TFHE-rs's)",
+            p.glwe_dimension.0
+        )))
+    }
+}
+
+/// TFHE-rs's encryption parameters of compact keys and lists of block parameters
+/// `p`: the big key, its GLWE noise, no casting, no proofs.
+fn encryption_parameters(p: &ShortintParameters) -> CompactPublicKeyEncryptionParameters {
+    CompactPublicKeyEncryptionParameters {
+        encryption_lwe_dimension: LweDimension(p.big_lwe_dimension().0),
+        encryption_noise_distribution: super::parameters::distribution_to_wire(
+            p.glwe_noise_distribution,
+        ),
+        message_modulus: MessageModulus(p.message_modulus),
+        carry_modulus: CarryModulus(p.carry_modulus),
+        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+        expansion_kind: no_casting(),
+        zk_scheme: SupportedCompactPkeZkScheme::ZkNotSupported,
+    }
+}
+
+/// Blocks of the standard pattern, used as they expand.
+fn no_casting() -> CompactCiphertextListExpansionKind {
+    CompactCiphertextListExpansionKind::NoCasting(AtomicPatternKind::Standard(
+        PBSOrder::KeyswitchBootstrap,
+    ))
+}
+
+/// `Err` unless the list or key needs no keyswitch to computation blocks.
+fn check_no_casting(kind: &CompactCiphertextListExpansionKind, what: &str) -> Result<()> {
+    if *kind == no_casting() {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "a TFHE-rs {what} of dedicated encryption parameters ({kind:?}), whose \
+             expansion needs a keyswitch gpufhe does not support"
+        )))
+    }
+}
+
+/// The block parameters of TFHE-rs data that holds only part of them: those of
+/// the current server key, else the default ones, if they match.
+fn block_parameters(what: &str, matches: impl Fn(&ShortintParameters) -> bool) -> Result<ShortintParameters> {
+    let current = current_server_key().ok().map(|k| *k.config().parameters());
+    current
+        .into_iter()
+        .chain([DEFAULT_PARAMETERS])
+        .find(|p| p.glwe_dimension.0 == 1 && matches(p))
+        .ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "a TFHE-rs {what} holds its encryption parameters only, and neither the \
+                 current server key's nor the default block parameters match them: set \
+                 the server key of its parameters (gpufhe::set_server_key) before reading it"
+            ))
+        })
+}
+
+impl TfheRsForm for CompactPublicKey {
+    type Wire = WireKey;
+
+    fn to_wire(&self) -> Result<WireKey> {
+        let p = self.key.parameters();
+        check_one_polynomial(p, "compact public key")?;
+        let n = p.polynomial_size.0;
+        let (mask, body) = self.key.words().split_at(n);
+        let mut data = times_minus_x(&sigma(mask));
+        data.extend(sigma(body));
+        Ok(WireKey {
+            key: HlCompactPublicKeyInner {
+                key: IntegerCompactPublicKey {
+                    key: ShortintKey {
+                        key: LweCompactPublicKey {
+                            glwe_ciphertext: GlweCiphertext {
+                                data,
+                                polynomial_size: PolynomialSize(n),
+                                ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                            },
+                        },
+                        parameters: encryption_parameters(p),
+                    },
+                },
+            },
+            tag: tag_to_wire(self.tag),
+        })
+    }
+
+    fn from_wire(wire: WireKey) -> Result<Self> {
+        let key = wire.key.key.key;
+        let e = &key.parameters;
+        e.ciphertext_modulus.check_native_u64("compact public key")?;
+        check_no_casting(&e.expansion_kind, "compact public key")?;
+        if e.zk_scheme != SupportedCompactPkeZkScheme::ZkNotSupported {
+            return Err(Error::InvalidParameter(
+                "a TFHE-rs compact public key for proven lists, which gpufhe does not \
+                 support yet"
+                    .into(),
+            ));
+        }
+        let glwe = key.key.glwe_ciphertext;
+        glwe.ciphertext_modulus.check_native_u64("compact public key")?;
+        let n = e.encryption_lwe_dimension.0;
+        check_eq("polynomial size of the compact public key", n, glwe.polynomial_size.0)?;
+        check_eq("words of the compact public key", 2 * n, glwe.data.len())?;
+        let p = block_parameters("compact public key", |p| {
+            p.big_lwe_dimension().0 == n
+                && p.message_modulus == e.message_modulus.0
+                && p.carry_modulus == e.carry_modulus.0
+                && super::parameters::distribution_to_wire(p.glwe_noise_distribution)
+                    == e.encryption_noise_distribution
+        })?;
+        let (a, b) = glwe.data.split_at(n);
+        let mut data = sigma(&divided_by_minus_x(a));
+        data.extend(sigma(b));
+        Ok(CompactPublicKey {
+            tag: tag_from_wire(&wire.tag),
+            key: shortint::CompactPublicKey::from_parts(p, data)?,
+        })
+    }
+}
+
+/// TFHE-rs's kind of a value: its block count.
+fn kind_to_wire(kind: DataKind, p: &ShortintParameters) -> Result<WireKind> {
+    let blocks = |bits| {
+        NonZeroUsize::new(crate::integer::block_count(p, bits))
+            .ok_or_else(|| Error::InvalidParameter("a value of no blocks".into()))
+    };
+    Ok(match kind {
+        DataKind::Unsigned(bits) => WireKind::Unsigned(blocks(bits)?),
+        DataKind::Signed(bits) => WireKind::Signed(blocks(bits)?),
+        DataKind::Boolean => WireKind::Boolean,
+    })
+}
+
+/// The kind of a value of TFHE-rs's list: its width in bits.
+fn kind_from_wire(kind: &WireKind, p: &ShortintParameters) -> Result<DataKind> {
+    let bits = |blocks: NonZeroUsize| {
+        u32::try_from(blocks.get())
+            .ok()
+            .and_then(|b| b.checked_mul(p.message_modulus.trailing_zeros()))
+            .filter(|&bits| bits <= 2048)
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "a value of {blocks} blocks, wider than 2048 bits"
+                ))
+            })
+    };
+    match kind {
+        WireKind::Unsigned(b) => Ok(DataKind::Unsigned(bits(*b)?)),
+        WireKind::Signed(b) => Ok(DataKind::Signed(bits(*b)?)),
+        WireKind::Boolean => Ok(DataKind::Boolean),
+        WireKind::String { .. } => Err(Error::InvalidParameter(
+            "a TFHE-rs compact list holding a string, which gpufhe does not support".into(),
+        )),
+    }
+}
+
+impl TfheRsForm for CompactCiphertextList {
+    type Wire = WireList;
+
+    fn to_wire(&self) -> Result<WireList> {
+        let p = *self.parameters();
+        check_one_polynomial(&p, "compact list")?;
+        let n = p.polynomial_size.0;
+        let counts =
+            crate::high_level::lists::compact::block_counts(&p, self.kinds(), "compact list")?;
+        let stored = self.stored_count(counts.iter().sum());
+        let mut masks = Vec::with_capacity(self.lists().len() * n + stored);
+        let mut bodies = Vec::with_capacity(stored);
+        for (j, list) in self.lists().iter().enumerate() {
+            let (mask, body) = list.split_at(n);
+            masks.extend(sigma(mask));
+            bodies.extend_from_slice(&body[..(stored - j * n).min(n)]);
+        }
+        masks.extend(bodies);
+        let info = self
+            .kinds()
+            .iter()
+            .map(|&k| kind_to_wire(k, &p))
+            .collect::<Result<_>>()?;
+        Ok(WireList {
+            inner: IntegerCompactCiphertextList {
+                ct_list: ShortintList {
+                    ct_list: LweCompactCiphertextList {
+                        data: masks,
+                        lwe_size: LweSize(n + 1),
+                        lwe_ciphertext_count: LweCiphertextCount(stored),
+                        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                    },
+                    degree: Degree(if self.is_packed() {
+                        p.message_modulus * p.message_modulus - 1
+                    } else {
+                        p.message_modulus - 1
+                    }),
+                    message_modulus: MessageModulus(p.message_modulus),
+                    carry_modulus: CarryModulus(p.carry_modulus),
+                    expansion_kind: no_casting(),
+                },
+                info,
+            },
+            tag: tag_to_wire(self.tag()),
+        })
+    }
+
+    fn from_wire(wire: WireList) -> Result<Self> {
+        let list = wire.inner.ct_list;
+        check_no_casting(&list.expansion_kind, "compact list")?;
+        let lwe = list.ct_list;
+        lwe.ciphertext_modulus.check_native_u64("compact list")?;
+        let (m, carry) = (list.message_modulus.0, list.carry_modulus.0);
+        let packed = match list.degree.0 {
+            d if d == m.saturating_sub(1) => false,
+            d if Some(d) == m.checked_mul(m).map(|mm| mm - 1) => true,
+            d => {
+                return Err(Error::InvalidParameter(format!(
+                    "a TFHE-rs compact list of degree {d}: gpufhe reads lists of degree \
+                     {} (TFHE-rs's build()) or {} (build_packed())",
+                    m.saturating_sub(1),
+                    m.saturating_mul(m).saturating_sub(1)
+                )))
+            }
+        };
+        let n = lwe.lwe_size.0.checked_sub(1).filter(|&n| n > 0).ok_or_else(|| {
+            Error::InvalidParameter("a compact list of LWE size 0 or 1".into())
+        })?;
+        let p = block_parameters("compact list", |p| {
+            p.big_lwe_dimension().0 == n && p.message_modulus == m && p.carry_modulus == carry
+        })?;
+        let kinds = wire
+            .inner
+            .info
+            .iter()
+            .map(|k| kind_from_wire(k, &p))
+            .collect::<Result<Vec<_>>>()?;
+        let counts = crate::high_level::lists::compact::block_counts(&p, &kinds, "compact list")?;
+        let total: usize = counts.iter().sum();
+        let stored = if packed { total.div_ceil(2) } else { total };
+        check_eq("number of compact ciphertexts", stored, lwe.lwe_ciphertext_count.0)?;
+        let bins = stored.div_ceil(n);
+        check_eq("words of the compact list", bins * n + stored, lwe.data.len())?;
+        let (masks, bodies) = lwe.data.split_at(bins * n);
+        let lists = masks
+            .chunks_exact(n)
+            .zip(bodies.chunks(n))
+            .map(|(mask, body)| {
+                let mut glwe = sigma(mask);
+                glwe.extend_from_slice(body);
+                glwe.resize(2 * n, 0);
+                glwe
+            })
+            .collect();
+        CompactCiphertextList::from_parts(tag_from_wire(&wire.tag), p, kinds, lists, packed)
+    }
+}
+
+versionize_through_wire!("high_level_api::CompactPublicKey", WireKey, [] CompactPublicKey);
+versionize_through_wire!("high_level_api::CompactCiphertextList", WireList, [] CompactCiphertextList);

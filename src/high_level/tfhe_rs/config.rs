@@ -1,0 +1,54 @@
+//! The configuration between gpufhe and TFHE-rs's data (TFHE-rs has no `Named`
+//! for it: its form travels inside keys, or alone as `versionize()`'s bytes).
+
+use super::parameters::{parameters_from_wire, parameters_to_wire};
+use super::wire::high_level::{Config as WireConfig, IntegerConfig};
+use super::wire::shortint::AtomicPatternParameters;
+use super::{versionize_through_wire, TfheRsForm};
+use crate::error::{Error, Result};
+use crate::high_level::{Config, ConfigBuilder};
+
+impl TfheRsForm for Config {
+    type Wire = WireConfig;
+
+    /// The block parameters; TFHE-rs's dedicated OPRF key is on, as in TFHE-rs's
+    /// default (gpufhe's own pseudo-random values need no key).
+    fn to_wire(&self) -> Result<WireConfig> {
+        if self.compression_parameters().is_some() {
+            return Err(Error::InvalidParameter(
+                "a configuration with compression has no TFHE-rs form in this version of \
+                 gpufhe (gpufhe's ciphertext compression differs from TFHE-rs's)"
+                    .into(),
+            ));
+        }
+        Ok(WireConfig {
+            inner: IntegerConfig {
+                block_parameters: AtomicPatternParameters::Standard(parameters_to_wire(
+                    self.parameters(),
+                )),
+                dedicated_compact_public_key_parameters: None,
+                compression_parameters: None,
+                noise_squashing_parameters: None,
+                noise_squashing_compression_parameters: None,
+                cpk_re_randomization_params: None,
+                dedicated_oprf_key: true,
+                transciphering_parameters: None,
+            },
+        })
+    }
+
+    /// The block parameters (the optional parts TFHE-rs may hold are refused when
+    /// read; whether TFHE-rs would make a dedicated OPRF key does not matter here).
+    fn from_wire(wire: WireConfig) -> Result<Self> {
+        let AtomicPatternParameters::Standard(parameters) = &wire.inner.block_parameters else {
+            return Err(Error::InvalidParameter(
+                "a configuration of the KeySwitch32 atomic pattern".into(),
+            ));
+        };
+        Ok(ConfigBuilder::default()
+            .with_insecure_custom_parameters(parameters_from_wire(parameters)?)?
+            .build())
+    }
+}
+
+versionize_through_wire!("high_level_api::Config", WireConfig, [] Config);
