@@ -12,7 +12,7 @@
 //! - the default one (`*-default.bin` and the files without a prefix): a client key,
 //!   values (FheBool, FheUint8/16, FheInt8/64, a seeded CompressedFheUint8), the compact
 //!   public key, its compressed form, and a compact list;
-//! - small insecure custom parameters (`small-*.bin`, [`small_parameters`], the values of
+//! - small insecure custom parameters (`small-*.bin`, `support/tfhers.rs`, the values of
 //!   gpufhe's `PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`, without TFHE-rs's dedicated OPRF
 //!   key): a client key, the CompressedServerKey, values, TFHE-rs's own results of
 //!   `a + b`, `a * b` and `a < b`, seeded and modulus-switched compressed values, the
@@ -32,7 +32,6 @@
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use tfhe::core_crypto::commons::generators::DeterministicSeeder;
-use tfhe::core_crypto::fft_impl::fft64::math::fft::{setup_custom_fft_plan, FftAlgo, Method, Plan};
 use tfhe::core_crypto::prelude::DefaultRandomGenerator;
 use tfhe::integer::ciphertext::{
     CompactCiphertextList as IntegerCompactList, Compactable, DataKind,
@@ -41,11 +40,7 @@ use tfhe::named::Named;
 use tfhe::prelude::*;
 use tfhe::safe_serialization::{safe_deserialize, safe_serialize};
 use tfhe::shortint::engine::ShortintEngine;
-use tfhe::shortint::parameters::{
-    CarryModulus, ClassicPBSParameters, CoreCiphertextModulus, DecompositionBaseLog,
-    DecompositionLevelCount, DynamicDistribution, EncryptionKeyChoice, GlweDimension, LweDimension,
-    MaxNoiseLevel, MessageModulus, ModulusSwitchType, PolynomialSize,
-};
+use tfhe::shortint::parameters::MessageModulus;
 use tfhe::{
     set_server_key, unset_server_key, ClientKey, CompactCiphertextList, CompactPublicKey,
     CompressedCompactPublicKey, CompressedFheUint16, CompressedFheUint8, CompressedServerKey,
@@ -53,30 +48,11 @@ use tfhe::{
     ServerKey, Tag, Unversionize, Versionize,
 };
 
-const LIMIT: u64 = 1 << 30;
+#[path = "support/tfhers.rs"]
+mod tfhers;
+use tfhers::{fix_fft_plans, small_parameters};
 
-/// The small insecure parameters: gpufhe's `PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`
-/// written as TFHE-rs's `ClassicPBSParameters`.
-pub fn small_parameters() -> ClassicPBSParameters {
-    ClassicPBSParameters {
-        lwe_dimension: LweDimension(256),
-        glwe_dimension: GlweDimension(1),
-        polynomial_size: PolynomialSize(512),
-        lwe_noise_distribution: DynamicDistribution::new_t_uniform(20),
-        glwe_noise_distribution: DynamicDistribution::new_t_uniform(20),
-        pbs_base_log: DecompositionBaseLog(23),
-        pbs_level: DecompositionLevelCount(1),
-        ks_base_log: DecompositionBaseLog(4),
-        ks_level: DecompositionLevelCount(4),
-        message_modulus: MessageModulus(4),
-        carry_modulus: CarryModulus(4),
-        max_noise_level: MaxNoiseLevel::new(5),
-        log2_p_fail: -37.0,
-        ciphertext_modulus: CoreCiphertextModulus::new_native(),
-        encryption_key_choice: EncryptionKeyChoice::Big,
-        modulus_switch_noise_reduction_params: ModulusSwitchType::CenteredMeanNoiseReduction,
-    }
-}
+const LIMIT: u64 = 1 << 30;
 
 /// Replaces TFHE-rs's thread-local engine (the randomness of every key and
 /// encryption but the seeded client keys) by one seeded from `seed`.
@@ -84,23 +60,6 @@ fn reseed(seed: u128) {
     let mut seeder = DeterministicSeeder::<DefaultRandomGenerator>::new(Seed(seed));
     let engine = ShortintEngine::new_from_seeder(&mut seeder);
     ShortintEngine::with_thread_local_mut(|local| *local = engine);
-}
-
-/// Makes TFHE-rs's FFT the same on every run: by default it times several
-/// algorithms at its first use of a polynomial size and keeps the fastest, and they
-/// round differently, so the ciphertexts that bootstraps output (`a + b`, ...) and the
-/// Fourier bootstrap key would change from run to run. Sizes: `N` = 512 (small) and
-/// 2048 (default), Fourier sizes `N/2`.
-fn fix_fft_plans() {
-    for fourier_size in [256, 1024] {
-        setup_custom_fft_plan(Plan::new(
-            fourier_size,
-            Method::UserProvided {
-                base_algo: FftAlgo::Dif4,
-                base_n: fourier_size,
-            },
-        ));
-    }
 }
 
 /// The files written, and the clear-value lines of `clears.txt`.
