@@ -23,7 +23,9 @@
 //! The plain `ServerKey` of the small parameters is about 8 MiB (keyswitching key
 //! 512 x 4 x 257 words, Fourier bootstrap key 256 x 2 x 2 x 256 complex numbers), too
 //! large for the repository: it is written (to `compare/target/tfhers-golden/`, not
-//! committed) only with `--server-key`.
+//! committed) only with `--server-key`, with the client key, CompressedServerKey and
+//! ServerKey of the same parameters with TFHE-rs's default dedicated OPRF key
+//! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300).
 //!
 //! Every file is reproducible: the client keys come from `ClientKey::generate_with_seed`
 //! and every other key or encryption from TFHE-rs's thread-local engine, reseeded from a
@@ -170,6 +172,14 @@ fn write_small(golden: &mut Golden, server_key_dir: Option<&Path>) {
     let server_key: ServerKey = compressed_server_key.decompress();
     if let Some(dir) = server_key_dir {
         write_to(dir, "small-server_key.bin", &server_key);
+        // The same with TFHE-rs's default dedicated OPRF key (a second bootstrap key).
+        let config = ConfigBuilder::with_custom_parameters(small_parameters()).build();
+        let client_key = ClientKey::generate_with_seed(config, Seed(0x5eed_0039));
+        write_to(dir, "small-oprf-client_key.bin", &client_key);
+        reseed(0x5eed_0300);
+        let compressed = CompressedServerKey::new(&client_key);
+        write_to(dir, "small-oprf-compressed_server_key.bin", &compressed);
+        write_to(dir, "small-oprf-server_key.bin", &compressed.decompress());
     }
     set_server_key(server_key);
 
