@@ -27,9 +27,15 @@
 //! ServerKey of the same parameters with TFHE-rs's default dedicated OPRF key
 //! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300).
 //!
-//! Every file is reproducible: the client keys come from `ClientKey::generate_with_seed`
-//! and every other key or encryption from TFHE-rs's thread-local engine, reseeded from a
-//! fixed seed right before it (`reseed`), so running this twice writes the same bytes.
+//! Every file is reproducible (running this twice writes the same bytes): the client
+//! keys come from `ClientKey::generate_with_seed`, every other key or encryption from
+//! TFHE-rs's thread-local engine reseeded from a fixed seed right before it (`reseed`),
+//! the packed compact list from `build_packed_seeded`, and the unpacked ones as
+//! TFHE-rs's `build()` makes them with a fixed seed in place of the operating system's
+//! (`seeded_list`). Bootstrapped results (`a + b`, `a * b`, `a < b`) and the Fourier
+//! bootstrap key also depend on the FFT's rounding: TFHE-rs's FFT algorithm is fixed
+//! here (`fix_fft_plans`), but another CPU (another SIMD path) may still round
+//! otherwise; the other files are integer arithmetic on seeded randomness.
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
