@@ -1,70 +1,484 @@
 //! Writes the TFHE-rs 1.8.2 golden files that gpufhe's tests read
-//! (`tests/data/tfhe-rs-1.8.2/`): a client key of the default configuration made from a
-//! fixed seed, values encrypted under it (and their clear values in `clears.txt`),
-//! its compact public key and a compact list. Made once and committed; CI never
-//! builds this (it compiles TFHE-rs).
+//! (`tests/data/tfhe-rs-1.8.2/`), then reads every one back with TFHE-rs and checks
+//! that it decrypts to its clear value. Made once and committed; CI never builds this
+//! (it compiles TFHE-rs).
 //!
 //! ```text
 //! cd compare && cargo run --release --example tfhers_golden
+//! cd compare && cargo run --release --example tfhers_golden -- --server-key
 //! ```
+//!
+//! Two configurations:
+//! - the default one (`*-default.bin` and the files without a prefix): a client key,
+//!   values (FheBool, FheUint8/16, FheInt8/64, a seeded CompressedFheUint8), the compact
+//!   public key, its compressed form, and a compact list;
+//! - small insecure custom parameters (`small-*.bin`, `support/tfhers.rs`, the values of
+//!   gpufhe's `PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`, without TFHE-rs's dedicated OPRF
+//!   key): a client key, the CompressedServerKey, values, TFHE-rs's own results of
+//!   `a + b`, `a * b` and `a < b`, seeded and modulus-switched compressed values, the
+//!   compact public key (plain and compressed) and compact lists (built and packed).
+//!
+//! `clears.txt` holds one line per value file: its name, then its clear values.
+//!
+//! The plain `ServerKey` of the small parameters is about 8 MiB (keyswitching key
+//! 512 x 4 x 257 words, Fourier bootstrap key 256 x 2 x 2 x 256 complex numbers), too
+//! large for the repository: it is written (to `compare/target/tfhers-golden/`, not
+//! committed) only with `--server-key`, with the client key, CompressedServerKey and
+//! ServerKey of the same parameters with TFHE-rs's default dedicated OPRF key
+//! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300).
+//!
+//! Every file is reproducible (running this twice writes the same bytes): the client
+//! keys come from `ClientKey::generate_with_seed`, every other key or encryption from
+//! TFHE-rs's thread-local engine reseeded from a fixed seed right before it (`reseed`),
+//! the packed compact list from `build_packed_seeded`, and the unpacked ones as
+//! TFHE-rs's `build()` makes them with a fixed seed in place of the operating system's
+//! (`seeded_list`). Bootstrapped results (`a + b`, `a * b`, `a < b`) and the Fourier
+//! bootstrap key also depend on the FFT's rounding: TFHE-rs's FFT algorithm is fixed
+//! here (`fix_fft_plans`), but another CPU (another SIMD path) may still round
+//! otherwise; the other files are integer arithmetic on seeded randomness.
 
-use std::path::Path;
-use tfhe::prelude::*;
-use tfhe::safe_serialization::safe_serialize;
-use tfhe::{
-    ClientKey, CompactCiphertextList, CompactPublicKey, CompressedFheUint8, ConfigBuilder,
-    FheBool, FheInt8, FheUint8, Seed,
+use std::fmt::Display;
+use std::path::{Path, PathBuf};
+use tfhe::core_crypto::commons::generators::DeterministicSeeder;
+use tfhe::core_crypto::prelude::DefaultRandomGenerator;
+use tfhe::integer::ciphertext::{
+    CompactCiphertextList as IntegerCompactList, Compactable, DataKind,
 };
+use tfhe::named::Named;
+use tfhe::prelude::*;
+use tfhe::safe_serialization::{safe_deserialize, safe_serialize};
+use tfhe::shortint::engine::ShortintEngine;
+use tfhe::shortint::parameters::MessageModulus;
+use tfhe::{
+    set_server_key, unset_server_key, ClientKey, CompactCiphertextList, CompactPublicKey,
+    CompressedCompactPublicKey, CompressedFheUint16, CompressedFheUint8, CompressedServerKey,
+    ConfigBuilder, FheBool, FheInt16, FheInt64, FheInt8, FheUint16, FheUint64, FheUint8, Seed,
+    ServerKey, Tag, Unversionize, Versionize,
+};
+
+#[path = "support/tfhers.rs"]
+mod tfhers;
+use tfhers::{fix_fft_plans, small_parameters};
 
 const LIMIT: u64 = 1 << 30;
 
-fn write<T: serde::Serialize + tfhe::Versionize + tfhe::named::Named>(
-    dir: &Path,
-    name: &str,
-    value: &T,
-) {
+/// Replaces TFHE-rs's thread-local engine (the randomness of every key and
+/// encryption but the seeded client keys) by one seeded from `seed`.
+fn reseed(seed: u128) {
+    let mut seeder = DeterministicSeeder::<DefaultRandomGenerator>::new(Seed(seed));
+    let engine = ShortintEngine::new_from_seeder(&mut seeder);
+    ShortintEngine::with_thread_local_mut(|local| *local = engine);
+}
+
+/// The files written, and the clear-value lines of `clears.txt`.
+struct Golden {
+    dir: PathBuf,
+    clears: Vec<String>,
+}
+
+impl Golden {
+    fn write<T: serde::Serialize + Versionize + Named>(&self, name: &str, value: &T) {
+        write_to(&self.dir, name, value);
+    }
+
+    /// Writes a value file and its `clears.txt` line.
+    fn value<T: serde::Serialize + Versionize + Named>(
+        &mut self,
+        name: &str,
+        value: &T,
+        clears: &[&dyn Display],
+    ) {
+        self.write(name, value);
+        let mut line = name.to_string();
+        for clear in clears {
+            line.push_str(&format!(" {clear}"));
+        }
+        self.clears.push(line);
+    }
+}
+
+fn write_to<T: serde::Serialize + Versionize + Named>(dir: &Path, name: &str, value: &T) {
     let mut bytes = Vec::new();
     safe_serialize(value, &mut bytes, LIMIT).expect("TFHE-rs serializes its own value");
     std::fs::write(dir.join(name), &bytes).expect("a writable folder");
     println!("{name}: {} bytes", bytes.len());
 }
 
-fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tfhe-rs-1.8.2");
-    std::fs::create_dir_all(&dir).unwrap();
+fn read<T: serde::de::DeserializeOwned + Unversionize + Named>(dir: &Path, name: &str) -> T {
+    let bytes = std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    safe_deserialize(bytes.as_slice(), LIMIT).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+/// The default configuration's files (seeds 0x5eed_0037 and 0x5eed_0100..).
+fn write_default(golden: &mut Golden) {
     let config = ConfigBuilder::default().build();
     let client_key = ClientKey::generate_with_seed(config, Seed(0x5eed_0037));
-    write(&dir, "client_key-default.bin", &client_key);
+    golden.write("client_key-default.bin", &client_key);
 
-    write(&dir, "fhebool-true.bin", &FheBool::encrypt(true, &client_key));
-    write(&dir, "fheuint8-165.bin", &FheUint8::encrypt(165u8, &client_key));
-    write(&dir, "fheint8-minus-77.bin", &FheInt8::encrypt(-77i8, &client_key));
-    write(
-        &dir,
+    reseed(0x5eed_0100);
+    golden.value(
+        "fhebool-true.bin",
+        &FheBool::encrypt(true, &client_key),
+        &[&true],
+    );
+    reseed(0x5eed_0101);
+    golden.value(
+        "fheuint8-165.bin",
+        &FheUint8::encrypt(165u8, &client_key),
+        &[&165],
+    );
+    reseed(0x5eed_0102);
+    golden.value(
+        "fheint8-minus-77.bin",
+        &FheInt8::encrypt(-77i8, &client_key),
+        &[&-77],
+    );
+    reseed(0x5eed_0103);
+    golden.value(
         "compressed_fheuint8-42.bin",
         &CompressedFheUint8::encrypt(42u8, &client_key),
+        &[&42],
+    );
+    reseed(0x5eed_0104);
+    golden.value(
+        "fheuint16-54321.bin",
+        &FheUint16::encrypt(54321u16, &client_key),
+        &[&54321],
+    );
+    let int64 = -0x1234_5678_9abc_def0i64;
+    reseed(0x5eed_0105);
+    golden.value(
+        "fheint64-minus-1311768467463790320.bin",
+        &FheInt64::encrypt(int64, &client_key),
+        &[&int64],
     );
 
+    reseed(0x5eed_0106);
     let public_key = CompactPublicKey::new(&client_key);
-    write(&dir, "compact_public_key-default.bin", &public_key);
-    let list: CompactCiphertextList = CompactCiphertextList::builder(&public_key)
-        .push(7u8)
-        .push(true)
-        .push(-3i8)
-        .build();
-    write(&dir, "compact_list-7-true-minus-3.bin", &list);
+    golden.write("compact_public_key-default.bin", &public_key);
+    let list = seeded_list(&public_key, 0x5eed_0107, &[&7u8, &true, &-3i8]);
+    golden.value("compact_list-7-true-minus-3.bin", &list, &[&7, &true, &-3]);
+    reseed(0x5eed_0108);
+    let compressed = CompressedCompactPublicKey::new(&client_key);
+    golden.write("compressed_compact_public_key-default.bin", &compressed);
+}
 
-    // Check what was written decrypts as the clear values say (`clears.txt`).
-    let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
-    let x: FheUint8 =
-        tfhe::safe_serialization::safe_deserialize(read("fheuint8-165.bin").as_slice(), LIMIT)
-            .unwrap();
-    assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 165);
-    std::fs::write(
-        dir.join("clears.txt"),
-        "fhebool-true.bin true\nfheuint8-165.bin 165\nfheint8-minus-77.bin -77\n\
-         compressed_fheuint8-42.bin 42\n\
-         compact_list-7-true-minus-3.bin 7 true -3\n",
-    )
-    .unwrap();
+/// The small configuration's files (seeds 0x5eed_0038 and 0x5eed_0200..). With
+/// `server_key_dir`, also writes the plain ServerKey there.
+fn write_small(golden: &mut Golden, server_key_dir: Option<&Path>) {
+    let config = ConfigBuilder::with_custom_parameters(small_parameters())
+        .use_dedicated_oprf_key(false)
+        .build();
+    let client_key = ClientKey::generate_with_seed(config, Seed(0x5eed_0038));
+    golden.write("small-client_key.bin", &client_key);
+
+    reseed(0x5eed_0200);
+    let compressed_server_key = CompressedServerKey::new(&client_key);
+    golden.write("small-compressed_server_key.bin", &compressed_server_key);
+    let server_key: ServerKey = compressed_server_key.decompress();
+    if let Some(dir) = server_key_dir {
+        write_to(dir, "small-server_key.bin", &server_key);
+        // The same with TFHE-rs's default dedicated OPRF key (a second bootstrap key).
+        let config = ConfigBuilder::with_custom_parameters(small_parameters()).build();
+        let client_key = ClientKey::generate_with_seed(config, Seed(0x5eed_0039));
+        write_to(dir, "small-oprf-client_key.bin", &client_key);
+        reseed(0x5eed_0300);
+        let compressed = CompressedServerKey::new(&client_key);
+        write_to(dir, "small-oprf-compressed_server_key.bin", &compressed);
+        write_to(dir, "small-oprf-server_key.bin", &compressed.decompress());
+    }
+    set_server_key(server_key);
+
+    let (a, b) = (201u8, 87u8);
+    reseed(0x5eed_0201);
+    let ea = FheUint8::encrypt(a, &client_key);
+    golden.value("small-fheuint8-a-201.bin", &ea, &[&a]);
+    reseed(0x5eed_0202);
+    let eb = FheUint8::encrypt(b, &client_key);
+    golden.value("small-fheuint8-b-87.bin", &eb, &[&b]);
+    golden.value(
+        "small-fheuint8-a-plus-b.bin",
+        &(&ea + &eb),
+        &[&a.wrapping_add(b)],
+    );
+    golden.value(
+        "small-fheuint8-a-times-b.bin",
+        &(&ea * &eb),
+        &[&a.wrapping_mul(b)],
+    );
+    golden.value("small-fhebool-a-lt-b.bin", &ea.lt(&eb), &[&(a < b)]);
+    // Modulus-switched (`compress()` needs the server key).
+    golden.value("small-compressed_fheuint8-a.bin", &ea.compress(), &[&a]);
+
+    reseed(0x5eed_0203);
+    golden.value(
+        "small-fheint16-minus-12345.bin",
+        &FheInt16::encrypt(-12345i16, &client_key),
+        &[&-12345],
+    );
+    reseed(0x5eed_0204);
+    golden.value(
+        "small-fhebool-true.bin",
+        &FheBool::encrypt(true, &client_key),
+        &[&true],
+    );
+    let uint64 = 0xfedc_ba98_7654_3210u64;
+    reseed(0x5eed_0205);
+    golden.value(
+        "small-fheuint64-18364758544493064720.bin",
+        &FheUint64::encrypt(uint64, &client_key),
+        &[&uint64],
+    );
+    reseed(0x5eed_0206);
+    golden.value(
+        "small-compressed_fheuint16-4660.bin",
+        &CompressedFheUint16::encrypt(0x1234u16, &client_key),
+        &[&0x1234],
+    );
+
+    reseed(0x5eed_0207);
+    let public_key = CompactPublicKey::new(&client_key);
+    golden.write("small-compact_public_key.bin", &public_key);
+    reseed(0x5eed_0208);
+    let compressed_public_key = CompressedCompactPublicKey::new(&client_key);
+    golden.write(
+        "small-compressed_compact_public_key.bin",
+        &compressed_public_key,
+    );
+    let values: [&dyn Push; 4] = [&7u8, &true, &-3i8, &0xbeefu16];
+    golden.value(
+        "small-compact_list-7-true-minus-3-48879.bin",
+        &seeded_list(&public_key, 0x5eed_0209, &values),
+        &[&7, &true, &-3, &0xbeef],
+    );
+    let mut builder = CompactCiphertextList::builder(&public_key);
+    builder.push(7u8).push(true).push(-3i8).push(0xbeefu16);
+    let packed = builder
+        .build_packed_seeded(&0x5eed_020au128.to_le_bytes())
+        .unwrap();
+    golden.value(
+        "small-compact_list_packed-7-true-minus-3-48879.bin",
+        &packed,
+        &[&7, &true, &-3, &0xbeef],
+    );
+}
+
+/// A clear value of a compact list: TFHE-rs's own block decomposition
+/// (`Compactable`), as its list builder does it.
+trait Push {
+    fn blocks(&self, messages: &mut Vec<u64>, modulus: MessageModulus) -> DataKind;
+}
+
+impl<T: Compactable + Copy> Push for T {
+    fn blocks(&self, messages: &mut Vec<u64>, modulus: MessageModulus) -> DataKind {
+        self.compact_into(messages, modulus, None)
+            .expect("a value of at least one block")
+    }
+}
+
+/// What TFHE-rs's `CompactCiphertextList::builder(public_key)` pushed with `values`
+/// and `build()`s, had its operating-system seeder returned `seed`: `build()` draws
+/// its seed there, and only `build_packed` has a seeded form in the high-level API.
+/// The integer list is encrypted with the seed (TFHE-rs's
+/// `encrypt_iter_with_modulus_seeded`, as `build()` calls it), written in the
+/// high-level list's first version (an integer list, no tag), and read back by
+/// TFHE-rs, which upgrades it to its current form with the default tag (that of
+/// the seeded client keys here).
+fn seeded_list(
+    public_key: &CompactPublicKey,
+    seed: u128,
+    values: &[&dyn Push],
+) -> CompactCiphertextList {
+    let (key, tag) = public_key.clone().into_raw_parts();
+    assert_eq!(
+        tag,
+        Tag::default(),
+        "the client keys here have the default tag"
+    );
+    let key = key.into_raw_parts();
+    let modulus = key.parameters.message_modulus;
+    let mut messages = Vec::new();
+    let info: Vec<DataKind> = values
+        .iter()
+        .map(|v| v.blocks(&mut messages, modulus))
+        .collect();
+    let blocks = key
+        .encrypt_iter_with_modulus_seeded(messages.into_iter(), modulus.0, &seed.to_le_bytes())
+        .unwrap();
+    let list = FirstListVersion(IntegerCompactList::from_raw_parts(blocks, info));
+    let mut bytes = Vec::new();
+    safe_serialize(&list, &mut bytes, LIMIT).unwrap();
+    safe_deserialize(bytes.as_slice(), LIMIT).expect("TFHE-rs reads its first list version")
+}
+
+/// The first version of TFHE-rs's high-level `CompactCiphertextList` (an integer
+/// list), written under the high-level type's name.
+struct FirstListVersion(IntegerCompactList);
+
+/// Version 0 of the versioned dispatch enum.
+#[derive(serde::Serialize)]
+enum FirstListDispatch<'a> {
+    V0(<IntegerCompactList as Versionize>::Versioned<'a>),
+}
+
+impl Named for FirstListVersion {
+    const NAME: &'static str = <CompactCiphertextList as Named>::NAME;
+}
+
+impl Versionize for FirstListVersion {
+    type Versioned<'vers> = FirstListDispatch<'vers>;
+    fn versionize(&self) -> Self::Versioned<'_> {
+        FirstListDispatch::V0(self.0.versionize())
+    }
+}
+
+impl serde::Serialize for FirstListVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// Reads a value file back with TFHE-rs and checks it decrypts to `clear`.
+fn check<T, C>(golden: &Golden, client_key: &ClientKey, name: &str, clear: C)
+where
+    T: serde::de::DeserializeOwned + Unversionize + Named + FheDecrypt<C>,
+    C: PartialEq + std::fmt::Debug,
+{
+    let value: T = read(&golden.dir, name);
+    assert_eq!(value.decrypt(client_key), clear, "{name}");
+}
+
+/// Reads a compact list back, expands it (the server key of its client key set) and
+/// checks it holds `7u8, true, -3i8` (and `0xbeefu16` when `four`).
+fn check_list(golden: &Golden, client_key: &ClientKey, name: &str, four: bool) {
+    let list: CompactCiphertextList = read(&golden.dir, name);
+    let expanded = list.expand().unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!(expanded.len(), if four { 4 } else { 3 }, "{name}");
+    let x: FheUint8 = expanded.get(0).unwrap().unwrap();
+    let t: FheBool = expanded.get(1).unwrap().unwrap();
+    let m: FheInt8 = expanded.get(2).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&x, client_key), 7, "{name}");
+    assert!(FheDecrypt::<bool>::decrypt(&t, client_key), "{name}");
+    assert_eq!(FheDecrypt::<i8>::decrypt(&m, client_key), -3, "{name}");
+    if four {
+        let w: FheUint16 = expanded.get(3).unwrap().unwrap();
+        assert_eq!(FheDecrypt::<u16>::decrypt(&w, client_key), 0xbeef, "{name}");
+    }
+}
+
+/// Reads every file back with TFHE-rs and checks it decrypts as `clears.txt` says (and
+/// that the keys work: a value encrypted with each compact public key decrypts).
+fn check_all(golden: &Golden) {
+    unset_server_key();
+    let ck: ClientKey = read(&golden.dir, "client_key-default.bin");
+    check::<FheBool, bool>(golden, &ck, "fhebool-true.bin", true);
+    check::<FheUint8, u8>(golden, &ck, "fheuint8-165.bin", 165);
+    check::<FheInt8, i8>(golden, &ck, "fheint8-minus-77.bin", -77);
+    let c: CompressedFheUint8 = read(&golden.dir, "compressed_fheuint8-42.bin");
+    assert_eq!(FheDecrypt::<u8>::decrypt(&c.decompress(), &ck), 42);
+    check::<FheUint16, u16>(golden, &ck, "fheuint16-54321.bin", 54321);
+    check::<FheInt64, i64>(
+        golden,
+        &ck,
+        "fheint64-minus-1311768467463790320.bin",
+        -0x1234_5678_9abc_def0,
+    );
+    for name in [
+        "compact_public_key-default.bin",
+        "compressed_compact_public_key-default.bin",
+    ] {
+        let pk = if name.starts_with("compressed") {
+            read::<CompressedCompactPublicKey>(&golden.dir, name).decompress()
+        } else {
+            read::<CompactPublicKey>(&golden.dir, name)
+        };
+        let list = CompactCiphertextList::builder(&pk).push(99u8).build();
+        let x: FheUint8 = list.expand().unwrap().get(0).unwrap().unwrap();
+        assert_eq!(FheDecrypt::<u8>::decrypt(&x, &ck), 99, "{name}");
+    }
+    // The default list expands without a server key (no casting, no unpacking).
+    check_list(golden, &ck, "compact_list-7-true-minus-3.bin", false);
+
+    let ck: ClientKey = read(&golden.dir, "small-client_key.bin");
+    let csk: CompressedServerKey = read(&golden.dir, "small-compressed_server_key.bin");
+    set_server_key(csk.decompress());
+    let (a, b) = (201u8, 87u8);
+    check::<FheUint8, u8>(golden, &ck, "small-fheuint8-a-201.bin", a);
+    check::<FheUint8, u8>(golden, &ck, "small-fheuint8-b-87.bin", b);
+    check::<FheUint8, u8>(
+        golden,
+        &ck,
+        "small-fheuint8-a-plus-b.bin",
+        a.wrapping_add(b),
+    );
+    check::<FheUint8, u8>(
+        golden,
+        &ck,
+        "small-fheuint8-a-times-b.bin",
+        a.wrapping_mul(b),
+    );
+    check::<FheBool, bool>(golden, &ck, "small-fhebool-a-lt-b.bin", a < b);
+    let c: CompressedFheUint8 = read(&golden.dir, "small-compressed_fheuint8-a.bin");
+    assert_eq!(FheDecrypt::<u8>::decrypt(&c.decompress(), &ck), a);
+    check::<FheInt16, i16>(golden, &ck, "small-fheint16-minus-12345.bin", -12345);
+    check::<FheBool, bool>(golden, &ck, "small-fhebool-true.bin", true);
+    check::<FheUint64, u64>(
+        golden,
+        &ck,
+        "small-fheuint64-18364758544493064720.bin",
+        0xfedc_ba98_7654_3210,
+    );
+    let c: CompressedFheUint16 = read(&golden.dir, "small-compressed_fheuint16-4660.bin");
+    assert_eq!(FheDecrypt::<u16>::decrypt(&c.decompress(), &ck), 0x1234);
+    // Computing on what was read: the server key read back works.
+    let x: FheUint8 = read(&golden.dir, "small-fheuint8-a-201.bin");
+    let y: FheUint8 = read(&golden.dir, "small-fheuint8-b-87.bin");
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&x - &y), &ck), a - b);
+    for name in [
+        "small-compact_public_key.bin",
+        "small-compressed_compact_public_key.bin",
+    ] {
+        let pk = if name.starts_with("small-compressed") {
+            read::<CompressedCompactPublicKey>(&golden.dir, name).decompress()
+        } else {
+            read::<CompactPublicKey>(&golden.dir, name)
+        };
+        let list = CompactCiphertextList::builder(&pk)
+            .push(99u8)
+            .build_packed();
+        let x: FheUint8 = list.expand().unwrap().get(0).unwrap().unwrap();
+        assert_eq!(FheDecrypt::<u8>::decrypt(&x, &ck), 99, "{name}");
+    }
+    for name in [
+        "small-compact_list-7-true-minus-3-48879.bin",
+        "small-compact_list_packed-7-true-minus-3-48879.bin",
+    ] {
+        check_list(golden, &ck, name, true);
+    }
+    println!("every file read back by TFHE-rs decrypts to its clear value");
+}
+
+fn main() {
+    fix_fft_plans();
+    let with_server_key = std::env::args().skip(1).any(|a| a == "--server-key");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = root.join("../tests/data/tfhe-rs-1.8.2");
+    std::fs::create_dir_all(&dir).unwrap();
+    let server_key_dir = root.join("target/tfhers-golden");
+    if with_server_key {
+        std::fs::create_dir_all(&server_key_dir).unwrap();
+    }
+    let mut golden = Golden {
+        dir,
+        clears: Vec::new(),
+    };
+    write_default(&mut golden);
+    write_small(
+        &mut golden,
+        with_server_key.then_some(server_key_dir.as_path()),
+    );
+    let mut clears = golden.clears.join("\n");
+    clears.push('\n');
+    std::fs::write(golden.dir.join("clears.txt"), clears).unwrap();
+    check_all(&golden);
 }

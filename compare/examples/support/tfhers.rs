@@ -1,0 +1,53 @@
+//! What `examples/tfhers_golden.rs` and `examples/tfhers_interop.rs` share: the
+//! small insecure parameters as TFHE-rs spells them, and a fixed FFT for TFHE-rs.
+
+use tfhe::core_crypto::fft_impl::fft64::math::fft::{setup_custom_fft_plan, FftAlgo, Method, Plan};
+use tfhe::shortint::parameters::{
+    CarryModulus, ClassicPBSParameters, CoreCiphertextModulus, DecompositionBaseLog,
+    DecompositionLevelCount, DynamicDistribution, EncryptionKeyChoice, GlweDimension, LweDimension,
+    MaxNoiseLevel, MessageModulus, ModulusSwitchType, PolynomialSize,
+};
+
+/// The small insecure parameters: gpufhe's `PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`
+/// written as TFHE-rs's `ClassicPBSParameters` (n = 256, k = 1, N = 512, TUniform(20)
+/// noise on both keys, bootstrap 23 x 1, keyswitch 4 x 4, 2 + 2 bits, max noise
+/// level 5, centered-mean modulus switch, Big encryption key, native modulus,
+/// log2 p_fail -37).
+pub fn small_parameters() -> ClassicPBSParameters {
+    ClassicPBSParameters {
+        lwe_dimension: LweDimension(256),
+        glwe_dimension: GlweDimension(1),
+        polynomial_size: PolynomialSize(512),
+        lwe_noise_distribution: DynamicDistribution::new_t_uniform(20),
+        glwe_noise_distribution: DynamicDistribution::new_t_uniform(20),
+        pbs_base_log: DecompositionBaseLog(23),
+        pbs_level: DecompositionLevelCount(1),
+        ks_base_log: DecompositionBaseLog(4),
+        ks_level: DecompositionLevelCount(4),
+        message_modulus: MessageModulus(4),
+        carry_modulus: CarryModulus(4),
+        max_noise_level: MaxNoiseLevel::new(5),
+        log2_p_fail: -37.0,
+        ciphertext_modulus: CoreCiphertextModulus::new_native(),
+        encryption_key_choice: EncryptionKeyChoice::Big,
+        modulus_switch_noise_reduction_params: ModulusSwitchType::CenteredMeanNoiseReduction,
+    }
+}
+
+/// Makes TFHE-rs's FFT the same on every run: by default it times several
+/// algorithms at its first use of a polynomial size and keeps the fastest, and they
+/// round differently, so the ciphertexts that bootstraps output (`a + b`, ...) and the
+/// Fourier bootstrap key would change from run to run. Sizes: `N` = 512 (small) and
+/// 2048 (default), Fourier sizes `N/2`.
+#[allow(dead_code)] // only the golden files need it
+pub fn fix_fft_plans() {
+    for fourier_size in [256, 1024] {
+        setup_custom_fft_plan(Plan::new(
+            fourier_size,
+            Method::UserProvided {
+                base_algo: FftAlgo::Dif4,
+                base_n: fourier_size,
+            },
+        ));
+    }
+}
