@@ -29,7 +29,7 @@ use super::{versionize_through_wire, TfheRsForm};
 use crate::error::{check_eq, Error, Result};
 use crate::high_level::global_state::current_server_key;
 use crate::high_level::{CompactCiphertextList, CompactPublicKey, DataKind};
-use crate::shortint::{self, ShortintParameters, DEFAULT_PARAMETERS};
+use crate::shortint::{self, ShortintParameters};
 use std::num::NonZeroUsize;
 
 /// `σ(p)`: `p(X^-1)` in the negacyclic ring.
@@ -106,20 +106,42 @@ fn check_no_casting(kind: &CompactCiphertextListExpansionKind, what: &str) -> Re
 }
 
 /// The block parameters of TFHE-rs data that holds only part of them: those of
-/// the current server key, else the default ones, if they match.
-fn block_parameters(what: &str, matches: impl Fn(&ShortintParameters) -> bool) -> Result<ShortintParameters> {
+/// the current server key, else the first known set that matches (the defaults,
+/// their Gaussian and multi-bit variants, and the insecure test sets where they
+/// exist).
+fn block_parameters(
+    what: &str,
+    matches: impl Fn(&ShortintParameters) -> bool,
+) -> Result<ShortintParameters> {
     let current = current_server_key().ok().map(|k| *k.config().parameters());
     current
         .into_iter()
-        .chain([DEFAULT_PARAMETERS])
+        .chain(known_parameters())
         .find(|p| p.glwe_dimension.0 == 1 && matches(p))
         .ok_or_else(|| {
             Error::InvalidParameter(format!(
                 "a TFHE-rs {what} holds its encryption parameters only, and neither the \
-                 current server key's nor the default block parameters match them: set \
-                 the server key of its parameters (gpufhe::set_server_key) before reading it"
+                 current server key's nor a known parameter set matches them: set the \
+                 server key of its parameters (gpufhe::set_server_key) before reading it"
             ))
         })
+}
+
+/// The parameter sets gpufhe knows by name.
+pub(crate) fn known_parameters() -> Vec<ShortintParameters> {
+    use crate::shortint::parameters::*;
+    #[allow(unused_mut)]
+    let mut known = vec![
+        DEFAULT_PARAMETERS,
+        PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128,
+        PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    ];
+    #[cfg(any(test, feature = "test-params"))]
+    known.extend([
+        crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+        crate::shortint::PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2,
+    ]);
+    known
 }
 
 impl TfheRsForm for CompactPublicKey {
