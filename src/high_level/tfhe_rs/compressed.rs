@@ -34,8 +34,8 @@ struct Degrees {
 impl Degrees {
     fn of_integer(m: u64) -> Self {
         Self {
-            pair: m * m - 1,
-            single: m - 1,
+            pair: m.saturating_mul(m).saturating_sub(1),
+            single: m.saturating_sub(1),
         }
     }
 

@@ -88,7 +88,7 @@ pub(crate) fn storage_to_wire(storage: &Storage, bits: u32) -> Result<(Vec<WireB
 fn trivial_value(blocks: &[Ciphertext]) -> Option<U2048> {
     let first = blocks.first()?;
     let total = first.message_modulus.checked_mul(first.carry_modulus)?;
-    let delta = (1u64 << 63).checked_div(total)?;
+    let delta = (1u64 << 63).checked_div(total).filter(|&d| d > 0)?;
     let digits = blocks.iter().map(|b| {
         let (mask, body) = b.as_lwe().as_slice().split_at(b.as_lwe().as_slice().len() - 1);
         let trivial = b.noise_level == 0 && mask.iter().all(|&a| a == 0);
