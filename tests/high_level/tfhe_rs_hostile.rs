@@ -334,7 +334,10 @@ fn forged_huge_lengths_are_errs_without_allocating_them() {
         .find(|&at| u64_at(&public_key, at) == 4096)
         .expect("the public key's GLWE ciphertext: 2 x 2048 words");
     let boolean = golden("fhebool-true.bin");
-    let cases: [(&str, &[u8], usize, Read); 6] = [
+    let tag = value.len() - 24 + 4;
+    assert_eq!(u64_at(&value, tag), 0, "an empty tag");
+    let cases: [(&str, &[u8], usize, Read); 7] = [
+        ("an FheUint8's tag", &value, tag, read_error::<FheUint8>),
         (
             "an FheUint8's block count",
             &value,
@@ -407,13 +410,13 @@ fn a_forged_header_string_length_is_an_err_without_allocating_it() {
     let value = golden("fheuint8-165.bin");
     for at in [0, 15, 26] {
         let mut forged = value.clone();
+        set_u64(&mut forged, at, LIMIT - 64);
+        read_error::<FheUint8>(&forged, false, "a header string just under the size limit");
         set_u64(&mut forged, at, 1 << 60);
         read_error::<FheUint8>(
             &forged,
             true,
             "no size limit, a header string of 2^60 bytes",
         );
-        set_u64(&mut forged, at, LIMIT - 64);
-        read_error::<FheUint8>(&forged, false, "a header string just under the size limit");
     }
 }
