@@ -16,10 +16,11 @@
 #   fuzz/fuzz.sh seed [--new-key] [--large]
 #                                         regenerate the corpus
 #
-# Targets: safe_deserialize, serde_bincode, config_builder, array_shapes, tfhe_rs_data. Every run is under a
-# memory limit of FUZZ_MEMORY_MB (4096) MiB, so an allocation a small input should
-# never make aborts visibly instead of exhausting the machine; new crash inputs go
-# to fuzz/artifacts/<target>/. Exits non-zero on any finding.
+# Targets: safe_deserialize, serde_bincode, config_builder, array_shapes,
+# tfhe_rs_data. Every run is under a memory limit of FUZZ_MEMORY_MB (4096) MiB,
+# so an allocation a small input should never make aborts visibly instead of
+# exhausting the machine; new crash inputs go to fuzz/artifacts/<target>/. Exits
+# non-zero on any finding.
 set -euo pipefail
 cd "$(dirname "$0")"
 
