@@ -95,36 +95,38 @@ fn decrypt<Clear>(value: &impl FheTryDecrypt<Clear>, client: &ClientKey) {
     let _ = value.try_decrypt(client);
 }
 
-impl TfheRsData for FheBool {
-    fn decrypt_with(&self, client: &ClientKey) {
-        decrypt::<bool>(self, client);
-    }
+/// [`TfheRsData`] of values (`Type: Clear`), decrypted as their clear type.
+macro_rules! values {
+    ($($ty:ty: $clear:ty),* $(,)?) => {$(
+        impl TfheRsData for $ty {
+            fn decrypt_with(&self, client: &ClientKey) {
+                decrypt::<$clear>(self, client);
+            }
+        }
+    )*};
 }
-impl TfheRsData for FheUint8 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        decrypt::<u8>(self, client);
-    }
+values!(FheBool: bool, FheUint8: u8, FheUint16: u16, FheUint64: u64, FheInt8: i8, FheInt64: i64);
+
+/// [`TfheRsData`] of compressed values (`Type: Clear`), decompressed, then
+/// decrypted as their clear type.
+macro_rules! compressed_values {
+    ($($ty:ty: $clear:ty),* $(,)?) => {$(
+        impl TfheRsData for $ty {
+            fn decrypt_with(&self, client: &ClientKey) {
+                if let Ok(value) = self.try_decompress() {
+                    decrypt::<$clear>(&value, client);
+                }
+            }
+        }
+    )*};
 }
-impl TfheRsData for FheUint16 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        decrypt::<u16>(self, client);
-    }
-}
-impl TfheRsData for FheUint64 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        decrypt::<u64>(self, client);
-    }
-}
-impl TfheRsData for FheInt8 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        decrypt::<i8>(self, client);
-    }
-}
-impl TfheRsData for FheInt64 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        decrypt::<i64>(self, client);
-    }
-}
+compressed_values!(
+    CompressedFheBool: bool,
+    CompressedFheUint8: u8,
+    CompressedFheUint64: u64,
+    CompressedFheInt8: i8,
+);
+
 impl TfheRsData for CompactCiphertextList {
     fn decrypt_with(&self, client: &ClientKey) {
         // Expanded without a server key (the golden files' parameters have none
@@ -148,34 +150,6 @@ impl TfheRsData for CompactCiphertextList {
                     }
                 }
             }
-        }
-    }
-}
-impl TfheRsData for CompressedFheBool {
-    fn decrypt_with(&self, client: &ClientKey) {
-        if let Ok(b) = self.try_decompress() {
-            decrypt::<bool>(&b, client);
-        }
-    }
-}
-impl TfheRsData for CompressedFheUint8 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        if let Ok(x) = self.try_decompress() {
-            decrypt::<u8>(&x, client);
-        }
-    }
-}
-impl TfheRsData for CompressedFheUint64 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        if let Ok(x) = self.try_decompress() {
-            decrypt::<u64>(&x, client);
-        }
-    }
-}
-impl TfheRsData for CompressedFheInt8 {
-    fn decrypt_with(&self, client: &ClientKey) {
-        if let Ok(x) = self.try_decompress() {
-            decrypt::<i8>(&x, client);
         }
     }
 }
