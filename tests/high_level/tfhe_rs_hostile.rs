@@ -66,6 +66,9 @@ fn read_error<T: DeserializeOwned + Unversionize + Named>(
     }
 }
 
+/// Reads bytes, expecting an `Err` (its text), naming the case.
+type Refuse = fn(&[u8], &str) -> String;
+
 fn refused<T: DeserializeOwned + Unversionize + Named>(bytes: &[u8], what: &str) -> String {
     read_error::<T>(bytes, false, what)
 }
@@ -134,7 +137,7 @@ fn first_block(bytes: &[u8]) -> (usize, Block) {
 }
 
 /// Each golden file read as its type.
-fn golden_reads() -> Vec<(&'static str, fn(&[u8], &str) -> String)> {
+fn golden_reads() -> Vec<(&'static str, Refuse)> {
     vec![
         ("client_key-default.bin", refused::<ClientKey>),
         (
@@ -192,10 +195,7 @@ fn corrupted_headers_version_tags_lengths_and_block_fields_are_errs() {
     // blocks (the modulus, degree, noise level, moduli, atomic pattern and their
     // version tags), and the tag and metadata after them.
     for (name, refuse) in [
-        (
-            "fheuint8-165.bin",
-            refused::<FheUint8> as fn(&[u8], &str) -> String,
-        ),
+        ("fheuint8-165.bin", refused::<FheUint8> as Refuse),
         ("fheint8-minus-77.bin", refused::<FheInt8>),
     ] {
         let bytes = golden(name);
@@ -304,7 +304,7 @@ fn a_client_key_with_a_non_binary_coefficient_is_an_err() {
     assert!(coefficients(glwe, n).all(|c| c <= 1));
     // Then the polynomial size (a version tag, a u64), the LWE key's version tag.
     let lwe = glwe + 8 + 8 * n + 12 + 4;
-    let small = u64_at(&bytes, lwe) as usize;
+    let small = u64_at(bytes, lwe) as usize;
     assert!((500..2048).contains(&small), "{small}");
     assert!(coefficients(lwe, small).all(|c| c <= 1));
     for (key, at) in [("GLWE", glwe + 8), ("GLWE", glwe + 8 * n), ("LWE", lwe + 8)] {
