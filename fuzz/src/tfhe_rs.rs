@@ -4,7 +4,7 @@
 //! The type is the one the input's header names: `high_level_api::FheUint` is read
 //! as `FheUint8`, `FheUint16` and `FheUint64` (a width is a block count),
 //! `high_level_api::FheInt` as `FheInt8` and `FheInt64`, and every other name as
-//! the type gpufhe writes under it ([`TYPES`], TFHE-rs's names and the `gpufhe::`
+//! the type gpufhe writes under it (TFHE-rs's names and the `gpufhe::`
 //! names of the types written in gpufhe's own form), so that a type whose TFHE-rs
 //! form lands later is fuzzed under its new name without a change here. An input
 //! whose header names no known type is read as an `FheUint8` with the header
@@ -168,7 +168,7 @@ pub trait VisitTfheRs {
     fn visit<T: TfheRsData>(&mut self);
 }
 
-/// Calls `v.visit::<T>()` for every type of the target, in [`TYPES`]'s order.
+/// Calls `v.visit::<T>()` for every type of the target ([`TYPES`] of them).
 fn visit_all(v: &mut impl VisitTfheRs) {
     v.visit::<FheBool>();
     v.visit::<FheUint8>();
@@ -321,5 +321,51 @@ pub fn tfhe_rs_data(data: &[u8]) {
             written(&value);
             value.exercise(keys, false);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Counts the types it visits and the values that read.
+    struct Count<'a>(&'a [u8], usize);
+    impl VisitTfheRs for Count<'_> {
+        fn visit<T: TfheRsData>(&mut self) {
+            self.1 += usize::from(safe_deserialize::<T>(self.0, LIMIT).is_ok());
+        }
+    }
+
+    #[test]
+    fn the_golden_files_name_their_types_and_read_as_one_of_them() {
+        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tfhe-rs-1.8.2");
+        for (file, types) in [
+            ("fheuint8-165.bin", 3),
+            ("fheint8-minus-77.bin", 2),
+            ("fhebool-true.bin", 1),
+            ("client_key-default.bin", 1),
+            ("compact_public_key-default.bin", 1),
+            ("compact_list-7-true-minus-3.bin", 1),
+        ] {
+            let bytes = std::fs::read(dir.join(file)).unwrap();
+            let name = header_name(&bytes).unwrap();
+            assert!(name.starts_with(b"high_level_api::"), "{file}");
+            assert_eq!(named_header_len(&bytes), Some(34 + name.len()));
+            let mut count = Count(&bytes, 0);
+            assert_eq!(visit_named(name, &mut count), types, "{file}");
+            assert_eq!(count.1, 1, "{file} reads as exactly one type");
+            tfhe_rs_data(&bytes);
+        }
+        assert!(tfhe_rs_client_key().is_some());
+        struct All(usize);
+        impl VisitTfheRs for All {
+            fn visit<T: TfheRsData>(&mut self) {
+                self.0 += 1;
+            }
+        }
+        let mut all = All(0);
+        visit_all(&mut all);
+        assert_eq!(all.0, TYPES);
+        assert_eq!(header_name(b"GPUFHE\x00\x00"), None);
     }
 }
