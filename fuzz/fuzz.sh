@@ -61,10 +61,9 @@ fuzz_target() {
 # worker process), then libFuzzer on every target for $1 seconds each.
 replay_and_fuzz() {
     local failed=0 first second
-    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" safe_deserialize &
+    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" safe_deserialize tfhe_rs_data &
     first=$!
-    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" serde_bincode config_builder array_shapes \
-        tfhe_rs_data &
+    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" serde_bincode config_builder array_shapes &
     second=$!
     wait "$first" || failed=1
     wait "$second" || failed=1
