@@ -16,10 +16,11 @@
 #   fuzz/fuzz.sh seed [--new-key] [--large]
 #                                         regenerate the corpus
 #
-# Targets: safe_deserialize, serde_bincode, config_builder, array_shapes. Every run is under a
-# memory limit of FUZZ_MEMORY_MB (4096) MiB, so an allocation a small input should
-# never make aborts visibly instead of exhausting the machine; new crash inputs go
-# to fuzz/artifacts/<target>/. Exits non-zero on any finding.
+# Targets: safe_deserialize, serde_bincode, config_builder, array_shapes,
+# tfhe_rs_data. Every run is under a memory limit of FUZZ_MEMORY_MB (4096) MiB,
+# so an allocation a small input should never make aborts visibly instead of
+# exhausting the machine; new crash inputs go to fuzz/artifacts/<target>/. Exits
+# non-zero on any finding.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -60,13 +61,13 @@ fuzz_target() {
 # worker process), then libFuzzer on every target for $1 seconds each.
 replay_and_fuzz() {
     local failed=0 first second
-    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" safe_deserialize &
+    "$BIN/replay" --memory-limit-mb "$MEMORY_MB" safe_deserialize tfhe_rs_data &
     first=$!
     "$BIN/replay" --memory-limit-mb "$MEMORY_MB" serde_bincode config_builder array_shapes &
     second=$!
     wait "$first" || failed=1
     wait "$second" || failed=1
-    for target in safe_deserialize serde_bincode config_builder array_shapes; do
+    for target in safe_deserialize serde_bincode config_builder array_shapes tfhe_rs_data; do
         fuzz_target "$target" "$1" || failed=1
     done
     return "$failed"

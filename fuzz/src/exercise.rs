@@ -205,3 +205,37 @@ where
         let _ = FheTryDecrypt::<Id::Clear>::try_decrypt(self, &keys.client);
     }
 }
+
+/// A compressed value: decompressed (an `Err` is fine unless it conforms), then
+/// used as the value it holds.
+fn exercise_decompressed<T: Exercise>(read: gpufhe::Result<T>, keys: &Keys, conformant: bool) {
+    if let Some(value) = require(conformant, "decompressing", read) {
+        value.exercise(keys, conformant);
+    }
+}
+
+impl Exercise for gpufhe::CompressedFheBool {
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        exercise_decompressed(self.try_decompress(), keys, conformant);
+    }
+}
+
+impl<Id: gpufhe::high_level::FheUintId> Exercise for gpufhe::CompressedFheUint<Id>
+where
+    Self: SafeSerialization + Conformant,
+    FheUint<Id>: Exercise,
+{
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        exercise_decompressed(self.try_decompress(), keys, conformant);
+    }
+}
+
+impl<Id: gpufhe::high_level::FheIntId> Exercise for gpufhe::CompressedFheInt<Id>
+where
+    Self: SafeSerialization + Conformant,
+    gpufhe::FheInt<Id>: Exercise,
+{
+    fn exercise(&self, keys: &Keys, conformant: bool) {
+        exercise_decompressed(self.try_decompress(), keys, conformant);
+    }
+}

@@ -1,6 +1,6 @@
 //! Fuzz targets of gpufhe: what hostile bytes can reach.
 //!
-//! Four targets, each a function of the input bytes that panics on a finding (a
+//! Five targets, each a function of the input bytes that panics on a finding (a
 //! panic or an abort inside gpufhe, or a value accepted and then failing on first
 //! use):
 //!
@@ -19,6 +19,9 @@
 //!   `ConfigBuilder::try_use_custom_parameters` and `with_insecure_custom_parameters`, then key generation.
 //! - [`arrays::array_shapes`]: array shapes and slice ranges (arrays have no
 //!   serialized form: their shapes are what hostile input reaches).
+//! - [`tfhe_rs::tfhe_rs_data`]: TFHE-rs 1.8's format (`gpufhe::safe_serialization`);
+//!   the type is the one its TFHE-rs header names (several widths for the
+//!   integers), read, written back, read again, then used.
 //!
 //! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
 //! (`src/bin/replay.rs`) call these same functions. Every run is under a memory
@@ -35,6 +38,7 @@ pub mod exercise;
 pub mod keys;
 pub mod mutate;
 pub mod params;
+pub mod tfhe_rs;
 
 use exercise::Exercise;
 use gpufhe::serialization::{
@@ -62,11 +66,12 @@ pub const CODEC: bincode::config::Configuration<
 > = bincode::config::standard().with_fixed_int_encoding();
 
 /// The targets, by name (the folders of `corpus/` and `crashes/`).
-pub const TARGETS: [&str; 4] = [
+pub const TARGETS: [&str; 5] = [
     "safe_deserialize",
     "serde_bincode",
     "config_builder",
     "array_shapes",
+    "tfhe_rs_data",
 ];
 
 /// Runs target `name` on `data`; `None` for an unknown name.
@@ -76,6 +81,7 @@ pub fn run_target(name: &str, data: &[u8]) -> Option<()> {
         "serde_bincode" => serde_bincode(data),
         "config_builder" => config_builder(data),
         "array_shapes" => arrays::array_shapes(data),
+        "tfhe_rs_data" => tfhe_rs::tfhe_rs_data(data),
         _ => return None,
     }
     Some(())

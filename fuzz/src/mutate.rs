@@ -115,7 +115,9 @@ pub fn plan(input: &[u8], budget: Budget) -> Vec<Mutation> {
     for at in field_offsets(input, budget.fields) {
         out.extend(EXTREMES.map(|value| Mutation::SetU64 { at, value }));
     }
-    let header = crate::header_len(input).unwrap_or(0);
+    let header = crate::tfhe_rs::named_header_len(input)
+        .or_else(|| crate::header_len(input))
+        .unwrap_or(0);
     let mut cuts = vec![0, 1, 12, 13, header, header + 4, header + 12, len / 2];
     cuts.push(len.saturating_sub(1));
     cuts.retain(|&c| c < len);

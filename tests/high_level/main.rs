@@ -40,6 +40,7 @@ mod small_widths_default_parameters;
 mod tfhe_rs_api;
 mod tfhe_rs_data;
 mod tfhe_rs_guide;
+mod tfhe_rs_hostile;
 mod tfhe_rs_small;
 mod wide_integers;
 mod wide_integers_default_parameters;

@@ -233,7 +233,63 @@ fn main() {
             &CompressedServerKey::new(&default_key),
         );
     }
+    tfhe_rs_data(&root.join("corpus/tfhe_rs_data"), &client);
     println!("corpus written under {}", w.root.display());
+}
+
+/// The `tfhe_rs_data` corpus: the small golden files of TFHE-rs 1.8.2
+/// (`tests/data/tfhe-rs-1.8.2/`, TFHE-rs's default parameters) as they are, and
+/// values of the fixture key and keys of its parameters written in TFHE-rs's
+/// format by gpufhe (`gpufhe::safe_serialization`), with the types gpufhe writes
+/// in its own form under a `gpufhe::` name.
+fn tfhe_rs_data(dir: &Path, client: &ClientKey) {
+    use gpufhe::safe_serialization::safe_serialize;
+    fn tfhe<T: serde::Serialize + gpufhe::Versionize + gpufhe::named::Named>(
+        dir: &Path,
+        name: &str,
+        value: &T,
+    ) {
+        let mut bytes = Vec::new();
+        safe_serialize(value, &mut bytes, LIMIT).expect("writes in TFHE-rs's format");
+        write(dir, name, &bytes);
+    }
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tfhe-rs-1.8.2");
+    for name in [
+        "client_key-default.bin",
+        "compact_list-7-true-minus-3.bin",
+        "compact_public_key-default.bin",
+        "compressed_fheuint8-42.bin",
+        "fhebool-true.bin",
+        "fheint8-minus-77.bin",
+        "fheuint8-165.bin",
+    ] {
+        let bytes = std::fs::read(golden.join(name)).expect("the golden files");
+        write(
+            dir,
+            &format!("tfhe-rs-{}", name.trim_end_matches(".bin")),
+            &bytes,
+        );
+    }
+    tfhe(dir, "fheuint8", &FheUint8::encrypt(0xa5u8, client));
+    tfhe(dir, "fhebool", &FheBool::encrypt(true, client));
+    tfhe(dir, "fhebool-trivial", &FheBool::encrypt_trivial(true));
+    // Keys of the fixture's parameters (a TFHE-rs client key has no compression
+    // keys: a key of its own), and a list of three values under its public key.
+    let key = ClientKey::generate(config(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2));
+    tfhe(dir, "client_key-test", &key);
+    let public_key = gpufhe::CompactPublicKey::new(&key);
+    tfhe(dir, "compact_public_key-test", &public_key);
+    let list = gpufhe::CompactCiphertextList::builder(&public_key)
+        .push(7u8)
+        .push(true)
+        .push(-3i8)
+        .build();
+    tfhe(dir, "compact_list-test", &list);
+    tfhe(
+        dir,
+        "config-test",
+        &config(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2),
+    );
 }
 
 #[cfg(fuzzing)]
