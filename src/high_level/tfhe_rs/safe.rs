@@ -347,6 +347,63 @@ impl DeserializationConfig {
     }
 }
 
+/// The longest string TFHE-rs's header holds: its versions are 3 bytes long, its
+/// type names under 100.
+const MAX_HEADER_STRING: u64 = 256;
+
+/// The bytes of TFHE-rs's header at the start of `reader` (its version string, its
+/// versioning mode and version string, its type name), read with every string
+/// length checked before anything is allocated for it (bincode would allocate a
+/// forged length in full before reading); or fewer bytes where the input ends or
+/// stops looking like such a header (gpufhe's own magic bytes, or anything else,
+/// which the header's reader then refuses), for the reader to judge.
+fn read_header(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
+    let mut header = Vec::new();
+    // The header version, the versioning mode, its version string, the type name.
+    // Before each string, the bytes that precede its length (the mode's 4).
+    for prefix in [0, 4, 0] {
+        if !read_more(reader, &mut header, prefix + 8)? || header.starts_with(&SERIALIZATION_MAGIC)
+        {
+            return Ok(header);
+        }
+        let at = header.len() - 8;
+        let len = u64::from_le_bytes(header[at..].try_into().unwrap_or([0xff; 8]));
+        if len > MAX_HEADER_STRING {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the header holds a string of {len} bytes, more than TFHE-rs's header \
+                     ever holds ({MAX_HEADER_STRING})"
+                ),
+            ));
+        }
+        if !read_more(reader, &mut header, len as usize)? {
+            return Ok(header);
+        }
+    }
+    Ok(header)
+}
+
+/// Appends `count` bytes of `reader` to `buffer`; `false` if the input ends first
+/// (what was read is kept).
+fn read_more(reader: &mut impl Read, buffer: &mut Vec<u8>, count: usize) -> std::io::Result<bool> {
+    let start = buffer.len();
+    buffer.resize(start + count, 0);
+    let mut filled = start;
+    while filled < buffer.len() {
+        match reader.read(&mut buffer[filled..]) {
+            Ok(0) => {
+                buffer.truncate(filled);
+                return Ok(false);
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(true)
+}
+
 impl NonConformantDeserializationConfig {
     /// Reads a `T`: `Err` if the input is truncated, over the size limit, of
     /// another type or format, or its value fails the checks gpufhe makes of what
@@ -366,22 +423,10 @@ impl NonConformantDeserializationConfig {
         &self,
         mut reader: impl Read,
     ) -> Result<T> {
-        let mut start = [0u8; SERIALIZATION_MAGIC.len()];
-        let mut read = 0;
-        while read < start.len() {
-            match reader.read(&mut start[read..]) {
-                Ok(0) => break,
-                Ok(n) => read += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(Error::Serialization(format!(
-                        "cannot read a {}: {e}",
-                        T::NAME
-                    )))
-                }
-            }
-        }
-        if start == SERIALIZATION_MAGIC {
+        let header = read_header(&mut reader).map_err(|e| {
+            Error::Serialization(format!("cannot read a {}: {e}", T::NAME))
+        })?;
+        if header.starts_with(&SERIALIZATION_MAGIC) {
             return Err(Error::Serialization(format!(
                 "the input is in gpufhe's own format, not TFHE-rs's (which \
                  gpufhe::safe_serialization reads and writes): read it with \
@@ -399,7 +444,7 @@ impl NonConformantDeserializationConfig {
         }
         config
             .disable_conformance()
-            .deserialize_from((&start[..read]).chain(reader))
+            .deserialize_from(header.as_slice().chain(reader))
             .map_err(|e| Error::Serialization(format!("cannot read a {}: {e}", T::NAME)))
     }
 
