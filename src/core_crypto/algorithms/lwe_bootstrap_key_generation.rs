@@ -9,7 +9,7 @@ use crate::core_crypto::entities::{
     LweSecretKey, SeededLweBootstrapKey,
 };
 use crate::core_crypto::fft::fft_for;
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::Result;
 use tfhe_fft::c64;
 
@@ -64,11 +64,11 @@ pub fn generate_lwe_bootstrap_key(
 /// let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
 /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
 /// let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
-/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let (mask_seed, noise_seed) = (CompressionSeed::from_os().unwrap(), Seed::from_os().unwrap());
 /// // The same masks and noise, with and without the compression.
 /// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(mask_seed, noise_seed);
 /// let plain = generate_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, &mut rng).unwrap();
-/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(0), noise_seed);
 /// let seeded =
 ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, mask_seed, &mut rng).unwrap();
 /// assert_eq!(seeded.decompress(), plain);
@@ -81,7 +81,7 @@ pub fn generate_seeded_lwe_bootstrap_key(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
     noise: NoiseDistribution,
-    mask_seed: Seed,
+    mask_seed: CompressionSeed,
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<SeededLweBootstrapKey> {
     let shape = bsk_shape(input_key, output_key, base_log, level, noise)?;
@@ -108,7 +108,7 @@ impl SeededLweBootstrapKey {
     /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// let seeded =
-    ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, Seed([2; 32]), &mut rng).unwrap();
+    ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(2), &mut rng).unwrap();
     /// let bsk = seeded.decompress();
     /// assert_eq!(bsk.shape(), seeded.shape());
     /// // Each GLWE row gets its mask back in front of its stored body.
@@ -251,7 +251,7 @@ mod tests {
         let big = LweSecretKey::generate_binary(LweDimension(70), &mut secret);
         let n = PolynomialSize(64);
         let glwe = GlweSecretKey::generate_binary(GlweDimension(2), n, &mut secret).unwrap();
-        let mask_seed = Seed([5; 32]);
+        let mask_seed = CompressionSeed::new(5);
         let fresh = || EncryptionRandomGenerator::from_seeds_insecure(mask_seed, Seed([6; 32]));
         let (b, l) = (DecompositionBaseLog(6), DecompositionLevelCount(3));
         for noise in [

@@ -8,7 +8,7 @@ use crate::core_crypto::entities::{
     check_decomposition, KeyswitchKeyShape, LweCiphertext, LweCiphertextOwned, LweKeyswitchKey,
     LweSecretKey, SeededLweKeyswitchKey,
 };
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::{check_eq, Result};
 
 /// Generates a keyswitching key from `input_key` to `output_key`.
@@ -59,10 +59,10 @@ pub fn generate_lwe_keyswitch_key(
 /// let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
 /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
 /// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let (mask_seed, noise_seed) = (CompressionSeed::from_os().unwrap(), Seed::from_os().unwrap());
 /// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(mask_seed, noise_seed);
 /// let plain = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
-/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(0), noise_seed);
 /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, mask_seed, &mut rng).unwrap();
 /// assert_eq!(seeded.decompress(), plain);
 /// // One body per ciphertext instead of 17 coefficients.
@@ -74,7 +74,7 @@ pub fn generate_seeded_lwe_keyswitch_key(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
     noise: NoiseDistribution,
-    mask_seed: Seed,
+    mask_seed: CompressionSeed,
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<SeededLweKeyswitchKey> {
     let shape = ksk_shape(input_key, output_key, base_log, level, noise)?;
@@ -99,7 +99,7 @@ impl SeededLweKeyswitchKey {
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::from_os().unwrap(), &mut rng).unwrap();
     /// let ksk = seeded.decompress();
     /// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 6 << 60, noise, &mut rng).unwrap();
     /// let mut out = LweCiphertextOwned::new_zero(LweSize(17));
@@ -448,7 +448,7 @@ mod tests {
     use super::*;
     use crate::core_crypto::{
         allocate_and_encrypt_new_lwe_ciphertext, LweCiphertextOwned, LweDimension,
-        SecretRandomGenerator,
+        SecretRandomGenerator, Seed,
     };
 
     #[test]
@@ -489,7 +489,8 @@ mod tests {
         let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([9; 32]));
         let big = LweSecretKey::generate_binary(LweDimension(300), &mut secret);
         let small = LweSecretKey::generate_binary(LweDimension(150), &mut secret);
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+        let mut rng =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
         let noise = NoiseDistribution::TUniform { log2_bound: 10 };
         let ksk = generate_lwe_keyswitch_key(
             &big,

@@ -6,7 +6,7 @@ use crate::core_crypto::commons::{
 use crate::core_crypto::entities::{
     check_container_len, check_decomposition, check_dimensions, KeyParts, SeededKeyParts,
 };
-use crate::core_crypto::random::Seed;
+use crate::core_crypto::random::CompressionSeed;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
@@ -162,7 +162,7 @@ impl LweKeyswitchKey {
 #[serde(try_from = "SeededKeyParts<KeyswitchKeyShape>")]
 pub struct SeededLweKeyswitchKey {
     pub(crate) bodies: Vec<u64>,
-    pub(crate) seed: Seed,
+    pub(crate) seed: CompressionSeed,
     pub(crate) shape: KeyswitchKeyShape,
 }
 
@@ -177,7 +177,7 @@ impl SeededLweKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// assert_eq!(seeded.shape().level, DecompositionLevelCount(4));
     /// assert_eq!(seeded.shape(), seeded.decompress().shape());
     /// ```
@@ -195,11 +195,11 @@ impl SeededLweKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let mask_seed = Seed::from_os().unwrap();
+    /// let mask_seed = CompressionSeed::from_os().unwrap();
     /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, mask_seed, &mut rng).unwrap();
     /// assert_eq!(seeded.seed(), mask_seed);
     /// ```
-    pub fn seed(&self) -> Seed {
+    pub fn seed(&self) -> CompressionSeed {
         self.seed
     }
 
@@ -213,7 +213,7 @@ impl SeededLweKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// assert_eq!(seeded.bodies().len(), seeded.shape().ciphertext_count());
     /// assert_eq!(seeded.bodies(), &seeded.decompress().as_slice()[16..].iter().step_by(17).copied().collect::<Vec<_>>()[..]);
     /// ```
