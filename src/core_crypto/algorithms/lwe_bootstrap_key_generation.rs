@@ -3,6 +3,7 @@
 
 use super::ggsw_encryption::encrypt_ggsw_rows;
 use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
+use super::tfhe_rs_layout::permute_ggsw_rows;
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, BootstrapKeyShape, FourierLweBootstrapKey, GlweSecretKey, LweBootstrapKey,
@@ -111,13 +112,15 @@ impl SeededLweBootstrapKey {
     ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(2), &mut rng).unwrap();
     /// let bsk = seeded.decompress();
     /// assert_eq!(bsk.shape(), seeded.shape());
-    /// // Each GLWE row gets its mask back in front of its stored body.
-    /// assert_eq!(&bsk.as_slice()[64..128], &seeded.bodies()[..64]);
+    /// // Each GLWE row gets its mask back in front of its stored body: the first body
+    /// // stored (TFHE-rs's order: level 2, component 0) is gpufhe's row 1 of GGSW 0.
+    /// assert_eq!(&bsk.as_slice()[192..256], &seeded.bodies()[..64]);
     /// ```
     pub fn decompress(&self) -> LweBootstrapKey {
         let n = self.shape.polynomial_size.0;
         let mask_len = self.shape.glwe_dimension.0 * n;
-        let data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        let mut data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        permute_ggsw_rows(&mut data, &self.shape, mask_len + n, true);
         LweBootstrapKey {
             data,
             shape: self.shape,
@@ -196,7 +199,10 @@ fn encrypt_bootstrap_key(
         || (),
         |_, i, out, rng| {
             // One row per GLWE encryption: mask then body, or the body alone.
-            let mut glwe_rows = out.chunks_exact_mut(piece / rows);
+            // Plain keys in gpufhe's row order, seeded bodies in the order drawn
+            // (TFHE-rs's).
+            let mut glwe_rows: Vec<&mut [u64]> = out.chunks_exact_mut(piece / rows).collect();
+            let mut drawn = 0;
             let bit = input_key.as_slice()[i];
             let (base_log, level) = (shape.base_log, shape.level);
             encrypt_ggsw_rows(
@@ -206,8 +212,9 @@ fn encrypt_bootstrap_key(
                 level,
                 noise,
                 rng,
-                |mask, body| {
-                    let row = glwe_rows.next().expect("one row per GLWE encryption");
+                |r, mask, body| {
+                    let row = &mut glwe_rows[if with_masks { r } else { drawn }];
+                    drawn += 1;
                     let (m, b) = row.split_at_mut(row.len() - body.len());
                     m.copy_from_slice(if with_masks { mask } else { &[] });
                     b.copy_from_slice(body);

@@ -3,6 +3,7 @@
 
 use super::decomposition::SignedDecomposer;
 use super::lwe_encryption::{draw_in_parallel, encrypt_lwe_into_mask, expand_seeded_rows};
+use super::tfhe_rs_layout::reverse_levels;
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, KeyswitchKeyShape, LweCiphertext, LweCiphertextOwned, LweKeyswitchKey,
@@ -39,6 +40,7 @@ pub fn generate_lwe_keyswitch_key(
     let row = output_key.lwe_dimension().0 + 1;
     let mut data = vec![0u64; shape.ciphertext_count() * row];
     encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, &mut data, row);
+    reverse_levels(&mut data, shape.level.0, row);
     Ok(LweKeyswitchKey {
         data,
         shape,
@@ -47,7 +49,10 @@ pub fn generate_lwe_keyswitch_key(
 }
 
 /// Generates a keyswitching key as a seed and its bodies. The masks are drawn from
-/// `mask_seed` (public); the noise from `rng`'s secret noise generator.
+/// `mask_seed` (public); the noise from `rng`'s secret noise generator. The bodies
+/// are stored, and the masks drawn, in TFHE-rs's order (per input coefficient, the
+/// least significant level first), so that the key is TFHE-rs's
+/// `SeededLweKeyswitchKey` with the same seed.
 /// [`SeededLweKeyswitchKey::decompress`] gives exactly the key that
 /// [`generate_lwe_keyswitch_key`] gives with a generator whose masks start at
 /// `mask_seed` and whose noise is in the same state.
@@ -108,7 +113,8 @@ impl SeededLweKeyswitchKey {
     /// ```
     pub fn decompress(&self) -> LweKeyswitchKey {
         let row = self.shape.output_lwe_dimension.to_lwe_size().0;
-        let data = expand_seeded_rows(self.seed, &self.bodies, row - 1, 1);
+        let mut data = expand_seeded_rows(self.seed, &self.bodies, row - 1, 1);
+        reverse_levels(&mut data, self.shape.level.0, row);
         LweKeyswitchKey {
             data,
             shape: self.shape,
@@ -134,10 +140,10 @@ fn ksk_shape(
     })
 }
 
-/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in key order
-/// (on the rayon pool, the values of one generator drawing in order), into `out`:
-/// rows of `row` values, whole ciphertexts (mask, body) or, for a seeded key
-/// (`row` = 1), the bodies alone.
+/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in TFHE-rs's
+/// order (`j = l` down to 1 for each `i`; on the rayon pool, the values of one
+/// generator drawing in order), into `out`: rows of `row` values, whole ciphertexts
+/// (mask, body) or, for a seeded key (`row` = 1), the bodies alone.
 fn encrypt_keyswitch_key_rows(
     input_key: &LweSecretKey,
     output_key: &LweSecretKey,
@@ -153,7 +159,7 @@ fn encrypt_keyswitch_key_rows(
     let scratch = || vec![0u64; dimension];
     draw_in_parallel(rng, out, row, draws, scratch, |mask, i, out, rng| {
         let s = input_key.as_slice()[i / level];
-        let j = i % level + 1;
+        let j = level - i % level;
         let plaintext = s.wrapping_mul(1u64 << (64 - j * shape.base_log.0));
         let key = output_key.as_slice();
         match out {

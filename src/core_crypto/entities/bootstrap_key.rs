@@ -203,7 +203,8 @@ impl SeededLweBootstrapKey {
         self.seed
     }
 
-    /// The body polynomials, row after row.
+    /// The body polynomials, one per GLWE row, in TFHE-rs's order (per GGSW, level
+    /// `l` down to 1, then component; the masks are drawn in the same order).
     ///
     /// ```
     /// use gpufhe::core_crypto::*;

@@ -54,7 +54,9 @@ impl KeyswitchKeyShape {
 /// A keyswitching key from an input LWE key `s` to an output key `s'`: for every
 /// coefficient `s_i` and level `j`, an encryption of `s_i / B^j` under `s'`.
 ///
-/// Layout: input coefficient, then level (1 first), then the `n' + 1` coefficients.
+/// Layout: input coefficient, then level (1, the most significant, first), then the
+/// `n' + 1` coefficients. TFHE-rs stores the levels in the opposite order (see
+/// `tfhe_rs_layout`).
 /// Deserialization checks the shape and the number of coefficients.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "KeyParts<u64, KeyswitchKeyShape>")]
@@ -203,7 +205,9 @@ impl SeededLweKeyswitchKey {
         self.seed
     }
 
-    /// The bodies, one per ciphertext of the key.
+    /// The bodies, one per ciphertext of the key, in TFHE-rs's order (per input
+    /// coefficient, the least significant level first; the masks are drawn in the
+    /// same order).
     ///
     /// ```
     /// use gpufhe::core_crypto::*;
@@ -215,7 +219,11 @@ impl SeededLweKeyswitchKey {
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
     /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// assert_eq!(seeded.bodies().len(), seeded.shape().ciphertext_count());
-    /// assert_eq!(seeded.bodies(), &seeded.decompress().as_slice()[16..].iter().step_by(17).copied().collect::<Vec<_>>()[..]);
+    /// let plain: Vec<u64> = seeded.decompress().as_slice().chunks(17).map(|ct| ct[16]).collect();
+    /// // Per input coefficient, the levels in TFHE-rs's order: the reverse of the plain key's.
+    /// for (stored, plain) in seeded.bodies().chunks(4).zip(plain.chunks(4)) {
+    ///     assert!(stored.iter().eq(plain.iter().rev()));
+    /// }
     /// ```
     pub fn bodies(&self) -> &[u64] {
         &self.bodies
