@@ -266,14 +266,20 @@ mod tests {
             NoiseDistribution::Gaussian { std_dev: 1e-9 },
         ] {
             // The sequential references: one ciphertext after the other, and the
-            // noise sample each generator draws next.
+            // noise sample each generator draws next. Keyswitching key ciphertexts
+            // are drawn in TFHE-rs's order (least significant level first) and
+            // stored in gpufhe's (most significant first).
             let mut rng = fresh();
             let mut ksk = Vec::new();
             for &s in big.as_slice() {
-                for j in 1..=l.0 {
+                let mut levels = Vec::new();
+                for j in (1..=l.0).rev() {
                     let mut ct = LweCiphertextOwned::new_zero(small.lwe_dimension().to_lwe_size());
                     let m = s.wrapping_mul(1 << (64 - j * b.0));
                     encrypt_lwe_ciphertext(&small, &mut ct, m, noise, &mut rng).unwrap();
+                    levels.push(ct);
+                }
+                for ct in levels.iter().rev() {
                     ksk.extend_from_slice(ct.as_slice());
                 }
             }
