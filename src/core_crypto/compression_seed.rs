@@ -90,6 +90,28 @@ impl CompressionSeed {
         Ok(Self::new(u128::from_le_bytes(bytes)))
     }
 
+    /// The seed of the same stream `words` 64-bit words further: the seed of
+    /// ciphertext `i` of a list whose masks (`n` words each) are drawn one after the
+    /// other is `list_seed.after_words(i * n)` (TFHE-rs gives each seeded ciphertext
+    /// its own seed); `Err` if the first block would pass 2^127.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::CompressionSeed;
+    /// let third = CompressionSeed::new(9).after_words(2 * 918).unwrap();
+    /// // 2 * 918 * 8 = 14688 bytes = 918 blocks of 16 bytes.
+    /// assert_eq!((third.seed(), third.first_aes_index(), third.first_byte_index()), (9, 918, 0));
+    /// let odd = CompressionSeed::new(9).after_words(1).unwrap();
+    /// assert_eq!((odd.first_aes_index(), odd.first_byte_index()), (0, 8));
+    /// ```
+    pub fn after_words(&self, words: u64) -> Result<Self> {
+        let bytes = u128::from(self.first_byte_index) + 8 * u128::from(words);
+        let aes = self
+            .first_aes_index
+            .checked_add(bytes / 16)
+            .unwrap_or(u128::MAX);
+        Self::with_first_index(self.seed, aes, (bytes % 16) as usize)
+    }
+
     /// The AES-128 key, as TFHE-rs's `Seed(u128)` (key bytes: its little-endian bytes).
     pub fn seed(&self) -> u128 {
         self.seed
@@ -268,5 +290,11 @@ mod tests {
         let mut tail = [0u64; 2];
         fork.fill(&mut tail);
         assert_eq!(tail, words[4..]);
+        // So does a seed moved forward.
+        let mut moved = MaskGenerator::at(seed.after_words(3).unwrap(), 0);
+        let mut tail = [0u64; 3];
+        moved.fill(&mut tail);
+        assert_eq!(tail, words[3..]);
+        assert!(CompressionSeed::with_first_index(key, u128::MAX, 0).is_err());
     }
 }

@@ -462,3 +462,17 @@ fn unclean_blocks_and_invalid_parameters_are_errors() {
     write_u64(&mut config, at, 3);
     assert!(from_bytes::<Config>(&config).is_err());
 }
+
+/// Seeded values written by format versions 1 and 2 hold a 32-byte ChaCha20 mask
+/// seed: they are refused with an error that says to regenerate them, never
+/// expanded into wrong masks.
+#[test]
+fn seeded_values_of_older_versions_are_refused_with_a_clear_error() {
+    let client_key = setup();
+    let mut bytes = to_bytes(&gpufhe::CompressedFheUint8::encrypt(7u8, client_key));
+    let back: gpufhe::CompressedFheUint8 = from_bytes(&bytes).unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&back.decompress(), client_key), 7);
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let err = from_bytes::<gpufhe::CompressedFheUint8>(&bytes).unwrap_err();
+    assert!(err.to_string().contains("older gpufhe"), "{err}");
+}

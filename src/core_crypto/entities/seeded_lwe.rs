@@ -6,7 +6,7 @@ use crate::core_crypto::random::CompressionSeed;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// A list of LWE ciphertexts of one size stored as the 32-byte seed of their masks
+/// A list of LWE ciphertexts of one size stored as the [`CompressionSeed`] of their masks
 /// and their bodies: `n + 1` times smaller than the list it stands for. The masks
 /// are drawn one after the other from the seed, so one seed serves the whole list;
 /// [`SeededLweCiphertextList::decompress`] regenerates them. Made by
@@ -69,7 +69,7 @@ impl SeededLweCiphertextList {
     /// ```
     /// use gpufhe::core_crypto::*;
     /// let list = SeededLweCiphertextList::from_parts(vec![1, 2, 3], CompressionSeed::new(4), LweSize(9)).unwrap();
-    /// assert_eq!(list.seed(), Seed([4; 32]));
+    /// assert_eq!(list.seed(), CompressionSeed::new(4));
     /// assert_eq!((list.lwe_size(), list.count()), (LweSize(9), LweCiphertextCount(3)));
     /// assert_eq!(list.bodies(), &[1, 2, 3]);
     /// ```
