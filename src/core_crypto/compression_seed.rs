@@ -105,10 +105,7 @@ impl CompressionSeed {
     /// ```
     pub fn after_words(&self, words: u64) -> Result<Self> {
         let bytes = u128::from(self.first_byte_index) + 8 * u128::from(words);
-        let aes = self
-            .first_aes_index
-            .checked_add(bytes / 16)
-            .unwrap_or(u128::MAX);
+        let aes = self.first_aes_index.saturating_add(bytes / 16);
         Self::with_first_index(self.seed, aes, (bytes % 16) as usize)
     }
 
