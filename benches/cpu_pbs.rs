@@ -12,9 +12,9 @@ use gpufhe::core_crypto::{
     batch_programmable_bootstrap_lwe_ciphertext, generate_seeded_lwe_bootstrap_key,
     keyswitch_lwe_ciphertext, multi_bit_lwe_secret_key,
     multi_bit_programmable_bootstrap_lwe_ciphertext, programmable_bootstrap_lwe_ciphertext,
-    DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator,
+    CompressionSeed, DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator,
     FourierLweBootstrapKey, LweCiphertextOwned, LweDimension, LweSecretKey, ModulusSwitchType,
-    NoiseDistribution, SecretRandomGenerator, Seed,
+    NoiseDistribution, SecretRandomGenerator,
 };
 use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS, PBS_BATCH};
 use std::hint::black_box;
@@ -90,7 +90,7 @@ fn bench(c: &mut Criterion) {
             DecompositionBaseLog(22),
             DecompositionLevelCount(1),
             noise,
-            Seed::from_os().expect("seed"),
+            CompressionSeed::from_os().expect("seed"),
             &mut rng,
         )
         .expect("multi-bit key")

@@ -25,6 +25,9 @@ pub struct Fft {
     twist: Vec<c64>,
     /// `w^-j * 2 / N`: untwisting and normalisation in one product.
     untwist: Vec<c64>,
+    /// `natural[k]`: the position in the plan's output of the DFT value of
+    /// frequency `k` (the plan's order is its own).
+    natural: Vec<usize>,
 }
 
 impl std::fmt::Debug for Fft {
@@ -73,11 +76,27 @@ impl Fft {
         let untwist = (0..half)
             .map(|j| c64::new(angle(j).cos() * scale, -angle(j).sin() * scale))
             .collect();
+        let natural = natural_order_of(&plan);
         Self {
             plan,
             twist,
             untwist,
+            natural,
         }
+    }
+
+    /// Where the plan writes each frequency: `natural_order()[k]` is the index in a
+    /// transform's output of `sum_j x_j e^(-2 pi i j k / (N/2))`.
+    ///
+    /// ```
+    /// use gpufhe::core_crypto::{fft::fft_for, PolynomialSize};
+    /// let order = fft_for(PolynomialSize(64)).natural_order();
+    /// let mut sorted = order.to_vec();
+    /// sorted.sort();
+    /// assert_eq!(sorted, (0..32).collect::<Vec<_>>());
+    /// ```
+    pub fn natural_order(&self) -> &[usize] {
+        &self.natural
     }
 
     /// A scratch buffer large enough for one transform.
@@ -245,6 +264,28 @@ impl Fft {
 /// by the exact "add 1.5 * 2^52 and read the bits" trick. Only float arithmetic,
 /// bit casts and integer adds and shifts: it vectorizes on every SIMD level.
 #[inline(always)]
+/// The plan's output position of each frequency, read from the transform of the
+/// impulse at 1: frequency `k` has the value `e^(-2 pi i k / n)`, distinct for each
+/// `k`.
+fn natural_order_of(plan: &Plan) -> Vec<usize> {
+    let n = plan.fft_size();
+    let mut buf = vec![c64::default(); n];
+    buf[1 % n] = c64::new(1.0, 0.0);
+    let mut scratch = PodBuffer::new(plan.fft_scratch());
+    plan.fwd(&mut buf, PodStack::new(&mut scratch));
+    let mut natural = vec![usize::MAX; n];
+    for (p, v) in buf.iter().enumerate() {
+        let turns = -v.im.atan2(v.re) / std::f64::consts::TAU;
+        let k = (turns * n as f64).round().rem_euclid(n as f64) as usize % n;
+        natural[k] = p;
+    }
+    assert!(
+        natural.iter().all(|&p| p < n),
+        "the FFT plan's output is not a permutation of the frequencies"
+    );
+    natural
+}
+
 pub(crate) fn f64_to_torus(x: f64) -> u64 {
     const TWO_POW_64: f64 = 18446744073709551616.0;
     const TWO_POW_32: f64 = 4294967296.0;

@@ -9,9 +9,11 @@ mod algorithms;
 mod commons;
 pub(crate) use entities::check_decomposition;
 pub(crate) use entities::check_polynomial_size;
+mod compression_seed;
 mod entities;
 pub mod fft;
 pub mod gpu;
+pub(crate) use compression_seed::with_legacy_seeds;
 mod random;
 pub(crate) mod sha256;
 

@@ -1,16 +1,21 @@
-//! Randomness: a ChaCha20 CSPRNG for secrets and noise (seeded by the OS), and a
-//! separately seeded one for the public masks of seeded (compressed) objects.
+//! Randomness: a ChaCha20 CSPRNG for secrets and noise (seeded by the OS), and
+//! TFHE-rs's AES-128-CTR stream of a public [`CompressionSeed`] for the masks
+//! (`super::compression_seed`), so that seeded (compressed) objects expand as
+//! TFHE-rs's do.
 //!
 //! Masks and noise come from two independent generators, so generating a key
 //! uncompressed or as seed + bodies draws exactly the same masks in the same order:
 //! expanding the seed gives the uncompressed key bit for bit.
 
+pub use super::compression_seed::CompressionSeed;
+use super::compression_seed::MaskGenerator;
 use crate::error::{Error, Result};
 use rand_chacha::ChaCha20Rng;
 use rand_core::{OsRng, RngCore, SeedableRng, TryRngCore};
 use zeroize::Zeroize;
 
-/// A 256-bit seed of the public mask generator. It is public: it replaces masks.
+/// A 256-bit seed of a secret or noise generator (reproducible tests only); masks
+/// come from a [`CompressionSeed`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(transparent)]
 pub struct Seed(pub [u8; 32]);
@@ -185,7 +190,7 @@ impl SecretRandomGenerator {
 /// The pair of generators used by every encryption: public masks and secret noise
 /// (whose state is zeroized on drop).
 pub struct EncryptionRandomGenerator {
-    mask: ChaCha20Rng,
+    mask: MaskGenerator,
     noise: ZeroizingRng,
 }
 
@@ -193,16 +198,16 @@ impl EncryptionRandomGenerator {
     /// Masks from `mask_seed` (public), noise from a fresh OS seed (secret).
     ///
     /// ```
-    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
+    /// use gpufhe::core_crypto::{CompressionSeed, EncryptionRandomGenerator};
     /// // The same mask seed gives the same masks; the noise comes from the OS.
-    /// let mut a = EncryptionRandomGenerator::new(Seed([5; 32])).unwrap();
-    /// let mut b = EncryptionRandomGenerator::new(Seed([5; 32])).unwrap();
+    /// let mut a = EncryptionRandomGenerator::new(CompressionSeed::new(5)).unwrap();
+    /// let mut b = EncryptionRandomGenerator::new(CompressionSeed::new(5)).unwrap();
     /// let (mut ma, mut mb) = ([0u64; 8], [0u64; 8]);
     /// a.fill_mask(&mut ma);
     /// b.fill_mask(&mut mb);
     /// assert_eq!(ma, mb);
     /// ```
-    pub fn new(mask_seed: Seed) -> Result<Self> {
+    pub fn new(mask_seed: CompressionSeed) -> Result<Self> {
         let mut noise_seed = Seed::from_os()?;
         let out = Self::from_seeds_insecure(mask_seed, noise_seed);
         noise_seed.0.zeroize();
@@ -221,21 +226,21 @@ impl EncryptionRandomGenerator {
     /// assert_ne!(ma, mb);
     /// ```
     pub fn from_os() -> Result<Self> {
-        Self::new(Seed::from_os()?)
+        Self::new(CompressionSeed::from_os()?)
     }
 
     /// Fully reproducible generators. Only for tests: the noise seed reveals the noise.
     ///
     /// ```
-    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+    /// use gpufhe::core_crypto::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution, Seed};
     /// let dist = NoiseDistribution::TUniform { log2_bound: 10 };
-    /// let mut a = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
-    /// let mut b = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+    /// let mut a = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
+    /// let mut b = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
     /// assert_eq!(a.noise(dist).unwrap(), b.noise(dist).unwrap());
     /// ```
-    pub fn from_seeds_insecure(mask_seed: Seed, noise_seed: Seed) -> Self {
+    pub fn from_seeds_insecure(mask_seed: CompressionSeed, noise_seed: Seed) -> Self {
         Self {
-            mask: ChaCha20Rng::from_seed(mask_seed.0),
+            mask: MaskGenerator::at(mask_seed, 0),
             noise: ZeroizingRng::from_seed(noise_seed.0),
         }
     }
@@ -243,39 +248,37 @@ impl EncryptionRandomGenerator {
     /// Restarts the public mask stream from `seed`; the noise stream is unchanged.
     ///
     /// ```
-    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
+    /// use gpufhe::core_crypto::{CompressionSeed, EncryptionRandomGenerator};
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
-    /// rng.reseed_masks(Seed([9; 32]));
-    /// let mut fresh = EncryptionRandomGenerator::new(Seed([9; 32])).unwrap();
+    /// rng.reseed_masks(CompressionSeed::new(9));
+    /// let mut fresh = EncryptionRandomGenerator::new(CompressionSeed::new(9)).unwrap();
     /// let (mut a, mut b) = ([0u64; 4], [0u64; 4]);
     /// rng.fill_mask(&mut a);
     /// fresh.fill_mask(&mut b);
     /// assert_eq!(a, b);
     /// ```
-    pub fn reseed_masks(&mut self, seed: Seed) {
-        self.mask = ChaCha20Rng::from_seed(seed.0);
+    pub fn reseed_masks(&mut self, seed: CompressionSeed) {
+        self.mask = MaskGenerator::at(seed, 0);
     }
 
     /// A generator whose masks start at `seed`, for expanding seeded objects. Its
-    /// noise stream is also derived from `seed`, so it must never encrypt.
-    pub(crate) fn masks_only(seed: Seed) -> Self {
-        Self::from_seeds_insecure(seed, seed)
+    /// noise stream has a fixed public seed, so it must never encrypt.
+    pub(crate) fn masks_only(seed: CompressionSeed) -> Self {
+        Self::from_seeds_insecure(seed, Seed([0; 32]))
     }
 
     /// Fills `out` with uniform masks.
     ///
     /// ```
-    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
-    /// let mut rng = EncryptionRandomGenerator::new(Seed([4; 32])).unwrap();
+    /// use gpufhe::core_crypto::{CompressionSeed, EncryptionRandomGenerator};
+    /// let mut rng = EncryptionRandomGenerator::new(CompressionSeed::new(4)).unwrap();
     /// let mut mask = [0u64; 16];
     /// rng.fill_mask(&mut mask);
     /// // Uniform 64-bit words: 16 zeros would have probability 2^-1024.
     /// assert!(mask.iter().any(|&a| a != 0));
     /// ```
     pub fn fill_mask(&mut self, out: &mut [u64]) {
-        for x in out {
-            *x = self.mask.next_u64();
-        }
+        self.mask.fill(out);
     }
 
     /// One noise sample, as an integer modulo 2^64; `Err` for an invalid
@@ -320,20 +323,20 @@ impl EncryptionRandomGenerator {
     /// over threads this way draws exactly the values one generator would draw in
     /// order.
     pub(crate) fn fork_after(&self, masks: u64, noise_draws: u64) -> Self {
-        let mut fork = Self {
-            mask: self.mask.clone(),
-            noise: ZeroizingRng(self.noise.0.clone()),
-        };
-        fork.skip(masks, noise_draws);
-        fork
+        let mut noise = ZeroizingRng(self.noise.0.clone());
+        let word = noise.0.get_word_pos();
+        noise.0.set_word_pos(word + 2 * u128::from(noise_draws));
+        Self {
+            mask: self.mask.fork_after(masks),
+            noise,
+        }
     }
 
     /// Moves both streams past `masks` mask values and `noise_draws` noise words.
-    /// Every draw is a whole 64-bit word (two of the stream's 32-bit words), so the
-    /// position is exact.
+    /// Every noise draw is a whole 64-bit word (two of the ChaCha stream's 32-bit
+    /// words) and every mask 8 bytes of the AES stream, so the position is exact.
     pub(crate) fn skip(&mut self, masks: u64, noise_draws: u64) {
-        let mask = self.mask.get_word_pos();
-        self.mask.set_word_pos(mask + 2 * u128::from(masks));
+        self.mask.skip(masks);
         let noise = self.noise.0.get_word_pos();
         self.noise
             .0
@@ -365,7 +368,8 @@ mod tests {
 
     #[test]
     fn tuniform_hits_every_value_with_the_right_frequency() {
-        let mut g = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+        let mut g =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
         let dist = NoiseDistribution::TUniform { log2_bound: 1 };
         let mut counts = [0usize; 5];
         let trials = 80_000;
@@ -384,7 +388,8 @@ mod tests {
 
     #[test]
     fn gaussian_has_the_requested_variance() {
-        let mut g = EncryptionRandomGenerator::from_seeds_insecure(Seed([3; 32]), Seed([4; 32]));
+        let mut g =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(3), Seed([4; 32]));
         let dist = NoiseDistribution::Gaussian {
             std_dev: 2f64.powi(-40),
         };
@@ -410,8 +415,10 @@ mod tests {
 
     #[test]
     fn masks_do_not_depend_on_noise() {
-        let mut a = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([6; 32]));
-        let mut b = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([7; 32]));
+        let mut a =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(5), Seed([6; 32]));
+        let mut b =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(5), Seed([7; 32]));
         let (mut ma, mut mb) = ([0u64; 8], [0u64; 8]);
         a.noise(NoiseDistribution::TUniform { log2_bound: 3 })
             .unwrap();

@@ -16,8 +16,15 @@ pub const SERIALIZATION_MAGIC: [u8; 8] = *b"GPUFHE\0\0";
 
 /// The version of the format [`safe_serialize`] writes. [`safe_deserialize`] also
 /// reads version 1, written before parameter sets named their blind rotation
-/// ([`crate::shortint::PbsKind`]): its parameters read as classical.
-pub const SERIALIZATION_VERSION: u32 = 2;
+/// ([`crate::shortint::PbsKind`]): its parameters read as classical. Versions 1
+/// and 2 stored the masks of seeded values as a 32-byte ChaCha20 seed; version 3
+/// stores TFHE-rs's AES-CTR [`crate::core_crypto::CompressionSeed`], and seeded
+/// values of older versions are refused with an error that says to regenerate them.
+pub const SERIALIZATION_VERSION: u32 = 3;
+
+/// The first format version whose seeded values hold a
+/// [`crate::core_crypto::CompressionSeed`].
+const FIRST_AES_SEED_VERSION: u32 = 3;
 
 /// The oldest format version [`safe_deserialize`] reads.
 pub const OLDEST_SERIALIZATION_VERSION: u32 = 1;
@@ -217,7 +224,9 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
         )));
     }
     with_reading_version(version, || {
-        bincode::serde::decode_from_std_read(&mut limited, CODEC)
+        crate::core_crypto::with_legacy_seeds(version < FIRST_AES_SEED_VERSION, || {
+            bincode::serde::decode_from_std_read(&mut limited, CODEC)
+        })
     })
     .map_err(|e| {
         if limited.limit() == 0 {

@@ -19,8 +19,9 @@
 use super::{Ciphertext, ClientKey, ShortintParameters};
 use crate::core_crypto::polynomial::polynomial_wrapping_add_mul_binary_assign;
 use crate::core_crypto::{
-    encrypt_glwe_ciphertext, extract_lwe_sample_from_glwe_ciphertext, EncryptionRandomGenerator,
-    GlweCiphertext, GlweCiphertextOwned, LweCiphertextOwned, SecretRandomGenerator, Seed,
+    encrypt_glwe_ciphertext, extract_lwe_sample_from_glwe_ciphertext, CompressionSeed,
+    EncryptionRandomGenerator, GlweCiphertext, GlweCiphertextOwned, LweCiphertextOwned,
+    SecretRandomGenerator,
 };
 use crate::error::{check_eq, Error, Result};
 use serde::{Deserialize, Serialize};
@@ -168,13 +169,13 @@ impl CompactPublicKey {
 }
 
 /// A [`CompactPublicKey`] whose mask is replaced by the seed it was drawn from: the
-/// body (`N` words) and a 32-byte seed instead of `(k + 1) N` words, about half the
+/// body (`N` words) and a [`CompressionSeed`] instead of `(k + 1) N` words, about half the
 /// size on the default parameters (`k = 1`). The mask is public, so the seed is
 /// too; [`CompressedCompactPublicKey::decompress`] regenerates it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompressedCompactPublicKey {
     parameters: ShortintParameters,
-    seed: Seed,
+    seed: CompressionSeed,
     body: Vec<u64>,
 }
 
@@ -192,7 +193,7 @@ impl CompressedCompactPublicKey {
     /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let p = *client_key.parameters();
-        let seed = Seed::from_os()?;
+        let seed = CompressionSeed::from_os()?;
         let key = encryption_of_zero(client_key, &mut EncryptionRandomGenerator::new(seed)?)?;
         let body = key.as_slice()[p.glwe_dimension.0 * p.polynomial_size.0..].to_vec();
         Ok(Self {

@@ -25,10 +25,10 @@
 use super::ShortintParameters;
 use crate::core_crypto::noise::{decomposition_digit_variance, decomposition_rounding_variance};
 use crate::core_crypto::{
-    generate_seeded_lwe_keyswitch_key, generate_seeded_lwe_packing_keyswitch_key,
+    generate_seeded_lwe_keyswitch_key, generate_seeded_lwe_packing_keyswitch_key, CompressionSeed,
     DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator, GlweDimension,
     GlweSecretKey, LweKeyswitchKey, LwePackingKeyswitchKey, NoiseDistribution, PolynomialSize,
-    SecretRandomGenerator, Seed, SeededLweKeyswitchKey, SeededLwePackingKeyswitchKey,
+    SecretRandomGenerator, SeededLweKeyswitchKey, SeededLwePackingKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use serde::{Deserialize, Serialize};
@@ -355,7 +355,7 @@ impl CompressedCompressionKeys {
             c.packing_ks_base_log,
             c.packing_ks_level,
             c.noise_distribution,
-            Seed::from_os()?,
+            CompressionSeed::from_os()?,
             &mut rng,
         )?;
         let back = generate_seeded_lwe_keyswitch_key(
@@ -364,7 +364,7 @@ impl CompressedCompressionKeys {
             c.decompression_ks_base_log,
             c.decompression_ks_level,
             c.noise_distribution,
-            Seed::from_os()?,
+            CompressionSeed::from_os()?,
             &mut rng,
         )?;
         Ok(Self {

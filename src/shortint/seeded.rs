@@ -4,13 +4,14 @@
 
 use super::{Ciphertext, ClientKey, ShortintParameters};
 use crate::core_crypto::{
-    encrypt_seeded_lwe_ciphertext_list, EncryptionRandomGenerator, Seed, SeededLweCiphertextList,
+    encrypt_seeded_lwe_ciphertext_list, CompressionSeed, EncryptionRandomGenerator,
+    SeededLweCiphertextList,
 };
 use crate::error::{check_eq, Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Blocks encrypted under the big key as one [`SeededLweCiphertextList`]: a body per
-/// block and one 32-byte seed, `k N + 1` times smaller than the blocks (2,049× on
+/// block and one [`CompressionSeed`], `k N + 1` times smaller than the blocks (2,049× on
 /// the default parameters, less the seed). [`SeededBlocks::decompress`] gives clean
 /// blocks (degree `message_modulus - 1`, noise level 1), exactly as
 /// [`ClientKey::encrypt`] makes them. Deserialization checks the moduli and the LWE
@@ -64,7 +65,7 @@ impl SeededBlocks {
             )));
         }
         let plaintexts: Vec<u64> = messages.iter().map(|&m| m * p.delta()).collect();
-        let mask_seed = Seed::from_os()?;
+        let mask_seed = CompressionSeed::from_os()?;
         let list = encrypt_seeded_lwe_ciphertext_list(
             client_key.big_lwe_secret_key(),
             &plaintexts,

@@ -457,14 +457,15 @@ fn emulated_bootstrap_on_the_default_parameters() {
 fn multi_bit_key(keys: &HostKeys, g: usize) -> LweBootstrapKey {
     let p = keys.params();
     let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), g).unwrap();
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([4; 32]), Seed([5; 32]));
+    let mut rng =
+        EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(4), Seed([5; 32]));
     generate_seeded_lwe_bootstrap_key(
         &bits,
         keys.ck.glwe_secret_key(),
         p.pbs_base_log,
         p.pbs_level,
         p.glwe_noise_distribution,
-        Seed([6; 32]),
+        CompressionSeed::new(6),
         &mut rng,
     )
     .unwrap()

@@ -13,7 +13,7 @@ use common::{from_bytes, header_len, keys, setup, to_bytes, LIMIT};
 use gpufhe::prelude::*;
 use gpufhe::serialization::{
     safe_deserialize, safe_deserialize_conformant, safe_serialize, SafeSerialization,
-    SERIALIZATION_MAGIC, SERIALIZATION_VERSION,
+    OLDEST_SERIALIZATION_VERSION, SERIALIZATION_MAGIC, SERIALIZATION_VERSION,
 };
 use gpufhe::shortint::DEFAULT_PARAMETERS;
 use gpufhe::{
@@ -284,6 +284,26 @@ fn bit_flips_in_structure_are_errors_and_elsewhere_never_panic() {
             structural.extend((at + 1..at + 8).flat_map(|a| (0..8).map(move |bit| (a, bit))));
         }
     }
+    // Format versions differ only in parameter sets and seeded values, which an
+    // FheUint8 does not hold: a flip of the version to another supported version
+    // reads the same FheUint8.
+    let version_at = SERIALIZATION_MAGIC.len();
+    let clear = FheDecrypt::<u8>::decrypt(&read(&bytes).unwrap(), client_key);
+    structural.retain(|&(at, bit)| {
+        if !(version_at..version_at + 4).contains(&at) {
+            return true;
+        }
+        let flipped_version =
+            SERIALIZATION_VERSION ^ (1u32 << (8 * (at - version_at) + usize::from(bit)));
+        if !(OLDEST_SERIALIZATION_VERSION..=SERIALIZATION_VERSION).contains(&flipped_version) {
+            return true;
+        }
+        let mut flipped = bytes.clone();
+        flipped[at] ^= 1 << bit;
+        let value = read(&flipped).expect("an FheUint8 of another supported version");
+        assert_eq!(FheDecrypt::<u8>::decrypt(&value, client_key), clear);
+        false
+    });
     for &(at, bit) in &structural {
         let mut flipped = bytes.clone();
         flipped[at] ^= 1 << bit;
@@ -461,4 +481,18 @@ fn unclean_blocks_and_invalid_parameters_are_errors() {
     assert_eq!(read_u64(&config, at), 4, "layout check");
     write_u64(&mut config, at, 3);
     assert!(from_bytes::<Config>(&config).is_err());
+}
+
+/// Seeded values written by format versions 1 and 2 hold a 32-byte ChaCha20 mask
+/// seed: they are refused with an error that says to regenerate them, never
+/// expanded into wrong masks.
+#[test]
+fn seeded_values_of_older_versions_are_refused_with_a_clear_error() {
+    let client_key = setup();
+    let mut bytes = to_bytes(&gpufhe::CompressedFheUint8::encrypt(7u8, client_key));
+    let back: gpufhe::CompressedFheUint8 = from_bytes(&bytes).unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&back.decompress(), client_key), 7);
+    bytes[8..12].copy_from_slice(&2u32.to_le_bytes());
+    let err = from_bytes::<gpufhe::CompressedFheUint8>(&bytes).unwrap_err();
+    assert!(err.to_string().contains("older gpufhe"), "{err}");
 }

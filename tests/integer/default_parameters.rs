@@ -126,10 +126,15 @@ fn compressed_keys_expand_to_bit_identical_keys_and_outputs() {
         &mut SecretRandomGenerator::from_seed_insecure(Seed([7; 32])),
     )
     .unwrap();
-    let (ks_seed, bs_seed, noise_seed) = (Seed([1; 32]), Seed([2; 32]), Seed([3; 32]));
+    let (ks_seed, bs_seed, noise_seed) = (
+        CompressionSeed::new(1),
+        CompressionSeed::new(2),
+        Seed([3; 32]),
+    );
 
     // Compressed: seeds + bodies, expanded.
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([9; 32]), noise_seed);
+    let mut rng =
+        EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(9), noise_seed);
     let compressed = CompressedServerKey::with_seeds(&ck, ks_seed, bs_seed, &mut rng).unwrap();
     let expanded = compressed.decompress().unwrap();
 

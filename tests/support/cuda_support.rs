@@ -118,14 +118,15 @@ impl std::ops::Deref for Keys {
 pub fn multi_bit_key(gpu: &CudaDevice, keys: &HostKeys, g: usize) -> CudaFourierBootstrapKey {
     let p = keys.params();
     let bits = multi_bit_lwe_secret_key(keys.ck.small_lwe_secret_key(), g).unwrap();
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([7; 32]), Seed([8; 32]));
+    let mut rng =
+        EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(7), Seed([8; 32]));
     let bsk = generate_seeded_lwe_bootstrap_key(
         &bits,
         keys.ck.glwe_secret_key(),
         p.pbs_base_log,
         p.pbs_level,
         p.glwe_noise_distribution,
-        Seed([9; 32]),
+        CompressionSeed::new(9),
         &mut rng,
     )
     .unwrap();

@@ -50,19 +50,28 @@ where
         output.decomposition_level_count(),
     );
     let row_len = output.glwe_size().0 * key.polynomial_size().0;
-    let mut rows = output.as_mut_slice().chunks_exact_mut(row_len);
-    encrypt_ggsw_rows(key, message, base_log, level, noise, rng, |mask, body| {
-        let row = rows.next().expect("row count checked");
-        let (m, b) = row.split_at_mut(mask.len());
-        m.copy_from_slice(mask);
-        b.copy_from_slice(body);
-    });
+    let mut rows: Vec<&mut [u64]> = output.as_mut_slice().chunks_exact_mut(row_len).collect();
+    encrypt_ggsw_rows(
+        key,
+        message,
+        base_log,
+        level,
+        noise,
+        rng,
+        |r, mask, body| {
+            let (m, b) = rows[r].split_at_mut(mask.len());
+            m.copy_from_slice(mask);
+            b.copy_from_slice(body);
+        },
+    );
     Ok(())
 }
 
-/// Encrypts the rows of a GGSW ciphertext one after the other, handing each row's
-/// mask and body to `emit`. The plain and the seeded generations share it, so they
-/// draw the same randomness in the same order.
+/// Encrypts the rows of a GGSW ciphertext one after the other in TFHE-rs's order
+/// (level `l` down to 1, then component), handing each row's index in gpufhe's
+/// order (component, then level 1 to `l`), mask and body to `emit`. The plain and
+/// the seeded generations share it, so they draw the same randomness in the same
+/// order, TFHE-rs's.
 pub(crate) fn encrypt_ggsw_rows(
     key: &GlweSecretKey,
     message: u64,
@@ -70,15 +79,15 @@ pub(crate) fn encrypt_ggsw_rows(
     level: DecompositionLevelCount,
     noise: NoiseDistribution,
     rng: &mut EncryptionRandomGenerator,
-    mut emit: impl FnMut(&[u64], &[u64]),
+    mut emit: impl FnMut(usize, &[u64], &[u64]),
 ) {
     let n = key.polynomial_size().0;
     let k = key.glwe_dimension().0;
     let mut mask = vec![0u64; k * n];
     let mut body = vec![0u64; n];
     let mut plaintext = vec![0u64; n];
-    for c in 0..=k {
-        for j in 1..=level.0 {
+    for j in (1..=level.0).rev() {
+        for c in 0..=k {
             let factor = message.wrapping_mul(1u64 << (64 - j * base_log.0));
             if c < k {
                 // -m * S_c / B^j in the body is the same as +m / B^j in the mask A_c.
@@ -90,7 +99,7 @@ pub(crate) fn encrypt_ggsw_rows(
                 plaintext[0] = factor;
             }
             encrypt_glwe_into_mask(key, &mut mask, &mut body, &plaintext, noise, rng);
-            emit(&mask, &body);
+            emit(c * level.0 + (j - 1), &mask, &body);
         }
     }
     plaintext.zeroize(); // a multiple of the secret key

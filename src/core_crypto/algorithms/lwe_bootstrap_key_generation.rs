@@ -3,13 +3,14 @@
 
 use super::ggsw_encryption::encrypt_ggsw_rows;
 use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
+use super::tfhe_rs_layout::permute_ggsw_rows;
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, BootstrapKeyShape, FourierLweBootstrapKey, GlweSecretKey, LweBootstrapKey,
     LweSecretKey, SeededLweBootstrapKey,
 };
 use crate::core_crypto::fft::fft_for;
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::Result;
 use tfhe_fft::c64;
 
@@ -64,11 +65,11 @@ pub fn generate_lwe_bootstrap_key(
 /// let glwe_key = GlweSecretKey::generate_binary(GlweDimension(1), PolynomialSize(64), &mut secret).unwrap();
 /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
 /// let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
-/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let (mask_seed, noise_seed) = (CompressionSeed::from_os().unwrap(), Seed::from_os().unwrap());
 /// // The same masks and noise, with and without the compression.
 /// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(mask_seed, noise_seed);
 /// let plain = generate_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, &mut rng).unwrap();
-/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(0), noise_seed);
 /// let seeded =
 ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, mask_seed, &mut rng).unwrap();
 /// assert_eq!(seeded.decompress(), plain);
@@ -81,7 +82,7 @@ pub fn generate_seeded_lwe_bootstrap_key(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
     noise: NoiseDistribution,
-    mask_seed: Seed,
+    mask_seed: CompressionSeed,
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<SeededLweBootstrapKey> {
     let shape = bsk_shape(input_key, output_key, base_log, level, noise)?;
@@ -108,16 +109,18 @@ impl SeededLweBootstrapKey {
     /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// let seeded =
-    ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, Seed([2; 32]), &mut rng).unwrap();
+    ///     generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(2), &mut rng).unwrap();
     /// let bsk = seeded.decompress();
     /// assert_eq!(bsk.shape(), seeded.shape());
-    /// // Each GLWE row gets its mask back in front of its stored body.
-    /// assert_eq!(&bsk.as_slice()[64..128], &seeded.bodies()[..64]);
+    /// // Each GLWE row gets its mask back in front of its stored body: the first body
+    /// // stored (TFHE-rs's order: level 2, component 0) is gpufhe's row 1 of GGSW 0.
+    /// assert_eq!(&bsk.as_slice()[192..256], &seeded.bodies()[..64]);
     /// ```
     pub fn decompress(&self) -> LweBootstrapKey {
         let n = self.shape.polynomial_size.0;
         let mask_len = self.shape.glwe_dimension.0 * n;
-        let data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        let mut data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        permute_ggsw_rows(&mut data, &self.shape, mask_len + n, true);
         LweBootstrapKey {
             data,
             shape: self.shape,
@@ -196,7 +199,10 @@ fn encrypt_bootstrap_key(
         || (),
         |_, i, out, rng| {
             // One row per GLWE encryption: mask then body, or the body alone.
-            let mut glwe_rows = out.chunks_exact_mut(piece / rows);
+            // Plain keys in gpufhe's row order, seeded bodies in the order drawn
+            // (TFHE-rs's).
+            let mut glwe_rows: Vec<&mut [u64]> = out.chunks_exact_mut(piece / rows).collect();
+            let mut drawn = 0;
             let bit = input_key.as_slice()[i];
             let (base_log, level) = (shape.base_log, shape.level);
             encrypt_ggsw_rows(
@@ -206,8 +212,9 @@ fn encrypt_bootstrap_key(
                 level,
                 noise,
                 rng,
-                |mask, body| {
-                    let row = glwe_rows.next().expect("one row per GLWE encryption");
+                |r, mask, body| {
+                    let row = &mut glwe_rows[if with_masks { r } else { drawn }];
+                    drawn += 1;
                     let (m, b) = row.split_at_mut(row.len() - body.len());
                     m.copy_from_slice(if with_masks { mask } else { &[] });
                     b.copy_from_slice(body);
@@ -251,7 +258,7 @@ mod tests {
         let big = LweSecretKey::generate_binary(LweDimension(70), &mut secret);
         let n = PolynomialSize(64);
         let glwe = GlweSecretKey::generate_binary(GlweDimension(2), n, &mut secret).unwrap();
-        let mask_seed = Seed([5; 32]);
+        let mask_seed = CompressionSeed::new(5);
         let fresh = || EncryptionRandomGenerator::from_seeds_insecure(mask_seed, Seed([6; 32]));
         let (b, l) = (DecompositionBaseLog(6), DecompositionLevelCount(3));
         for noise in [
@@ -259,14 +266,20 @@ mod tests {
             NoiseDistribution::Gaussian { std_dev: 1e-9 },
         ] {
             // The sequential references: one ciphertext after the other, and the
-            // noise sample each generator draws next.
+            // noise sample each generator draws next. Keyswitching key ciphertexts
+            // are drawn in TFHE-rs's order (least significant level first) and
+            // stored in gpufhe's (most significant first).
             let mut rng = fresh();
             let mut ksk = Vec::new();
             for &s in big.as_slice() {
-                for j in 1..=l.0 {
+                let mut levels = Vec::new();
+                for j in (1..=l.0).rev() {
                     let mut ct = LweCiphertextOwned::new_zero(small.lwe_dimension().to_lwe_size());
                     let m = s.wrapping_mul(1 << (64 - j * b.0));
                     encrypt_lwe_ciphertext(&small, &mut ct, m, noise, &mut rng).unwrap();
+                    levels.push(ct);
+                }
+                for ct in levels.iter().rev() {
                     ksk.extend_from_slice(ct.as_slice());
                 }
             }

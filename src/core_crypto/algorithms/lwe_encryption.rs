@@ -4,7 +4,7 @@ use crate::core_crypto::entities::{
     LweCiphertext, LweCiphertextListOwned, LweCiphertextOwned, LweSecretKey,
     SeededLweCiphertextList,
 };
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::Result;
 
 /// Encrypts the encoded `plaintext` into `output` under `key`.
@@ -88,8 +88,8 @@ pub fn allocate_and_encrypt_new_lwe_ciphertext(
 /// use gpufhe::core_crypto::*;
 /// let key = LweSecretKey::generate_binary(LweDimension(64), &mut SecretRandomGenerator::from_os().unwrap());
 /// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
-/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
-/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let (mask_seed, noise_seed) = (CompressionSeed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(0), noise_seed);
 /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[3 << 60, 5 << 60], noise, mask_seed, &mut rng).unwrap();
 /// let list = seeded.decompress();
 /// let clear: Vec<u64> = list.iter().map(|ct| decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60).collect();
@@ -103,7 +103,7 @@ pub fn encrypt_seeded_lwe_ciphertext_list(
     key: &LweSecretKey,
     plaintexts: &[u64],
     noise: NoiseDistribution,
-    mask_seed: Seed,
+    mask_seed: CompressionSeed,
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<SeededLweCiphertextList> {
     noise.validate()?;
@@ -124,7 +124,7 @@ impl SeededLweCiphertextList {
     /// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
-    /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[9 << 60], noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[9 << 60], noise, CompressionSeed::from_os().unwrap(), &mut rng).unwrap();
     /// let list = seeded.decompress();
     /// assert_eq!((list.lwe_size(), list.count()), (LweSize(33), LweCiphertextCount(1)));
     /// let ct = list.iter().next().unwrap();
@@ -144,7 +144,7 @@ impl SeededLweCiphertextList {
     /// let key = LweSecretKey::generate_binary(LweDimension(32), &mut SecretRandomGenerator::from_os().unwrap());
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
-    /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[1 << 60, 2 << 60], noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[1 << 60, 2 << 60], noise, CompressionSeed::from_os().unwrap(), &mut rng).unwrap();
     /// let cts = seeded.decompress_to_ciphertexts();
     /// assert_eq!(cts[1].as_slice(), seeded.decompress().iter().nth(1).unwrap().as_slice());
     /// ```
@@ -161,7 +161,7 @@ impl SeededLweCiphertextList {
 /// `body_len` values from `bodies`, the masks in order of the stream (drawn on the
 /// rayon pool, see [`draw_in_parallel`]).
 pub(crate) fn expand_seeded_rows(
-    seed: Seed,
+    seed: CompressionSeed,
     bodies: &[u64],
     mask_len: usize,
     body_len: usize,

@@ -3,12 +3,13 @@
 
 use super::decomposition::SignedDecomposer;
 use super::lwe_encryption::{draw_in_parallel, encrypt_lwe_into_mask, expand_seeded_rows};
+use super::tfhe_rs_layout::reverse_levels;
 use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount};
 use crate::core_crypto::entities::{
     check_decomposition, KeyswitchKeyShape, LweCiphertext, LweCiphertextOwned, LweKeyswitchKey,
     LweSecretKey, SeededLweKeyswitchKey,
 };
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::{check_eq, Result};
 
 /// Generates a keyswitching key from `input_key` to `output_key`.
@@ -39,6 +40,7 @@ pub fn generate_lwe_keyswitch_key(
     let row = output_key.lwe_dimension().0 + 1;
     let mut data = vec![0u64; shape.ciphertext_count() * row];
     encrypt_keyswitch_key_rows(input_key, output_key, shape, noise, rng, &mut data, row);
+    reverse_levels(&mut data, shape.level.0, row);
     Ok(LweKeyswitchKey {
         data,
         shape,
@@ -47,7 +49,10 @@ pub fn generate_lwe_keyswitch_key(
 }
 
 /// Generates a keyswitching key as a seed and its bodies. The masks are drawn from
-/// `mask_seed` (public); the noise from `rng`'s secret noise generator.
+/// `mask_seed` (public); the noise from `rng`'s secret noise generator. The bodies
+/// are stored, and the masks drawn, in TFHE-rs's order (per input coefficient, the
+/// least significant level first), so that the key is TFHE-rs's
+/// `SeededLweKeyswitchKey` with the same seed.
 /// [`SeededLweKeyswitchKey::decompress`] gives exactly the key that
 /// [`generate_lwe_keyswitch_key`] gives with a generator whose masks start at
 /// `mask_seed` and whose noise is in the same state.
@@ -59,10 +64,10 @@ pub fn generate_lwe_keyswitch_key(
 /// let small = LweSecretKey::generate_binary(LweDimension(16), &mut secret);
 /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
 /// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-/// let (mask_seed, noise_seed) = (Seed::from_os().unwrap(), Seed::from_os().unwrap());
+/// let (mask_seed, noise_seed) = (CompressionSeed::from_os().unwrap(), Seed::from_os().unwrap());
 /// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(mask_seed, noise_seed);
 /// let plain = generate_lwe_keyswitch_key(&big, &small, b, l, noise, &mut rng).unwrap();
-/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+/// let mut rng = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(0), noise_seed);
 /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, mask_seed, &mut rng).unwrap();
 /// assert_eq!(seeded.decompress(), plain);
 /// // One body per ciphertext instead of 17 coefficients.
@@ -74,7 +79,7 @@ pub fn generate_seeded_lwe_keyswitch_key(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
     noise: NoiseDistribution,
-    mask_seed: Seed,
+    mask_seed: CompressionSeed,
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<SeededLweKeyswitchKey> {
     let shape = ksk_shape(input_key, output_key, base_log, level, noise)?;
@@ -99,7 +104,7 @@ impl SeededLweKeyswitchKey {
     /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::from_os().unwrap(), &mut rng).unwrap();
     /// let ksk = seeded.decompress();
     /// let ct = allocate_and_encrypt_new_lwe_ciphertext(&big, 6 << 60, noise, &mut rng).unwrap();
     /// let mut out = LweCiphertextOwned::new_zero(LweSize(17));
@@ -108,7 +113,8 @@ impl SeededLweKeyswitchKey {
     /// ```
     pub fn decompress(&self) -> LweKeyswitchKey {
         let row = self.shape.output_lwe_dimension.to_lwe_size().0;
-        let data = expand_seeded_rows(self.seed, &self.bodies, row - 1, 1);
+        let mut data = expand_seeded_rows(self.seed, &self.bodies, row - 1, 1);
+        reverse_levels(&mut data, self.shape.level.0, row);
         LweKeyswitchKey {
             data,
             shape: self.shape,
@@ -134,10 +140,10 @@ fn ksk_shape(
     })
 }
 
-/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in key order
-/// (on the rayon pool, the values of one generator drawing in order), into `out`:
-/// rows of `row` values, whole ciphertexts (mask, body) or, for a seeded key
-/// (`row` = 1), the bodies alone.
+/// Encrypts `s_i / B^j` for every input coefficient `i` and level `j`, in TFHE-rs's
+/// order (`j = l` down to 1 for each `i`; on the rayon pool, the values of one
+/// generator drawing in order), into `out`: rows of `row` values, whole ciphertexts
+/// (mask, body) or, for a seeded key (`row` = 1), the bodies alone.
 fn encrypt_keyswitch_key_rows(
     input_key: &LweSecretKey,
     output_key: &LweSecretKey,
@@ -153,7 +159,7 @@ fn encrypt_keyswitch_key_rows(
     let scratch = || vec![0u64; dimension];
     draw_in_parallel(rng, out, row, draws, scratch, |mask, i, out, rng| {
         let s = input_key.as_slice()[i / level];
-        let j = i % level + 1;
+        let j = level - i % level;
         let plaintext = s.wrapping_mul(1u64 << (64 - j * shape.base_log.0));
         let key = output_key.as_slice();
         match out {
@@ -448,7 +454,7 @@ mod tests {
     use super::*;
     use crate::core_crypto::{
         allocate_and_encrypt_new_lwe_ciphertext, LweCiphertextOwned, LweDimension,
-        SecretRandomGenerator,
+        SecretRandomGenerator, Seed,
     };
 
     #[test]
@@ -489,7 +495,8 @@ mod tests {
         let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([9; 32]));
         let big = LweSecretKey::generate_binary(LweDimension(300), &mut secret);
         let small = LweSecretKey::generate_binary(LweDimension(150), &mut secret);
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+        let mut rng =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
         let noise = NoiseDistribution::TUniform { log2_bound: 10 };
         let ksk = generate_lwe_keyswitch_key(
             &big,

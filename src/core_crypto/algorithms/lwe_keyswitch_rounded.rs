@@ -198,8 +198,8 @@ mod tests {
     use super::*;
     use crate::core_crypto::{
         decrypt_lwe_ciphertext, generate_lwe_keyswitch_key, keyswitch_lwe_ciphertext_batch,
-        DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator, LweDimension,
-        LweSecretKey, NoiseDistribution, SecretRandomGenerator, Seed,
+        CompressionSeed, DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator,
+        LweDimension, LweSecretKey, NoiseDistribution, SecretRandomGenerator, Seed,
     };
 
     /// The big key of dimension `n` drawn from `seed`.
@@ -220,8 +220,10 @@ mod tests {
         let big = big_key(big, seed);
         let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([seed + 1; 32]));
         let small = LweSecretKey::generate_binary(LweDimension(small), &mut secret);
-        let mut rng =
-            EncryptionRandomGenerator::from_seeds_insecure(Seed([seed; 32]), Seed([seed + 2; 32]));
+        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(
+            CompressionSeed::new((seed) as u128),
+            Seed([seed + 2; 32]),
+        );
         let noise = NoiseDistribution::TUniform { log2_bound };
         let ksk =
             generate_lwe_keyswitch_key(&big, &small, base_log, level, noise, &mut rng).unwrap();
@@ -299,7 +301,8 @@ mod tests {
         let (base_log, level) = (DecompositionBaseLog(3), DecompositionLevelCount(5));
         let (small, ksk) = keys(128, 40, base_log, level, 30, 5);
         let noise = NoiseDistribution::TUniform { log2_bound: 30 };
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([9; 32]), Seed([8; 32]));
+        let mut rng =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(9), Seed([8; 32]));
         let big = big_key(128, 5);
         let cts: Vec<LweCiphertextOwned> = (0..16u64)
             .map(|m| {

@@ -19,7 +19,7 @@ use crate::core_crypto::entities::{
     check_container_len, check_decomposition, check_dimensions, check_polynomial_size,
     GlweCiphertextOwned, GlweSecretKey, LweCiphertext, LweSecretKey,
 };
-use crate::core_crypto::random::{EncryptionRandomGenerator, NoiseDistribution, Seed};
+use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -124,14 +124,14 @@ impl TryFrom<PackingKeyParts> for LwePackingKeyswitchKey {
 #[serde(try_from = "SeededPackingKeyParts")]
 pub struct SeededLwePackingKeyswitchKey {
     bodies: Vec<u64>,
-    seed: Seed,
+    seed: CompressionSeed,
     shape: PackingKeyswitchKeyShape,
 }
 
 #[derive(Deserialize)]
 struct SeededPackingKeyParts {
     bodies: Vec<u64>,
-    seed: Seed,
+    seed: CompressionSeed,
     shape: PackingKeyswitchKeyShape,
 }
 
@@ -167,7 +167,7 @@ impl LwePackingKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
-    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// let key = seeded.decompress();
     /// assert_eq!(key.shape().input_lwe_dimension, LweDimension(16));
     /// assert_eq!(key.shape().output_polynomial_size, PolynomialSize(32));
@@ -186,7 +186,7 @@ impl LwePackingKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
-    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// let key = seeded.decompress();
     /// let shape = key.shape();
     /// // One GLWE ciphertext per input coefficient and level.
@@ -208,7 +208,7 @@ impl SeededLwePackingKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
-    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// assert_eq!(seeded.shape().level, l);
     /// assert_eq!(seeded.shape().ciphertext_count(), 16 * 3);
     /// ```
@@ -226,7 +226,7 @@ impl SeededLwePackingKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
-    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// let key = seeded.decompress();
     /// assert_eq!(key.shape(), seeded.shape());
     /// // The masks come from the seed: the same seed gives the same key.
@@ -255,7 +255,7 @@ impl SeededLwePackingKeyswitchKey {
 /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
 /// let key = generate_seeded_lwe_packing_keyswitch_key(
 ///     &lwe_key, &glwe_key, DecompositionBaseLog(8), DecompositionLevelCount(3), noise,
-///     Seed::from_os().unwrap(), &mut rng,
+///     CompressionSeed::from_os().unwrap(), &mut rng,
 /// ).unwrap().decompress();
 /// let cts: Vec<_> = (0..5u64)
 ///     .map(|m| allocate_and_encrypt_new_lwe_ciphertext(&lwe_key, m << 59, noise, &mut rng).unwrap())
@@ -273,7 +273,7 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
     noise: NoiseDistribution,
-    mask_seed: Seed,
+    mask_seed: CompressionSeed,
     rng: &mut EncryptionRandomGenerator,
 ) -> Result<SeededLwePackingKeyswitchKey> {
     noise.validate()?;
@@ -326,7 +326,7 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
 /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
 /// let noise = NoiseDistribution::TUniform { log2_bound: 20 };
 /// let (b, l) = (DecompositionBaseLog(8), DecompositionLevelCount(3));
-/// let key = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, Seed::from_os().unwrap(), &mut rng)
+/// let key = generate_seeded_lwe_packing_keyswitch_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::from_os().unwrap(), &mut rng)
 ///     .unwrap()
 ///     .decompress();
 /// let cts: Vec<_> = [3u64, 1, 4, 1, 5]
@@ -428,6 +428,7 @@ mod tests {
     use super::*;
     use crate::core_crypto::{
         allocate_and_encrypt_new_lwe_ciphertext, decrypt_glwe_ciphertext, SecretRandomGenerator,
+        Seed,
     };
 
     #[test]
@@ -438,14 +439,15 @@ mod tests {
             GlweSecretKey::generate_binary(GlweDimension(2), PolynomialSize(64), &mut secret)
                 .unwrap();
         let noise = NoiseDistribution::TUniform { log2_bound: 10 };
-        let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+        let mut rng =
+            EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
         let seeded = generate_seeded_lwe_packing_keyswitch_key(
             &lwe_key,
             &glwe_key,
             DecompositionBaseLog(12),
             DecompositionLevelCount(4),
             noise,
-            Seed([3; 32]),
+            CompressionSeed::new(3),
             &mut rng,
         )
         .unwrap();

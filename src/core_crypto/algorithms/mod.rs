@@ -16,6 +16,7 @@ mod modulus_switch;
 pub mod noise;
 pub(crate) mod polynomial;
 mod sample_extraction;
+pub(crate) mod tfhe_rs_layout;
 
 pub use ggsw_encryption::*;
 pub use glwe_encryption::*;

@@ -7,7 +7,7 @@ use crate::core_crypto::entities::{
     check_container_len, check_decomposition, check_dimensions, check_polynomial_size,
     ggsw_ciphertext_size, KeyParts, SeededKeyParts,
 };
-use crate::core_crypto::random::Seed;
+use crate::core_crypto::random::CompressionSeed;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use tfhe_fft::c64;
@@ -162,7 +162,7 @@ impl LweBootstrapKey {
 #[serde(try_from = "SeededKeyParts<BootstrapKeyShape>")]
 pub struct SeededLweBootstrapKey {
     pub(crate) bodies: Vec<u64>,
-    pub(crate) seed: Seed,
+    pub(crate) seed: CompressionSeed,
     pub(crate) shape: BootstrapKeyShape,
 }
 
@@ -177,7 +177,7 @@ impl SeededLweBootstrapKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
-    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, Seed([7; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(7), &mut rng).unwrap();
     /// assert_eq!(seeded.shape().polynomial_size, PolynomialSize(64));
     /// assert_eq!(seeded.shape(), seeded.decompress().shape());
     /// ```
@@ -195,15 +195,16 @@ impl SeededLweBootstrapKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
-    /// let mask_seed = Seed::from_os().unwrap();
+    /// let mask_seed = CompressionSeed::from_os().unwrap();
     /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, mask_seed, &mut rng).unwrap();
     /// assert_eq!(seeded.seed(), mask_seed);
     /// ```
-    pub fn seed(&self) -> Seed {
+    pub fn seed(&self) -> CompressionSeed {
         self.seed
     }
 
-    /// The body polynomials, row after row.
+    /// The body polynomials, one per GLWE row, in TFHE-rs's order (per GGSW, level
+    /// `l` down to 1, then component; the masks are drawn in the same order).
     ///
     /// ```
     /// use gpufhe::core_crypto::*;
@@ -213,7 +214,7 @@ impl SeededLweBootstrapKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(15), DecompositionLevelCount(2));
-    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, Seed([7; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_bootstrap_key(&lwe_key, &glwe_key, b, l, noise, CompressionSeed::new(7), &mut rng).unwrap();
     /// // One body polynomial per GLWE row: the masks are regenerated from the seed.
     /// assert_eq!(seeded.bodies().len(), 8 * seeded.shape().rows_per_ggsw() * 64);
     /// ```

@@ -6,7 +6,7 @@ use crate::core_crypto::commons::{
 use crate::core_crypto::entities::{
     check_container_len, check_decomposition, check_dimensions, KeyParts, SeededKeyParts,
 };
-use crate::core_crypto::random::Seed;
+use crate::core_crypto::random::CompressionSeed;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::sync::{Arc, OnceLock};
@@ -54,7 +54,9 @@ impl KeyswitchKeyShape {
 /// A keyswitching key from an input LWE key `s` to an output key `s'`: for every
 /// coefficient `s_i` and level `j`, an encryption of `s_i / B^j` under `s'`.
 ///
-/// Layout: input coefficient, then level (1 first), then the `n' + 1` coefficients.
+/// Layout: input coefficient, then level (1, the most significant, first), then the
+/// `n' + 1` coefficients. TFHE-rs stores the levels in the opposite order (see
+/// `tfhe_rs_layout`).
 /// Deserialization checks the shape and the number of coefficients.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "KeyParts<u64, KeyswitchKeyShape>")]
@@ -162,7 +164,7 @@ impl LweKeyswitchKey {
 #[serde(try_from = "SeededKeyParts<KeyswitchKeyShape>")]
 pub struct SeededLweKeyswitchKey {
     pub(crate) bodies: Vec<u64>,
-    pub(crate) seed: Seed,
+    pub(crate) seed: CompressionSeed,
     pub(crate) shape: KeyswitchKeyShape,
 }
 
@@ -177,7 +179,7 @@ impl SeededLweKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// assert_eq!(seeded.shape().level, DecompositionLevelCount(4));
     /// assert_eq!(seeded.shape(), seeded.decompress().shape());
     /// ```
@@ -195,15 +197,17 @@ impl SeededLweKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let mask_seed = Seed::from_os().unwrap();
+    /// let mask_seed = CompressionSeed::from_os().unwrap();
     /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, mask_seed, &mut rng).unwrap();
     /// assert_eq!(seeded.seed(), mask_seed);
     /// ```
-    pub fn seed(&self) -> Seed {
+    pub fn seed(&self) -> CompressionSeed {
         self.seed
     }
 
-    /// The bodies, one per ciphertext of the key.
+    /// The bodies, one per ciphertext of the key, in TFHE-rs's order (per input
+    /// coefficient, the least significant level first; the masks are drawn in the
+    /// same order).
     ///
     /// ```
     /// use gpufhe::core_crypto::*;
@@ -213,9 +217,13 @@ impl SeededLweKeyswitchKey {
     /// # let mut rng = EncryptionRandomGenerator::from_os().unwrap();
     /// # let noise = NoiseDistribution::TUniform { log2_bound: 20 };
     /// # let (b, l) = (DecompositionBaseLog(4), DecompositionLevelCount(4));
-    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, Seed([1; 32]), &mut rng).unwrap();
+    /// let seeded = generate_seeded_lwe_keyswitch_key(&big, &small, b, l, noise, CompressionSeed::new(1), &mut rng).unwrap();
     /// assert_eq!(seeded.bodies().len(), seeded.shape().ciphertext_count());
-    /// assert_eq!(seeded.bodies(), &seeded.decompress().as_slice()[16..].iter().step_by(17).copied().collect::<Vec<_>>()[..]);
+    /// let plain: Vec<u64> = seeded.decompress().as_slice().chunks(17).map(|ct| ct[16]).collect();
+    /// // Per input coefficient, the levels in TFHE-rs's order: the reverse of the plain key's.
+    /// for (stored, plain) in seeded.bodies().chunks(4).zip(plain.chunks(4)) {
+    ///     assert!(stored.iter().eq(plain.iter().rev()));
+    /// }
     /// ```
     pub fn bodies(&self) -> &[u64] {
         &self.bodies

@@ -2,11 +2,11 @@
 
 use crate::core_crypto::commons::{LweCiphertextCount, LweSize};
 use crate::core_crypto::entities::{check_dimensions, SeededKeyParts};
-use crate::core_crypto::random::Seed;
+use crate::core_crypto::random::CompressionSeed;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// A list of LWE ciphertexts of one size stored as the 32-byte seed of their masks
+/// A list of LWE ciphertexts of one size stored as the [`CompressionSeed`] of their masks
 /// and their bodies: `n + 1` times smaller than the list it stands for. The masks
 /// are drawn one after the other from the seed, so one seed serves the whole list;
 /// [`SeededLweCiphertextList::decompress`] regenerates them. Made by
@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 /// let key = LweSecretKey::generate_binary(LweDimension(64), &mut SecretRandomGenerator::from_os().unwrap());
 /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
 /// let noise = NoiseDistribution::TUniform { log2_bound: 10 };
-/// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[1 << 60, 2 << 60], noise, Seed::from_os().unwrap(), &mut rng).unwrap();
+/// let seeded = encrypt_seeded_lwe_ciphertext_list(&key, &[1 << 60, 2 << 60], noise, CompressionSeed::from_os().unwrap(), &mut rng).unwrap();
 /// assert_eq!((seeded.lwe_size(), seeded.count()), (LweSize(65), LweCiphertextCount(2)));
 /// // Two bodies and a seed instead of 2 x 65 coefficients.
 /// assert_eq!(seeded.bodies().len(), 2);
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 #[serde(try_from = "SeededKeyParts<LweSize>")]
 pub struct SeededLweCiphertextList {
     pub(crate) bodies: Vec<u64>,
-    pub(crate) seed: Seed,
+    pub(crate) seed: CompressionSeed,
     #[serde(rename = "shape")]
     pub(crate) lwe_size: LweSize,
 }
@@ -38,11 +38,11 @@ impl SeededLweCiphertextList {
     ///
     /// ```
     /// use gpufhe::core_crypto::*;
-    /// let list = SeededLweCiphertextList::from_parts(vec![7, 8], Seed([1; 32]), LweSize(5)).unwrap();
+    /// let list = SeededLweCiphertextList::from_parts(vec![7, 8], CompressionSeed::new(1), LweSize(5)).unwrap();
     /// assert_eq!(list.decompress().iter().map(|ct| ct.body()).collect::<Vec<_>>(), vec![7, 8]);
-    /// assert!(SeededLweCiphertextList::from_parts(vec![7], Seed([1; 32]), LweSize(1)).is_err());
+    /// assert!(SeededLweCiphertextList::from_parts(vec![7], CompressionSeed::new(1), LweSize(1)).is_err());
     /// ```
-    pub fn from_parts(bodies: Vec<u64>, seed: Seed, lwe_size: LweSize) -> Result<Self> {
+    pub fn from_parts(bodies: Vec<u64>, seed: CompressionSeed, lwe_size: LweSize) -> Result<Self> {
         check_dimensions(
             "seeded LWE ciphertext list",
             &[lwe_size.0.saturating_sub(1)],
@@ -68,12 +68,12 @@ impl SeededLweCiphertextList {
     ///
     /// ```
     /// use gpufhe::core_crypto::*;
-    /// let list = SeededLweCiphertextList::from_parts(vec![1, 2, 3], Seed([4; 32]), LweSize(9)).unwrap();
-    /// assert_eq!(list.seed(), Seed([4; 32]));
+    /// let list = SeededLweCiphertextList::from_parts(vec![1, 2, 3], CompressionSeed::new(4), LweSize(9)).unwrap();
+    /// assert_eq!(list.seed(), CompressionSeed::new(4));
     /// assert_eq!((list.lwe_size(), list.count()), (LweSize(9), LweCiphertextCount(3)));
     /// assert_eq!(list.bodies(), &[1, 2, 3]);
     /// ```
-    pub fn seed(&self) -> Seed {
+    pub fn seed(&self) -> CompressionSeed {
         self.seed
     }
 
@@ -86,7 +86,7 @@ impl SeededLweCiphertextList {
     ///
     /// ```
     /// use gpufhe::core_crypto::*;
-    /// let list = SeededLweCiphertextList::from_parts(vec![0; 3], Seed([0; 32]), LweSize(2049)).unwrap();
+    /// let list = SeededLweCiphertextList::from_parts(vec![0; 3], CompressionSeed::new(0), LweSize(2049)).unwrap();
     /// assert_eq!(list.expanded_bytes(), 3 * 2049 * 8);
     /// ```
     pub fn expanded_bytes(&self) -> u64 {

@@ -65,6 +65,6 @@ pub(crate) struct KeyParts<T, S> {
 #[derive(serde::Deserialize)]
 pub(crate) struct SeededKeyParts<S> {
     pub(crate) bodies: Vec<u64>,
-    pub(crate) seed: crate::core_crypto::random::Seed,
+    pub(crate) seed: crate::core_crypto::random::CompressionSeed,
     pub(crate) shape: S,
 }

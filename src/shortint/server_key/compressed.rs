@@ -4,7 +4,7 @@
 use super::{CompressedServerKey, ServerKey};
 use crate::core_crypto::{
     generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, multi_bit_lwe_secret_key,
-    EncryptionRandomGenerator, FourierLweBootstrapKey, Seed, SeededLweBootstrapKey,
+    CompressionSeed, EncryptionRandomGenerator, FourierLweBootstrapKey, SeededLweBootstrapKey,
     SeededLweKeyswitchKey,
 };
 use crate::error::Result;
@@ -25,21 +25,26 @@ impl CompressedServerKey {
     /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let mut rng = EncryptionRandomGenerator::from_os()?;
-        Self::with_seeds(client_key, Seed::from_os()?, Seed::from_os()?, &mut rng)
+        Self::with_seeds(
+            client_key,
+            CompressionSeed::from_os()?,
+            CompressionSeed::from_os()?,
+            &mut rng,
+        )
     }
 
     /// Generates it with explicit mask seeds and noise generator (reproducible keys
     /// for tests; the noise generator's state must stay secret).
     ///
     /// ```
-    /// use gpufhe::core_crypto::{EncryptionRandomGenerator, Seed};
+    /// use gpufhe::core_crypto::{CompressionSeed, EncryptionRandomGenerator, Seed};
     /// use gpufhe::shortint::{ClientKey, CompressedServerKey};
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
     /// // PARAMETERS: DEFAULT_PARAMETERS in real code (fast, insecure test parameters here).
     /// let ck = ClientKey::new(PARAMETERS).unwrap();
-    /// let (ks_seed, bs_seed, noise_seed) = (Seed([1; 32]), Seed([2; 32]), Seed::from_os().unwrap());
+    /// let (ks_seed, bs_seed, noise_seed) = (CompressionSeed::new(1), CompressionSeed::new(2), Seed::from_os().unwrap());
     /// let generate = || {
-    ///     let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([0; 32]), noise_seed);
+    ///     let mut rng = EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(0), noise_seed);
     ///     CompressedServerKey::with_seeds(&ck, ks_seed, bs_seed, &mut rng).unwrap()
     /// };
     /// // The same seeds and noise give the same key.
@@ -48,8 +53,8 @@ impl CompressedServerKey {
     /// ```
     pub fn with_seeds(
         client_key: &ClientKey,
-        keyswitch_seed: Seed,
-        bootstrap_seed: Seed,
+        keyswitch_seed: CompressionSeed,
+        bootstrap_seed: CompressionSeed,
         rng: &mut EncryptionRandomGenerator,
     ) -> Result<Self> {
         let p = client_key.parameters;

@@ -13,7 +13,8 @@ fn multi_bit_bootstrap_decrypts_like_the_classical_one() {
     let poly = PolynomialSize(512);
     let small = LweSecretKey::generate_binary(n, &mut secret);
     let glwe = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([1; 32]), Seed([2; 32]));
+    let mut rng =
+        EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(1), Seed([2; 32]));
     let noise = NoiseDistribution::TUniform { log2_bound: 4 };
     for g in [1usize, 2, 4] {
         let bits = multi_bit_lwe_secret_key(&small, g).unwrap();
@@ -24,7 +25,7 @@ fn multi_bit_bootstrap_decrypts_like_the_classical_one() {
             DecompositionBaseLog(15),
             DecompositionLevelCount(2),
             noise,
-            Seed([3; 32]),
+            CompressionSeed::new(3),
             &mut rng,
         )
         .unwrap();
@@ -147,7 +148,7 @@ fn measured_fft_variance_per_group(
             DecompositionBaseLog(base_log),
             DecompositionLevelCount(1),
             NoiseDistribution::TUniform { log2_bound: 17 },
-            Seed::from_os().unwrap(),
+            CompressionSeed::from_os().unwrap(),
             &mut rng,
         )
         .unwrap()
@@ -185,14 +186,15 @@ fn multithreaded_rotation_is_bit_identical() {
     let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([4; 32]));
     let small = LweSecretKey::generate_binary(LweDimension(n), &mut secret);
     let glwe = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([5; 32]), Seed([6; 32]));
+    let mut rng =
+        EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(5), Seed([6; 32]));
     let bsk = generate_seeded_lwe_bootstrap_key(
         &multi_bit_lwe_secret_key(&small, g).unwrap(),
         &glwe,
         DecompositionBaseLog(15),
         DecompositionLevelCount(2),
         NoiseDistribution::TUniform { log2_bound: 4 },
-        Seed([7; 32]),
+        CompressionSeed::new(7),
         &mut rng,
     )
     .unwrap();
@@ -234,7 +236,8 @@ fn batch_rotation_is_bit_identical_to_single_rotations() {
     let mut secret = SecretRandomGenerator::from_seed_insecure(Seed([11; 32]));
     let small = LweSecretKey::generate_binary(LweDimension(n), &mut secret);
     let glwe = GlweSecretKey::generate_binary(GlweDimension(1), poly, &mut secret).unwrap();
-    let mut rng = EncryptionRandomGenerator::from_seeds_insecure(Seed([12; 32]), Seed([13; 32]));
+    let mut rng =
+        EncryptionRandomGenerator::from_seeds_insecure(CompressionSeed::new(12), Seed([13; 32]));
     for (base_log, level) in [(20, 1), (12, 2)] {
         let bsk = generate_seeded_lwe_bootstrap_key(
             &multi_bit_lwe_secret_key(&small, g).unwrap(),
@@ -242,7 +245,7 @@ fn batch_rotation_is_bit_identical_to_single_rotations() {
             DecompositionBaseLog(base_log),
             DecompositionLevelCount(level),
             NoiseDistribution::TUniform { log2_bound: 4 },
-            Seed([14; 32]),
+            CompressionSeed::new(14),
             &mut rng,
         )
         .unwrap();
@@ -342,7 +345,7 @@ fn multi_bit_rotation_noise_matches_the_model() {
         DecompositionBaseLog(22),
         DecompositionLevelCount(1),
         noise,
-        Seed::from_os().unwrap(),
+        CompressionSeed::from_os().unwrap(),
         &mut rng,
     )
     .unwrap();
