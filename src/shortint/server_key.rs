@@ -115,6 +115,36 @@ macro_rules! server_key_from_parts {
 }
 
 server_key_from_parts!(ServerKey, LweKeyswitchKey, FourierLweBootstrapKey);
+
+impl ServerKey {
+    /// A key of these keys, checked against `parameters`.
+    pub(crate) fn from_keys(
+        keyswitch_key: LweKeyswitchKey,
+        bootstrap_key: FourierLweBootstrapKey,
+        parameters: ShortintParameters,
+    ) -> Result<Self> {
+        Self::try_from(ServerKeyParts {
+            keyswitch_key,
+            bootstrap_key,
+            parameters,
+        })
+    }
+}
+
+impl CompressedServerKey {
+    /// A key of these seeded keys, checked against `parameters`.
+    pub(crate) fn from_keys(
+        keyswitch_key: SeededLweKeyswitchKey,
+        bootstrap_key: SeededLweBootstrapKey,
+        parameters: ShortintParameters,
+    ) -> Result<Self> {
+        Self::try_from(ServerKeyParts {
+            keyswitch_key,
+            bootstrap_key,
+            parameters,
+        })
+    }
+}
 server_key_from_parts!(
     CompressedServerKey,
     SeededLweKeyswitchKey,

@@ -113,3 +113,32 @@ fn tfhe_rs_compressed_values_and_packed_lists_expand_in_gpufhe() {
     gpufhe::unset_server_key();
     let _ = std::any::type_name::<CompressedFheUint16>();
 }
+
+#[test]
+fn tfhe_rs_server_keys_compute_in_gpufhe_and_round_trip_exactly() {
+    let (client_key, _) = keys();
+    // TFHE-rs's compressed server key: seeds and bodies, written back as read.
+    let compressed: gpufhe::CompressedServerKey =
+        read_exactly("small-compressed_server_key.bin");
+    let server_key = compressed.decompress();
+    let a: FheUint8 = read_exactly("small-fheuint8-a-201.bin");
+    let b: FheUint8 = read_exactly("small-fheuint8-b-87.bin");
+    gpufhe::set_server_key(server_key.clone());
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&a + &b), client_key), 32);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&a * &b), client_key), 79);
+    // The decompressed key in TFHE-rs's form (its Fourier key an exact permutation
+    // of gpufhe's): read back, it computes the same and is written the same.
+    let mut bytes = Vec::new();
+    safe_serialize(&server_key, &mut bytes, LIMIT).unwrap();
+    let read: ServerKey =
+        with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), LIMIT)).unwrap();
+    let mut again = Vec::new();
+    safe_serialize(&read, &mut again, LIMIT).unwrap();
+    assert!(again == bytes, "a server key is not written back byte for byte");
+    gpufhe::set_server_key(read);
+    assert!(a.gt(&b).decrypt(client_key));
+    gpufhe::unset_server_key();
+    // Outside the insecure scope, keys of insecure parameters are refused.
+    let err = safe_deserialize::<ServerKey>(bytes.as_slice(), LIMIT).unwrap_err();
+    assert!(err.contains("insecure"), "{err}");
+}

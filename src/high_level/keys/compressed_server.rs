@@ -43,6 +43,11 @@ pub struct CompressedServerKey {
     /// clone) is decompressed to; not written.
     #[serde(skip)]
     expanded: ExpansionCache,
+    /// The dedicated OPRF key of a key read from TFHE-rs's data, kept to be
+    /// written back; not in gpufhe's own format.
+    #[serde(skip)]
+    tfhe_rs_oprf:
+        std::sync::OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::CompressedOprfServerKey>>,
 }
 
 /// The fields of a [`CompressedServerKey`] as read, before they are checked.
@@ -66,7 +71,37 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             key: parts.key,
             compression: parts.compression,
             expanded: ExpansionCache::default(),
+            tfhe_rs_oprf: Default::default(),
         })
+    }
+}
+
+impl CompressedServerKey {
+    /// A key of these parts, checked (no compression keys).
+    pub(crate) fn from_parts(
+        tag: KeyTag,
+        config: Config,
+        key: shortint::CompressedServerKey,
+    ) -> Result<Self> {
+        Self::try_from(CompressedServerKeyParts {
+            tag,
+            config,
+            key,
+            compression: None,
+        })
+    }
+
+    /// Its `shortint` key.
+    pub(crate) fn shortint_key(&self) -> &shortint::CompressedServerKey {
+        &self.key
+    }
+
+    /// The dedicated OPRF key of a key read from TFHE-rs's data.
+    pub(crate) fn tfhe_rs_oprf(
+        &self,
+    ) -> &std::sync::OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::CompressedOprfServerKey>>
+    {
+        &self.tfhe_rs_oprf
     }
 }
 
@@ -123,6 +158,7 @@ impl CompressedServerKey {
             key: shortint::CompressedServerKey::new(client_key.shortint_key())?,
             compression,
             expanded: ExpansionCache::default(),
+            tfhe_rs_oprf: Default::default(),
         })
     }
 

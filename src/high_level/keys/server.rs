@@ -12,7 +12,7 @@ use crate::scheduler::{
 };
 use crate::shortint;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The public evaluation key: what the server computes with. Cloning is cheap (the
 /// key is shared); clones share their bootstrap counters too.
@@ -51,6 +51,9 @@ struct ServerKeyInner {
     compression: Option<Arc<shortint::CompressionKeys>>,
     circuits: AtomicU64,
     layers: AtomicU64,
+    /// The dedicated OPRF key of a key read from TFHE-rs's data, kept to be
+    /// written back (gpufhe's pseudo-random values need no key).
+    tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
 }
 
 impl std::fmt::Debug for ServerKey {
@@ -83,7 +86,7 @@ pub struct ExecutionStats {
 
 impl ServerKey {
     /// A key computing on the CPU with the settings of `scheduler`.
-    pub(super) fn from_parts(
+    pub(crate) fn from_parts(
         tag: KeyTag,
         config: Config,
         key: shortint::ServerKey,
@@ -107,6 +110,7 @@ impl ServerKey {
                 compression,
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
+                tfhe_rs_oprf: OnceLock::new(),
             }),
         }
     }
@@ -313,6 +317,13 @@ impl ServerKey {
     }
 
     /// Where its circuits run.
+    /// The dedicated OPRF key of a key read from TFHE-rs's data.
+    pub(crate) fn tfhe_rs_oprf(
+        &self,
+    ) -> &OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>> {
+        &self.inner.tfhe_rs_oprf
+    }
+
     pub(crate) fn scheduler(&self) -> &Scheduler {
         &self.inner.scheduler
     }

@@ -18,6 +18,7 @@ mod config;
 mod own_format;
 mod parameters;
 pub(crate) mod safe;
+mod server_key;
 mod values;
 
 use crate::error::Result;

@@ -5,8 +5,8 @@
 use crate::high_level::{
     CompressedCiphertextList,
     CompressedCompactPublicKey,
-    CompressedPublicKey, CompressedServerKey,  KeySwitchingKey,
-    PublicKey, ServerKey,
+    CompressedPublicKey,  KeySwitchingKey,
+    PublicKey,
 };
 
 /// `Versionize`, `VersionizeOwned`, `Unversionize` as the identity over the type's
@@ -44,8 +44,6 @@ macro_rules! own_format {
 }
 
 own_format!(
-    "ServerKey" [] ServerKey;
-    "CompressedServerKey" [] CompressedServerKey;
     "KeySwitchingKey" [] KeySwitchingKey;
     "PublicKey" [] PublicKey;
     "CompressedPublicKey" [] CompressedPublicKey;

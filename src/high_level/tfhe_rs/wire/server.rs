@@ -53,9 +53,10 @@ impl<'de> serde::Deserialize<'de> for FourierPolynomials {
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let missing = || A::Error::custom("truncated Fourier polynomials");
+                // Before any element: bincode's hint is what remains.
+                let declared = seq.size_hint();
                 let size: u64 = seq.next_element()?.ok_or_else(missing)?;
                 let count: u64 = seq.next_element()?.ok_or_else(missing)?;
-                let declared = seq.size_hint();
                 if declared.is_some_and(|d| Some(d) != count.checked_add(2).map(|c| c as usize))
                 {
                     return Err(A::Error::custom(

@@ -1,0 +1,473 @@
+//! Server keys, plain and compressed, between gpufhe and TFHE-rs's data.
+//!
+//! The keys are the same: the keyswitching key with its levels in the other order,
+//! the bootstrap key with its GGSW rows in the other order, the Fourier bootstrap
+//! key in natural DFT order, scaled by `2^-64` (an exact permutation and scaling,
+//! so a TFHE-rs key is written back byte for byte), and seeded keys' bodies and
+//! seeds as they are (`core_crypto::algorithms::tfhe_rs_layout`). TFHE-rs's keys do
+//! not hold their noise parameters: they are those of the known parameter set
+//! whose shape they have. TFHE-rs's dedicated OPRF key is kept, to be written back.
+
+use super::compact::known_parameters;
+use super::parameters::{tag_from_wire, tag_to_wire};
+use super::wire::core::{
+    CiphertextModulus, CompressionSeed as WireSeed, DecompositionBaseLog as WireBaseLog,
+    DecompositionLevelCount as WireLevel, GlweSize, LweDimension as WireLweDimension,
+    LweKeyswitchKey, LweSize as WireLweSize, PBSOrder, PolynomialSize as WirePolynomialSize,
+    SeededGgswCiphertextList, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+};
+use super::wire::server::{
+    AtomicPatternServerKey, CompressedAtomicPatternServerKey,
+    CompressedModulusSwitchConfiguration, CompressedServerKey as WireCompressed,
+    CompressedStandardAtomicPatternServerKey, FourierLweBootstrapKey, FourierPolynomialList,
+    FourierPolynomials, HlIntegerCompressedServerKey, HlIntegerServerKey,
+    IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
+    ServerKey as WireServerKey, ShortintBootstrappingKey, ShortintCompressedBootstrappingKey,
+    ShortintCompressedServerKey, ShortintServerKey, StandardAtomicPatternServerKey,
+};
+use super::wire::shortint::{CarryModulus, MaxDegree, MaxNoiseLevel, MessageModulus};
+use super::{versionize_through_wire, TfheRsForm};
+use crate::core_crypto::tfhe_rs_layout::{
+    fourier_bootstrap_key_from_tfhe_rs_fourier, lwe_keyswitch_key_from_tfhe_rs_layout,
+    lwe_keyswitch_key_to_tfhe_rs_layout, seeded_lwe_bootstrap_key_from_tfhe_rs_parts,
+    seeded_lwe_keyswitch_key_from_tfhe_rs_parts, tfhe_rs_fourier_from_fourier_bootstrap_key,
+};
+use crate::core_crypto::{
+    BootstrapKeyShape, CompressionSeed, DecompositionBaseLog, DecompositionLevelCount,
+    GlweDimension, LweDimension, LweSize, ModulusSwitchType, PolynomialSize,
+};
+use crate::error::{Error, Result};
+use crate::high_level::{CompressedServerKey, ConfigBuilder, ServerKey};
+use crate::scheduler::SchedulerConfig;
+use crate::shortint::{self, PbsKind, ShortintParameters};
+use std::sync::Arc;
+use tfhe_csprng::generators::aes_ctr::{AesCtrParams, AesIndex, ByteIndex, TableIndex};
+use tfhe_csprng::seeders::{Seed, SeedKind};
+use tfhe_fft::c64;
+
+/// What a TFHE-rs server key says of its parameters.
+#[derive(Clone, Copy, PartialEq)]
+struct KeyShape {
+    lwe_dimension: usize,
+    glwe_dimension: usize,
+    polynomial_size: usize,
+    pbs_base_log: usize,
+    pbs_level: usize,
+    ks_base_log: usize,
+    ks_level: usize,
+    message_modulus: u64,
+    carry_modulus: u64,
+    max_noise_level: u64,
+    modulus_switch: ModulusSwitchType,
+}
+
+impl KeyShape {
+    fn of(p: &ShortintParameters) -> Self {
+        Self {
+            lwe_dimension: p.lwe_dimension.0,
+            glwe_dimension: p.glwe_dimension.0,
+            polynomial_size: p.polynomial_size.0,
+            pbs_base_log: p.pbs_base_log.0,
+            pbs_level: p.pbs_level.0,
+            ks_base_log: p.ks_base_log.0,
+            ks_level: p.ks_level.0,
+            message_modulus: p.message_modulus,
+            carry_modulus: p.carry_modulus,
+            max_noise_level: p.max_noise_level,
+            modulus_switch: p.modulus_switch,
+        }
+    }
+
+    /// The known classical parameter set of this shape; an insecure one only
+    /// inside [`crate::serialization::with_insecure_parameters_allowed`].
+    fn parameters(&self) -> Result<ShortintParameters> {
+        let p = known_parameters()
+            .into_iter()
+            .find(|p| p.pbs_kind == PbsKind::Classical && KeyShape::of(p) == *self)
+            .ok_or_else(|| {
+                Error::InvalidParameter(
+                    "a TFHE-rs server key of a shape that matches no parameter set gpufhe \
+                     knows (its keys do not hold their noise parameters): gpufhe reads the \
+                     keys of its named sets, such as TFHE-rs's defaults"
+                        .into(),
+                )
+            })?;
+        if p.check_security().is_err() && !crate::serialization::codec::insecure_parameters_allowed()
+        {
+            p.check_security()?;
+        }
+        Ok(p)
+    }
+
+    /// The bootstrap key's shape.
+    fn bootstrap(&self) -> BootstrapKeyShape {
+        BootstrapKeyShape {
+            input_lwe_dimension: LweDimension(self.lwe_dimension),
+            glwe_dimension: GlweDimension(self.glwe_dimension),
+            polynomial_size: PolynomialSize(self.polynomial_size),
+            base_log: DecompositionBaseLog(self.pbs_base_log),
+            level: DecompositionLevelCount(self.pbs_level),
+        }
+    }
+}
+
+/// gpufhe's modulus switch of TFHE-rs's configuration.
+fn modulus_switch(standard: bool, centered: bool) -> Result<ModulusSwitchType> {
+    match (standard, centered) {
+        (true, _) => Ok(ModulusSwitchType::Standard),
+        (_, true) => Ok(ModulusSwitchType::CenteredMeanNoiseReduction),
+        _ => Err(Error::InvalidParameter(
+            "a server key with the drift-technique modulus switch, which gpufhe does not \
+             support"
+                .into(),
+        )),
+    }
+}
+
+/// `Err` unless the blocks live under the big key (keyswitch, then bootstrap).
+fn check_order(order: PBSOrder) -> Result<()> {
+    if order == PBSOrder::KeyswitchBootstrap {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(
+            "a server key of PBS order bootstrap-then-keyswitch; gpufhe's blocks live under \
+             the big key"
+                .into(),
+        ))
+    }
+}
+
+/// TFHE-rs's largest degree of a block of an integer server key: the total
+/// modulus less one carry's worth, room for a carry from another block.
+fn max_degree(p: &ShortintParameters) -> u64 {
+    p.total_modulus() - p.carry_modulus
+}
+
+/// `Err` unless the key's bookkeeping is that of its parameters.
+fn check_bookkeeping(p: &ShortintParameters, degree: u64) -> Result<()> {
+    crate::error::check_eq("maximum degree of the server key", max_degree(p) as usize, degree as usize)
+}
+
+/// `Err` unless a key of `bytes` can be made within the memory budget.
+fn reserve(bytes: usize, what: &'static str) -> Result<crate::memory::MemoryReservation> {
+    crate::memory::reserve_host_memory(bytes as u64, what)
+}
+
+impl TfheRsForm for ServerKey {
+    type Wire = WireServerKey;
+
+    fn to_wire(&self) -> Result<WireServerKey> {
+        if self.compression_keys().is_some() {
+            return Err(Error::InvalidParameter(
+                "a server key with compression keys has no TFHE-rs form in this version of \
+                 gpufhe (gpufhe's ciphertext compression differs from TFHE-rs's)"
+                    .into(),
+            ));
+        }
+        let host = self.scheduler().host_key();
+        let p = *host.parameters();
+        if p.pbs_kind != PbsKind::Classical {
+            return Err(Error::InvalidParameter(
+                "a multi-bit server key has no TFHE-rs form in this version of gpufhe".into(),
+            ));
+        }
+        let fourier = tfhe_rs_fourier_from_fourier_bootstrap_key(host.bootstrap_key());
+        let ksk = host.keyswitch_key();
+        Ok(WireServerKey {
+            key: HlIntegerServerKey {
+                key: IntegerServerKey {
+                    key: ShortintServerKey {
+                        atomic_pattern: AtomicPatternServerKey::Standard(
+                            StandardAtomicPatternServerKey {
+                                key_switching_key: LweKeyswitchKey {
+                                    data: lwe_keyswitch_key_to_tfhe_rs_layout(ksk),
+                                    decomp_base_log: WireBaseLog(p.ks_base_log.0),
+                                    decomp_level_count: WireLevel(p.ks_level.0),
+                                    output_lwe_size: WireLweSize(ksk.output_lwe_size().0),
+                                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                                },
+                                bootstrapping_key: ShortintBootstrappingKey::Classic {
+                                    bsk: fourier_to_wire(&p, fourier),
+                                    modulus_switch_noise_reduction_key: match p.modulus_switch {
+                                        ModulusSwitchType::Standard => {
+                                            ModulusSwitchConfiguration::Standard
+                                        }
+                                        ModulusSwitchType::CenteredMeanNoiseReduction => {
+                                            ModulusSwitchConfiguration::CenteredMeanNoiseReduction
+                                        }
+                                    },
+                                },
+                                pbs_order: PBSOrder::KeyswitchBootstrap,
+                            },
+                        ),
+                        message_modulus: MessageModulus(p.message_modulus),
+                        carry_modulus: CarryModulus(p.carry_modulus),
+                        max_degree: MaxDegree(max_degree(&p)),
+                        max_noise_level: MaxNoiseLevel(p.max_noise_level),
+                        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                    },
+                },
+                cpk_key_switching_key_material: None,
+                compression_key: None,
+                decompression_key: None,
+                noise_squashing_key: None,
+                noise_squashing_compression_key: None,
+                cpk_re_randomization_key: None,
+                oprf_key: self.tfhe_rs_oprf().get().map(|k| (**k).clone()),
+                transciphering_key: None,
+            },
+            tag: tag_to_wire(self.tag()),
+        })
+    }
+
+    fn from_wire(wire: WireServerKey) -> Result<Self> {
+        let hl = wire.key;
+        let key = hl.key.key;
+        key.ciphertext_modulus.check_native_u64("server key")?;
+        let AtomicPatternServerKey::Standard(ap) = key.atomic_pattern else {
+            return Err(Error::InvalidParameter(
+                "a server key of the KeySwitch32 atomic pattern, which gpufhe does not support"
+                    .into(),
+            ));
+        };
+        check_order(ap.pbs_order)?;
+        let ShortintBootstrappingKey::Classic {
+            bsk,
+            modulus_switch_noise_reduction_key: switch,
+        } = ap.bootstrapping_key
+        else {
+            return Err(Error::InvalidParameter(
+                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read"
+                    .into(),
+            ));
+        };
+        let ksk = ap.key_switching_key;
+        ksk.ciphertext_modulus.check_native_u64("keyswitching key")?;
+        let shape = KeyShape {
+            lwe_dimension: bsk.input_lwe_dimension.0,
+            glwe_dimension: bsk.glwe_size.0.saturating_sub(1),
+            polynomial_size: bsk.fourier.0.polynomial_size,
+            pbs_base_log: bsk.decomposition_base_log.0,
+            pbs_level: bsk.decomposition_level_count.0,
+            ks_base_log: ksk.decomp_base_log.0,
+            ks_level: ksk.decomp_level_count.0,
+            message_modulus: key.message_modulus.0,
+            carry_modulus: key.carry_modulus.0,
+            max_noise_level: key.max_noise_level.0,
+            modulus_switch: modulus_switch(
+                switch == ModulusSwitchConfiguration::Standard,
+                switch == ModulusSwitchConfiguration::CenteredMeanNoiseReduction,
+            )?,
+        };
+        let p = shape.parameters()?;
+        check_bookkeeping(&p, key.max_degree.0)?;
+        let _memory = reserve(
+            p.bootstrap_key_shape().ggsw_size().saturating_mul(p.lwe_dimension.0) * 16,
+            "reading a TFHE-rs server key",
+        )?;
+        let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
+            ksk.data,
+            DecompositionBaseLog(ksk.decomp_base_log.0),
+            DecompositionLevelCount(ksk.decomp_level_count.0),
+            LweSize(ksk.output_lwe_size.0),
+        )?;
+        let polys: Vec<c64> = bsk.fourier.0.values.iter().map(|&(re, im)| c64::new(re, im)).collect();
+        let bootstrap_key = fourier_bootstrap_key_from_tfhe_rs_fourier(&polys, shape.bootstrap())?;
+        let host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
+        let config = ConfigBuilder::default().with_insecure_custom_parameters(p)?.build();
+        let key = ServerKey::from_parts(
+            tag_from_wire(&wire.tag),
+            config,
+            host,
+            None,
+            &SchedulerConfig::from_env()?,
+        );
+        if let Some(oprf) = hl.oprf_key {
+            let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
+        }
+        Ok(key)
+    }
+}
+
+/// TFHE-rs's Fourier bootstrap key of parameters `p` from its polynomials.
+fn fourier_to_wire(p: &ShortintParameters, polys: Vec<c64>) -> FourierLweBootstrapKey {
+    FourierLweBootstrapKey {
+        fourier: FourierPolynomialList(FourierPolynomials {
+            polynomial_size: p.polynomial_size.0,
+            values: polys.into_iter().map(|z| (z.re, z.im)).collect(),
+        }),
+        input_lwe_dimension: WireLweDimension(p.lwe_dimension.0),
+        glwe_size: GlweSize(p.glwe_dimension.0 + 1),
+        decomposition_base_log: WireBaseLog(p.pbs_base_log.0),
+        decomposition_level_count: WireLevel(p.pbs_level.0),
+    }
+}
+
+/// TFHE-rs's form of a mask seed.
+pub(crate) fn seed_to_wire(seed: CompressionSeed) -> WireSeed {
+    WireSeed {
+        inner: AesCtrParams {
+            seed: SeedKind::Ctr(Seed(seed.seed())),
+            first_index: TableIndex::new(
+                AesIndex(seed.first_aes_index()),
+                ByteIndex(seed.first_byte_index()),
+            ),
+        },
+    }
+}
+
+/// The mask seed of TFHE-rs's data (AES-CTR seeds; XOF seeds are refused).
+pub(crate) fn seed_from_wire(seed: &WireSeed) -> Result<CompressionSeed> {
+    let SeedKind::Ctr(Seed(key)) = &seed.inner.seed else {
+        return Err(Error::InvalidParameter(
+            "a mask seed of TFHE-rs's XOF kind, which gpufhe does not support".into(),
+        ));
+    };
+    // TableIndex keeps its parts private: its distance from the first index.
+    let offset = TableIndex::distance(&seed.inner.first_index, &TableIndex::FIRST)
+        .map(|c| c.0)
+        .ok_or_else(|| Error::InvalidParameter("a mask seed before the first index".into()))?;
+    CompressionSeed::with_first_index(*key, offset / 16, (offset % 16) as usize)
+}
+
+impl TfheRsForm for CompressedServerKey {
+    type Wire = WireCompressed;
+
+    fn to_wire(&self) -> Result<WireCompressed> {
+        if self.has_compression_key() {
+            return Err(Error::InvalidParameter(
+                "a compressed server key with compression keys has no TFHE-rs form in this \
+                 version of gpufhe"
+                    .into(),
+            ));
+        }
+        let key = self.shortint_key();
+        let p = *key.parameters();
+        if p.pbs_kind != PbsKind::Classical {
+            return Err(Error::InvalidParameter(
+                "a multi-bit server key has no TFHE-rs form in this version of gpufhe".into(),
+            ));
+        }
+        let (ksk, bsk) = (&key.keyswitch_key, &key.bootstrap_key);
+        Ok(WireCompressed {
+            integer_key: HlIntegerCompressedServerKey {
+                key: IntegerCompressedServerKey {
+                    key: ShortintCompressedServerKey {
+                        compressed_ap_server_key: CompressedAtomicPatternServerKey::Standard(
+                            CompressedStandardAtomicPatternServerKey {
+                                key_switching_key: SeededLweKeyswitchKey {
+                                    data: ksk.bodies().to_vec(),
+                                    decomp_base_log: WireBaseLog(p.ks_base_log.0),
+                                    decomp_level_count: WireLevel(p.ks_level.0),
+                                    output_lwe_size: WireLweSize(p.lwe_dimension.0 + 1),
+                                    compression_seed: seed_to_wire(ksk.seed()),
+                                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                                },
+                                bootstrapping_key: ShortintCompressedBootstrappingKey::Classic {
+                                    bsk: SeededLweBootstrapKey {
+                                        ggsw_list: SeededGgswCiphertextList {
+                                            data: bsk.bodies().to_vec(),
+                                            glwe_size: GlweSize(p.glwe_dimension.0 + 1),
+                                            polynomial_size: WirePolynomialSize(p.polynomial_size.0),
+                                            decomp_base_log: WireBaseLog(p.pbs_base_log.0),
+                                            decomp_level_count: WireLevel(p.pbs_level.0),
+                                            compression_seed: seed_to_wire(bsk.seed()),
+                                            ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                                        },
+                                    },
+                                    modulus_switch_noise_reduction_key: match p.modulus_switch {
+                                        ModulusSwitchType::Standard => {
+                                            CompressedModulusSwitchConfiguration::Standard
+                                        }
+                                        ModulusSwitchType::CenteredMeanNoiseReduction => {
+                                            CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction
+                                        }
+                                    },
+                                },
+                                pbs_order: PBSOrder::KeyswitchBootstrap,
+                            },
+                        ),
+                        message_modulus: MessageModulus(p.message_modulus),
+                        carry_modulus: CarryModulus(p.carry_modulus),
+                        max_degree: MaxDegree(max_degree(&p)),
+                        max_noise_level: MaxNoiseLevel(p.max_noise_level),
+                    },
+                },
+                cpk_key_switching_key_material: None,
+                compression_key: None,
+                decompression_key: None,
+                noise_squashing_key: None,
+                noise_squashing_compression_key: None,
+                cpk_re_randomization_key: None,
+                oprf_key: self.tfhe_rs_oprf().get().map(|k| (**k).clone()),
+                transciphering_key: None,
+            },
+            tag: tag_to_wire(self.tag()),
+        })
+    }
+
+    fn from_wire(wire: WireCompressed) -> Result<Self> {
+        let hl = wire.integer_key;
+        let key = hl.key.key;
+        let CompressedAtomicPatternServerKey::Standard(ap) = key.compressed_ap_server_key else {
+            return Err(Error::InvalidParameter(
+                "a server key of the KeySwitch32 atomic pattern, which gpufhe does not support"
+                    .into(),
+            ));
+        };
+        check_order(ap.pbs_order)?;
+        let ShortintCompressedBootstrappingKey::Classic {
+            bsk,
+            modulus_switch_noise_reduction_key: switch,
+        } = ap.bootstrapping_key
+        else {
+            return Err(Error::InvalidParameter(
+                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read"
+                    .into(),
+            ));
+        };
+        let (ksk, ggsw) = (ap.key_switching_key, bsk.ggsw_list);
+        ksk.ciphertext_modulus.check_native_u64("keyswitching key")?;
+        ggsw.ciphertext_modulus.check_native_u64("bootstrap key")?;
+        let shape = KeyShape {
+            lwe_dimension: ksk.output_lwe_size.0.saturating_sub(1),
+            glwe_dimension: ggsw.glwe_size.0.saturating_sub(1),
+            polynomial_size: ggsw.polynomial_size.0,
+            pbs_base_log: ggsw.decomp_base_log.0,
+            pbs_level: ggsw.decomp_level_count.0,
+            ks_base_log: ksk.decomp_base_log.0,
+            ks_level: ksk.decomp_level_count.0,
+            message_modulus: key.message_modulus.0,
+            carry_modulus: key.carry_modulus.0,
+            max_noise_level: key.max_noise_level.0,
+            modulus_switch: modulus_switch(
+                switch == CompressedModulusSwitchConfiguration::Standard,
+                switch == CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction,
+            )?,
+        };
+        let p = shape.parameters()?;
+        check_bookkeeping(&p, key.max_degree.0)?;
+        let keyswitch_key = seeded_lwe_keyswitch_key_from_tfhe_rs_parts(
+            ksk.data,
+            DecompositionBaseLog(ksk.decomp_base_log.0),
+            DecompositionLevelCount(ksk.decomp_level_count.0),
+            LweSize(ksk.output_lwe_size.0),
+            seed_from_wire(&ksk.compression_seed)?,
+        )?;
+        let bootstrap_key = seeded_lwe_bootstrap_key_from_tfhe_rs_parts(
+            ggsw.data,
+            shape.bootstrap(),
+            seed_from_wire(&ggsw.compression_seed)?,
+        )?;
+        let seeded = shortint::CompressedServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
+        let config = ConfigBuilder::default().with_insecure_custom_parameters(p)?.build();
+        let key = CompressedServerKey::from_parts(tag_from_wire(&wire.tag), config, seeded)?;
+        if let Some(oprf) = hl.oprf_key {
+            let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
+        }
+        Ok(key)
+    }
+}
+
+versionize_through_wire!("high_level_api::ServerKey", WireServerKey, [] ServerKey);
+versionize_through_wire!("high_level_api::CompressedServerKey", WireCompressed, [] CompressedServerKey);
