@@ -85,6 +85,20 @@ impl SeededBlocks {
         self.0.list.bodies().len()
     }
 
+    /// Blocks of this seeded list and these moduli, checked.
+    pub(crate) fn from_parts(
+        list: SeededLweCiphertextList,
+        message_modulus: u64,
+        carry_modulus: u64,
+    ) -> Result<Self> {
+        Self::try_from(SeededBlocksParts {
+            list,
+            message_modulus,
+            carry_modulus,
+        })
+    }
+
+
     /// Whether it holds no block.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

@@ -183,3 +183,26 @@ fn tfhe_rs_compact_keys_and_lists_work_in_gpufhe_and_round_trip_exactly() {
     let a: FheUint8 = back.expand().unwrap().get(0).unwrap().unwrap();
     assert_eq!(FheDecrypt::<u8>::decrypt(&a, &client_key), 201);
 }
+
+#[test]
+fn tfhe_rs_seeded_compressed_values_expand_here_and_the_reverse() {
+    use gpufhe::CompressedFheUint8;
+    let client_key: ClientKey = read_exactly("client_key-default.bin");
+    // TFHE-rs gives each block its own seed: the masks are its AES-CTR streams.
+    let theirs: CompressedFheUint8 = read_exactly("compressed_fheuint8-42.bin");
+    let clear: u8 = theirs.decompress().decrypt(&client_key);
+    assert_eq!(clear.to_string(), clears("compressed_fheuint8-42.bin")[0]);
+    // gpufhe's one seed per value is written as TFHE-rs's seed per block (the
+    // stream's position of each mask): the size TFHE-rs gives it.
+    let mine = CompressedFheUint8::encrypt(42u8, &client_key);
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&mine, &mut bytes, LIMIT).unwrap();
+    assert_eq!(bytes.len(), golden("compressed_fheuint8-42.bin").len());
+    let back: CompressedFheUint8 =
+        gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
+    let clear: u8 = back.decompress().decrypt(&client_key);
+    assert_eq!(clear, 42);
+    let mut again = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&back, &mut again, LIMIT).unwrap();
+    assert!(again == bytes);
+}

@@ -111,7 +111,8 @@ fn tfhe_rs_compressed_values_and_packed_lists_expand_in_gpufhe() {
         assert_eq!(FheDecrypt::<u16>::decrypt(&w, client_key), 48879, "{name}");
     }
     gpufhe::unset_server_key();
-    let _ = std::any::type_name::<CompressedFheUint16>();
+    let seeded: CompressedFheUint16 = read_exactly("small-compressed_fheuint16-4660.bin");
+    assert_eq!(FheDecrypt::<u16>::decrypt(&seeded.decompress(), client_key), 4660);
 }
 
 #[test]

@@ -20,6 +20,9 @@ use serde::{Deserialize, Serialize};
 pub(crate) enum CompressedBlocks {
     /// Encrypted with a seed by the client key.
     Seeded(SeededBlocks),
+    /// Encrypted with a seed per run of blocks (TFHE-rs gives each block its own
+    /// seed); at least two runs, of the same moduli.
+    SeededRuns(Vec<SeededBlocks>),
     /// Compressed block by block by the server key after a computation (gpufhe
     /// before TFHE-rs's format; still read).
     ModulusSwitched(ModulusSwitchedBlocks),
@@ -76,6 +79,13 @@ impl CompressedStorage {
     pub(crate) fn decompress(&self, bits: u32) -> Result<Storage> {
         let mut blocks = match &self.blocks {
             CompressedBlocks::Seeded(blocks) => blocks.decompress()?,
+            CompressedBlocks::SeededRuns(runs) => {
+                let mut blocks = Vec::new();
+                for run in runs {
+                    blocks.extend(run.decompress()?);
+                }
+                blocks
+            }
             CompressedBlocks::ModulusSwitched(b) => {
                 let key = self.server_key()?;
                 key.scheduler().host_key().decompress_modulus_switched(b)?
@@ -108,6 +118,11 @@ impl CompressedStorage {
     pub(crate) fn layout(&self) -> (u64, u64, usize) {
         match &self.blocks {
             CompressedBlocks::Seeded(b) => (b.message_modulus(), b.carry_modulus(), b.len()),
+            CompressedBlocks::SeededRuns(runs) => (
+                runs.first().map_or(0, |b| b.message_modulus()),
+                runs.first().map_or(0, |b| b.carry_modulus()),
+                runs.iter().map(|b| b.len()).sum(),
+            ),
             CompressedBlocks::ModulusSwitched(b) => {
                 (b.message_modulus(), b.carry_modulus(), b.len())
             }
@@ -119,6 +134,19 @@ impl CompressedStorage {
     pub(crate) fn validate(&self, bits: u32) -> Result<()> {
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.validate()?,
+            CompressedBlocks::SeededRuns(runs) => {
+                for run in runs {
+                    run.validate()?;
+                    if (run.message_modulus(), run.carry_modulus()) != {
+                        let first = &runs[0];
+                        (first.message_modulus(), first.carry_modulus())
+                    } {
+                        return Err(Error::InvalidParameter(
+                            "seeded blocks of different moduli in one value".into(),
+                        ));
+                    }
+                }
+            }
             CompressedBlocks::ModulusSwitched(b) => b.validate()?,
             CompressedBlocks::Paired(b) => b.validate()?,
         }
@@ -133,6 +161,11 @@ impl CompressedStorage {
         let p = params.block_parameters()?;
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.check_parameters(p)?,
+            CompressedBlocks::SeededRuns(runs) => {
+                for run in runs {
+                    run.check_parameters(p)?;
+                }
+            }
             CompressedBlocks::ModulusSwitched(b) => b.check_parameters(p)?,
             CompressedBlocks::Paired(b) => b.check_parameters(p)?,
         }
@@ -148,6 +181,7 @@ impl CompressedStorage {
     pub(crate) fn expanded_bytes(&self) -> u64 {
         match &self.blocks {
             CompressedBlocks::Seeded(b) => b.expanded_bytes(),
+            CompressedBlocks::SeededRuns(runs) => runs.iter().map(|b| b.expanded_bytes()).sum(),
             CompressedBlocks::ModulusSwitched(_) | CompressedBlocks::Paired(_) => 0,
         }
     }

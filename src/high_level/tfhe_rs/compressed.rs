@@ -3,25 +3,30 @@
 //! modulus-switched (compressed after a computation, two blocks per ciphertext).
 
 use super::parameters::{tag_from_wire, tag_to_wire};
-use super::wire::core::{CiphertextModulusLog, LweDimension as WireLweDimension, PBSOrder};
+use super::server_key::{seed_from_wire, seed_to_wire};
+use super::wire::core::{
+    CiphertextModulus, CiphertextModulusLog, LweDimension as WireLweDimension,
+    LweSize as WireLweSize, PBSOrder, SeededLweCiphertext,
+};
 use super::wire::high_level::{
     CompressedFheBool as WireBool, CompressedFheInt as WireInt, CompressedFheUint as WireUint,
     CompressedModulusSwitchedRadixCiphertext, CompressedModulusSwitchedRadixCiphertextGeneric,
+    CompressedRadixCiphertext,
     CompressedSignedRadix, CompressedUnsignedRadix, InnerCompressedFheBool, Tag,
 };
 use super::wire::shortint::{
-    AtomicPatternKind, CarryModulus, CompressedModulusSwitchedCiphertext,
+    AtomicPatternKind, CarryModulus, CompressedCiphertext, CompressedModulusSwitchedCiphertext,
     CompressedModulusSwitchedLweCiphertext, Degree, InternalCompressedModulusSwitchedCiphertext,
-    MessageModulus, PackedIntegers,
+    MessageModulus, NoiseLevel, PackedIntegers,
 };
 use super::{versionize_through_wire, TfheRsForm};
-use crate::core_crypto::LweDimension;
+use crate::core_crypto::{CompressionSeed, LweDimension, LweSize, SeededLweCiphertextList};
 use crate::error::{check_eq, Error, Result};
 use crate::high_level::internals::compressed::{CompressedBlocks, CompressedStorage};
 use crate::high_level::{
     CompressedFheBool, CompressedFheInt, CompressedFheUint, FheIntId, FheUintId,
 };
-use crate::shortint::{ModulusSwitchedBlocks, PairedBlocks};
+use crate::shortint::{ModulusSwitchedBlocks, PairedBlocks, SeededBlocks};
 
 /// The degrees TFHE-rs writes for the compressed blocks of a value: a pair of
 /// digits, and a block alone.
@@ -188,13 +193,92 @@ fn paired_from_wire(
     Ok(CompressedBlocks::Paired(PairedBlocks::from_parts(pairs, last)?))
 }
 
-/// What TFHE-rs's seeded form needs that this version of gpufhe does not write.
-fn seeded_not_yet() -> Error {
-    Error::InvalidParameter(
-        "a seeded compressed value (CompressedFheUint::encrypt) has no TFHE-rs form in \
-         this version of gpufhe"
-            .into(),
-    )
+/// The seeded blocks of a value (one run or several).
+fn seeded_runs(blocks: &CompressedBlocks) -> Option<&[SeededBlocks]> {
+    match blocks {
+        CompressedBlocks::Seeded(run) => Some(std::slice::from_ref(run)),
+        CompressedBlocks::SeededRuns(runs) => Some(runs),
+        _ => None,
+    }
+}
+
+/// TFHE-rs's seeded blocks of degree `degree`: each its body and the seed of its
+/// mask in its run's stream.
+fn seeded_to_wire(runs: &[SeededBlocks], degree: u64) -> Result<Vec<CompressedCiphertext>> {
+    let mut out = Vec::new();
+    for run in runs {
+        let list = run.as_seeded_lwe_list();
+        let dimension = list.lwe_size().0 as u64 - 1;
+        for (i, &body) in list.bodies().iter().enumerate() {
+            out.push(CompressedCiphertext {
+                ct: SeededLweCiphertext {
+                    data: body,
+                    lwe_size: WireLweSize(list.lwe_size().0),
+                    compression_seed: seed_to_wire(list.seed().after_words(i as u64 * dimension)?),
+                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                },
+                degree: Degree(degree),
+                message_modulus: MessageModulus(run.message_modulus()),
+                carry_modulus: CarryModulus(run.carry_modulus()),
+                atomic_pattern: AtomicPatternKind::Standard(PBSOrder::KeyswitchBootstrap),
+                noise_level: NoiseLevel(1),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// gpufhe's seeded blocks of TFHE-rs's: blocks whose masks follow each other in
+/// one stream make one run.
+fn seeded_from_wire(wire: &[CompressedCiphertext], max_degree: u64) -> Result<CompressedBlocks> {
+    let first = wire
+        .first()
+        .ok_or_else(|| Error::InvalidParameter("a compressed value of no blocks".into()))?;
+    let moduli = (first.message_modulus.0, first.carry_modulus.0);
+    let size = first.ct.lwe_size.0;
+    let dimension = (size as u64).saturating_sub(1);
+    // (seed of the run, bodies)
+    let mut runs: Vec<(CompressionSeed, Vec<u64>)> = Vec::new();
+    for block in wire {
+        block.ct.ciphertext_modulus.check_native_u64("seeded block")?;
+        if block.atomic_pattern != AtomicPatternKind::Standard(PBSOrder::KeyswitchBootstrap)
+            || (block.message_modulus.0, block.carry_modulus.0) != moduli
+            || block.ct.lwe_size.0 != size
+            || block.degree.0 > max_degree
+            || block.noise_level.0 != 1
+        {
+            return Err(Error::InvalidParameter(format!(
+                "a seeded block of degree {} (at most {max_degree}), noise level {} (1), \
+                 moduli ({}, {}), LWE size {} or atomic pattern {:?} unlike the value's first",
+                block.degree.0,
+                block.noise_level.0,
+                block.message_modulus.0,
+                block.carry_modulus.0,
+                block.ct.lwe_size.0,
+                block.atomic_pattern
+            )));
+        }
+        let seed = seed_from_wire(&block.ct.compression_seed)?;
+        let follows = runs.last().is_some_and(|(start, bodies)| {
+            start.after_words(bodies.len() as u64 * dimension).ok() == Some(seed)
+        });
+        match runs.last_mut() {
+            Some((_, bodies)) if follows => bodies.push(block.ct.data),
+            _ => runs.push((seed, vec![block.ct.data])),
+        }
+    }
+    let mut runs = runs
+        .into_iter()
+        .map(|(seed, bodies)| {
+            let list = SeededLweCiphertextList::from_parts(bodies, seed, LweSize(size))?;
+            SeededBlocks::from_parts(list, moduli.0, moduli.1)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok(if runs.len() == 1 {
+        CompressedBlocks::Seeded(runs.remove(0))
+    } else {
+        CompressedBlocks::SeededRuns(runs)
+    })
 }
 
 /// The storage of a compressed `bits`-bit value read from TFHE-rs's data, checked.
@@ -221,9 +305,11 @@ macro_rules! compressed_integer {
             fn to_wire(&self) -> Result<$wire> {
                 let storage = self.compressed_storage();
                 let degrees = Degrees::of_integer(message_modulus(storage));
-                let ciphertext = match &storage.blocks {
-                    CompressedBlocks::Seeded(_) => return Err(seeded_not_yet()),
-                    _ => $inner::ModulusSwitched(CompressedModulusSwitchedRadixCiphertext(
+                let ciphertext = match seeded_runs(&storage.blocks) {
+                    Some(runs) => $inner::Seeded(CompressedRadixCiphertext {
+                        blocks: seeded_to_wire(runs, degrees.single)?,
+                    }),
+                    None => $inner::ModulusSwitched(CompressedModulusSwitchedRadixCiphertext(
                         paired_to_wire(storage, degrees)?,
                     )),
                 };
@@ -235,7 +321,10 @@ macro_rules! compressed_integer {
 
             fn from_wire(wire: $wire) -> Result<Self> {
                 let blocks = match &wire.ciphertext {
-                    $inner::Seeded(_) => return Err(seeded_not_yet()),
+                    $inner::Seeded(radix) => {
+                        let m0 = radix.blocks.first().map_or(0, |b| b.message_modulus.0);
+                        seeded_from_wire(&radix.blocks, m0.saturating_sub(1))?
+                    }
                     $inner::ModulusSwitched(m) => {
                         let m0 = m.0.paired_blocks.first().or(m.0.last_block.as_ref());
                         let m0 = m0.map_or(0, |b| b.message_modulus.0);
@@ -269,7 +358,18 @@ impl TfheRsForm for CompressedFheBool {
     fn to_wire(&self) -> Result<WireBool> {
         let storage = self.compressed_storage();
         let inner = match &storage.blocks {
-            CompressedBlocks::Seeded(_) => return Err(seeded_not_yet()),
+            CompressedBlocks::Seeded(_) | CompressedBlocks::SeededRuns(_) => {
+                let runs = seeded_runs(&storage.blocks).unwrap_or_default();
+                let mut blocks = seeded_to_wire(runs, Degrees::BOOLEAN.single)?;
+                match (blocks.pop(), blocks.is_empty()) {
+                    (Some(block), true) => InnerCompressedFheBool::Seeded(block),
+                    _ => {
+                        return Err(Error::InvalidParameter(
+                            "a compressed boolean holds one block".into(),
+                        ))
+                    }
+                }
+            }
             CompressedBlocks::Paired(b) if b.len() == 1 => match b.last() {
                 Some(last) => InnerCompressedFheBool::ModulusSwitched(switched_to_wire(
                     last,
@@ -288,7 +388,9 @@ impl TfheRsForm for CompressedFheBool {
 
     fn from_wire(wire: WireBool) -> Result<Self> {
         let blocks = match &wire.inner {
-            InnerCompressedFheBool::Seeded(_) => return Err(seeded_not_yet()),
+            InnerCompressedFheBool::Seeded(block) => {
+                seeded_from_wire(std::slice::from_ref(block), Degrees::BOOLEAN.single)?
+            }
             InnerCompressedFheBool::ModulusSwitched(block) => {
                 let generic = CompressedModulusSwitchedRadixCiphertextGeneric {
                     paired_blocks: vec![],
