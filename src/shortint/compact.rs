@@ -171,7 +171,9 @@ impl CompactPublicKey {
 /// A [`CompactPublicKey`] whose mask is replaced by the seed it was drawn from: the
 /// body (`N` words) and a [`CompressionSeed`] instead of `(k + 1) N` words, about half the
 /// size on the default parameters (`k = 1`). The mask is public, so the seed is
-/// too; [`CompressedCompactPublicKey::decompress`] regenerates it.
+/// too; [`CompressedCompactPublicKey::decompress`] regenerates it. For `k = 1` it is
+/// TFHE-rs's seeded key: the stream is TFHE-rs's mask `a`, the body its `b`
+/// (the key's mask is `σ(-a/X)` and body `σ(b)`, see [`sigma`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompressedCompactPublicKey {
     parameters: ShortintParameters,
@@ -194,13 +196,54 @@ impl CompressedCompactPublicKey {
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let p = *client_key.parameters();
         let seed = CompressionSeed::from_os()?;
-        let key = encryption_of_zero(client_key, &mut EncryptionRandomGenerator::new(seed)?)?;
-        let body = key.as_slice()[p.glwe_dimension.0 * p.polynomial_size.0..].to_vec();
+        let mut rng = EncryptionRandomGenerator::new(seed)?;
+        let body = if p.glwe_dimension.0 == 1 {
+            // TFHE-rs's form (see the type's docs): the stream is `a`.
+            let mut a = vec![0u64; p.polynomial_size.0];
+            rng.fill_mask(&mut a);
+            let mask = sigma(&divided_by_minus_x(&a));
+            let mut body = vec![0u64; p.polynomial_size.0];
+            polynomial_wrapping_add_mul_binary_assign(
+                &mut body,
+                &mask,
+                client_key.glwe_secret_key().as_slice(),
+            );
+            rng.add_noise(&mut body, p.glwe_noise_distribution)?;
+            sigma(&body)
+        } else {
+            let key = encryption_of_zero(client_key, &mut rng)?;
+            key.as_slice()[p.glwe_dimension.0 * p.polynomial_size.0..].to_vec()
+        };
         Ok(Self {
             parameters: p,
             seed,
             body,
         })
+    }
+
+    /// A key of these parts, checked.
+    pub(crate) fn from_parts(
+        parameters: ShortintParameters,
+        seed: CompressionSeed,
+        body: Vec<u64>,
+    ) -> Result<Self> {
+        let key = Self {
+            parameters,
+            seed,
+            body,
+        };
+        key.validate()?;
+        Ok(key)
+    }
+
+    /// The seed of its mask.
+    pub(crate) fn seed(&self) -> CompressionSeed {
+        self.seed
+    }
+
+    /// Its body as stored (TFHE-rs's `b` for `k = 1`).
+    pub(crate) fn body(&self) -> &[u64] {
+        &self.body
     }
 
     /// The parameters of the blocks its key encrypts.
@@ -247,7 +290,13 @@ impl CompressedCompactPublicKey {
         let mut data = vec![0u64; glwe_words(&self.parameters)];
         let (mask, body) = data.split_at_mut(glwe_words(&self.parameters) - self.body.len());
         EncryptionRandomGenerator::masks_only(self.seed).fill_mask(mask);
-        body.copy_from_slice(&self.body);
+        if self.parameters.glwe_dimension.0 == 1 {
+            let a = mask.to_vec();
+            mask.copy_from_slice(&sigma(&divided_by_minus_x(&a)));
+            body.copy_from_slice(&sigma(&self.body));
+        } else {
+            body.copy_from_slice(&self.body);
+        }
         Ok(CompactPublicKey {
             parameters: self.parameters,
             data,
@@ -273,6 +322,32 @@ fn encryption_of_zero(
         rng,
     )?;
     Ok(key)
+}
+
+/// `σ(p)`: `p(X^-1)` in the negacyclic ring (`σ(p)_0 = p_0`, `σ(p)_u = -p_{n-u}`),
+/// its own inverse. TFHE-rs writes compact keys and lists with their masks
+/// reversed this way (`high_level::tfhe_rs`).
+pub(crate) fn sigma(p: &[u64]) -> Vec<u64> {
+    let n = p.len();
+    (0..n)
+        .map(|u| if u == 0 { p[0] } else { p[n - u].wrapping_neg() })
+        .collect()
+}
+
+/// `-X·p` in the negacyclic ring.
+pub(crate) fn times_minus_x(p: &[u64]) -> Vec<u64> {
+    let n = p.len();
+    (0..n)
+        .map(|u| if u == 0 { p[n - 1] } else { p[u - 1].wrapping_neg() })
+        .collect()
+}
+
+/// The `p` of `times_minus_x(p) = q`.
+pub(crate) fn divided_by_minus_x(q: &[u64]) -> Vec<u64> {
+    let n = q.len();
+    (0..n)
+        .map(|v| if v == n - 1 { q[0] } else { q[v + 1].wrapping_neg() })
+        .collect()
 }
 
 /// The words of one GLWE ciphertext of `parameters`.

@@ -13,7 +13,7 @@
 
 mod ciphertext;
 mod client_key;
-mod compact;
+pub(crate) mod compact;
 mod compressed_list;
 mod compression;
 mod key_switching;

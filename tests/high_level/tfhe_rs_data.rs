@@ -206,3 +206,29 @@ fn tfhe_rs_seeded_compressed_values_expand_here_and_the_reverse() {
     gpufhe::safe_serialization::safe_serialize(&back, &mut again, LIMIT).unwrap();
     assert!(again == bytes);
 }
+
+#[test]
+fn tfhe_rs_compressed_compact_public_keys_encrypt_here() {
+    use gpufhe::{CompactCiphertextList, CompressedCompactPublicKey};
+    let client_key: ClientKey = read_exactly("client_key-default.bin");
+    let compressed: CompressedCompactPublicKey =
+        read_exactly("compressed_compact_public_key-default.bin");
+    let list = CompactCiphertextList::builder(&compressed.decompress())
+        .push(99u8)
+        .build();
+    let x: FheUint8 = list.expand().unwrap().get(0).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 99);
+    // gpufhe's compressed key of this client key: TFHE-rs's size, and it works.
+    let mine = CompressedCompactPublicKey::new(&client_key);
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&mine, &mut bytes, LIMIT).unwrap();
+    assert_eq!(
+        bytes.len(),
+        golden("compressed_compact_public_key-default.bin").len()
+    );
+    let list = CompactCiphertextList::builder(&mine.decompress())
+        .push(7u8)
+        .build();
+    let x: FheUint8 = list.expand().unwrap().get(0).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&x, &client_key), 7);
+}

@@ -149,8 +149,8 @@ impl CompactPublicKey {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(try_from = "CompressedKeyFields")]
 pub struct CompressedCompactPublicKey {
-    tag: KeyTag,
-    key: shortint::CompressedCompactPublicKey,
+    pub(crate) tag: KeyTag,
+    pub(crate) key: shortint::CompressedCompactPublicKey,
 }
 
 #[derive(Deserialize)]

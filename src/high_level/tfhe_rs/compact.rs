@@ -13,48 +13,31 @@
 use super::parameters::{tag_from_wire, tag_to_wire};
 use super::wire::core::{
     CiphertextModulus, GlweCiphertext, LweCiphertextCount,
-    LweCompactCiphertextList, LweCompactPublicKey, LweDimension, LweSize, PBSOrder,
-    PolynomialSize,
+    GlweSize, LweCompactCiphertextList, LweCompactPublicKey, LweDimension, LweSize, PBSOrder,
+    PolynomialSize, SeededGlweCiphertext, SeededLweCompactPublicKey,
 };
+use super::server_key::{seed_from_wire, seed_to_wire};
 use super::wire::high_level::{
-    CompactCiphertextList as WireList, CompactPublicKey as WireKey, DataKind as WireKind,
-    HlCompactPublicKeyInner, IntegerCompactCiphertextList, IntegerCompactPublicKey,
+    CompactCiphertextList as WireList, CompactPublicKey as WireKey,
+    CompressedCompactPublicKey as WireCompressedKey, DataKind as WireKind,
+    HlCompactPublicKeyInner, HlCompressedCompactPublicKeyInner, IntegerCompactCiphertextList,
+    IntegerCompactPublicKey, IntegerCompressedCompactPublicKey,
 };
 use super::wire::shortint::{
     AtomicPatternKind, CarryModulus, CompactCiphertextList as ShortintList,
     CompactCiphertextListExpansionKind, CompactPublicKey as ShortintKey,
+    CompressedCompactPublicKey as ShortintCompressedKey,
     CompactPublicKeyEncryptionParameters, Degree, MessageModulus, SupportedCompactPkeZkScheme,
 };
 use super::{versionize_through_wire, TfheRsForm};
 use crate::error::{check_eq, Error, Result};
 use crate::high_level::global_state::current_server_key;
-use crate::high_level::{CompactCiphertextList, CompactPublicKey, DataKind};
+use crate::high_level::{
+    CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey, DataKind,
+};
+use crate::shortint::compact::{divided_by_minus_x, sigma, times_minus_x};
 use crate::shortint::{self, ShortintParameters};
 use std::num::NonZeroUsize;
-
-/// `σ(p)`: `p(X^-1)` in the negacyclic ring.
-fn sigma(p: &[u64]) -> Vec<u64> {
-    let n = p.len();
-    (0..n)
-        .map(|u| if u == 0 { p[0] } else { p[n - u].wrapping_neg() })
-        .collect()
-}
-
-/// `-X·p` in the negacyclic ring.
-fn times_minus_x(p: &[u64]) -> Vec<u64> {
-    let n = p.len();
-    (0..n)
-        .map(|u| if u == 0 { p[n - 1] } else { p[u - 1].wrapping_neg() })
-        .collect()
-}
-
-/// The `p` of `times_minus_x(p) = q`.
-fn divided_by_minus_x(q: &[u64]) -> Vec<u64> {
-    let n = q.len();
-    (0..n)
-        .map(|v| if v == n - 1 { q[0] } else { q[v + 1].wrapping_neg() })
-        .collect()
-}
 
 /// `Err` unless `p`'s GLWE ciphertexts are one polynomial (`k = 1`), the only shape
 /// whose ring is TFHE-rs's.
@@ -84,6 +67,19 @@ fn encryption_parameters(p: &ShortintParameters) -> CompactPublicKeyEncryptionPa
         expansion_kind: no_casting(),
         zk_scheme: SupportedCompactPkeZkScheme::ZkNotSupported,
     }
+}
+
+/// `Err` unless compact keys of encryption parameters `e` encrypt computation
+/// blocks (no keyswitch, no proofs, native modulus).
+fn check_encryption_parameters(e: &CompactPublicKeyEncryptionParameters, what: &str) -> Result<()> {
+    e.ciphertext_modulus.check_native_u64(what)?;
+    check_no_casting(&e.expansion_kind, what)?;
+    if e.zk_scheme != SupportedCompactPkeZkScheme::ZkNotSupported {
+        return Err(Error::InvalidParameter(format!(
+            "a TFHE-rs {what} for proven lists, which gpufhe does not support yet"
+        )));
+    }
+    Ok(())
 }
 
 /// Blocks of the standard pattern, used as they expand.
@@ -176,15 +172,7 @@ impl TfheRsForm for CompactPublicKey {
     fn from_wire(wire: WireKey) -> Result<Self> {
         let key = wire.key.key.key;
         let e = &key.parameters;
-        e.ciphertext_modulus.check_native_u64("compact public key")?;
-        check_no_casting(&e.expansion_kind, "compact public key")?;
-        if e.zk_scheme != SupportedCompactPkeZkScheme::ZkNotSupported {
-            return Err(Error::InvalidParameter(
-                "a TFHE-rs compact public key for proven lists, which gpufhe does not \
-                 support yet"
-                    .into(),
-            ));
-        }
+        check_encryption_parameters(e, "compact public key")?;
         let glwe = key.key.glwe_ciphertext;
         glwe.ciphertext_modulus.check_native_u64("compact public key")?;
         let n = e.encryption_lwe_dimension.0;
@@ -343,3 +331,55 @@ impl TfheRsForm for CompactCiphertextList {
 
 versionize_through_wire!("high_level_api::CompactPublicKey", WireKey, [] CompactPublicKey);
 versionize_through_wire!("high_level_api::CompactCiphertextList", WireList, [] CompactCiphertextList);
+
+impl TfheRsForm for CompressedCompactPublicKey {
+    type Wire = WireCompressedKey;
+
+    fn to_wire(&self) -> Result<WireCompressedKey> {
+        let p = self.key.parameters();
+        check_one_polynomial(p, "compressed compact public key")?;
+        Ok(WireCompressedKey {
+            key: HlCompressedCompactPublicKeyInner {
+                key: IntegerCompressedCompactPublicKey {
+                    key: ShortintCompressedKey {
+                        key: SeededLweCompactPublicKey {
+                            seeded_glwe_ciphertext: SeededGlweCiphertext {
+                                data: self.key.body().to_vec(),
+                                glwe_size: GlweSize(2),
+                                compression_seed: seed_to_wire(self.key.seed()),
+                                ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                            },
+                        },
+                        parameters: encryption_parameters(p),
+                    },
+                },
+            },
+            tag: tag_to_wire(self.tag),
+        })
+    }
+
+    fn from_wire(wire: WireCompressedKey) -> Result<Self> {
+        let key = wire.key.key.key;
+        let e = &key.parameters;
+        check_encryption_parameters(e, "compressed compact public key")?;
+        let glwe = key.key.seeded_glwe_ciphertext;
+        glwe.ciphertext_modulus.check_native_u64("compressed compact public key")?;
+        check_eq("GLWE size of the compact public key", 2, glwe.glwe_size.0)?;
+        let n = e.encryption_lwe_dimension.0;
+        check_eq("words of the compressed compact public key", n, glwe.data.len())?;
+        let p = block_parameters("compressed compact public key", |p| {
+            encryption_parameters(p) == *e
+        })?;
+        let seed = seed_from_wire(&glwe.compression_seed)?;
+        Ok(CompressedCompactPublicKey {
+            tag: tag_from_wire(&wire.tag),
+            key: shortint::CompressedCompactPublicKey::from_parts(p, seed, glwe.data)?,
+        })
+    }
+}
+
+versionize_through_wire!(
+    "high_level_api::CompressedCompactPublicKey",
+    WireCompressedKey,
+    [] CompressedCompactPublicKey
+);

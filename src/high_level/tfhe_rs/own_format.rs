@@ -4,7 +4,6 @@
 
 use crate::high_level::{
     CompressedCiphertextList,
-    CompressedCompactPublicKey,
     CompressedPublicKey,  KeySwitchingKey,
     PublicKey,
 };
@@ -47,6 +46,5 @@ own_format!(
     "KeySwitchingKey" [] KeySwitchingKey;
     "PublicKey" [] PublicKey;
     "CompressedPublicKey" [] CompressedPublicKey;
-    "CompressedCompactPublicKey" [] CompressedCompactPublicKey;
     "CompressedCiphertextList" [] CompressedCiphertextList;
 );
