@@ -180,23 +180,23 @@ pub use keys::key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::public::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
 pub use keys::server::{ExecutionStats, ServerKey};
 pub use keys::tag::KeyTag;
-pub use lists::compact::{CompactCiphertextList, CompactCiphertextListBuilder, CompactPushable};
 pub use lists::compact::CompactPushable as HlCompactable;
-pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
-pub use lists::expander::Expandable as HlExpandable;
+pub use lists::compact::{CompactCiphertextList, CompactCiphertextListBuilder, CompactPushable};
 pub use lists::compressed::CiphertextList;
 pub use lists::compressed::Compressible as HlCompressible;
 pub use lists::compressed::{
     CompressedCiphertextList, CompressedCiphertextListBuilder, Compressible, CompressibleValue,
 };
+pub use lists::expander::Expandable as HlExpandable;
+pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 pub use lists::kinds::{DataKind, FheTypes};
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
+pub use serialization::conformance::ParameterSetConformant;
+pub use serialization::list_size::ListSizeConstraint;
 pub use tfhe_rs::safe::{
     DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
 };
-pub use serialization::conformance::ParameterSetConformant;
-pub use serialization::list_size::ListSizeConstraint;
 pub use traits::gpu_size::{
     AddSizeOnGpu, BitAndSizeOnGpu, BitNotSizeOnGpu, BitOrSizeOnGpu, BitXorSizeOnGpu,
     DivRemSizeOnGpu, DivSizeOnGpu, FheEqSizeOnGpu, FheMaxSizeOnGpu, FheMinSizeOnGpu,

@@ -330,7 +330,13 @@ fn encryption_of_zero(
 pub(crate) fn sigma(p: &[u64]) -> Vec<u64> {
     let n = p.len();
     (0..n)
-        .map(|u| if u == 0 { p[0] } else { p[n - u].wrapping_neg() })
+        .map(|u| {
+            if u == 0 {
+                p[0]
+            } else {
+                p[n - u].wrapping_neg()
+            }
+        })
         .collect()
 }
 
@@ -338,7 +344,13 @@ pub(crate) fn sigma(p: &[u64]) -> Vec<u64> {
 pub(crate) fn times_minus_x(p: &[u64]) -> Vec<u64> {
     let n = p.len();
     (0..n)
-        .map(|u| if u == 0 { p[n - 1] } else { p[u - 1].wrapping_neg() })
+        .map(|u| {
+            if u == 0 {
+                p[n - 1]
+            } else {
+                p[u - 1].wrapping_neg()
+            }
+        })
         .collect()
 }
 
@@ -346,7 +358,13 @@ pub(crate) fn times_minus_x(p: &[u64]) -> Vec<u64> {
 pub(crate) fn divided_by_minus_x(q: &[u64]) -> Vec<u64> {
     let n = q.len();
     (0..n)
-        .map(|v| if v == n - 1 { q[0] } else { q[v + 1].wrapping_neg() })
+        .map(|v| {
+            if v == n - 1 {
+                q[0]
+            } else {
+                q[v + 1].wrapping_neg()
+            }
+        })
         .collect()
 }
 

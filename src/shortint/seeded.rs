@@ -98,7 +98,6 @@ impl SeededBlocks {
         })
     }
 
-
     /// Whether it holds no block.
     pub fn is_empty(&self) -> bool {
         self.len() == 0

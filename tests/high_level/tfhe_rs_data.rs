@@ -120,7 +120,10 @@ fn tfhe_rs_values_decrypt_with_the_tfhe_rs_client_key_and_round_trip_exactly() {
     let clear: u8 = x.decrypt(&client_key);
     assert_eq!(clear.to_string(), clears("fheuint8-165.bin")[0]);
     let b: FheBool = read_exactly("fhebool-true.bin");
-    assert_eq!(b.decrypt(&client_key).to_string(), clears("fhebool-true.bin")[0]);
+    assert_eq!(
+        b.decrypt(&client_key).to_string(),
+        clears("fhebool-true.bin")[0]
+    );
     let s: FheInt8 = read_exactly("fheint8-minus-77.bin");
     let clear: i8 = s.decrypt(&client_key);
     assert_eq!(clear.to_string(), clears("fheint8-minus-77.bin")[0]);
@@ -132,11 +135,9 @@ fn tfhe_rs_values_decrypt_with_the_tfhe_rs_client_key_and_round_trip_exactly() {
     assert_eq!(bytes.len(), theirs.len());
     assert_eq!(bytes[..57], theirs[..57]);
     // A width is its block count: 8 bits are not read as 16.
-    let err = gpufhe::safe_serialization::safe_deserialize::<gpufhe::FheUint16>(
-        theirs.as_slice(),
-        LIMIT,
-    )
-    .unwrap_err();
+    let err =
+        gpufhe::safe_serialization::safe_deserialize::<gpufhe::FheUint16>(theirs.as_slice(), LIMIT)
+            .unwrap_err();
     assert!(err.contains("number of blocks"), "{err}");
 }
 
@@ -156,10 +157,7 @@ fn tfhe_rs_compact_keys_and_lists_work_in_gpufhe_and_round_trip_exactly() {
         c.decrypt(&client_key),
     );
     let expected = clears("compact_list-7-true-minus-3.bin");
-    assert_eq!(
-        vec![a.to_string(), b.to_string(), c.to_string()],
-        expected
-    );
+    assert_eq!(vec![a.to_string(), b.to_string(), c.to_string()], expected);
     // TFHE-rs's public key encrypts lists here that its client key decrypts.
     let public_key: CompactPublicKey = read_exactly("compact_public_key-default.bin");
     let mine = CompactCiphertextList::builder(&public_key)

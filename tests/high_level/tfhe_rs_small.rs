@@ -60,8 +60,14 @@ fn tfhe_rs_values_compute_in_gpufhe() {
     let sum: FheUint8 = read_exactly("small-fheuint8-a-plus-b.bin");
     let product: FheUint8 = read_exactly("small-fheuint8-a-times-b.bin");
     let less: FheBool = read_exactly("small-fhebool-a-lt-b.bin");
-    assert_eq!(FheDecrypt::<u8>::decrypt(&sum, client_key), 201u8.wrapping_add(87));
-    assert_eq!(FheDecrypt::<u8>::decrypt(&product, client_key), 201u8.wrapping_mul(87));
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&sum, client_key),
+        201u8.wrapping_add(87)
+    );
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&product, client_key),
+        201u8.wrapping_mul(87)
+    );
     assert!(!less.decrypt(client_key));
     // gpufhe computes the same on TFHE-rs's values.
     let mine = &a + &b;
@@ -73,9 +79,15 @@ fn tfhe_rs_values_compute_in_gpufhe() {
     safe_serialize(&mine, &mut bytes, LIMIT).unwrap();
     assert_eq!(bytes.len(), golden("small-fheuint8-a-plus-b.bin").len());
     let wide: FheUint64 = read_exactly("small-fheuint64-18364758544493064720.bin");
-    assert_eq!(FheDecrypt::<u64>::decrypt(&wide, client_key), 18364758544493064720);
+    assert_eq!(
+        FheDecrypt::<u64>::decrypt(&wide, client_key),
+        18364758544493064720
+    );
     let signed: FheInt16 = read_exactly("small-fheint16-minus-12345.bin");
-    assert_eq!(FheDecrypt::<i16>::decrypt(&(&signed + 45i16), client_key), -12300);
+    assert_eq!(
+        FheDecrypt::<i16>::decrypt(&(&signed + 45i16), client_key),
+        -12300
+    );
     gpufhe::unset_server_key();
 }
 
@@ -93,7 +105,10 @@ fn tfhe_rs_compressed_values_and_packed_lists_expand_in_gpufhe() {
     safe_serialize(&again, &mut bytes, LIMIT).unwrap();
     assert_eq!(bytes.len(), golden("small-compressed_fheuint8-a.bin").len());
     let back: CompressedFheUint8 = safe_deserialize(bytes.as_slice(), LIMIT).unwrap();
-    assert_eq!(FheDecrypt::<u8>::decrypt(&back.decompress(), client_key), 201);
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&back.decompress(), client_key),
+        201
+    );
     // Packed lists (build_packed) bootstrap their blocks apart.
     for name in [
         "small-compact_list-7-true-minus-3-48879.bin",
@@ -112,15 +127,17 @@ fn tfhe_rs_compressed_values_and_packed_lists_expand_in_gpufhe() {
     }
     gpufhe::unset_server_key();
     let seeded: CompressedFheUint16 = read_exactly("small-compressed_fheuint16-4660.bin");
-    assert_eq!(FheDecrypt::<u16>::decrypt(&seeded.decompress(), client_key), 4660);
+    assert_eq!(
+        FheDecrypt::<u16>::decrypt(&seeded.decompress(), client_key),
+        4660
+    );
 }
 
 #[test]
 fn tfhe_rs_server_keys_compute_in_gpufhe_and_round_trip_exactly() {
     let (client_key, _) = keys();
     // TFHE-rs's compressed server key: seeds and bodies, written back as read.
-    let compressed: gpufhe::CompressedServerKey =
-        read_exactly("small-compressed_server_key.bin");
+    let compressed: gpufhe::CompressedServerKey = read_exactly("small-compressed_server_key.bin");
     let server_key = compressed.decompress();
     let a: FheUint8 = read_exactly("small-fheuint8-a-201.bin");
     let b: FheUint8 = read_exactly("small-fheuint8-b-87.bin");
@@ -135,7 +152,10 @@ fn tfhe_rs_server_keys_compute_in_gpufhe_and_round_trip_exactly() {
         with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), LIMIT)).unwrap();
     let mut again = Vec::new();
     safe_serialize(&read, &mut again, LIMIT).unwrap();
-    assert!(again == bytes, "a server key is not written back byte for byte");
+    assert!(
+        again == bytes,
+        "a server key is not written back byte for byte"
+    );
     gpufhe::set_server_key(read);
     assert!(a.gt(&b).decrypt(client_key));
     gpufhe::unset_server_key();

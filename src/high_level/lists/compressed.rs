@@ -30,10 +30,8 @@
 //! dominates small lists; past about 30 `FheUint64` a list is smaller than
 //! TFHE-rs's.
 
+use super::compact::{block_counts, DataKind};
 use super::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
-use super::compact::{
-    block_counts, DataKind,
-};
 use super::kinds::FheTypes;
 use crate::error::{check_eq, Error, Result};
 use crate::high_level::global_state::current_server_key;

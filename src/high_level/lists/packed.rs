@@ -48,7 +48,9 @@ pub(crate) fn unpacked_blocks(
     let low = host.generate_lookup_table(|x| x % m)?;
     let high = host.generate_lookup_table(|x| (x / m) % m)?;
     let packed = shortint::expand_compact_blocks(parameters, lists, total.div_ceil(2))?;
-    if m.checked_mul(m).is_none_or(|mm| mm > parameters.total_modulus()) {
+    if m.checked_mul(m)
+        .is_none_or(|mm| mm > parameters.total_modulus())
+    {
         return Err(Error::InvalidParameter(format!(
             "packed blocks need a carry modulus at least the message modulus ({m}), not {}",
             parameters.carry_modulus

@@ -3,8 +3,8 @@
 use super::parameters::{parameters_from_wire, parameters_to_wire, tag_from_wire, tag_to_wire};
 use super::wire::core::{GlweSecretKey as WireGlweKey, LweSecretKey as WireLweKey, PolynomialSize};
 use super::wire::high_level::{
-    AtomicPatternOprfPrivateKey, ClientKey as WireClientKey, HlIntegerClientKey,
-    IntegerClientKey, OprfPrivateKey, ShortintOprfPrivateKey,
+    AtomicPatternOprfPrivateKey, ClientKey as WireClientKey, HlIntegerClientKey, IntegerClientKey,
+    OprfPrivateKey, ShortintOprfPrivateKey,
 };
 use super::wire::shortint::{
     AtomicPatternClientKey, ClientKey as WireShortintKey, StandardAtomicPatternClientKey,
@@ -85,9 +85,9 @@ impl TfheRsForm for ClientKey {
         let key = shortint::ClientKey::from_secret_keys(glwe, lwe, parameters)?;
         let oprf = match hl.dedicated_oprf_private_key {
             None => None,
-            Some(OprfPrivateKey(ShortintOprfPrivateKey(AtomicPatternOprfPrivateKey::Standard(
-                k,
-            )))) => {
+            Some(OprfPrivateKey(ShortintOprfPrivateKey(
+                AtomicPatternOprfPrivateKey::Standard(k),
+            ))) => {
                 let k = LweSecretKey::from_binary_coefficients(k.data)?;
                 crate::error::check_eq(
                     "dimension of the OPRF secret key",

@@ -10,24 +10,25 @@
 //! `b = a·rev(s) + e` (`rev(s) = X^{n-1}·σ(s)`), so `b = σ(B)` and `a = -X·σ(A)`.
 //! Each conversion is exact and its own inverse's inverse: no noise is added.
 
-use super::parameters::{tag_from_wire, tag_to_wire};
-use super::wire::core::{
-    CiphertextModulus, GlweCiphertext, LweCiphertextCount,
-    GlweSize, LweCompactCiphertextList, LweCompactPublicKey, LweDimension, LweSize, PBSOrder,
-    PolynomialSize, SeededGlweCiphertext, SeededLweCompactPublicKey,
+use super::parameters::{
+    known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
-use super::server_key::{seed_from_wire, seed_to_wire};
+use super::wire::core::{
+    CiphertextModulus, GlweCiphertext, GlweSize, LweCiphertextCount, LweCompactCiphertextList,
+    LweCompactPublicKey, LweDimension, LweSize, PBSOrder, PolynomialSize, SeededGlweCiphertext,
+    SeededLweCompactPublicKey,
+};
 use super::wire::high_level::{
     CompactCiphertextList as WireList, CompactPublicKey as WireKey,
-    CompressedCompactPublicKey as WireCompressedKey, DataKind as WireKind,
-    HlCompactPublicKeyInner, HlCompressedCompactPublicKeyInner, IntegerCompactCiphertextList,
-    IntegerCompactPublicKey, IntegerCompressedCompactPublicKey,
+    CompressedCompactPublicKey as WireCompressedKey, DataKind as WireKind, HlCompactPublicKeyInner,
+    HlCompressedCompactPublicKeyInner, IntegerCompactCiphertextList, IntegerCompactPublicKey,
+    IntegerCompressedCompactPublicKey,
 };
 use super::wire::shortint::{
     AtomicPatternKind, CarryModulus, CompactCiphertextList as ShortintList,
     CompactCiphertextListExpansionKind, CompactPublicKey as ShortintKey,
-    CompressedCompactPublicKey as ShortintCompressedKey,
-    CompactPublicKeyEncryptionParameters, Degree, MessageModulus, SupportedCompactPkeZkScheme,
+    CompactPublicKeyEncryptionParameters, CompressedCompactPublicKey as ShortintCompressedKey,
+    Degree, MessageModulus, SupportedCompactPkeZkScheme,
 };
 use super::{versionize_through_wire, TfheRsForm};
 use crate::error::{check_eq, Error, Result};
@@ -123,23 +124,6 @@ fn block_parameters(
         })
 }
 
-/// The parameter sets gpufhe knows by name.
-pub(crate) fn known_parameters() -> Vec<ShortintParameters> {
-    use crate::shortint::parameters::*;
-    #[allow(unused_mut)]
-    let mut known = vec![
-        DEFAULT_PARAMETERS,
-        PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128,
-        PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-    ];
-    #[cfg(any(test, feature = "test-params"))]
-    known.extend([
-        crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
-        crate::shortint::PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2,
-    ]);
-    known
-}
-
 impl TfheRsForm for CompactPublicKey {
     type Wire = WireKey;
 
@@ -174,9 +158,14 @@ impl TfheRsForm for CompactPublicKey {
         let e = &key.parameters;
         check_encryption_parameters(e, "compact public key")?;
         let glwe = key.key.glwe_ciphertext;
-        glwe.ciphertext_modulus.check_native_u64("compact public key")?;
+        glwe.ciphertext_modulus
+            .check_native_u64("compact public key")?;
         let n = e.encryption_lwe_dimension.0;
-        check_eq("polynomial size of the compact public key", n, glwe.polynomial_size.0)?;
+        check_eq(
+            "polynomial size of the compact public key",
+            n,
+            glwe.polynomial_size.0,
+        )?;
         check_eq("words of the compact public key", 2 * n, glwe.data.len())?;
         let p = block_parameters("compact public key", |p| {
             p.big_lwe_dimension().0 == n
@@ -216,9 +205,7 @@ fn kind_from_wire(kind: &WireKind, p: &ShortintParameters) -> Result<DataKind> {
             .and_then(|b| b.checked_mul(p.message_modulus.trailing_zeros()))
             .filter(|&bits| bits <= 2048)
             .ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "a value of {blocks} blocks, wider than 2048 bits"
-                ))
+                Error::InvalidParameter(format!("a value of {blocks} blocks, wider than 2048 bits"))
             })
     };
     match kind {
@@ -296,9 +283,12 @@ impl TfheRsForm for CompactCiphertextList {
                 )))
             }
         };
-        let n = lwe.lwe_size.0.checked_sub(1).filter(|&n| n > 0).ok_or_else(|| {
-            Error::InvalidParameter("a compact list of LWE size 0 or 1".into())
-        })?;
+        let n = lwe
+            .lwe_size
+            .0
+            .checked_sub(1)
+            .filter(|&n| n > 0)
+            .ok_or_else(|| Error::InvalidParameter("a compact list of LWE size 0 or 1".into()))?;
         let p = block_parameters("compact list", |p| {
             p.big_lwe_dimension().0 == n && p.message_modulus == m && p.carry_modulus == carry
         })?;
@@ -311,9 +301,17 @@ impl TfheRsForm for CompactCiphertextList {
         let counts = crate::high_level::lists::compact::block_counts(&p, &kinds, "compact list")?;
         let total: usize = counts.iter().sum();
         let stored = if packed { total.div_ceil(2) } else { total };
-        check_eq("number of compact ciphertexts", stored, lwe.lwe_ciphertext_count.0)?;
+        check_eq(
+            "number of compact ciphertexts",
+            stored,
+            lwe.lwe_ciphertext_count.0,
+        )?;
         let bins = stored.div_ceil(n);
-        check_eq("words of the compact list", bins * n + stored, lwe.data.len())?;
+        check_eq(
+            "words of the compact list",
+            bins * n + stored,
+            lwe.data.len(),
+        )?;
         let (masks, bodies) = lwe.data.split_at(bins * n);
         let lists = masks
             .chunks_exact(n)
@@ -363,10 +361,15 @@ impl TfheRsForm for CompressedCompactPublicKey {
         let e = &key.parameters;
         check_encryption_parameters(e, "compressed compact public key")?;
         let glwe = key.key.seeded_glwe_ciphertext;
-        glwe.ciphertext_modulus.check_native_u64("compressed compact public key")?;
+        glwe.ciphertext_modulus
+            .check_native_u64("compressed compact public key")?;
         check_eq("GLWE size of the compact public key", 2, glwe.glwe_size.0)?;
         let n = e.encryption_lwe_dimension.0;
-        check_eq("words of the compressed compact public key", n, glwe.data.len())?;
+        check_eq(
+            "words of the compressed compact public key",
+            n,
+            glwe.data.len(),
+        )?;
         let p = block_parameters("compressed compact public key", |p| {
             encryption_parameters(p) == *e
         })?;

@@ -2,8 +2,8 @@
 //! `CompressedFheInt` and `CompressedFheBool`, seeded (encrypted compressed) or
 //! modulus-switched (compressed after a computation, two blocks per ciphertext).
 
+use super::parameters::{seed_from_wire, seed_to_wire};
 use super::parameters::{tag_from_wire, tag_to_wire};
-use super::server_key::{seed_from_wire, seed_to_wire};
 use super::wire::core::{
     CiphertextModulus, CiphertextModulusLog, LweDimension as WireLweDimension,
     LweSize as WireLweSize, PBSOrder, SeededLweCiphertext,
@@ -11,8 +11,8 @@ use super::wire::core::{
 use super::wire::high_level::{
     CompressedFheBool as WireBool, CompressedFheInt as WireInt, CompressedFheUint as WireUint,
     CompressedModulusSwitchedRadixCiphertext, CompressedModulusSwitchedRadixCiphertextGeneric,
-    CompressedRadixCiphertext,
-    CompressedSignedRadix, CompressedUnsignedRadix, InnerCompressedFheBool, Tag,
+    CompressedRadixCiphertext, CompressedSignedRadix, CompressedUnsignedRadix,
+    InnerCompressedFheBool, Tag,
 };
 use super::wire::shortint::{
     AtomicPatternKind, CarryModulus, CompressedCiphertext, CompressedModulusSwitchedCiphertext,
@@ -108,7 +108,9 @@ fn switched_from_wire(
             return Err(Error::InvalidParameter(format!(
                 "a modulus-switched block of degree {} (at most {max_degree}), moduli ({}, {}) \
                  or atomic pattern {:?} that the value's other blocks do not have",
-                block.degree.0, block.message_modulus.0, block.carry_modulus.0,
+                block.degree.0,
+                block.message_modulus.0,
+                block.carry_modulus.0,
                 block.atomic_pattern
             )));
         }
@@ -190,7 +192,9 @@ fn paired_from_wire(
             ))
         }
     };
-    Ok(CompressedBlocks::Paired(PairedBlocks::from_parts(pairs, last)?))
+    Ok(CompressedBlocks::Paired(PairedBlocks::from_parts(
+        pairs, last,
+    )?))
 }
 
 /// The seeded blocks of a value (one run or several).
@@ -240,7 +244,10 @@ fn seeded_from_wire(wire: &[CompressedCiphertext], max_degree: u64) -> Result<Co
     // (seed of the run, bodies)
     let mut runs: Vec<(CompressionSeed, Vec<u64>)> = Vec::new();
     for block in wire {
-        block.ct.ciphertext_modulus.check_native_u64("seeded block")?;
+        block
+            .ct
+            .ciphertext_modulus
+            .check_native_u64("seeded block")?;
         if block.atomic_pattern != AtomicPatternKind::Standard(PBSOrder::KeyswitchBootstrap)
             || (block.message_modulus.0, block.carry_modulus.0) != moduli
             || block.ct.lwe_size.0 != size

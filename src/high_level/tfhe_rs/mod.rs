@@ -78,7 +78,9 @@ pub(crate) fn unversioned<T: TfheRsForm>(
 ) -> std::result::Result<T, tfhe_versionable::UnversionizeError> {
     let conversion = |e| tfhe_versionable::UnversionizeError::conversion(type_name, e);
     match versioned {
-        Outgoing::Ready(versioned) => T::from_wire(T::Wire::unversionize(versioned)?).map_err(conversion),
+        Outgoing::Ready(versioned) => {
+            T::from_wire(T::Wire::unversionize(versioned)?).map_err(conversion)
+        }
         // Reading never makes one.
         Outgoing::Failed(reason) => Err(conversion(crate::Error::InvalidParameter(reason))),
     }

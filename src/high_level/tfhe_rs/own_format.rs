@@ -3,9 +3,7 @@
 //! reads), under a `gpufhe::` name that TFHE-rs refuses by name.
 
 use crate::high_level::{
-    CompressedCiphertextList,
-    CompressedPublicKey,  KeySwitchingKey,
-    PublicKey,
+    CompressedCiphertextList, CompressedPublicKey, KeySwitchingKey, PublicKey,
 };
 
 /// `Versionize`, `VersionizeOwned`, `Unversionize` as the identity over the type's

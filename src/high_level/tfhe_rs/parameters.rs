@@ -1,5 +1,6 @@
-//! Block parameters and tags between gpufhe and TFHE-rs's data.
+//! Block parameters, tags and mask seeds between gpufhe and TFHE-rs's data.
 
+use super::wire::core::CompressionSeed as WireSeed;
 use super::wire::core::{
     CiphertextModulus, DecompositionBaseLog as WireBaseLog,
     DecompositionLevelCount as WireLevelCount, DynamicDistribution, EncryptionKeyChoice, Gaussian,
@@ -11,6 +12,7 @@ use super::wire::shortint::{
     CarryModulus, ClassicPBSParameters, MaxNoiseLevel, MessageModulus, ModulusSwitchType,
     MultiBitPBSParameters, PBSParameters,
 };
+use crate::core_crypto::CompressionSeed;
 use crate::core_crypto::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension,
     ModulusSwitchType as GpufheModulusSwitch, NoiseDistribution, PolynomialSize,
@@ -18,6 +20,8 @@ use crate::core_crypto::{
 use crate::error::{Error, Result};
 use crate::high_level::keys::tag::KeyTag;
 use crate::shortint::{PbsKind, ShortintParameters};
+use tfhe_csprng::generators::aes_ctr::{AesCtrParams, AesIndex, ByteIndex, TableIndex};
+use tfhe_csprng::seeders::{Seed, SeedKind};
 
 /// TFHE-rs's form of a noise distribution.
 pub(crate) fn distribution_to_wire(d: NoiseDistribution) -> DynamicDistribution {
@@ -76,25 +80,27 @@ pub(crate) fn parameters_to_wire(p: &ShortintParameters) -> PBSParameters {
     };
     match p.pbs_kind {
         PbsKind::Classical => PBSParameters::PBS(classic),
-        PbsKind::MultiBit { grouping_factor } => PBSParameters::MultiBitPBS(MultiBitPBSParameters {
-            lwe_dimension: classic.lwe_dimension,
-            glwe_dimension: classic.glwe_dimension,
-            polynomial_size: classic.polynomial_size,
-            lwe_noise_distribution: classic.lwe_noise_distribution,
-            glwe_noise_distribution: classic.glwe_noise_distribution,
-            pbs_base_log: classic.pbs_base_log,
-            pbs_level: classic.pbs_level,
-            ks_base_log: classic.ks_base_log,
-            ks_level: classic.ks_level,
-            message_modulus: classic.message_modulus,
-            carry_modulus: classic.carry_modulus,
-            max_noise_level: classic.max_noise_level,
-            log2_p_fail: classic.log2_p_fail,
-            ciphertext_modulus: classic.ciphertext_modulus,
-            encryption_key_choice: classic.encryption_key_choice,
-            grouping_factor: LweBskGroupingFactor(grouping_factor),
-            deterministic_execution: true,
-        }),
+        PbsKind::MultiBit { grouping_factor } => {
+            PBSParameters::MultiBitPBS(MultiBitPBSParameters {
+                lwe_dimension: classic.lwe_dimension,
+                glwe_dimension: classic.glwe_dimension,
+                polynomial_size: classic.polynomial_size,
+                lwe_noise_distribution: classic.lwe_noise_distribution,
+                glwe_noise_distribution: classic.glwe_noise_distribution,
+                pbs_base_log: classic.pbs_base_log,
+                pbs_level: classic.pbs_level,
+                ks_base_log: classic.ks_base_log,
+                ks_level: classic.ks_level,
+                message_modulus: classic.message_modulus,
+                carry_modulus: classic.carry_modulus,
+                max_noise_level: classic.max_noise_level,
+                log2_p_fail: classic.log2_p_fail,
+                ciphertext_modulus: classic.ciphertext_modulus,
+                encryption_key_choice: classic.encryption_key_choice,
+                grouping_factor: LweBskGroupingFactor(grouping_factor),
+                deterministic_execution: true,
+            })
+        }
     }
 }
 
@@ -236,4 +242,48 @@ pub(crate) fn tag_from_wire(tag: &Tag) -> KeyTag {
         word.copy_from_slice(&crate::core_crypto::sha256::sha256(bytes)[..8]);
     }
     KeyTag::from_value(u64::from_le_bytes(word))
+}
+
+/// The parameter sets gpufhe knows by name.
+pub(crate) fn known_parameters() -> Vec<ShortintParameters> {
+    use crate::shortint::parameters::*;
+    #[allow(unused_mut)]
+    let mut known = vec![
+        DEFAULT_PARAMETERS,
+        PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128,
+        PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    ];
+    #[cfg(any(test, feature = "test-params"))]
+    known.extend([
+        crate::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+        crate::shortint::PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2,
+    ]);
+    known
+}
+
+/// TFHE-rs's form of a mask seed.
+pub(crate) fn seed_to_wire(seed: CompressionSeed) -> WireSeed {
+    WireSeed {
+        inner: AesCtrParams {
+            seed: SeedKind::Ctr(Seed(seed.seed())),
+            first_index: TableIndex::new(
+                AesIndex(seed.first_aes_index()),
+                ByteIndex(seed.first_byte_index()),
+            ),
+        },
+    }
+}
+
+/// The mask seed of TFHE-rs's data (AES-CTR seeds; XOF seeds are refused).
+pub(crate) fn seed_from_wire(seed: &WireSeed) -> Result<CompressionSeed> {
+    let SeedKind::Ctr(Seed(key)) = &seed.inner.seed else {
+        return Err(Error::InvalidParameter(
+            "a mask seed of TFHE-rs's XOF kind, which gpufhe does not support".into(),
+        ));
+    };
+    // TableIndex keeps its parts private: its distance from the first index.
+    let offset = TableIndex::distance(&seed.inner.first_index, &TableIndex::FIRST)
+        .map(|c| c.0)
+        .ok_or_else(|| Error::InvalidParameter("a mask seed before the first index".into()))?;
+    CompressionSeed::with_first_index(*key, offset / 16, (offset % 16) as usize)
 }

@@ -159,7 +159,6 @@ size_limit_builders!(
      ([`crate::memory`])."
 );
 
-
 impl SerializationConfig {
     /// Versioned, without a size limit.
     const DEFAULT: Self = Self {
@@ -332,7 +331,11 @@ impl DeserializationConfig {
     /// assert!(reader.deserialize_from::<FheUint8>(&bytes[..], &default).is_err());
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
-    pub fn deserialize_from<T>(&self, reader: impl Read, parameter_set: &T::ParameterSet) -> Result<T>
+    pub fn deserialize_from<T>(
+        &self,
+        reader: impl Read,
+        parameter_set: &T::ParameterSet,
+    ) -> Result<T>
     where
         T: DeserializeOwned + Unversionize + Named + ParameterSetConformant,
     {
@@ -423,9 +426,8 @@ impl NonConformantDeserializationConfig {
         &self,
         mut reader: impl Read,
     ) -> Result<T> {
-        let header = read_header(&mut reader).map_err(|e| {
-            Error::Serialization(format!("cannot read a {}: {e}", T::NAME))
-        })?;
+        let header = read_header(&mut reader)
+            .map_err(|e| Error::Serialization(format!("cannot read a {}: {e}", T::NAME)))?;
         if header.starts_with(&SERIALIZATION_MAGIC) {
             return Err(Error::Serialization(format!(
                 "the input is in gpufhe's own format, not TFHE-rs's (which \

@@ -8,22 +8,23 @@
 //! not hold their noise parameters: they are those of the known parameter set
 //! whose shape they have. TFHE-rs's dedicated OPRF key is kept, to be written back.
 
-use super::compact::known_parameters;
-use super::parameters::{tag_from_wire, tag_to_wire};
+use super::parameters::{
+    known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
+};
 use super::wire::core::{
-    CiphertextModulus, CompressionSeed as WireSeed, DecompositionBaseLog as WireBaseLog,
-    DecompositionLevelCount as WireLevel, GlweSize, LweDimension as WireLweDimension,
-    LweKeyswitchKey, LweSize as WireLweSize, PBSOrder, PolynomialSize as WirePolynomialSize,
-    SeededGgswCiphertextList, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    CiphertextModulus, DecompositionBaseLog as WireBaseLog, DecompositionLevelCount as WireLevel,
+    GlweSize, LweDimension as WireLweDimension, LweKeyswitchKey, LweSize as WireLweSize, PBSOrder,
+    PolynomialSize as WirePolynomialSize, SeededGgswCiphertextList, SeededLweBootstrapKey,
+    SeededLweKeyswitchKey,
 };
 use super::wire::server::{
-    AtomicPatternServerKey, CompressedAtomicPatternServerKey,
-    CompressedModulusSwitchConfiguration, CompressedServerKey as WireCompressed,
-    CompressedStandardAtomicPatternServerKey, FourierLweBootstrapKey, FourierPolynomialList,
-    FourierPolynomials, HlIntegerCompressedServerKey, HlIntegerServerKey,
-    IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
-    ServerKey as WireServerKey, ShortintBootstrappingKey, ShortintCompressedBootstrappingKey,
-    ShortintCompressedServerKey, ShortintServerKey, StandardAtomicPatternServerKey,
+    AtomicPatternServerKey, CompressedAtomicPatternServerKey, CompressedModulusSwitchConfiguration,
+    CompressedServerKey as WireCompressed, CompressedStandardAtomicPatternServerKey,
+    FourierLweBootstrapKey, FourierPolynomialList, FourierPolynomials,
+    HlIntegerCompressedServerKey, HlIntegerServerKey, IntegerCompressedServerKey, IntegerServerKey,
+    ModulusSwitchConfiguration, ServerKey as WireServerKey, ShortintBootstrappingKey,
+    ShortintCompressedBootstrappingKey, ShortintCompressedServerKey, ShortintServerKey,
+    StandardAtomicPatternServerKey,
 };
 use super::wire::shortint::{CarryModulus, MaxDegree, MaxNoiseLevel, MessageModulus};
 use super::{versionize_through_wire, TfheRsForm};
@@ -33,16 +34,14 @@ use crate::core_crypto::tfhe_rs_layout::{
     seeded_lwe_keyswitch_key_from_tfhe_rs_parts, tfhe_rs_fourier_from_fourier_bootstrap_key,
 };
 use crate::core_crypto::{
-    BootstrapKeyShape, CompressionSeed, DecompositionBaseLog, DecompositionLevelCount,
-    GlweDimension, LweDimension, LweSize, ModulusSwitchType, PolynomialSize,
+    BootstrapKeyShape, DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension,
+    LweSize, ModulusSwitchType, PolynomialSize,
 };
 use crate::error::{Error, Result};
 use crate::high_level::{CompressedServerKey, ConfigBuilder, ServerKey};
 use crate::scheduler::SchedulerConfig;
 use crate::shortint::{self, PbsKind, ShortintParameters};
 use std::sync::Arc;
-use tfhe_csprng::generators::aes_ctr::{AesCtrParams, AesIndex, ByteIndex, TableIndex};
-use tfhe_csprng::seeders::{Seed, SeedKind};
 use tfhe_fft::c64;
 
 /// What a TFHE-rs server key says of its parameters.
@@ -92,7 +91,8 @@ impl KeyShape {
                         .into(),
                 )
             })?;
-        if p.check_security().is_err() && !crate::serialization::codec::insecure_parameters_allowed()
+        if p.check_security().is_err()
+            && !crate::serialization::codec::insecure_parameters_allowed()
         {
             p.check_security()?;
         }
@@ -145,7 +145,11 @@ fn max_degree(p: &ShortintParameters) -> u64 {
 
 /// `Err` unless the key's bookkeeping is that of its parameters.
 fn check_bookkeeping(p: &ShortintParameters, degree: u64) -> Result<()> {
-    crate::error::check_eq("maximum degree of the server key", max_degree(p) as usize, degree as usize)
+    crate::error::check_eq(
+        "maximum degree of the server key",
+        max_degree(p) as usize,
+        degree as usize,
+    )
 }
 
 /// `Err` unless a key of `bytes` can be made within the memory budget.
@@ -237,12 +241,12 @@ impl TfheRsForm for ServerKey {
         } = ap.bootstrapping_key
         else {
             return Err(Error::InvalidParameter(
-                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read"
-                    .into(),
+                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read".into(),
             ));
         };
         let ksk = ap.key_switching_key;
-        ksk.ciphertext_modulus.check_native_u64("keyswitching key")?;
+        ksk.ciphertext_modulus
+            .check_native_u64("keyswitching key")?;
         let shape = KeyShape {
             lwe_dimension: bsk.input_lwe_dimension.0,
             glwe_dimension: bsk.glwe_size.0.saturating_sub(1),
@@ -262,7 +266,10 @@ impl TfheRsForm for ServerKey {
         let p = shape.parameters()?;
         check_bookkeeping(&p, key.max_degree.0)?;
         let _memory = reserve(
-            p.bootstrap_key_shape().ggsw_size().saturating_mul(p.lwe_dimension.0) * 16,
+            p.bootstrap_key_shape()
+                .ggsw_size()
+                .saturating_mul(p.lwe_dimension.0)
+                * 16,
             "reading a TFHE-rs server key",
         )?;
         let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
@@ -271,10 +278,18 @@ impl TfheRsForm for ServerKey {
             DecompositionLevelCount(ksk.decomp_level_count.0),
             LweSize(ksk.output_lwe_size.0),
         )?;
-        let polys: Vec<c64> = bsk.fourier.0.values.iter().map(|&(re, im)| c64::new(re, im)).collect();
+        let polys: Vec<c64> = bsk
+            .fourier
+            .0
+            .values
+            .iter()
+            .map(|&(re, im)| c64::new(re, im))
+            .collect();
         let bootstrap_key = fourier_bootstrap_key_from_tfhe_rs_fourier(&polys, shape.bootstrap())?;
         let host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
-        let config = ConfigBuilder::default().with_insecure_custom_parameters(p)?.build();
+        let config = ConfigBuilder::default()
+            .with_insecure_custom_parameters(p)?
+            .build();
         let key = ServerKey::from_parts(
             tag_from_wire(&wire.tag),
             config,
@@ -301,33 +316,6 @@ fn fourier_to_wire(p: &ShortintParameters, polys: Vec<c64>) -> FourierLweBootstr
         decomposition_base_log: WireBaseLog(p.pbs_base_log.0),
         decomposition_level_count: WireLevel(p.pbs_level.0),
     }
-}
-
-/// TFHE-rs's form of a mask seed.
-pub(crate) fn seed_to_wire(seed: CompressionSeed) -> WireSeed {
-    WireSeed {
-        inner: AesCtrParams {
-            seed: SeedKind::Ctr(Seed(seed.seed())),
-            first_index: TableIndex::new(
-                AesIndex(seed.first_aes_index()),
-                ByteIndex(seed.first_byte_index()),
-            ),
-        },
-    }
-}
-
-/// The mask seed of TFHE-rs's data (AES-CTR seeds; XOF seeds are refused).
-pub(crate) fn seed_from_wire(seed: &WireSeed) -> Result<CompressionSeed> {
-    let SeedKind::Ctr(Seed(key)) = &seed.inner.seed else {
-        return Err(Error::InvalidParameter(
-            "a mask seed of TFHE-rs's XOF kind, which gpufhe does not support".into(),
-        ));
-    };
-    // TableIndex keeps its parts private: its distance from the first index.
-    let offset = TableIndex::distance(&seed.inner.first_index, &TableIndex::FIRST)
-        .map(|c| c.0)
-        .ok_or_else(|| Error::InvalidParameter("a mask seed before the first index".into()))?;
-    CompressionSeed::with_first_index(*key, offset / 16, (offset % 16) as usize)
 }
 
 impl TfheRsForm for CompressedServerKey {
@@ -422,12 +410,12 @@ impl TfheRsForm for CompressedServerKey {
         } = ap.bootstrapping_key
         else {
             return Err(Error::InvalidParameter(
-                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read"
-                    .into(),
+                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read".into(),
             ));
         };
         let (ksk, ggsw) = (ap.key_switching_key, bsk.ggsw_list);
-        ksk.ciphertext_modulus.check_native_u64("keyswitching key")?;
+        ksk.ciphertext_modulus
+            .check_native_u64("keyswitching key")?;
         ggsw.ciphertext_modulus.check_native_u64("bootstrap key")?;
         let shape = KeyShape {
             lwe_dimension: ksk.output_lwe_size.0.saturating_sub(1),
@@ -460,7 +448,9 @@ impl TfheRsForm for CompressedServerKey {
             seed_from_wire(&ggsw.compression_seed)?,
         )?;
         let seeded = shortint::CompressedServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
-        let config = ConfigBuilder::default().with_insecure_custom_parameters(p)?.build();
+        let config = ConfigBuilder::default()
+            .with_insecure_custom_parameters(p)?
+            .build();
         let key = CompressedServerKey::from_parts(tag_from_wire(&wire.tag), config, seeded)?;
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));

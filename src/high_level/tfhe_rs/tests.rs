@@ -13,8 +13,13 @@ impl Named for wire::high_level::ClientKey {
 }
 
 /// The golden file `file`, read as `T` and written back byte for byte.
-fn round_trip<T: Named + DeserializeOwned + Serialize + Versionize + Unversionize>(file: &str) -> T {
-    let path = format!("{}/tests/data/tfhe-rs-1.8.2/{file}", env!("CARGO_MANIFEST_DIR"));
+fn round_trip<T: Named + DeserializeOwned + Serialize + Versionize + Unversionize>(
+    file: &str,
+) -> T {
+    let path = format!(
+        "{}/tests/data/tfhe-rs-1.8.2/{file}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let bytes = std::fs::read(path).unwrap();
     let value: T = tfhe_safe_serialize::safe_deserialize(bytes.as_slice(), 1 << 30).unwrap();
     let mut out = vec![];

@@ -90,7 +90,10 @@ fn trivial_value(blocks: &[Ciphertext]) -> Option<U2048> {
     let total = first.message_modulus.checked_mul(first.carry_modulus)?;
     let delta = (1u64 << 63).checked_div(total).filter(|&d| d > 0)?;
     let digits = blocks.iter().map(|b| {
-        let (mask, body) = b.as_lwe().as_slice().split_at(b.as_lwe().as_slice().len() - 1);
+        let (mask, body) = b
+            .as_lwe()
+            .as_slice()
+            .split_at(b.as_lwe().as_slice().len() - 1);
         let trivial = b.noise_level == 0 && mask.iter().all(|&a| a == 0);
         (trivial && body[0] % delta == 0).then(|| body[0] / delta)
     });
@@ -140,7 +143,10 @@ impl<Id: FheUintId> TfheRsForm for FheUint<Id> {
     fn from_wire(wire: WireFheUint) -> Result<Self> {
         let blocks = wire.ciphertext.0.blocks;
         Ok(Self::from_storage(storage_from_wire(
-            blocks, &wire.tag, Id::BITS, None,
+            blocks,
+            &wire.tag,
+            Id::BITS,
+            None,
         )?))
     }
 }
@@ -173,9 +179,10 @@ impl TfheRsForm for FheBool {
 
     fn to_wire(&self) -> Result<WireFheBool> {
         let (mut blocks, tag) = storage_to_wire(&self.storage, 1)?;
-        let block = blocks.pop().filter(|_| blocks.is_empty()).ok_or_else(|| {
-            Error::InvalidParameter("a boolean holds exactly one block".into())
-        })?;
+        let block = blocks
+            .pop()
+            .filter(|_| blocks.is_empty())
+            .ok_or_else(|| Error::InvalidParameter("a boolean holds exactly one block".into()))?;
         Ok(WireFheBool {
             ciphertext: InnerBoolean(BooleanBlock(block)),
             tag,

@@ -95,7 +95,12 @@ impl PairedBlocks {
             last.validate()?;
             check_eq("blocks of the last compressed block", 1, last.len())?;
             let shape = |b: &ModulusSwitchedBlocks| {
-                (b.message_modulus(), b.carry_modulus(), b.lwe_dimension().0, b.log_modulus())
+                (
+                    b.message_modulus(),
+                    b.carry_modulus(),
+                    b.lwe_dimension().0,
+                    b.log_modulus(),
+                )
             };
             if shape(last) != shape(&self.0.pairs) {
                 return Err(Error::InvalidParameter(

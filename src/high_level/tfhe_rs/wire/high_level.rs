@@ -3,47 +3,48 @@
 
 use super::core::LweSecretKey;
 use super::shortint::{
-    Ciphertext, ClientKey as ShortintClientKey, CompactCiphertextList as ShortintCompactCiphertextList,
+    Ciphertext, ClientKey as ShortintClientKey,
+    CompactCiphertextList as ShortintCompactCiphertextList,
     CompactPublicKey as ShortintCompactPublicKey, CompressedCiphertext,
     CompressedCompactPublicKey as ShortintCompressedCompactPublicKey,
-    CompressedModulusSwitchedCiphertext, CompressionKey, DedicatedCompactKey, NoiseSquashingKey,
-    NoiseSquashingCompressionKey, ReRandomizationKey, TranscipheringKey,
+    CompressedModulusSwitchedCiphertext, CompressionKey, DedicatedCompactKey,
+    NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
 };
 
 wire!(TagVersions [] V0 Tag:
-    /// A key's tag: bytes, empty by default.
-    #[derive(Default)]
-    pub struct Tag {
-        pub(crate) inner: Vec<u8>,
-    });
+/// A key's tag: bytes, empty by default.
+#[derive(Default)]
+pub struct Tag {
+    pub(crate) inner: Vec<u8>,
+});
 
 wire!(ReRandomizationMetadataVersions [] V0 ReRandomizationMetadata:
-    /// Re-randomization metadata carried by a value: bytes, empty by default.
-    #[derive(Default)]
-    pub struct ReRandomizationMetadata {
-        pub(crate) inner: Vec<u8>,
-    });
+/// Re-randomization metadata carried by a value: bytes, empty by default.
+#[derive(Default)]
+pub struct ReRandomizationMetadata {
+    pub(crate) inner: Vec<u8>,
+});
 
 wire!(BaseRadixCiphertextVersions [] V0 RadixCiphertext:
-    /// The blocks of an integer, least significant first (signed integers have the
-    /// same bytes).
-    pub struct RadixCiphertext {
-        pub(crate) blocks: Vec<Ciphertext>,
-    });
+/// The blocks of an integer, least significant first (signed integers have the
+/// same bytes).
+pub struct RadixCiphertext {
+    pub(crate) blocks: Vec<Ciphertext>,
+});
 
 wire!(CompressedRadixCiphertextVersions [] V0 CompressedRadixCiphertext:
-    /// The seeded blocks of an integer, least significant first.
-    pub struct CompressedRadixCiphertext {
-        pub(crate) blocks: Vec<CompressedCiphertext>,
-    });
+/// The seeded blocks of an integer, least significant first.
+pub struct CompressedRadixCiphertext {
+    pub(crate) blocks: Vec<CompressedCiphertext>,
+});
 
 wire!(CompressedModulusSwitchedRadixCiphertextGenericVersions [] V0
-    CompressedModulusSwitchedRadixCiphertextGeneric:
-    /// Modulus-switched blocks, two per packed block.
-    pub struct CompressedModulusSwitchedRadixCiphertextGeneric {
-        pub(crate) paired_blocks: Vec<CompressedModulusSwitchedCiphertext>,
-        pub(crate) last_block: Option<CompressedModulusSwitchedCiphertext>,
-    });
+CompressedModulusSwitchedRadixCiphertextGeneric:
+/// Modulus-switched blocks, two per packed block.
+pub struct CompressedModulusSwitchedRadixCiphertextGeneric {
+    pub(crate) paired_blocks: Vec<CompressedModulusSwitchedCiphertext>,
+    pub(crate) last_block: Option<CompressedModulusSwitchedCiphertext>,
+});
 
 wire!(CompressedModulusSwitchedRadixCiphertextVersions [] V0
     CompressedModulusSwitchedRadixCiphertext:
@@ -102,37 +103,37 @@ integer_value!(
 );
 
 wire!(FheBoolVersions [V0 V1] V2 FheBool:
-    /// An encrypted boolean.
-    pub struct FheBool {
-        pub(crate) ciphertext: InnerBoolean,
-        pub(crate) tag: Tag,
-        pub(crate) re_randomization_metadata: ReRandomizationMetadata,
-    });
+/// An encrypted boolean.
+pub struct FheBool {
+    pub(crate) ciphertext: InnerBoolean,
+    pub(crate) tag: Tag,
+    pub(crate) re_randomization_metadata: ReRandomizationMetadata,
+});
 
 wire!(InnerCompressedFheBoolVersions [] V0 InnerCompressedFheBool:
-    /// The two compressed forms of a boolean.
-    pub enum InnerCompressedFheBool {
-        /// A seeded block.
-        Seeded(CompressedCiphertext),
-        /// A modulus-switched block.
-        ModulusSwitched(CompressedModulusSwitchedCiphertext),
-    });
+/// The two compressed forms of a boolean.
+pub enum InnerCompressedFheBool {
+    /// A seeded block.
+    Seeded(CompressedCiphertext),
+    /// A modulus-switched block.
+    ModulusSwitched(CompressedModulusSwitchedCiphertext),
+});
 
 wire!(CompressedFheBoolVersions [V0] V1 CompressedFheBool:
-    /// A compressed encrypted boolean.
-    pub struct CompressedFheBool {
-        pub(crate) inner: InnerCompressedFheBool,
-        pub(crate) tag: Tag,
-    });
+/// A compressed encrypted boolean.
+pub struct CompressedFheBool {
+    pub(crate) inner: InnerCompressedFheBool,
+    pub(crate) tag: Tag,
+});
 
 wire!(AtomicPatternOprfPrivateKeyVersions [] V0 AtomicPatternOprfPrivateKey:
-    /// The dedicated secret key of oblivious pseudo-random values.
-    pub enum AtomicPatternOprfPrivateKey {
-        /// For the standard pattern.
-        Standard(LweSecretKey),
-        /// For the KeySwitch32 pattern (not supported).
-        KeySwitch32(super::shortint::KeySwitch32Key),
-    });
+/// The dedicated secret key of oblivious pseudo-random values.
+pub enum AtomicPatternOprfPrivateKey {
+    /// For the standard pattern.
+    Standard(LweSecretKey),
+    /// For the KeySwitch32 pattern (not supported).
+    KeySwitch32(super::shortint::KeySwitch32Key),
+});
 
 wire!(ShortintOprfPrivateKeyVersions [] V0 ShortintOprfPrivateKey:
     /// `shortint`'s wrapper of the OPRF secret key.
@@ -143,116 +144,116 @@ wire!(OprfPrivateKeyVersions [] V0 OprfPrivateKey:
     pub struct OprfPrivateKey(pub(crate) ShortintOprfPrivateKey););
 
 wire!(IntegerClientKeyVersions [] V0 IntegerClientKey:
-    /// `integer`'s client key.
-    pub struct IntegerClientKey {
-        pub(crate) key: ShortintClientKey,
-    });
+/// `integer`'s client key.
+pub struct IntegerClientKey {
+    pub(crate) key: ShortintClientKey,
+});
 
 wire!(HlIntegerClientKeyVersions [V0 V1 V2 V3 V4 V5 V6 V7 V8] V9 HlIntegerClientKey:
-    /// The high level's client key with its optional keys.
-    pub struct HlIntegerClientKey {
-        pub(crate) key: IntegerClientKey,
-        pub(crate) dedicated_compact_private_key: Option<DedicatedCompactKey>,
-        pub(crate) compression_key: Option<CompressionKey>,
-        pub(crate) noise_squashing_private_key: Option<NoiseSquashingKey>,
-        pub(crate) noise_squashing_compression_private_key: Option<NoiseSquashingCompressionKey>,
-        pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
-        pub(crate) dedicated_oprf_private_key: Option<OprfPrivateKey>,
-        pub(crate) transciphering_private_key: Option<TranscipheringKey>,
-    });
+/// The high level's client key with its optional keys.
+pub struct HlIntegerClientKey {
+    pub(crate) key: IntegerClientKey,
+    pub(crate) dedicated_compact_private_key: Option<DedicatedCompactKey>,
+    pub(crate) compression_key: Option<CompressionKey>,
+    pub(crate) noise_squashing_private_key: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_compression_private_key: Option<NoiseSquashingCompressionKey>,
+    pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
+    pub(crate) dedicated_oprf_private_key: Option<OprfPrivateKey>,
+    pub(crate) transciphering_private_key: Option<TranscipheringKey>,
+});
 
 wire!(ClientKeyVersions [V0] V1 ClientKey:
-    /// The high level's client key.
-    pub struct ClientKey {
-        pub(crate) key: HlIntegerClientKey,
-        pub(crate) tag: Tag,
-    });
+/// The high level's client key.
+pub struct ClientKey {
+    pub(crate) key: HlIntegerClientKey,
+    pub(crate) tag: Tag,
+});
 
 wire!(IntegerCompactPublicKeyVersions [] V0 IntegerCompactPublicKey:
-    /// `integer`'s compact public key.
-    pub struct IntegerCompactPublicKey {
-        pub(crate) key: ShortintCompactPublicKey,
-    });
+/// `integer`'s compact public key.
+pub struct IntegerCompactPublicKey {
+    pub(crate) key: ShortintCompactPublicKey,
+});
 
 wire!(HlCompactPublicKeyInnerVersions [] V0 HlCompactPublicKeyInner:
-    /// The high level's wrapper of the compact public key.
-    pub struct HlCompactPublicKeyInner {
-        pub(crate) key: IntegerCompactPublicKey,
-    });
+/// The high level's wrapper of the compact public key.
+pub struct HlCompactPublicKeyInner {
+    pub(crate) key: IntegerCompactPublicKey,
+});
 
 wire!(CompactPublicKeyVersions [V0] V1 CompactPublicKey:
-    /// The high level's compact public key.
-    pub struct CompactPublicKey {
-        pub(crate) key: HlCompactPublicKeyInner,
-        pub(crate) tag: Tag,
-    });
+/// The high level's compact public key.
+pub struct CompactPublicKey {
+    pub(crate) key: HlCompactPublicKeyInner,
+    pub(crate) tag: Tag,
+});
 
 wire!(IntegerCompressedCompactPublicKeyVersions [] V0 IntegerCompressedCompactPublicKey:
-    /// `integer`'s seeded compact public key.
-    pub struct IntegerCompressedCompactPublicKey {
-        pub(crate) key: ShortintCompressedCompactPublicKey,
-    });
+/// `integer`'s seeded compact public key.
+pub struct IntegerCompressedCompactPublicKey {
+    pub(crate) key: ShortintCompressedCompactPublicKey,
+});
 
 wire!(HlCompressedCompactPublicKeyInnerVersions [] V0 HlCompressedCompactPublicKeyInner:
-    /// The high level's wrapper of the seeded compact public key.
-    pub struct HlCompressedCompactPublicKeyInner {
-        pub(crate) key: IntegerCompressedCompactPublicKey,
-    });
+/// The high level's wrapper of the seeded compact public key.
+pub struct HlCompressedCompactPublicKeyInner {
+    pub(crate) key: IntegerCompressedCompactPublicKey,
+});
 
 wire!(CompressedCompactPublicKeyVersions [V0] V1 CompressedCompactPublicKey:
-    /// The high level's seeded compact public key.
-    pub struct CompressedCompactPublicKey {
-        pub(crate) key: HlCompressedCompactPublicKeyInner,
-        pub(crate) tag: Tag,
-    });
+/// The high level's seeded compact public key.
+pub struct CompressedCompactPublicKey {
+    pub(crate) key: HlCompressedCompactPublicKeyInner,
+    pub(crate) tag: Tag,
+});
 
 wire!(DataKindVersions [V0] V1 DataKind:
-    /// What a value of a list is: its kind and block count.
-    pub enum DataKind {
-        /// An unsigned integer of this many blocks.
-        Unsigned(std::num::NonZeroUsize),
-        /// A signed integer of this many blocks.
-        Signed(std::num::NonZeroUsize),
-        /// A boolean (one block).
-        Boolean,
-        /// A string (not supported by gpufhe).
-        String {
-            /// Its characters.
-            n_chars: u32,
-            /// Whether it is padded.
-            padded: bool,
-        },
-    });
+/// What a value of a list is: its kind and block count.
+pub enum DataKind {
+    /// An unsigned integer of this many blocks.
+    Unsigned(std::num::NonZeroUsize),
+    /// A signed integer of this many blocks.
+    Signed(std::num::NonZeroUsize),
+    /// A boolean (one block).
+    Boolean,
+    /// A string (not supported by gpufhe).
+    String {
+        /// Its characters.
+        n_chars: u32,
+        /// Whether it is padded.
+        padded: bool,
+    },
+});
 
 wire!(IntegerCompactCiphertextListVersions [V0] V1 IntegerCompactCiphertextList:
-    /// `integer`'s compact list: the blocks and what values they make.
-    pub struct IntegerCompactCiphertextList {
-        pub(crate) ct_list: ShortintCompactCiphertextList,
-        pub(crate) info: Vec<DataKind>,
-    });
+/// `integer`'s compact list: the blocks and what values they make.
+pub struct IntegerCompactCiphertextList {
+    pub(crate) ct_list: ShortintCompactCiphertextList,
+    pub(crate) info: Vec<DataKind>,
+});
 
 wire!(CompactCiphertextListVersions [V0] V1 CompactCiphertextList:
-    /// The high level's compact list.
-    pub struct CompactCiphertextList {
-        pub(crate) inner: IntegerCompactCiphertextList,
-        pub(crate) tag: Tag,
-    });
+/// The high level's compact list.
+pub struct CompactCiphertextList {
+    pub(crate) inner: IntegerCompactCiphertextList,
+    pub(crate) tag: Tag,
+});
 
 wire!(IntegerConfigVersions [V0 V1] V2 IntegerConfig:
-    /// The parameters of the high level's keys.
-    pub struct IntegerConfig {
-        pub(crate) block_parameters: super::shortint::AtomicPatternParameters,
-        pub(crate) dedicated_compact_public_key_parameters: Option<DedicatedCompactKey>,
-        pub(crate) compression_parameters: Option<CompressionKey>,
-        pub(crate) noise_squashing_parameters: Option<NoiseSquashingKey>,
-        pub(crate) noise_squashing_compression_parameters: Option<NoiseSquashingCompressionKey>,
-        pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
-        pub(crate) dedicated_oprf_key: bool,
-        pub(crate) transciphering_parameters: Option<TranscipheringKey>,
-    });
+/// The parameters of the high level's keys.
+pub struct IntegerConfig {
+    pub(crate) block_parameters: super::shortint::AtomicPatternParameters,
+    pub(crate) dedicated_compact_public_key_parameters: Option<DedicatedCompactKey>,
+    pub(crate) compression_parameters: Option<CompressionKey>,
+    pub(crate) noise_squashing_parameters: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_compression_parameters: Option<NoiseSquashingCompressionKey>,
+    pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
+    pub(crate) dedicated_oprf_key: bool,
+    pub(crate) transciphering_parameters: Option<TranscipheringKey>,
+});
 
 wire!(ConfigVersions [] V0 Config:
-    /// The high level's configuration.
-    pub struct Config {
-        pub(crate) inner: IntegerConfig,
-    });
+/// The high level's configuration.
+pub struct Config {
+    pub(crate) inner: IntegerConfig,
+});

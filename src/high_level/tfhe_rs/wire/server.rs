@@ -28,7 +28,7 @@ pub struct FourierPolynomials {
 impl serde::Serialize for FourierPolynomials {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let half = self.polynomial_size / 2;
-        let count = if half == 0 { 0 } else { self.values.len() / half };
+        let count = self.values.len().checked_div(half).unwrap_or(0);
         let mut seq = s.serialize_seq(Some(2 + count))?;
         seq.serialize_element(&(self.polynomial_size as u64))?;
         seq.serialize_element(&(count as u64))?;
@@ -57,8 +57,7 @@ impl<'de> serde::Deserialize<'de> for FourierPolynomials {
                 let declared = seq.size_hint();
                 let size: u64 = seq.next_element()?.ok_or_else(missing)?;
                 let count: u64 = seq.next_element()?.ok_or_else(missing)?;
-                if declared.is_some_and(|d| Some(d) != count.checked_add(2).map(|c| c as usize))
-                {
+                if declared.is_some_and(|d| Some(d) != count.checked_add(2).map(|c| c as usize)) {
                     return Err(A::Error::custom(
                         "the Fourier polynomials' count disagrees with their sequence's length",
                     ));
@@ -95,89 +94,89 @@ wire!(FourierPolynomialListVersions [] V0 FourierPolynomialList:
     pub struct FourierPolynomialList(pub(crate) FourierPolynomials););
 
 wire!(FourierLweBootstrapKeyVersions [V0] V1 FourierLweBootstrapKey:
-    /// A bootstrapping key in the Fourier domain.
-    pub struct FourierLweBootstrapKey {
-        pub(crate) fourier: FourierPolynomialList,
-        pub(crate) input_lwe_dimension: LweDimension,
-        pub(crate) glwe_size: GlweSize,
-        pub(crate) decomposition_base_log: DecompositionBaseLog,
-        pub(crate) decomposition_level_count: DecompositionLevelCount,
-    });
+/// A bootstrapping key in the Fourier domain.
+pub struct FourierLweBootstrapKey {
+    pub(crate) fourier: FourierPolynomialList,
+    pub(crate) input_lwe_dimension: LweDimension,
+    pub(crate) glwe_size: GlweSize,
+    pub(crate) decomposition_base_log: DecompositionBaseLog,
+    pub(crate) decomposition_level_count: DecompositionLevelCount,
+});
 
 wire!(FourierLweMultiBitBootstrapKeyVersions [V0] V1 FourierLweMultiBitBootstrapKey:
-    /// A multi-bit bootstrapping key in the Fourier domain.
-    pub struct FourierLweMultiBitBootstrapKey {
-        pub(crate) fourier: FourierPolynomialList,
-        pub(crate) input_lwe_dimension: LweDimension,
-        pub(crate) glwe_size: GlweSize,
-        pub(crate) decomposition_base_log: DecompositionBaseLog,
-        pub(crate) decomposition_level_count: DecompositionLevelCount,
-        pub(crate) grouping_factor: LweBskGroupingFactor,
-    });
+/// A multi-bit bootstrapping key in the Fourier domain.
+pub struct FourierLweMultiBitBootstrapKey {
+    pub(crate) fourier: FourierPolynomialList,
+    pub(crate) input_lwe_dimension: LweDimension,
+    pub(crate) glwe_size: GlweSize,
+    pub(crate) decomposition_base_log: DecompositionBaseLog,
+    pub(crate) decomposition_level_count: DecompositionLevelCount,
+    pub(crate) grouping_factor: LweBskGroupingFactor,
+});
 
 wire!(ModulusSwitchConfigurationVersions [] V0 ModulusSwitchConfiguration:
-    /// How a bootstrap's modulus switch reduces its noise.
-    pub enum ModulusSwitchConfiguration {
-        /// Plain rounding.
-        Standard,
-        /// The drift technique (not supported).
-        DriftTechniqueNoiseReduction(KeySwitch32Key),
-        /// Centered-mean rounding.
-        CenteredMeanNoiseReduction,
-    });
+/// How a bootstrap's modulus switch reduces its noise.
+pub enum ModulusSwitchConfiguration {
+    /// Plain rounding.
+    Standard,
+    /// The drift technique (not supported).
+    DriftTechniqueNoiseReduction(KeySwitch32Key),
+    /// Centered-mean rounding.
+    CenteredMeanNoiseReduction,
+});
 
 wire!(SerializableShortintBootstrappingKeyVersions [V0 V1] V2 ShortintBootstrappingKey:
-    /// The bootstrapping key of the standard pattern.
-    pub enum ShortintBootstrappingKey {
-        /// Classic bootstrapping.
-        Classic {
-            /// The key.
-            bsk: FourierLweBootstrapKey,
-            /// The modulus switch.
-            modulus_switch_noise_reduction_key: ModulusSwitchConfiguration,
-        },
-        /// Multi-bit bootstrapping.
-        MultiBit {
-            /// The key.
-            fourier_bsk: FourierLweMultiBitBootstrapKey,
-            /// Whether its result is the same on every run.
-            deterministic_execution: bool,
-        },
-    });
+/// The bootstrapping key of the standard pattern.
+pub enum ShortintBootstrappingKey {
+    /// Classic bootstrapping.
+    Classic {
+        /// The key.
+        bsk: FourierLweBootstrapKey,
+        /// The modulus switch.
+        modulus_switch_noise_reduction_key: ModulusSwitchConfiguration,
+    },
+    /// Multi-bit bootstrapping.
+    MultiBit {
+        /// The key.
+        fourier_bsk: FourierLweMultiBitBootstrapKey,
+        /// Whether its result is the same on every run.
+        deterministic_execution: bool,
+    },
+});
 
 wire!(StandardAtomicPatternServerKeyVersions [] V0 StandardAtomicPatternServerKey:
-    /// The server keys of the standard pattern.
-    pub struct StandardAtomicPatternServerKey {
-        pub(crate) key_switching_key: LweKeyswitchKey,
-        pub(crate) bootstrapping_key: ShortintBootstrappingKey,
-        pub(crate) pbs_order: PBSOrder,
-    });
+/// The server keys of the standard pattern.
+pub struct StandardAtomicPatternServerKey {
+    pub(crate) key_switching_key: LweKeyswitchKey,
+    pub(crate) bootstrapping_key: ShortintBootstrappingKey,
+    pub(crate) pbs_order: PBSOrder,
+});
 
 wire!(AtomicPatternServerKeyVersions [] V0 AtomicPatternServerKey:
-    /// The server keys of an atomic pattern.
-    pub enum AtomicPatternServerKey {
-        /// The standard pattern.
-        Standard(StandardAtomicPatternServerKey),
-        /// TFHE-rs's 32-bit keyswitch pattern (not supported).
-        KeySwitch32(KeySwitch32Key),
-    });
+/// The server keys of an atomic pattern.
+pub enum AtomicPatternServerKey {
+    /// The standard pattern.
+    Standard(StandardAtomicPatternServerKey),
+    /// TFHE-rs's 32-bit keyswitch pattern (not supported).
+    KeySwitch32(KeySwitch32Key),
+});
 
 wire!(GenericServerKeyVersions [V0 V1] V2 ShortintServerKey:
-    /// `shortint`'s server key.
-    pub struct ShortintServerKey {
-        pub(crate) atomic_pattern: AtomicPatternServerKey,
-        pub(crate) message_modulus: MessageModulus,
-        pub(crate) carry_modulus: CarryModulus,
-        pub(crate) max_degree: MaxDegree,
-        pub(crate) max_noise_level: MaxNoiseLevel,
-        pub(crate) ciphertext_modulus: CiphertextModulus,
-    });
+/// `shortint`'s server key.
+pub struct ShortintServerKey {
+    pub(crate) atomic_pattern: AtomicPatternServerKey,
+    pub(crate) message_modulus: MessageModulus,
+    pub(crate) carry_modulus: CarryModulus,
+    pub(crate) max_degree: MaxDegree,
+    pub(crate) max_noise_level: MaxNoiseLevel,
+    pub(crate) ciphertext_modulus: CiphertextModulus,
+});
 
 wire!(IntegerServerKeyVersions [V0] V1 IntegerServerKey:
-    /// `integer`'s server key.
-    pub struct IntegerServerKey {
-        pub(crate) key: ShortintServerKey,
-    });
+/// `integer`'s server key.
+pub struct IntegerServerKey {
+    pub(crate) key: ShortintServerKey,
+});
 
 wire!(ThreadCountVersions [] V0 ThreadCount:
     /// A thread count.
@@ -185,166 +184,166 @@ wire!(ThreadCountVersions [] V0 ThreadCount:
     pub struct ThreadCount(pub(crate) usize););
 
 wire!(OprfBootstrappingKeyVersions [] V0 OprfBootstrappingKey:
-    /// The bootstrapping key of oblivious pseudo-random values.
-    pub enum OprfBootstrappingKey {
-        /// Classic bootstrapping.
-        Classic {
-            /// The key.
-            bsk: FourierLweBootstrapKey,
-        },
-        /// Multi-bit bootstrapping.
-        MultiBit {
-            /// The key.
-            fourier_bsk: FourierLweMultiBitBootstrapKey,
-            /// Threads.
-            thread_count: ThreadCount,
-            /// Whether its result is the same on every run.
-            deterministic_execution: bool,
-        },
-    });
+/// The bootstrapping key of oblivious pseudo-random values.
+pub enum OprfBootstrappingKey {
+    /// Classic bootstrapping.
+    Classic {
+        /// The key.
+        bsk: FourierLweBootstrapKey,
+    },
+    /// Multi-bit bootstrapping.
+    MultiBit {
+        /// The key.
+        fourier_bsk: FourierLweMultiBitBootstrapKey,
+        /// Threads.
+        thread_count: ThreadCount,
+        /// Whether its result is the same on every run.
+        deterministic_execution: bool,
+    },
+});
 
 wire!(ShortintOprfServerKeyVersions [] V0 ShortintOprfServerKey:
-    /// `shortint`'s OPRF server key.
-    pub struct ShortintOprfServerKey {
-        pub(crate) inner: OprfBootstrappingKey,
-    });
+/// `shortint`'s OPRF server key.
+pub struct ShortintOprfServerKey {
+    pub(crate) inner: OprfBootstrappingKey,
+});
 
 wire!(OprfServerKeyVersions [] V0 OprfServerKey:
-    /// `integer`'s OPRF server key.
-    pub struct OprfServerKey {
-        pub(crate) key: ShortintOprfServerKey,
-    });
+/// `integer`'s OPRF server key.
+pub struct OprfServerKey {
+    pub(crate) key: ShortintOprfServerKey,
+});
 
 wire!(HlIntegerServerKeyVersions [V0 V1 V2 V3 V4 V5 V6 V7 V8 V9] V10 HlIntegerServerKey:
-    /// The high level's server key with its optional keys.
-    pub struct HlIntegerServerKey {
-        pub(crate) key: IntegerServerKey,
-        pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
-        pub(crate) compression_key: Option<CompressionKey>,
-        pub(crate) decompression_key: Option<CompressionKey>,
-        pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
-        pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
-        pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
-        pub(crate) oprf_key: Option<OprfServerKey>,
-        pub(crate) transciphering_key: Option<TranscipheringKey>,
-    });
+/// The high level's server key with its optional keys.
+pub struct HlIntegerServerKey {
+    pub(crate) key: IntegerServerKey,
+    pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
+    pub(crate) compression_key: Option<CompressionKey>,
+    pub(crate) decompression_key: Option<CompressionKey>,
+    pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
+    pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
+    pub(crate) oprf_key: Option<OprfServerKey>,
+    pub(crate) transciphering_key: Option<TranscipheringKey>,
+});
 
 wire!(ServerKeyVersions [V0 V1 V2] V3 ServerKey:
-    /// The high level's server key.
-    pub struct ServerKey {
-        pub(crate) key: HlIntegerServerKey,
-        pub(crate) tag: Tag,
-    });
+/// The high level's server key.
+pub struct ServerKey {
+    pub(crate) key: HlIntegerServerKey,
+    pub(crate) tag: Tag,
+});
 
 wire!(CompressedModulusSwitchConfigurationVersions [] V0 CompressedModulusSwitchConfiguration:
-    /// How a bootstrap's modulus switch reduces its noise (compressed keys).
-    pub enum CompressedModulusSwitchConfiguration {
-        /// Plain rounding.
-        Standard,
-        /// The drift technique (not supported).
-        DriftTechniqueNoiseReduction(KeySwitch32Key),
-        /// Centered-mean rounding.
-        CenteredMeanNoiseReduction,
-    });
+/// How a bootstrap's modulus switch reduces its noise (compressed keys).
+pub enum CompressedModulusSwitchConfiguration {
+    /// Plain rounding.
+    Standard,
+    /// The drift technique (not supported).
+    DriftTechniqueNoiseReduction(KeySwitch32Key),
+    /// Centered-mean rounding.
+    CenteredMeanNoiseReduction,
+});
 
 wire!(ShortintCompressedBootstrappingKeyVersions [V0 V1 V2] V3 ShortintCompressedBootstrappingKey:
-    /// The seeded bootstrapping key of the standard pattern.
-    pub enum ShortintCompressedBootstrappingKey {
-        /// Classic bootstrapping.
-        Classic {
-            /// The key.
-            bsk: SeededLweBootstrapKey,
-            /// The modulus switch.
-            modulus_switch_noise_reduction_key: CompressedModulusSwitchConfiguration,
-        },
-        /// Multi-bit bootstrapping.
-        MultiBit {
-            /// The key.
-            seeded_bsk: SeededLweMultiBitBootstrapKey,
-            /// Whether its result is the same on every run.
-            deterministic_execution: bool,
-        },
-    });
+/// The seeded bootstrapping key of the standard pattern.
+pub enum ShortintCompressedBootstrappingKey {
+    /// Classic bootstrapping.
+    Classic {
+        /// The key.
+        bsk: SeededLweBootstrapKey,
+        /// The modulus switch.
+        modulus_switch_noise_reduction_key: CompressedModulusSwitchConfiguration,
+    },
+    /// Multi-bit bootstrapping.
+    MultiBit {
+        /// The key.
+        seeded_bsk: SeededLweMultiBitBootstrapKey,
+        /// Whether its result is the same on every run.
+        deterministic_execution: bool,
+    },
+});
 
 wire!(CompressedStandardAtomicPatternServerKeyVersions [] V0
-    CompressedStandardAtomicPatternServerKey:
-    /// The seeded server keys of the standard pattern.
-    pub struct CompressedStandardAtomicPatternServerKey {
-        pub(crate) key_switching_key: SeededLweKeyswitchKey,
-        pub(crate) bootstrapping_key: ShortintCompressedBootstrappingKey,
-        pub(crate) pbs_order: PBSOrder,
-    });
+CompressedStandardAtomicPatternServerKey:
+/// The seeded server keys of the standard pattern.
+pub struct CompressedStandardAtomicPatternServerKey {
+    pub(crate) key_switching_key: SeededLweKeyswitchKey,
+    pub(crate) bootstrapping_key: ShortintCompressedBootstrappingKey,
+    pub(crate) pbs_order: PBSOrder,
+});
 
 wire!(CompressedAtomicPatternServerKeyVersions [] V0 CompressedAtomicPatternServerKey:
-    /// The seeded server keys of an atomic pattern.
-    pub enum CompressedAtomicPatternServerKey {
-        /// The standard pattern.
-        Standard(CompressedStandardAtomicPatternServerKey),
-        /// TFHE-rs's 32-bit keyswitch pattern (not supported).
-        KeySwitch32(KeySwitch32Key),
-    });
+/// The seeded server keys of an atomic pattern.
+pub enum CompressedAtomicPatternServerKey {
+    /// The standard pattern.
+    Standard(CompressedStandardAtomicPatternServerKey),
+    /// TFHE-rs's 32-bit keyswitch pattern (not supported).
+    KeySwitch32(KeySwitch32Key),
+});
 
 wire!(ShortintCompressedServerKeyVersions [V0 V1 V2] V3 ShortintCompressedServerKey:
-    /// `shortint`'s seeded server key.
-    pub struct ShortintCompressedServerKey {
-        pub(crate) compressed_ap_server_key: CompressedAtomicPatternServerKey,
-        pub(crate) message_modulus: MessageModulus,
-        pub(crate) carry_modulus: CarryModulus,
-        pub(crate) max_degree: MaxDegree,
-        pub(crate) max_noise_level: MaxNoiseLevel,
-    });
+/// `shortint`'s seeded server key.
+pub struct ShortintCompressedServerKey {
+    pub(crate) compressed_ap_server_key: CompressedAtomicPatternServerKey,
+    pub(crate) message_modulus: MessageModulus,
+    pub(crate) carry_modulus: CarryModulus,
+    pub(crate) max_degree: MaxDegree,
+    pub(crate) max_noise_level: MaxNoiseLevel,
+});
 
 wire!(IntegerCompressedServerKeyVersions [V0 V1] V2 IntegerCompressedServerKey:
-    /// `integer`'s seeded server key.
-    pub struct IntegerCompressedServerKey {
-        pub(crate) key: ShortintCompressedServerKey,
-    });
+/// `integer`'s seeded server key.
+pub struct IntegerCompressedServerKey {
+    pub(crate) key: ShortintCompressedServerKey,
+});
 
 wire!(CompressedOprfBootstrappingKeyVersions [] V0 CompressedOprfBootstrappingKey:
-    /// The seeded bootstrapping key of oblivious pseudo-random values.
-    pub enum CompressedOprfBootstrappingKey {
-        /// Classic bootstrapping.
-        Classic {
-            /// The key.
-            seeded_bsk: SeededLweBootstrapKey,
-        },
-        /// Multi-bit bootstrapping.
-        MultiBit {
-            /// The key.
-            seeded_bsk: SeededLweMultiBitBootstrapKey,
-            /// Whether its result is the same on every run.
-            deterministic_execution: bool,
-        },
-    });
+/// The seeded bootstrapping key of oblivious pseudo-random values.
+pub enum CompressedOprfBootstrappingKey {
+    /// Classic bootstrapping.
+    Classic {
+        /// The key.
+        seeded_bsk: SeededLweBootstrapKey,
+    },
+    /// Multi-bit bootstrapping.
+    MultiBit {
+        /// The key.
+        seeded_bsk: SeededLweMultiBitBootstrapKey,
+        /// Whether its result is the same on every run.
+        deterministic_execution: bool,
+    },
+});
 
 wire!(ShortintCompressedOprfServerKeyVersions [] V0 ShortintCompressedOprfServerKey:
-    /// `shortint`'s seeded OPRF server key.
-    pub struct ShortintCompressedOprfServerKey {
-        pub(crate) inner: CompressedOprfBootstrappingKey,
-    });
+/// `shortint`'s seeded OPRF server key.
+pub struct ShortintCompressedOprfServerKey {
+    pub(crate) inner: CompressedOprfBootstrappingKey,
+});
 
 wire!(CompressedOprfServerKeyVersions [] V0 CompressedOprfServerKey:
     /// `integer`'s seeded OPRF server key.
     pub struct CompressedOprfServerKey(pub(crate) ShortintCompressedOprfServerKey););
 
 wire!(HlIntegerCompressedServerKeyVersions [V0 V1 V2 V3 V4 V5 V6 V7] V8
-    HlIntegerCompressedServerKey:
-    /// The high level's seeded server key with its optional keys.
-    pub struct HlIntegerCompressedServerKey {
-        pub(crate) key: IntegerCompressedServerKey,
-        pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
-        pub(crate) compression_key: Option<CompressionKey>,
-        pub(crate) decompression_key: Option<CompressionKey>,
-        pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
-        pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
-        pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
-        pub(crate) oprf_key: Option<CompressedOprfServerKey>,
-        pub(crate) transciphering_key: Option<TranscipheringKey>,
-    });
+HlIntegerCompressedServerKey:
+/// The high level's seeded server key with its optional keys.
+pub struct HlIntegerCompressedServerKey {
+    pub(crate) key: IntegerCompressedServerKey,
+    pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
+    pub(crate) compression_key: Option<CompressionKey>,
+    pub(crate) decompression_key: Option<CompressionKey>,
+    pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
+    pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
+    pub(crate) oprf_key: Option<CompressedOprfServerKey>,
+    pub(crate) transciphering_key: Option<TranscipheringKey>,
+});
 
 wire!(CompressedServerKeyVersions [V0 V1] V2 CompressedServerKey:
-    /// The high level's seeded server key.
-    pub struct CompressedServerKey {
-        pub(crate) integer_key: HlIntegerCompressedServerKey,
-        pub(crate) tag: Tag,
-    });
+/// The high level's seeded server key.
+pub struct CompressedServerKey {
+    pub(crate) integer_key: HlIntegerCompressedServerKey,
+    pub(crate) tag: Tag,
+});
