@@ -173,7 +173,7 @@ impl CompactPublicKey {
 /// size on the default parameters (`k = 1`). The mask is public, so the seed is
 /// too; [`CompressedCompactPublicKey::decompress`] regenerates it. For `k = 1` it is
 /// TFHE-rs's seeded key: the stream is TFHE-rs's mask `a`, the body its `b`
-/// (the key's mask is `σ(-a/X)` and body `σ(b)`, see [`sigma`]).
+/// (the key's mask is `σ(-a/X)` and body `σ(b)`, with `σ(p)(X) = p(X^-1)`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompressedCompactPublicKey {
     parameters: ShortintParameters,

@@ -1,4 +1,4 @@
-//! What an expanded [`CompactCiphertextList`](crate::CompactCiphertextList) holds: its values as blocks, and the
+//! What an expanded [`CompactCiphertextList`](crate::CompactCiphertextList)(crate::CompactCiphertextList) holds: its values as blocks, and the
 //! types they expand into ([`Expandable`]).
 
 use crate::error::{Error, Result};
@@ -9,7 +9,7 @@ use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
 use crate::scheduler::Blocks;
 use crate::shortint;
 
-/// The values of an expanded [`CompactCiphertextList`].
+/// The values of an expanded [`CompactCiphertextList`](crate::CompactCiphertextList).
 #[derive(Debug)]
 pub struct CompactCiphertextListExpander {
     pub(crate) tag: KeyTag,
@@ -20,7 +20,7 @@ pub struct CompactCiphertextListExpander {
 #[derive(Debug)]
 pub struct ExpandedBlocks(pub(crate) Storage);
 
-/// A type a value of a [`CompactCiphertextList`] expands into: every `FheUint`,
+/// A type a value of a [`CompactCiphertextList`](crate::CompactCiphertextList) expands into: every `FheUint`,
 /// `FheInt` and `FheBool`.
 pub trait Expandable: Sized {
     /// The value from its blocks; `Err` unless `kind` is this type's.
