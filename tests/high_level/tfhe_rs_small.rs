@@ -163,3 +163,24 @@ fn tfhe_rs_server_keys_compute_in_gpufhe_and_round_trip_exactly() {
     let err = safe_deserialize::<ServerKey>(bytes.as_slice(), LIMIT).unwrap_err();
     assert!(err.contains("insecure"), "{err}");
 }
+
+#[test]
+fn a_tfhe_rs_compressed_server_key_computes_on_the_gpu() {
+    if gpufhe::get_number_of_gpus() == 0 {
+        crate::skip::report_skipped(format_args!("(no CUDA device)"));
+        return;
+    }
+    let (client_key, _) = keys();
+    let compressed: gpufhe::CompressedServerKey = read_exactly("small-compressed_server_key.bin");
+    gpufhe::set_server_key(compressed.decompress_to_gpu());
+    let a: FheUint8 = read_exactly("small-fheuint8-a-201.bin");
+    let b: FheUint8 = read_exactly("small-fheuint8-b-87.bin");
+    let sum = &a + &b;
+    assert!(matches!(sum.current_device(), gpufhe::Device::CudaGpu(_)));
+    assert_eq!(FheDecrypt::<u8>::decrypt(&sum, client_key), 32);
+    // Written in TFHE-rs's format from the GPU: the size of TFHE-rs's own result.
+    let mut bytes = Vec::new();
+    safe_serialize(&sum, &mut bytes, LIMIT).unwrap();
+    assert_eq!(bytes.len(), golden("small-fheuint8-a-plus-b.bin").len());
+    gpufhe::unset_server_key();
+}
