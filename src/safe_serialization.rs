@@ -139,7 +139,10 @@ mod tests {
         let mut buffer = vec![];
         safe_serialize(&Config::default(), &mut buffer, 1 << 20).unwrap();
         let err = safe_deserialize::<Config>(&buffer[..buffer.len() - 1], 1 << 20).unwrap_err();
-        assert!(err.contains("cannot read a high_level_api::Config"), "{err}");
+        assert!(
+            err.contains("cannot read a high_level_api::Config"),
+            "{err}"
+        );
         let too_small = safe_deserialize::<Config>(buffer.as_slice(), 8);
         assert!(too_small.is_err());
         let mut own = vec![];

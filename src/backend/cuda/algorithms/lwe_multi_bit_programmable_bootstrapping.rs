@@ -72,7 +72,7 @@ const MAX_BUNDLE_BYTES: usize = 2 << 30;
 /// let mut rng = EncryptionRandomGenerator::from_os().unwrap();
 /// let key = generate_seeded_lwe_bootstrap_key(
 ///     &bits, ck.glwe_secret_key(), p.pbs_base_log, p.pbs_level,
-///     p.glwe_noise_distribution, Seed::from_os().unwrap(), &mut rng,
+///     p.glwe_noise_distribution, CompressionSeed::from_os().unwrap(), &mut rng,
 /// ).unwrap();
 /// let bsk = CudaFourierBootstrapKey::from_cpu(&gpu, &key.decompress()).unwrap();
 /// let ct = allocate_and_encrypt_new_lwe_ciphertext(
