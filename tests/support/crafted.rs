@@ -10,7 +10,9 @@
 //! Depends only on `gpufhe`, `serde` and `bincode`.
 #![allow(dead_code)]
 
-use gpufhe::core_crypto::{BootstrapKeyShape, KeyswitchKeyShape, NoiseDistribution, Seed};
+use gpufhe::core_crypto::{
+    BootstrapKeyShape, CompressionSeed, KeyswitchKeyShape, NoiseDistribution,
+};
 use gpufhe::high_level::DataKind;
 use gpufhe::serialization::{SafeSerialization, SERIALIZATION_MAGIC, SERIALIZATION_VERSION};
 use gpufhe::shortint::{ShortintParameters, DEFAULT_PARAMETERS};
@@ -108,7 +110,7 @@ pub fn compact_list(parameters: ShortintParameters, kinds: Vec<DataKind>) -> Vec
 #[derive(Serialize)]
 struct SeededKey<S> {
     bodies: Vec<u64>,
-    seed: Seed,
+    seed: CompressionSeed,
     shape: S,
 }
 
@@ -148,12 +150,12 @@ pub fn compressed_key(parameters: ShortintParameters) -> Vec<u8> {
         key: ShortintKey {
             keyswitch_key: SeededKey {
                 bodies: vec![0; ks_bodies],
-                seed: Seed([1; 32]),
+                seed: CompressionSeed::new(1),
                 shape: ks,
             },
             bootstrap_key: SeededKey {
                 bodies: vec![0; bs_bodies],
-                seed: Seed([2; 32]),
+                seed: CompressionSeed::new(2),
                 shape: bs,
             },
             parameters,
