@@ -273,7 +273,7 @@ impl TfheRsForm for CompactCiphertextList {
         let (m, carry) = (list.message_modulus.0, list.carry_modulus.0);
         let packed = match list.degree.0 {
             d if d == m.saturating_sub(1) => false,
-            d if Some(d) == m.checked_mul(m).map(|mm| mm - 1) => true,
+            d if Some(d) == m.checked_mul(m).and_then(|mm| mm.checked_sub(1)) => true,
             d => {
                 return Err(Error::InvalidParameter(format!(
                     "a TFHE-rs compact list of degree {d}: gpufhe reads lists of degree \

@@ -267,7 +267,10 @@ fn seeded_from_wire(wire: &[CompressedCiphertext], max_degree: u64) -> Result<Co
         }
         let seed = seed_from_wire(&block.ct.compression_seed)?;
         let follows = runs.last().is_some_and(|(start, bodies)| {
-            start.after_words(bodies.len() as u64 * dimension).ok() == Some(seed)
+            (bodies.len() as u64)
+                .checked_mul(dimension)
+                .and_then(|words| start.after_words(words).ok())
+                == Some(seed)
         });
         match runs.last_mut() {
             Some((_, bodies)) if follows => bodies.push(block.ct.data),
