@@ -29,8 +29,12 @@
 //! `PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`; gpufhe reads them inside
 //! `with_insecure_parameters_allowed`), seconds in all. Without it: both libraries'
 //! default configurations (TFHE-rs's `PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`,
-//! with its dedicated OPRF key), minutes on two cores. A first argument other than
-//! `--small` selects the scenarios whose name contains it.
+//! with its dedicated OPRF key), minutes on two cores. `--multi-bit`: both
+//! libraries' multi-bit parameters of grouping factor 4 (with `--small`, the small
+//! ones of that factor); gpufhe reads TFHE-rs's multi-bit `ServerKey` and writes back
+//! those it read, but neither makes nor reads multi-bit `CompressedServerKey`s in
+//! TFHE-rs's form yet. A first argument not starting with `--` selects the
+//! scenarios whose name contains it.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
@@ -192,13 +196,24 @@ macro_rules! side {
             }
 
             /// Reads the server key (the compressed one, decompressed, when
-            /// `compressed`) and sets it.
+            /// `compressed`), checks that it is written back byte for byte, and
+            /// sets it.
             pub fn set_key(sent: &Sent, compressed: bool) -> Result<(), String> {
+                let exact = |again: Vec<u8>, sent: &[u8]| {
+                    if again == sent {
+                        Ok(())
+                    } else {
+                        Err("the server key read is not written back byte for byte".to_string())
+                    }
+                };
                 if compressed {
                     let key: CompressedServerKey = from_bytes(&sent.compressed_server_key)?;
+                    exact(to_bytes(&key)?, &sent.compressed_server_key)?;
                     set_server_key(key.decompress());
                 } else {
-                    set_server_key(from_bytes::<ServerKey>(&sent.server_key)?);
+                    let key: ServerKey = from_bytes(&sent.server_key)?;
+                    exact(to_bytes(&key)?, &sent.server_key)?;
+                    set_server_key(key);
                 }
                 Ok(())
             }
@@ -349,28 +364,35 @@ side!(
 );
 
 /// A TFHE-rs client key of the chosen configuration.
-fn tfhe_client_key(small: bool) -> tfhe::ClientKey {
-    let config = if small {
-        tfhe::ConfigBuilder::with_custom_parameters(tfhers::small_parameters()).build()
-    } else {
-        tfhe::ConfigBuilder::default().build()
+fn tfhe_client_key(small: bool, multi_bit: bool) -> tfhe::ClientKey {
+    use tfhe::shortint::parameters::v1_8::V1_8_PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as MULTI_BIT;
+    let config = match (small, multi_bit) {
+        (true, false) => tfhe::ConfigBuilder::with_custom_parameters(tfhers::small_parameters()),
+        (true, true) => {
+            tfhe::ConfigBuilder::with_custom_parameters(tfhers::small_multi_bit_parameters())
+        }
+        (false, false) => tfhe::ConfigBuilder::default(),
+        (false, true) => tfhe::ConfigBuilder::with_custom_parameters(MULTI_BIT),
     };
-    tfhe::ClientKey::generate(config)
+    tfhe::ClientKey::generate(config.build())
 }
 
 /// A gpufhe client key of the chosen configuration.
-fn gpufhe_client_key(small: bool) -> gpufhe::ClientKey {
-    let config = if small {
-        gpufhe::ConfigBuilder::default()
-            .with_insecure_custom_parameters(
-                gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
-            )
-            .expect("gpufhe's test parameters")
-            .build()
-    } else {
-        gpufhe::ConfigBuilder::default().build()
+fn gpufhe_client_key(small: bool, multi_bit: bool) -> gpufhe::ClientKey {
+    use gpufhe::shortint::{
+        PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as SMALL,
+        PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2 as SMALL_MULTI_BIT,
+        PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as MULTI_BIT,
     };
-    gpufhe::ClientKey::generate(config)
+    let config = match (small, multi_bit) {
+        (true, false) => gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(SMALL),
+        (true, true) => {
+            gpufhe::ConfigBuilder::default().with_insecure_custom_parameters(SMALL_MULTI_BIT)
+        }
+        (false, false) => Ok(gpufhe::ConfigBuilder::default()),
+        (false, true) => Ok(gpufhe::ConfigBuilder::with_custom_parameters(MULTI_BIT)),
+    };
+    gpufhe::ClientKey::generate(config.expect("gpufhe's parameters").build())
 }
 
 /// The keys both sides start from (each scenario sets the server keys it needs).
@@ -504,13 +526,14 @@ fn run(name: &str, scenario: impl FnOnce() -> Result<(), String>) -> bool {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let small = args.iter().any(|a| a == "--small");
-    let filter = args.iter().find(|a| *a != "--small").cloned();
+    let multi_bit = args.iter().any(|a| a == "--multi-bit");
+    let filter = args.iter().find(|a| !a.starts_with("--")).cloned();
     // Panics are reported by `run`, not printed on their way.
     std::panic::set_hook(Box::new(|_| {}));
 
     let start = Instant::now();
-    let tfhe_key = tfhe_client_key(small);
-    let gpufhe_key = gpufhe_client_key(small);
+    let tfhe_key = tfhe_client_key(small, multi_bit);
+    let gpufhe_key = gpufhe_client_key(small, multi_bit);
     let keys = Keys {
         tfhe_sent: catch_unwind(AssertUnwindSafe(|| tf::client(&tfhe_key)))
             .unwrap_or_else(|_| Err("TFHE-rs's client panicked".into())),
@@ -520,8 +543,9 @@ fn main() {
         gpufhe: gpufhe_key,
     };
     println!(
-        "{} parameters; keys and inputs made in {:.1} s",
+        "{}{} parameters; keys and inputs made in {:.1} s",
         if small { "small insecure" } else { "default" },
+        if multi_bit { " multi-bit" } else { "" },
         start.elapsed().as_secs_f64()
     );
 

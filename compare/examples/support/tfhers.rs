@@ -4,8 +4,9 @@
 use tfhe::core_crypto::fft_impl::fft64::math::fft::{setup_custom_fft_plan, FftAlgo, Method, Plan};
 use tfhe::shortint::parameters::{
     CarryModulus, ClassicPBSParameters, CoreCiphertextModulus, DecompositionBaseLog,
-    DecompositionLevelCount, DynamicDistribution, EncryptionKeyChoice, GlweDimension, LweDimension,
-    MaxNoiseLevel, MessageModulus, ModulusSwitchType, PolynomialSize,
+    DecompositionLevelCount, DynamicDistribution, EncryptionKeyChoice, GlweDimension,
+    LweBskGroupingFactor, LweDimension, MaxNoiseLevel, MessageModulus, ModulusSwitchType,
+    MultiBitPBSParameters, PolynomialSize,
 };
 
 /// The small insecure parameters: gpufhe's `PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`
@@ -31,6 +32,33 @@ pub fn small_parameters() -> ClassicPBSParameters {
         ciphertext_modulus: CoreCiphertextModulus::new_native(),
         encryption_key_choice: EncryptionKeyChoice::Big,
         modulus_switch_noise_reduction_params: ModulusSwitchType::CenteredMeanNoiseReduction,
+    }
+}
+
+/// The small insecure multi-bit parameters: gpufhe's
+/// `PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2`, [`small_parameters`] with a
+/// multi-bit bootstrap of grouping factor 4.
+#[allow(dead_code)] // only the interop program needs it
+pub fn small_multi_bit_parameters() -> MultiBitPBSParameters {
+    let p = small_parameters();
+    MultiBitPBSParameters {
+        lwe_dimension: p.lwe_dimension,
+        glwe_dimension: p.glwe_dimension,
+        polynomial_size: p.polynomial_size,
+        lwe_noise_distribution: p.lwe_noise_distribution,
+        glwe_noise_distribution: p.glwe_noise_distribution,
+        pbs_base_log: p.pbs_base_log,
+        pbs_level: p.pbs_level,
+        ks_base_log: p.ks_base_log,
+        ks_level: p.ks_level,
+        message_modulus: p.message_modulus,
+        carry_modulus: p.carry_modulus,
+        max_noise_level: p.max_noise_level,
+        log2_p_fail: p.log2_p_fail,
+        ciphertext_modulus: p.ciphertext_modulus,
+        encryption_key_choice: p.encryption_key_choice,
+        grouping_factor: LweBskGroupingFactor(4),
+        deterministic_execution: false,
     }
 }
 

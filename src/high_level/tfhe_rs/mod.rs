@@ -15,6 +15,8 @@ mod client_key;
 mod compact;
 mod compressed;
 mod config;
+mod multi_bit;
+pub(crate) use multi_bit::TfheRsMultiBitKept;
 mod own_format;
 mod parameters;
 pub(crate) mod safe;

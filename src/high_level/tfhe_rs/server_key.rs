@@ -8,23 +8,24 @@
 //! not hold their noise parameters: they are those of the known parameter set
 //! whose shape they have. TFHE-rs's dedicated OPRF key is kept, to be written back.
 
+use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs, TfheRsMultiBitKept};
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
 use super::wire::core::{
     CiphertextModulus, DecompositionBaseLog as WireBaseLog, DecompositionLevelCount as WireLevel,
-    GlweSize, LweDimension as WireLweDimension, LweKeyswitchKey, LweSize as WireLweSize, PBSOrder,
-    PolynomialSize as WirePolynomialSize, SeededGgswCiphertextList, SeededLweBootstrapKey,
-    SeededLweKeyswitchKey,
+    GlweSize, LweBskGroupingFactor, LweDimension as WireLweDimension, LweKeyswitchKey,
+    LweSize as WireLweSize, PBSOrder, PolynomialSize as WirePolynomialSize,
+    SeededGgswCiphertextList, SeededLweBootstrapKey, SeededLweKeyswitchKey,
 };
 use super::wire::server::{
     AtomicPatternServerKey, CompressedAtomicPatternServerKey, CompressedModulusSwitchConfiguration,
     CompressedServerKey as WireCompressed, CompressedStandardAtomicPatternServerKey,
-    FourierLweBootstrapKey, FourierPolynomialList, FourierPolynomials,
-    HlIntegerCompressedServerKey, HlIntegerServerKey, IntegerCompressedServerKey, IntegerServerKey,
-    ModulusSwitchConfiguration, ServerKey as WireServerKey, ShortintBootstrappingKey,
-    ShortintCompressedBootstrappingKey, ShortintCompressedServerKey, ShortintServerKey,
-    StandardAtomicPatternServerKey,
+    FourierLweBootstrapKey, FourierLweMultiBitBootstrapKey, FourierPolynomialList,
+    FourierPolynomials, HlIntegerCompressedServerKey, HlIntegerServerKey,
+    IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
+    ServerKey as WireServerKey, ShortintBootstrappingKey, ShortintCompressedBootstrappingKey,
+    ShortintCompressedServerKey, ShortintServerKey, StandardAtomicPatternServerKey,
 };
 use super::wire::shortint::{CarryModulus, MaxDegree, MaxNoiseLevel, MessageModulus};
 use super::{versionize_through_wire, TfheRsForm};
@@ -57,7 +58,9 @@ struct KeyShape {
     message_modulus: u64,
     carry_modulus: u64,
     max_noise_level: u64,
-    modulus_switch: ModulusSwitchType,
+    /// The modulus switch: said by a classical key, not by a multi-bit one.
+    modulus_switch: Option<ModulusSwitchType>,
+    pbs_kind: PbsKind,
 }
 
 impl KeyShape {
@@ -73,16 +76,17 @@ impl KeyShape {
             message_modulus: p.message_modulus,
             carry_modulus: p.carry_modulus,
             max_noise_level: p.max_noise_level,
-            modulus_switch: p.modulus_switch,
+            modulus_switch: (p.pbs_kind == PbsKind::Classical).then_some(p.modulus_switch),
+            pbs_kind: p.pbs_kind,
         }
     }
 
-    /// The known classical parameter set of this shape; an insecure one only
-    /// inside [`crate::serialization::with_insecure_parameters_allowed`].
+    /// The known parameter set of this shape; an insecure one only inside
+    /// [`crate::serialization::with_insecure_parameters_allowed`].
     fn parameters(&self) -> Result<ShortintParameters> {
         let p = known_parameters()
             .into_iter()
-            .find(|p| p.pbs_kind == PbsKind::Classical && KeyShape::of(p) == *self)
+            .find(|p| KeyShape::of(p) == *self)
             .ok_or_else(|| {
                 Error::InvalidParameter(
                     "a TFHE-rs server key of a shape that matches no parameter set gpufhe \
@@ -99,10 +103,10 @@ impl KeyShape {
         Ok(p)
     }
 
-    /// The bootstrap key's shape.
+    /// gpufhe's bootstrap key's shape.
     fn bootstrap(&self) -> BootstrapKeyShape {
         BootstrapKeyShape {
-            input_lwe_dimension: LweDimension(self.lwe_dimension),
+            input_lwe_dimension: LweDimension(self.pbs_kind.ggsw_count(self.lwe_dimension)),
             glwe_dimension: GlweDimension(self.glwe_dimension),
             polynomial_size: PolynomialSize(self.polynomial_size),
             base_log: DecompositionBaseLog(self.pbs_base_log),
@@ -170,12 +174,7 @@ impl TfheRsForm for ServerKey {
         }
         let host = self.scheduler().host_key();
         let p = *host.parameters();
-        if p.pbs_kind != PbsKind::Classical {
-            return Err(Error::InvalidParameter(
-                "a multi-bit server key has no TFHE-rs form in this version of gpufhe".into(),
-            ));
-        }
-        let fourier = tfhe_rs_fourier_from_fourier_bootstrap_key(host.bootstrap_key());
+        let bootstrapping_key = bootstrapping_key_to_wire(self, &p)?;
         let ksk = host.keyswitch_key();
         Ok(WireServerKey {
             key: HlIntegerServerKey {
@@ -190,17 +189,7 @@ impl TfheRsForm for ServerKey {
                                     output_lwe_size: WireLweSize(ksk.output_lwe_size().0),
                                     ciphertext_modulus: CiphertextModulus::NATIVE_U64,
                                 },
-                                bootstrapping_key: ShortintBootstrappingKey::Classic {
-                                    bsk: fourier_to_wire(&p, fourier),
-                                    modulus_switch_noise_reduction_key: match p.modulus_switch {
-                                        ModulusSwitchType::Standard => {
-                                            ModulusSwitchConfiguration::Standard
-                                        }
-                                        ModulusSwitchType::CenteredMeanNoiseReduction => {
-                                            ModulusSwitchConfiguration::CenteredMeanNoiseReduction
-                                        }
-                                    },
-                                },
+                                bootstrapping_key,
                                 pbs_order: PBSOrder::KeyswitchBootstrap,
                             },
                         ),
@@ -235,41 +224,28 @@ impl TfheRsForm for ServerKey {
             ));
         };
         check_order(ap.pbs_order)?;
-        let ShortintBootstrappingKey::Classic {
-            bsk,
-            modulus_switch_noise_reduction_key: switch,
-        } = ap.bootstrapping_key
-        else {
-            return Err(Error::InvalidParameter(
-                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read".into(),
-            ));
-        };
         let ksk = ap.key_switching_key;
         ksk.ciphertext_modulus
             .check_native_u64("keyswitching key")?;
+        let (bsk, shape) = WireBootstrapKey::of(ap.bootstrapping_key)?;
         let shape = KeyShape {
-            lwe_dimension: bsk.input_lwe_dimension.0,
-            glwe_dimension: bsk.glwe_size.0.saturating_sub(1),
-            polynomial_size: bsk.fourier.0.polynomial_size,
-            pbs_base_log: bsk.decomposition_base_log.0,
-            pbs_level: bsk.decomposition_level_count.0,
             ks_base_log: ksk.decomp_base_log.0,
             ks_level: ksk.decomp_level_count.0,
             message_modulus: key.message_modulus.0,
             carry_modulus: key.carry_modulus.0,
             max_noise_level: key.max_noise_level.0,
-            modulus_switch: modulus_switch(
-                switch == ModulusSwitchConfiguration::Standard,
-                switch == ModulusSwitchConfiguration::CenteredMeanNoiseReduction,
-            )?,
+            ..shape
         };
         let p = shape.parameters()?;
         check_bookkeeping(&p, key.max_degree.0)?;
+        // TFHE-rs's GGSW ciphertexts (all 2^g of a multi-bit group), as read and
+        // as converted at once.
+        let ggsws = match p.pbs_kind.grouping_factor() {
+            Some(g) => (p.lwe_dimension.0 / g) << g,
+            None => p.lwe_dimension.0,
+        };
         let _memory = reserve(
-            p.bootstrap_key_shape()
-                .ggsw_size()
-                .saturating_mul(p.lwe_dimension.0)
-                * 16,
+            p.bootstrap_key_shape().ggsw_size().saturating_mul(ggsws) * 16,
             "reading a TFHE-rs server key",
         )?;
         let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
@@ -278,14 +254,7 @@ impl TfheRsForm for ServerKey {
             DecompositionLevelCount(ksk.decomp_level_count.0),
             LweSize(ksk.output_lwe_size.0),
         )?;
-        let polys: Vec<c64> = bsk
-            .fourier
-            .0
-            .values
-            .iter()
-            .map(|&(re, im)| c64::new(re, im))
-            .collect();
-        let bootstrap_key = fourier_bootstrap_key_from_tfhe_rs_fourier(&polys, shape.bootstrap())?;
+        let (bootstrap_key, kept) = bsk.into_key(&shape)?;
         let host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
         let config = ConfigBuilder::default()
             .with_insecure_custom_parameters(p)?
@@ -300,7 +269,175 @@ impl TfheRsForm for ServerKey {
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
+        if let Some(kept) = kept {
+            let _ = key.tfhe_rs_multi_bit().set(Arc::new(kept));
+        }
         Ok(key)
+    }
+}
+
+/// TFHE-rs's Fourier bootstrap key as read, classical or multi-bit.
+enum WireBootstrapKey {
+    Classic(Vec<(f64, f64)>),
+    MultiBit {
+        values: Vec<(f64, f64)>,
+        grouping_factor: usize,
+        deterministic_execution: bool,
+    },
+}
+
+impl WireBootstrapKey {
+    /// The key and what it says of its parameters (its bootstrap shape, its kind
+    /// and modulus switch; the rest left for the caller).
+    fn of(key: ShortintBootstrappingKey) -> Result<(Self, KeyShape)> {
+        let (fourier, input, glwe_size, base_log, level, switch, kind, this) = match key {
+            ShortintBootstrappingKey::Classic {
+                bsk,
+                modulus_switch_noise_reduction_key: switch,
+            } => (
+                bsk.fourier,
+                bsk.input_lwe_dimension,
+                bsk.glwe_size,
+                bsk.decomposition_base_log,
+                bsk.decomposition_level_count,
+                Some(modulus_switch(
+                    switch == ModulusSwitchConfiguration::Standard,
+                    switch == ModulusSwitchConfiguration::CenteredMeanNoiseReduction,
+                )?),
+                PbsKind::Classical,
+                None,
+            ),
+            ShortintBootstrappingKey::MultiBit {
+                fourier_bsk: bsk,
+                deterministic_execution,
+            } => (
+                bsk.fourier,
+                bsk.input_lwe_dimension,
+                bsk.glwe_size,
+                bsk.decomposition_base_log,
+                bsk.decomposition_level_count,
+                None,
+                PbsKind::MultiBit {
+                    grouping_factor: bsk.grouping_factor.0,
+                },
+                Some((bsk.grouping_factor.0, deterministic_execution)),
+            ),
+        };
+        let shape = KeyShape {
+            lwe_dimension: input.0,
+            glwe_dimension: glwe_size.0.saturating_sub(1),
+            polynomial_size: fourier.0.polynomial_size,
+            pbs_base_log: base_log.0,
+            pbs_level: level.0,
+            ks_base_log: 0,
+            ks_level: 0,
+            message_modulus: 0,
+            carry_modulus: 0,
+            max_noise_level: 0,
+            modulus_switch: switch,
+            pbs_kind: kind,
+        };
+        let values = fourier.0.values;
+        Ok((
+            match this {
+                None => Self::Classic(values),
+                Some((grouping_factor, deterministic_execution)) => Self::MultiBit {
+                    values,
+                    grouping_factor,
+                    deterministic_execution,
+                },
+            },
+            shape,
+        ))
+    }
+
+    /// gpufhe's key of `shape` (checked against known parameters), and what a
+    /// multi-bit key keeps of TFHE-rs's to be written back.
+    fn into_key(
+        self,
+        shape: &KeyShape,
+    ) -> Result<(
+        crate::core_crypto::FourierLweBootstrapKey,
+        Option<TfheRsMultiBitKept>,
+    )> {
+        let polys = |values: Vec<(f64, f64)>| -> Vec<c64> {
+            values
+                .into_iter()
+                .map(|(re, im)| c64::new(re, im))
+                .collect()
+        };
+        match self {
+            Self::Classic(values) => Ok((
+                fourier_bootstrap_key_from_tfhe_rs_fourier(&polys(values), shape.bootstrap())?,
+                None,
+            )),
+            Self::MultiBit {
+                values,
+                grouping_factor,
+                deterministic_execution,
+            } => {
+                let (key, empty_assignments) =
+                    multi_bit_key_from_tfhe_rs(&polys(values), shape.bootstrap(), grouping_factor)?;
+                Ok((
+                    key,
+                    Some(TfheRsMultiBitKept {
+                        empty_assignments,
+                        deterministic_execution,
+                    }),
+                ))
+            }
+        }
+    }
+}
+
+/// TFHE-rs's bootstrapping key of `key` (of parameters `p`): a multi-bit key only
+/// if it was read from TFHE-rs's data (gpufhe's lacks TFHE-rs's empty-assignment
+/// GGSW ciphertexts, see [`super::multi_bit`]).
+fn bootstrapping_key_to_wire(
+    key: &ServerKey,
+    p: &ShortintParameters,
+) -> Result<ShortintBootstrappingKey> {
+    let bsk = key.scheduler().host_key().bootstrap_key();
+    match p.pbs_kind {
+        PbsKind::Classical => Ok(ShortintBootstrappingKey::Classic {
+            bsk: fourier_to_wire(p, tfhe_rs_fourier_from_fourier_bootstrap_key(bsk)),
+            modulus_switch_noise_reduction_key: match p.modulus_switch {
+                ModulusSwitchType::Standard => ModulusSwitchConfiguration::Standard,
+                ModulusSwitchType::CenteredMeanNoiseReduction => {
+                    ModulusSwitchConfiguration::CenteredMeanNoiseReduction
+                }
+            },
+        }),
+        PbsKind::MultiBit { grouping_factor } => {
+            let kept = key.tfhe_rs_multi_bit().get().ok_or_else(|| {
+                Error::InvalidParameter(
+                    "a multi-bit server key made by gpufhe has no TFHE-rs form: gpufhe's \
+                     multi-bit keys leave out TFHE-rs's empty-assignment GGSW ciphertexts \
+                     (multi-bit keys read from TFHE-rs's data are written back); write it \
+                     with gpufhe::serialization"
+                        .into(),
+                )
+            })?;
+            let values = multi_bit_key_to_tfhe_rs(bsk, grouping_factor, &kept.empty_assignments)?;
+            let FourierLweBootstrapKey {
+                fourier,
+                input_lwe_dimension,
+                glwe_size,
+                decomposition_base_log,
+                decomposition_level_count,
+            } = fourier_to_wire(p, values);
+            Ok(ShortintBootstrappingKey::MultiBit {
+                fourier_bsk: FourierLweMultiBitBootstrapKey {
+                    fourier,
+                    input_lwe_dimension,
+                    glwe_size,
+                    decomposition_base_log,
+                    decomposition_level_count,
+                    grouping_factor: LweBskGroupingFactor(grouping_factor),
+                },
+                deterministic_execution: kept.deterministic_execution,
+            })
+        }
     }
 }
 
@@ -428,10 +565,11 @@ impl TfheRsForm for CompressedServerKey {
             message_modulus: key.message_modulus.0,
             carry_modulus: key.carry_modulus.0,
             max_noise_level: key.max_noise_level.0,
-            modulus_switch: modulus_switch(
+            modulus_switch: Some(modulus_switch(
                 switch == CompressedModulusSwitchConfiguration::Standard,
                 switch == CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction,
-            )?,
+            )?),
+            pbs_kind: PbsKind::Classical,
         };
         let p = shape.parameters()?;
         check_bookkeeping(&p, key.max_degree.0)?;
