@@ -79,7 +79,7 @@ impl ExpansionCache {
             .0
             .get_or_init(|| {
                 Arc::new(ExpandedKeys {
-                    bootstrap: key.bootstrap_key().decompress(),
+                    bootstrap: key.expand_bootstrap_key().0,
                     keyswitch: key.keyswitch_key().decompress(),
                 })
             })

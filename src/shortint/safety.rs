@@ -125,7 +125,8 @@ impl ShortintParameters {
     /// these parameters needs at its peak: the keyswitching key (`k·N · ℓ_ks · (n +
     /// 1)` words) and the bootstrap key twice (standard and Fourier domains, `G ·
     /// (k + 1)² · ℓ_pbs · N` words each, with `G` its GGSW count: `n`, or
-    /// `(n/g)(2^g - 1)` for a multi-bit key). `None` if that overflows a `u64`.
+    /// `(n/g) 2^g` for a multi-bit key, which expands from TFHE-rs's layout
+    /// before it drops the empty assignments). `None` if that overflows a `u64`.
     ///
     /// ```
     /// use gpufhe::shortint::DEFAULT_PARAMETERS;
@@ -140,7 +141,8 @@ impl ShortintParameters {
         let ksk = big
             .checked_mul(self.ks_level.0 as u64)?
             .checked_mul(n.checked_add(1)?)?;
-        let ggsws = self.pbs_kind.ggsw_count(self.lwe_dimension.0) as u64;
+        // A multi-bit key expands from TFHE-rs's 2^g GGSW ciphertexts per group.
+        let ggsws = self.seeded_bootstrap_key_shape().input_lwe_dimension.0 as u64;
         let bsk = ggsws
             .checked_mul(glwe_size.checked_mul(glwe_size)?)?
             .checked_mul(self.pbs_level.0 as u64)?

@@ -5,6 +5,7 @@ use super::{
     BivariateLookupTable, Ciphertext, ClientKey, LookupTable, ManyLookupTable, PbsKind,
     ShortintParameters,
 };
+use crate::core_crypto::tfhe_rs_layout::TfheRsMultiBitExtra;
 use crate::core_crypto::{
     add_lwe_ciphertext_assign, add_plaintext_to_lwe_ciphertext_assign,
     batch_blind_rotate_lwe_ciphertext, batch_multi_bit_blind_rotate_lwe_ciphertext,
@@ -47,6 +48,9 @@ pub struct ServerKey {
     pub(crate) keyswitch_key: LweKeyswitchKey,
     pub(crate) bootstrap_key: FourierLweBootstrapKey,
     pub(crate) parameters: ShortintParameters,
+    /// What a multi-bit key lacks of TFHE-rs's, for its TFHE-rs form (not in gpufhe's).
+    #[serde(skip)]
+    pub(crate) tfhe_rs_extra: Option<std::sync::Arc<TfheRsMultiBitExtra>>,
 }
 
 /// The server key as seeds and bodies, about `n + 1` times smaller to store or send;
@@ -75,6 +79,7 @@ fn check_key_shapes(
     parameters: &ShortintParameters,
     keyswitch: KeyswitchKeyShape,
     bootstrap: BootstrapKeyShape,
+    expected: fn(&ShortintParameters) -> BootstrapKeyShape,
 ) -> Result<()> {
     parameters.validate()?;
     if keyswitch != parameters.keyswitch_key_shape() {
@@ -83,10 +88,10 @@ fn check_key_shapes(
             parameters.keyswitch_key_shape()
         )));
     }
-    if bootstrap != parameters.bootstrap_key_shape() {
+    if bootstrap != expected(parameters) {
         return Err(Error::InvalidParameter(format!(
             "the bootstrap key has shape {bootstrap:?}, its parameters imply {:?}",
-            parameters.bootstrap_key_shape()
+            expected(parameters)
         )));
     }
     Ok(())
@@ -94,7 +99,7 @@ fn check_key_shapes(
 
 /// Deserialization of a server key type from its parts: the shapes are checked first.
 macro_rules! server_key_from_parts {
-    ($key:ty, $keyswitch:ty, $bootstrap:ty) => {
+    ($key:ty, $keyswitch:ty, $bootstrap:ty, $shape:path $(, $extra:ident)*) => {
         impl TryFrom<ServerKeyParts<$keyswitch, $bootstrap>> for $key {
             type Error = Error;
 
@@ -103,18 +108,26 @@ macro_rules! server_key_from_parts {
                     &parts.parameters,
                     parts.keyswitch_key.shape(),
                     parts.bootstrap_key.shape(),
+                    $shape,
                 )?;
                 Ok(Self {
                     keyswitch_key: parts.keyswitch_key,
                     bootstrap_key: parts.bootstrap_key,
                     parameters: parts.parameters,
+                    $($extra: None,)*
                 })
             }
         }
     };
 }
 
-server_key_from_parts!(ServerKey, LweKeyswitchKey, FourierLweBootstrapKey);
+server_key_from_parts!(
+    ServerKey,
+    LweKeyswitchKey,
+    FourierLweBootstrapKey,
+    ShortintParameters::bootstrap_key_shape,
+    tfhe_rs_extra
+);
 
 impl ServerKey {
     /// A key of these keys, checked against `parameters`.
@@ -148,7 +161,8 @@ impl CompressedServerKey {
 server_key_from_parts!(
     CompressedServerKey,
     SeededLweKeyswitchKey,
-    SeededLweBootstrapKey
+    SeededLweBootstrapKey,
+    ShortintParameters::seeded_bootstrap_key_shape
 );
 
 mod compressed;

@@ -83,7 +83,7 @@ impl CudaBackend {
         Self::from_expanded(
             device,
             key.parameters(),
-            &key.bootstrap_key().decompress(),
+            &key.expand_bootstrap_key().0,
             &key.keyswitch_key().decompress(),
         )
     }

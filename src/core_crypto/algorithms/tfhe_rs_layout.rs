@@ -15,6 +15,15 @@
 //! - **Seeded keys** store their bodies, and draw their masks, in TFHE-rs's order
 //!   (so that a compressed key of either library expands in the other); their
 //!   `decompress` converts to gpufhe's order.
+//! - **Multi-bit bootstrap key.** Both encrypt, per group of `g` small-key
+//!   coefficients, the indicators `f_T` of the group's bit assignments `T`.
+//!   TFHE-rs keeps all `2^g` per group, its GGSW `i` holding the assignment whose
+//!   bit for coefficient `j` is bit `g - 1 - j` of `i`; gpufhe's blind rotation
+//!   uses the `2^g - 1` non-empty ones, `T` (bit `j` for coefficient `j`) at place
+//!   `T - 1` (`multi_bit_lwe_secret_key`; the indicators sum to 1). gpufhe's seeded
+//!   multi-bit keys are TFHE-rs's (all `2^g`, in its order); expanding one, or
+//!   reading TFHE-rs's key, reorders the GGSW ciphertexts and sets the
+//!   empty-assignment ones aside, to be written back.
 //! - **Fourier bootstrap key.** TFHE-rs serializes each polynomial `p` as `Z_k =
 //!   sum_j z_j e^(-2 pi i j k / (N/2))` in natural order `k`, with `z_j = (p_j + i
 //!   p_(j + N/2)) 2^-64 e^(i pi j / N)` (coefficients read as signed); gpufhe's
@@ -303,6 +312,150 @@ pub(crate) fn standard_bootstrap_key_from_tfhe_rs_fourier(
 /// transform, in natural order, torus scale).
 pub(crate) fn tfhe_rs_fourier_from_standard_bootstrap_key(bsk: &LweBootstrapKey) -> Vec<c64> {
     tfhe_rs_fourier_from_fourier_bootstrap_key(&FourierLweBootstrapKey::from_standard(bsk))
+}
+
+/// gpufhe's place in its group (`T - 1`) of TFHE-rs's multi-bit GGSW `index`;
+/// `None` for the empty assignment.
+pub(crate) fn multi_bit_place(index: usize, grouping_factor: usize) -> Option<usize> {
+    let assignment = (0..grouping_factor).fold(0, |t, j| {
+        t | (((index >> (grouping_factor - 1 - j)) & 1) << j)
+    });
+    assignment.checked_sub(1)
+}
+
+/// A multi-bit key's GGSW ciphertexts (`ggsw_len` values each) in TFHE-rs's order
+/// (`2^g` per group) split into gpufhe's (`2^g - 1` per group) and the
+/// empty-assignment ones. `Err` unless `theirs` holds whole groups.
+pub(crate) fn multi_bit_from_tfhe_rs_order<T: Copy + Default>(
+    theirs: &[T],
+    ggsw_len: usize,
+    grouping_factor: usize,
+) -> Result<(Vec<T>, Vec<T>)> {
+    let per_group = 1usize << grouping_factor;
+    let group_len = per_group * ggsw_len;
+    if ggsw_len == 0 || theirs.len() % group_len != 0 {
+        return Err(Error::InvalidParameter(format!(
+            "a TFHE-rs multi-bit key of {} values, not whole groups of {per_group} GGSW \
+             ciphertexts of {ggsw_len}",
+            theirs.len()
+        )));
+    }
+    let groups = theirs.len() / group_len;
+    let mut ours = vec![T::default(); groups * (per_group - 1) * ggsw_len];
+    let mut empty = Vec::with_capacity(groups * ggsw_len);
+    for (theirs, ours) in theirs
+        .chunks_exact(group_len)
+        .zip(ours.chunks_exact_mut((per_group - 1) * ggsw_len))
+    {
+        for (index, ggsw) in theirs.chunks_exact(ggsw_len).enumerate() {
+            match multi_bit_place(index, grouping_factor) {
+                Some(place) => ours[place * ggsw_len..(place + 1) * ggsw_len].copy_from_slice(ggsw),
+                None => empty.extend_from_slice(ggsw),
+            }
+        }
+    }
+    Ok((ours, empty))
+}
+
+/// The inverse of [`multi_bit_from_tfhe_rs_order`]. `Err` unless `ours` and
+/// `empty` hold the same number of whole groups.
+pub(crate) fn multi_bit_to_tfhe_rs_order<T: Copy>(
+    ours: &[T],
+    empty: &[T],
+    ggsw_len: usize,
+    grouping_factor: usize,
+) -> Result<Vec<T>> {
+    let per_group = 1usize << grouping_factor;
+    let group_len = (per_group - 1) * ggsw_len;
+    if ggsw_len == 0
+        || ours.len() % group_len != 0
+        || empty.len() != ours.len() / group_len * ggsw_len
+    {
+        return Err(Error::InvalidParameter(format!(
+            "a multi-bit key of {} values and {} of empty assignments, not whole groups of \
+             GGSW ciphertexts of {ggsw_len}",
+            ours.len(),
+            empty.len()
+        )));
+    }
+    let mut theirs = Vec::with_capacity(ours.len() + empty.len());
+    for (group, constant) in ours
+        .chunks_exact(group_len)
+        .zip(empty.chunks_exact(ggsw_len))
+    {
+        for index in 0..per_group {
+            match multi_bit_place(index, grouping_factor) {
+                Some(place) => {
+                    theirs.extend_from_slice(&group[place * ggsw_len..(place + 1) * ggsw_len])
+                }
+                None => theirs.extend_from_slice(constant),
+            }
+        }
+    }
+    Ok(theirs)
+}
+
+/// What gpufhe's multi-bit key lacks of TFHE-rs's, kept beside it to be written
+/// in TFHE-rs's form: the empty-assignment GGSW ciphertext of every group (in
+/// TFHE-rs's serialized Fourier form, group by group) and the key's execution flag.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TfheRsMultiBitExtra {
+    pub(crate) empty_assignments: Vec<c64>,
+    pub(crate) deterministic_execution: bool,
+}
+
+/// gpufhe's multi-bit key (standard domain) of a key in TFHE-rs's order (as a
+/// seeded key expands), and what it leaves out (TFHE-rs's default execution flag,
+/// `false`). `Err` unless `theirs` holds whole groups.
+pub(crate) fn split_tfhe_rs_multi_bit_key(
+    theirs: &LweBootstrapKey,
+    grouping_factor: usize,
+) -> Result<(LweBootstrapKey, TfheRsMultiBitExtra)> {
+    let shape = theirs.shape;
+    let (ours, empty) =
+        multi_bit_from_tfhe_rs_order(&theirs.data, shape.ggsw_size(), grouping_factor)?;
+    let groups = shape.input_lwe_dimension.0 >> grouping_factor;
+    let with_ggsws = |count: usize| BootstrapKeyShape {
+        input_lwe_dimension: crate::core_crypto::LweDimension(count),
+        ..shape
+    };
+    let empty = LweBootstrapKey {
+        data: empty,
+        shape: with_ggsws(groups),
+    };
+    Ok((
+        LweBootstrapKey {
+            data: ours,
+            shape: with_ggsws(groups * ((1 << grouping_factor) - 1)),
+        },
+        TfheRsMultiBitExtra {
+            empty_assignments: tfhe_rs_fourier_from_standard_bootstrap_key(&empty),
+            deterministic_execution: false,
+        },
+    ))
+}
+
+/// The indicator bits of a multi-bit key in TFHE-rs's order: for each group of
+/// `g` coefficients of `key`, its `2^g` assignments (see the module docs), 1
+/// exactly for the group's own. A seeded bootstrap key over these bits is
+/// TFHE-rs's seeded multi-bit key.
+pub(crate) fn tfhe_rs_multi_bit_lwe_secret_key(
+    key: &crate::core_crypto::entities::LweSecretKey,
+    grouping_factor: usize,
+) -> Result<crate::core_crypto::entities::LweSecretKey> {
+    let n = key.lwe_dimension().0;
+    crate::core_crypto::check_grouping_factor(n, grouping_factor)?;
+    let mut bits = Vec::with_capacity(n / grouping_factor << grouping_factor);
+    for group in key.as_slice().chunks_exact(grouping_factor) {
+        bits.extend((0..1usize << grouping_factor).map(|index| {
+            group
+                .iter()
+                .enumerate()
+                .all(|(j, &s)| s as usize == (index >> (grouping_factor - 1 - j)) & 1)
+                as u64
+        }));
+    }
+    crate::core_crypto::entities::LweSecretKey::from_binary_coefficients(bits)
 }
 
 #[cfg(test)]

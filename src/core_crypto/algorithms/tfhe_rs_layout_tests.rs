@@ -310,3 +310,28 @@ fn tfhe_rs_fourier_values_are_the_natural_order_dft_of_the_twisted_polynomial() 
         );
     }
 }
+
+/// TFHE-rs's multi-bit indicator bits, split as a key's GGSW ciphertexts are, are
+/// gpufhe's plus one empty-assignment bit per group (1 for an all-zero group).
+#[test]
+fn tfhe_rs_multi_bit_indicators_split_into_gpufhe_ones() {
+    let key = LweSecretKey::from_binary_coefficients(vec![1, 0, 0, 0, 1, 1, 0, 1, 1]).unwrap();
+    for g in [1, 3] {
+        let theirs = tfhe_rs_multi_bit_lwe_secret_key(&key, g).unwrap();
+        assert_eq!(theirs.lwe_dimension().0, 9 / g << g);
+        let (ours, empty) = multi_bit_from_tfhe_rs_order(theirs.as_slice(), 1, g).unwrap();
+        assert_eq!(ours, multi_bit_lwe_secret_key(&key, g).unwrap().as_slice());
+        let groups: Vec<u64> = key
+            .as_slice()
+            .chunks(g)
+            .map(|c| c.iter().all(|&b| b == 0) as u64)
+            .collect();
+        assert_eq!(empty, groups);
+        assert_eq!(
+            multi_bit_to_tfhe_rs_order(&ours, &empty, 1, g).unwrap(),
+            theirs.as_slice()
+        );
+    }
+    assert!(multi_bit_from_tfhe_rs_order(&[0u64; 7], 1, 2).is_err());
+    assert!(multi_bit_to_tfhe_rs_order(&[0u64; 6], &[0u64; 3], 1, 2).is_err());
+}

@@ -54,9 +54,6 @@ struct ServerKeyInner {
     /// The dedicated OPRF key of a key read from TFHE-rs's data, kept to be
     /// written back (gpufhe's pseudo-random values need no key).
     tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
-    /// What a multi-bit key read from TFHE-rs's data holds beyond gpufhe's, kept to
-    /// be written back.
-    tfhe_rs_multi_bit: OnceLock<Arc<crate::high_level::tfhe_rs::TfheRsMultiBitKept>>,
 }
 
 impl std::fmt::Debug for ServerKey {
@@ -114,7 +111,6 @@ impl ServerKey {
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
                 tfhe_rs_oprf: OnceLock::new(),
-                tfhe_rs_multi_bit: OnceLock::new(),
             }),
         }
     }
@@ -326,13 +322,6 @@ impl ServerKey {
         &self,
     ) -> &OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>> {
         &self.inner.tfhe_rs_oprf
-    }
-
-    /// What a multi-bit key read from TFHE-rs's data holds beyond gpufhe's.
-    pub(crate) fn tfhe_rs_multi_bit(
-        &self,
-    ) -> &OnceLock<Arc<crate::high_level::tfhe_rs::TfheRsMultiBitKept>> {
-        &self.inner.tfhe_rs_multi_bit
     }
 
     pub(crate) fn scheduler(&self) -> &Scheduler {

@@ -16,7 +16,6 @@ mod compact;
 mod compressed;
 mod config;
 mod multi_bit;
-pub(crate) use multi_bit::TfheRsMultiBitKept;
 mod own_format;
 mod parameters;
 pub(crate) mod safe;

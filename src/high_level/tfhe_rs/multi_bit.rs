@@ -7,34 +7,18 @@
 //! the `2^g - 1` non-empty ones, assignment `T` (bit `j` for coefficient `j`) at
 //! place `T - 1` (`core_crypto::multi_bit_lwe_secret_key`): since the indicators
 //! sum to 1, the empty one is never needed. Reading TFHE-rs's key reorders its
-//! GGSW ciphertexts and sets its empty-assignment ones aside, kept with the key so
-//! that it is written back byte for byte; each GGSW ciphertext converts as the
-//! classical key's do (`core_crypto::algorithms::tfhe_rs_layout`).
+//! GGSW ciphertexts and sets its empty-assignment ones aside, kept with the key
+//! (`TfheRsMultiBitExtra`, as a key expanded from its seeds keeps them) so that it
+//! is written back byte for byte; each GGSW ciphertext converts as the classical
+//! key's do (`core_crypto::algorithms::tfhe_rs_layout`).
 
 use crate::core_crypto::tfhe_rs_layout::{
-    fourier_bootstrap_key_from_tfhe_rs_fourier, tfhe_rs_fourier_from_fourier_bootstrap_key,
+    fourier_bootstrap_key_from_tfhe_rs_fourier, multi_bit_from_tfhe_rs_order,
+    multi_bit_to_tfhe_rs_order, tfhe_rs_fourier_from_fourier_bootstrap_key,
 };
 use crate::core_crypto::{BootstrapKeyShape, FourierLweBootstrapKey};
 use crate::error::{Error, Result};
 use tfhe_fft::c64;
-
-/// What gpufhe's multi-bit key lacks of TFHE-rs's: the empty-assignment GGSW
-/// ciphertext of every group (TFHE-rs's serialized Fourier form, in group order)
-/// and the key's execution flag, kept to be written back.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct TfheRsMultiBitKept {
-    pub(crate) empty_assignments: Vec<c64>,
-    pub(crate) deterministic_execution: bool,
-}
-
-/// gpufhe's place in a group (`T - 1`) of TFHE-rs's GGSW `index`, `None` for the
-/// empty assignment.
-fn gpufhe_place(index: usize, grouping_factor: usize) -> Option<usize> {
-    let assignment = (0..grouping_factor).fold(0, |t, j| {
-        t | (((index >> (grouping_factor - 1 - j)) & 1) << j)
-    });
-    assignment.checked_sub(1)
-}
 
 /// Fourier coefficients of one GGSW ciphertext of `shape`.
 fn ggsw_len(shape: &BootstrapKeyShape) -> usize {
@@ -52,33 +36,14 @@ pub(crate) fn multi_bit_key_from_tfhe_rs(
     grouping_factor: usize,
 ) -> Result<(FourierLweBootstrapKey, Vec<c64>)> {
     shape.validate()?;
-    let per_group = (1usize << grouping_factor) - 1;
-    let groups = shape.input_lwe_dimension.0 / per_group;
-    let len = ggsw_len(&shape);
-    let expected = groups
-        .checked_mul(per_group + 1)
-        .and_then(|c| c.checked_mul(len));
-    if shape.input_lwe_dimension.0 % per_group != 0 || expected != Some(polys.len()) {
+    let (ours, empty) = multi_bit_from_tfhe_rs_order(polys, ggsw_len(&shape), grouping_factor)?;
+    if ours.len() != shape.input_lwe_dimension.0 * ggsw_len(&shape) {
         return Err(Error::InvalidParameter(format!(
-            "a TFHE-rs multi-bit key of {} Fourier coefficients, {} GGSW ciphertexts of {len} \
-             for {groups} groups of {} expected",
+            "a TFHE-rs multi-bit key of {} Fourier coefficients for {} GGSW ciphertexts of \
+             gpufhe's",
             polys.len(),
-            groups * (per_group + 1),
-            per_group + 1
+            shape.input_lwe_dimension.0
         )));
-    }
-    let mut ours = vec![c64::default(); groups * per_group * len];
-    let mut empty = Vec::with_capacity(groups * len);
-    for (group, theirs) in polys.chunks_exact((per_group + 1) * len).enumerate() {
-        for (index, ggsw) in theirs.chunks_exact(len).enumerate() {
-            match gpufhe_place(index, grouping_factor) {
-                Some(place) => {
-                    let at = (group * per_group + place) * len;
-                    ours[at..at + len].copy_from_slice(ggsw);
-                }
-                None => empty.extend_from_slice(ggsw),
-            }
-        }
     }
     let key = fourier_bootstrap_key_from_tfhe_rs_fourier(&ours, shape)?;
     if let Some(bad) = empty
@@ -100,29 +65,8 @@ pub(crate) fn multi_bit_key_to_tfhe_rs(
     grouping_factor: usize,
     empty: &[c64],
 ) -> Result<Vec<c64>> {
-    let shape = key.shape;
-    let per_group = (1usize << grouping_factor) - 1;
-    let groups = shape.input_lwe_dimension.0 / per_group;
-    let len = ggsw_len(&shape);
-    crate::error::check_eq(
-        "Fourier coefficients of the empty assignments",
-        groups * len,
-        empty.len(),
-    )?;
     let ours = tfhe_rs_fourier_from_fourier_bootstrap_key(key);
-    let mut theirs = Vec::with_capacity(groups * (per_group + 1) * len);
-    for (group, constant) in ours
-        .chunks_exact(per_group * len)
-        .zip(empty.chunks_exact(len))
-    {
-        for index in 0..=per_group {
-            match gpufhe_place(index, grouping_factor) {
-                Some(place) => theirs.extend_from_slice(&group[place * len..(place + 1) * len]),
-                None => theirs.extend_from_slice(constant),
-            }
-        }
-    }
-    Ok(theirs)
+    multi_bit_to_tfhe_rs_order(&ours, empty, ggsw_len(&key.shape), grouping_factor)
 }
 
 #[cfg(test)]
@@ -132,6 +76,7 @@ mod tests {
     #[test]
     fn tfhe_rs_indices_are_assignments_read_from_the_top_bit() {
         // g = 2: TFHE-rs's 0b01 is (s_0 = 0, s_1 = 1), gpufhe's T = 0b10, place 1.
+        use crate::core_crypto::tfhe_rs_layout::multi_bit_place as gpufhe_place;
         let places: Vec<_> = (0..4).map(|i| gpufhe_place(i, 2)).collect();
         assert_eq!(places, [None, Some(1), Some(0), Some(2)]);
         // Every non-empty assignment once, for every grouping factor.
@@ -172,54 +117,52 @@ mod tests {
         assert!(multi_bit_key_from_tfhe_rs(&bad, shape, 2).is_err());
     }
 
-    /// A multi-bit server key in TFHE-rs's form: written only with TFHE-rs's empty
-    /// assignments, then read back and written again byte for byte, computing as
-    /// before.
+    /// gpufhe's multi-bit keys in TFHE-rs's form, plain and compressed: written,
+    /// read back and written again byte for byte, computing as before; a key
+    /// through gpufhe's own format has no TFHE-rs form.
     #[test]
     fn multi_bit_server_keys_in_tfhe_rs_form() {
         use crate::prelude::*;
         use crate::safe_serialization::{safe_deserialize, safe_serialize};
         use crate::serialization::with_insecure_parameters_allowed;
         use crate::shortint::PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2 as P;
-        use crate::{ClientKey, ConfigBuilder, FheUint8, ServerKey};
+        use crate::{ClientKey, CompressedServerKey, ConfigBuilder, FheUint8, ServerKey};
         let config = ConfigBuilder::default()
             .with_insecure_custom_parameters(P)
             .unwrap()
             .build();
         let client = ClientKey::generate(config);
-        let key = ServerKey::new(&client);
-        let mut bytes = Vec::new();
-        let refused = safe_serialize(&key, &mut bytes, 1 << 30).unwrap_err();
-        assert!(
-            refused.to_string().contains("gpufhe::serialization"),
-            "{refused}"
-        );
-        // Stand-ins for TFHE-rs's empty-assignment GGSW ciphertexts (gpufhe never
-        // reads them): one per group.
-        let shape = P.bootstrap_key_shape();
-        let empty: Vec<c64> = (0..P.lwe_dimension.0 / 4 * ggsw_len(&shape))
-            .map(|i| c64::new(i as f64, 0.5))
-            .collect();
-        let kept = TfheRsMultiBitKept {
-            empty_assignments: empty,
-            deterministic_execution: true,
+        let compressed = CompressedServerKey::new(&client);
+        let write = |key: &dyn Fn(&mut Vec<u8>) -> crate::Result<()>| {
+            let mut bytes = Vec::new();
+            key(&mut bytes).map(|()| bytes)
         };
-        key.tfhe_rs_multi_bit()
-            .set(std::sync::Arc::new(kept.clone()))
-            .unwrap();
-        bytes.clear();
-        safe_serialize(&key, &mut bytes, 1 << 30).unwrap();
+        let bytes = write(&|b| safe_serialize(&compressed, b, 1 << 30)).unwrap();
+        let compressed: CompressedServerKey =
+            with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), 1 << 30))
+                .unwrap();
+        assert!(write(&|b| safe_serialize(&compressed, b, 1 << 30)).unwrap() == bytes);
+        let key = compressed.decompress();
+        let bytes = write(&|b| safe_serialize(&key, b, 1 << 30)).unwrap();
         let back: ServerKey =
             with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), 1 << 30))
                 .unwrap();
-        assert_eq!(back.tfhe_rs_multi_bit().get().map(|k| &**k), Some(&kept));
-        let mut again = Vec::new();
-        safe_serialize(&back, &mut again, 1 << 30).unwrap();
-        assert!(again == bytes);
+        assert!(write(&|b| safe_serialize(&back, b, 1 << 30)).unwrap() == bytes);
         crate::set_server_key(back);
         let sum = FheUint8::encrypt(200u8, &client) + FheUint8::encrypt(99u8, &client);
         let clear: u8 = sum.decrypt(&client);
         assert_eq!(clear, 43);
         crate::unset_server_key();
+        // gpufhe's own format keeps only gpufhe's GGSW ciphertexts.
+        let own = write(&|b| crate::serialization::safe_serialize(&key, b, 1 << 30)).unwrap();
+        let own: ServerKey = with_insecure_parameters_allowed(|| {
+            crate::serialization::safe_deserialize(own.as_slice(), 1 << 30)
+        })
+        .unwrap();
+        let refused = write(&|b| safe_serialize(&own, b, 1 << 30)).unwrap_err();
+        assert!(
+            refused.to_string().contains("gpufhe::serialization"),
+            "{refused}"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! not hold their noise parameters: they are those of the known parameter set
 //! whose shape they have. TFHE-rs's dedicated OPRF key is kept, to be written back.
 
-use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs, TfheRsMultiBitKept};
+use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs};
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
@@ -17,6 +17,7 @@ use super::wire::core::{
     GlweSize, LweBskGroupingFactor, LweDimension as WireLweDimension, LweKeyswitchKey,
     LweSize as WireLweSize, PBSOrder, PolynomialSize as WirePolynomialSize,
     SeededGgswCiphertextList, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    SeededLweMultiBitBootstrapKey,
 };
 use super::wire::server::{
     AtomicPatternServerKey, CompressedAtomicPatternServerKey, CompressedModulusSwitchConfiguration,
@@ -29,6 +30,7 @@ use super::wire::server::{
 };
 use super::wire::shortint::{CarryModulus, MaxDegree, MaxNoiseLevel, MessageModulus};
 use super::{versionize_through_wire, TfheRsForm};
+use crate::core_crypto::tfhe_rs_layout::TfheRsMultiBitExtra;
 use crate::core_crypto::tfhe_rs_layout::{
     fourier_bootstrap_key_from_tfhe_rs_fourier, lwe_keyswitch_key_from_tfhe_rs_layout,
     lwe_keyswitch_key_to_tfhe_rs_layout, seeded_lwe_bootstrap_key_from_tfhe_rs_parts,
@@ -255,7 +257,8 @@ impl TfheRsForm for ServerKey {
             LweSize(ksk.output_lwe_size.0),
         )?;
         let (bootstrap_key, kept) = bsk.into_key(&shape)?;
-        let host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
+        let mut host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
+        host.tfhe_rs_extra = kept.map(Arc::new);
         let config = ConfigBuilder::default()
             .with_insecure_custom_parameters(p)?
             .build();
@@ -268,9 +271,6 @@ impl TfheRsForm for ServerKey {
         );
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
-        }
-        if let Some(kept) = kept {
-            let _ = key.tfhe_rs_multi_bit().set(Arc::new(kept));
         }
         Ok(key)
     }
@@ -358,7 +358,7 @@ impl WireBootstrapKey {
         shape: &KeyShape,
     ) -> Result<(
         crate::core_crypto::FourierLweBootstrapKey,
-        Option<TfheRsMultiBitKept>,
+        Option<TfheRsMultiBitExtra>,
     )> {
         let polys = |values: Vec<(f64, f64)>| -> Vec<c64> {
             values
@@ -380,7 +380,7 @@ impl WireBootstrapKey {
                     multi_bit_key_from_tfhe_rs(&polys(values), shape.bootstrap(), grouping_factor)?;
                 Ok((
                     key,
-                    Some(TfheRsMultiBitKept {
+                    Some(TfheRsMultiBitExtra {
                         empty_assignments,
                         deterministic_execution,
                     }),
@@ -390,14 +390,14 @@ impl WireBootstrapKey {
     }
 }
 
-/// TFHE-rs's bootstrapping key of `key` (of parameters `p`): a multi-bit key only
-/// if it was read from TFHE-rs's data (gpufhe's lacks TFHE-rs's empty-assignment
-/// GGSW ciphertexts, see [`super::multi_bit`]).
+/// TFHE-rs's bootstrapping key of `key` (of parameters `p`); a multi-bit one with
+/// the empty-assignment GGSW ciphertexts the key keeps (see [`super::multi_bit`]).
 fn bootstrapping_key_to_wire(
     key: &ServerKey,
     p: &ShortintParameters,
 ) -> Result<ShortintBootstrappingKey> {
-    let bsk = key.scheduler().host_key().bootstrap_key();
+    let host = key.scheduler().host_key();
+    let bsk = host.bootstrap_key();
     match p.pbs_kind {
         PbsKind::Classical => Ok(ShortintBootstrappingKey::Classic {
             bsk: fourier_to_wire(p, tfhe_rs_fourier_from_fourier_bootstrap_key(bsk)),
@@ -409,12 +409,13 @@ fn bootstrapping_key_to_wire(
             },
         }),
         PbsKind::MultiBit { grouping_factor } => {
-            let kept = key.tfhe_rs_multi_bit().get().ok_or_else(|| {
+            let kept = host.tfhe_rs_extra.as_ref().ok_or_else(|| {
                 Error::InvalidParameter(
-                    "a multi-bit server key made by gpufhe has no TFHE-rs form: gpufhe's \
-                     multi-bit keys leave out TFHE-rs's empty-assignment GGSW ciphertexts \
-                     (multi-bit keys read from TFHE-rs's data are written back); write it \
-                     with gpufhe::serialization"
+                    "a multi-bit server key read from gpufhe's own format has no TFHE-rs \
+                     form: that format leaves out TFHE-rs's empty-assignment GGSW \
+                     ciphertexts (keys decompressed from a CompressedServerKey, or read from \
+                     TFHE-rs's data, keep them); decompress its CompressedServerKey again, or \
+                     write it with gpufhe::serialization"
                         .into(),
                 )
             })?;
@@ -468,12 +469,35 @@ impl TfheRsForm for CompressedServerKey {
         }
         let key = self.shortint_key();
         let p = *key.parameters();
-        if p.pbs_kind != PbsKind::Classical {
-            return Err(Error::InvalidParameter(
-                "a multi-bit server key has no TFHE-rs form in this version of gpufhe".into(),
-            ));
-        }
         let (ksk, bsk) = (&key.keyswitch_key, &key.bootstrap_key);
+        let ggsw_list = SeededGgswCiphertextList {
+            data: bsk.bodies().to_vec(),
+            glwe_size: GlweSize(p.glwe_dimension.0 + 1),
+            polynomial_size: WirePolynomialSize(p.polynomial_size.0),
+            decomp_base_log: WireBaseLog(p.pbs_base_log.0),
+            decomp_level_count: WireLevel(p.pbs_level.0),
+            compression_seed: seed_to_wire(bsk.seed()),
+            ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+        };
+        let bootstrapping_key = match p.pbs_kind {
+            PbsKind::Classical => ShortintCompressedBootstrappingKey::Classic {
+                bsk: SeededLweBootstrapKey { ggsw_list },
+                modulus_switch_noise_reduction_key: match p.modulus_switch {
+                    ModulusSwitchType::Standard => CompressedModulusSwitchConfiguration::Standard,
+                    ModulusSwitchType::CenteredMeanNoiseReduction => {
+                        CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction
+                    }
+                },
+            },
+            // gpufhe's seeded multi-bit key is TFHE-rs's (all 2^g GGSW ciphertexts).
+            PbsKind::MultiBit { grouping_factor } => ShortintCompressedBootstrappingKey::MultiBit {
+                seeded_bsk: SeededLweMultiBitBootstrapKey {
+                    ggsw_list,
+                    grouping_factor: LweBskGroupingFactor(grouping_factor),
+                },
+                deterministic_execution: false,
+            },
+        };
         Ok(WireCompressed {
             integer_key: HlIntegerCompressedServerKey {
                 key: IntegerCompressedServerKey {
@@ -488,27 +512,7 @@ impl TfheRsForm for CompressedServerKey {
                                     compression_seed: seed_to_wire(ksk.seed()),
                                     ciphertext_modulus: CiphertextModulus::NATIVE_U64,
                                 },
-                                bootstrapping_key: ShortintCompressedBootstrappingKey::Classic {
-                                    bsk: SeededLweBootstrapKey {
-                                        ggsw_list: SeededGgswCiphertextList {
-                                            data: bsk.bodies().to_vec(),
-                                            glwe_size: GlweSize(p.glwe_dimension.0 + 1),
-                                            polynomial_size: WirePolynomialSize(p.polynomial_size.0),
-                                            decomp_base_log: WireBaseLog(p.pbs_base_log.0),
-                                            decomp_level_count: WireLevel(p.pbs_level.0),
-                                            compression_seed: seed_to_wire(bsk.seed()),
-                                            ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                                        },
-                                    },
-                                    modulus_switch_noise_reduction_key: match p.modulus_switch {
-                                        ModulusSwitchType::Standard => {
-                                            CompressedModulusSwitchConfiguration::Standard
-                                        }
-                                        ModulusSwitchType::CenteredMeanNoiseReduction => {
-                                            CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction
-                                        }
-                                    },
-                                },
+                                bootstrapping_key,
                                 pbs_order: PBSOrder::KeyswitchBootstrap,
                             },
                         ),
@@ -541,16 +545,38 @@ impl TfheRsForm for CompressedServerKey {
             ));
         };
         check_order(ap.pbs_order)?;
-        let ShortintCompressedBootstrappingKey::Classic {
-            bsk,
-            modulus_switch_noise_reduction_key: switch,
-        } = ap.bootstrapping_key
-        else {
-            return Err(Error::InvalidParameter(
-                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read".into(),
-            ));
+        let (ggsw, modulus_switch, pbs_kind) = match ap.bootstrapping_key {
+            ShortintCompressedBootstrappingKey::Classic {
+                bsk,
+                modulus_switch_noise_reduction_key: switch,
+            } => (
+                bsk.ggsw_list,
+                Some(modulus_switch(
+                    switch == CompressedModulusSwitchConfiguration::Standard,
+                    switch == CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction,
+                )?),
+                PbsKind::Classical,
+            ),
+            ShortintCompressedBootstrappingKey::MultiBit {
+                seeded_bsk,
+                deterministic_execution,
+            } => {
+                if deterministic_execution {
+                    return Err(Error::InvalidParameter(
+                        "a compressed multi-bit server key asking for deterministic execution \
+                         (older TFHE-rs GPU sets), which gpufhe would not write back"
+                            .into(),
+                    ));
+                }
+                let grouping_factor = seeded_bsk.grouping_factor.0;
+                (
+                    seeded_bsk.ggsw_list,
+                    None,
+                    PbsKind::MultiBit { grouping_factor },
+                )
+            }
         };
-        let (ksk, ggsw) = (ap.key_switching_key, bsk.ggsw_list);
+        let ksk = ap.key_switching_key;
         ksk.ciphertext_modulus
             .check_native_u64("keyswitching key")?;
         ggsw.ciphertext_modulus.check_native_u64("bootstrap key")?;
@@ -565,11 +591,8 @@ impl TfheRsForm for CompressedServerKey {
             message_modulus: key.message_modulus.0,
             carry_modulus: key.carry_modulus.0,
             max_noise_level: key.max_noise_level.0,
-            modulus_switch: Some(modulus_switch(
-                switch == CompressedModulusSwitchConfiguration::Standard,
-                switch == CompressedModulusSwitchConfiguration::CenteredMeanNoiseReduction,
-            )?),
-            pbs_kind: PbsKind::Classical,
+            modulus_switch,
+            pbs_kind,
         };
         let p = shape.parameters()?;
         check_bookkeeping(&p, key.max_degree.0)?;
@@ -582,7 +605,7 @@ impl TfheRsForm for CompressedServerKey {
         )?;
         let bootstrap_key = seeded_lwe_bootstrap_key_from_tfhe_rs_parts(
             ggsw.data,
-            shape.bootstrap(),
+            p.seeded_bootstrap_key_shape(),
             seed_from_wire(&ggsw.compression_seed)?,
         )?;
         let seeded = shortint::CompressedServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;

@@ -552,6 +552,27 @@ impl ShortintParameters {
         }
     }
 
+    /// The shape of the seeded bootstrap key of a compressed server key: that of
+    /// [`ShortintParameters::bootstrap_key_shape`], but a multi-bit one holds
+    /// TFHE-rs's `2^g` GGSW ciphertexts per group of `g` key bits (its empty
+    /// assignment included, left out when it expands), so that it is TFHE-rs's
+    /// seeded key.
+    ///
+    /// ```
+    /// use gpufhe::shortint::PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as mb;
+    /// assert_eq!(mb.seeded_bootstrap_key_shape().input_lwe_dimension.0, mb.lwe_dimension.0 / 4 * 16);
+    /// ```
+    pub fn seeded_bootstrap_key_shape(&self) -> BootstrapKeyShape {
+        let mut shape = self.bootstrap_key_shape();
+        if let PbsKind::MultiBit { grouping_factor: g } = self.pbs_kind {
+            shape.input_lwe_dimension = LweDimension(
+                (self.lwe_dimension.0 / g.max(1))
+                    .saturating_mul(1usize.checked_shl(g as u32).unwrap_or(0)),
+            );
+        }
+        shape
+    }
+
     /// The shape of the keyswitching key (big key to small key).
     ///
     /// ```

@@ -2,13 +2,17 @@
 //! expansion into a [`ServerKey`].
 
 use super::{CompressedServerKey, ServerKey};
+use crate::core_crypto::tfhe_rs_layout::{
+    split_tfhe_rs_multi_bit_key, tfhe_rs_multi_bit_lwe_secret_key, TfheRsMultiBitExtra,
+};
 use crate::core_crypto::{
-    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, multi_bit_lwe_secret_key,
-    CompressionSeed, EncryptionRandomGenerator, FourierLweBootstrapKey, SeededLweBootstrapKey,
+    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_keyswitch_key, CompressionSeed,
+    EncryptionRandomGenerator, FourierLweBootstrapKey, LweBootstrapKey, SeededLweBootstrapKey,
     SeededLweKeyswitchKey,
 };
 use crate::error::Result;
 use crate::shortint::{ClientKey, PbsKind, ShortintParameters};
+use std::sync::Arc;
 
 impl CompressedServerKey {
     /// Generates the compressed server key of `client_key`.
@@ -68,10 +72,12 @@ impl CompressedServerKey {
             keyswitch_seed,
             rng,
         )?;
-        // A multi-bit key is a bootstrap key over the indicator bits of the groups.
+        // A multi-bit key is a bootstrap key over the indicator bits of the groups,
+        // in TFHE-rs's order (all 2^g assignments; the empty one is left out when
+        // it expands).
         let indicator_bits = match p.pbs_kind {
             PbsKind::Classical => None,
-            PbsKind::MultiBit { grouping_factor } => Some(multi_bit_lwe_secret_key(
+            PbsKind::MultiBit { grouping_factor } => Some(tfhe_rs_multi_bit_lwe_secret_key(
                 &client_key.small_lwe_secret_key,
                 grouping_factor,
             )?),
@@ -118,10 +124,28 @@ impl CompressedServerKey {
     /// [`CompressedServerKey::decompress`] without the memory check, for callers
     /// that made it already.
     pub(crate) fn expand(&self) -> ServerKey {
+        let (bootstrap_key, extra) = self.expand_bootstrap_key();
         ServerKey {
             keyswitch_key: self.keyswitch_key.decompress(),
-            bootstrap_key: FourierLweBootstrapKey::from_standard(&self.bootstrap_key.decompress()),
+            bootstrap_key: FourierLweBootstrapKey::from_standard(&bootstrap_key),
             parameters: self.parameters,
+            tfhe_rs_extra: extra.map(Arc::new),
+        }
+    }
+
+    /// The bootstrap key expanded from its seed (standard domain) in gpufhe's
+    /// layout; for a multi-bit key, also what it leaves out of TFHE-rs's (see
+    /// [`CompressedServerKey::bootstrap_key`]).
+    pub(crate) fn expand_bootstrap_key(&self) -> (LweBootstrapKey, Option<TfheRsMultiBitExtra>) {
+        let expanded = self.bootstrap_key.decompress();
+        match self.parameters.pbs_kind {
+            PbsKind::Classical => (expanded, None),
+            PbsKind::MultiBit { grouping_factor } => {
+                // The shapes were checked when the key was made or read.
+                let (key, extra) = split_tfhe_rs_multi_bit_key(&expanded, grouping_factor)
+                    .expect("a multi-bit key of whole groups");
+                (key, Some(extra))
+            }
         }
     }
 
@@ -156,7 +180,10 @@ impl CompressedServerKey {
         &self.keyswitch_key
     }
 
-    /// The seeded bootstrap key (standard domain).
+    /// The seeded bootstrap key (standard domain). A multi-bit one is TFHE-rs's:
+    /// `2^g` GGSW ciphertexts per group of `g` key bits, in TFHE-rs's order
+    /// ([`ShortintParameters::seeded_bootstrap_key_shape`]); it expands to the
+    /// `2^g - 1` of gpufhe's blind rotation.
     ///
     /// ```
     /// use gpufhe::shortint::{ClientKey, CompressedServerKey};
