@@ -445,7 +445,7 @@ pub(crate) fn tfhe_rs_multi_bit_lwe_secret_key(
 ) -> Result<crate::core_crypto::entities::LweSecretKey> {
     let n = key.lwe_dimension().0;
     crate::core_crypto::check_grouping_factor(n, grouping_factor)?;
-    let mut bits = Vec::with_capacity(n / grouping_factor << grouping_factor);
+    let mut bits = Vec::with_capacity((n / grouping_factor) << grouping_factor);
     for group in key.as_slice().chunks_exact(grouping_factor) {
         bits.extend((0..1usize << grouping_factor).map(|index| {
             group

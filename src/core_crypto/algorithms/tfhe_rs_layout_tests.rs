@@ -318,7 +318,7 @@ fn tfhe_rs_multi_bit_indicators_split_into_gpufhe_ones() {
     let key = LweSecretKey::from_binary_coefficients(vec![1, 0, 0, 0, 1, 1, 0, 1, 1]).unwrap();
     for g in [1, 3] {
         let theirs = tfhe_rs_multi_bit_lwe_secret_key(&key, g).unwrap();
-        assert_eq!(theirs.lwe_dimension().0, 9 / g << g);
+        assert_eq!(theirs.lwe_dimension().0, (9 / g) << g);
         let (ours, empty) = multi_bit_from_tfhe_rs_order(theirs.as_slice(), 1, g).unwrap();
         assert_eq!(ours, multi_bit_lwe_secret_key(&key, g).unwrap().as_slice());
         let groups: Vec<u64> = key
