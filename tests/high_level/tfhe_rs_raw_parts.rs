@@ -1,0 +1,217 @@
+//! Raw parts as TFHE-rs's clients use them: values taken apart into radix
+//! ciphertexts and blocks (`gpufhe::integer::ciphertext`), blocks moved between
+//! values and layers, values and server keys put back together, then computed on
+//! and decrypted; parts that make no value are refused with a reason.
+
+use crate::insecure_keys::setup;
+use gpufhe::integer::ciphertext::{
+    BooleanBlock, IntegerCiphertext, IntegerRadixCiphertext, RadixCiphertext, SignedRadixCiphertext,
+};
+use gpufhe::prelude::*;
+use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
+use gpufhe::{
+    ConfigBuilder, FheBool, FheInt8, FheInt8Id, FheUint16, FheUint16Id, FheUint8, FheUint8Id,
+    ReRandomizationMetadata, ServerKey,
+};
+
+#[test]
+fn two_bytes_concatenate_into_a_word_and_split_back() {
+    let client_key = setup();
+    let (low, id, tag, metadata) = FheUint8::encrypt(0xCDu8, client_key).into_raw_parts();
+    assert_eq!(id, FheUint8Id);
+    assert_eq!(tag, client_key.tag());
+    assert!(metadata.data().is_empty());
+    assert_eq!(low.blocks().len(), 4);
+    assert!(low.is_clean());
+    let (high, ..) = FheUint8::encrypt(0xABu8, client_key).into_raw_parts();
+    let mut blocks = low.into_blocks();
+    blocks.extend(high.into_blocks());
+    let word = FheUint16::from_raw_parts(RadixCiphertext::from(blocks), FheUint16Id, tag, metadata);
+    assert_eq!(FheDecrypt::<u16>::decrypt(&word, client_key), 0xABCD);
+    // The assembled value computes like any other.
+    let sum = &word + 0x0101u16;
+    assert_eq!(FheDecrypt::<u16>::decrypt(&sum, client_key), 0xACCE);
+    // Split it again: the low and the high byte of the sum.
+    let (radix, _, tag, metadata) = sum.into_raw_parts();
+    let mut blocks = radix.into_blocks();
+    let high = blocks.split_off(4);
+    let low = FheUint8::from_raw_parts(
+        RadixCiphertext::from(blocks),
+        FheUint8Id,
+        tag,
+        metadata.clone(),
+    );
+    let high = FheUint8::from_raw_parts(RadixCiphertext::from(high), FheUint8Id, tag, metadata);
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&(&low ^ &high), client_key),
+        0xCE ^ 0xAC
+    );
+}
+
+#[test]
+fn bits_move_between_signed_and_unsigned_values() {
+    let client_key = setup();
+    // The blocks of an unsigned byte read as a signed one: two's complement.
+    let (radix, _, tag, metadata) = FheUint8::encrypt(200u8, client_key).into_raw_parts();
+    let signed = SignedRadixCiphertext::from_blocks(radix.into_blocks());
+    let x = FheInt8::from_raw_parts(signed, FheInt8Id, tag, metadata);
+    assert_eq!(FheDecrypt::<i8>::decrypt(&x, client_key), -56);
+    let negated = -&x;
+    assert_eq!(FheDecrypt::<i8>::decrypt(&negated, client_key), 56);
+    // And back.
+    let (signed, id, tag, metadata) = negated.into_raw_parts();
+    assert_eq!(id, FheInt8Id);
+    let unsigned = RadixCiphertext::from(signed.into_blocks());
+    let y = FheUint8::from_raw_parts(unsigned, FheUint8Id, tag, metadata);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&y * 3u8), client_key), 168);
+}
+
+#[test]
+fn booleans_move_between_layers() {
+    let client_key = setup();
+    let a = FheUint8::encrypt(17u8, client_key);
+    let lt = a.lt(40u8);
+    let tag = lt.tag().expect("an encrypted boolean");
+    let block = lt.into_raw_parts();
+    assert!(block.degree() <= 1);
+    // Through the integer layer's boolean block and back.
+    let boolean = BooleanBlock::new_unchecked(block);
+    let radix = RadixCiphertext::from(vec![boolean.as_ref().clone()]);
+    assert!(radix.holds_boolean_value());
+    let boolean = BooleanBlock::try_new(&radix).expect("a boolean");
+    let lt = FheBool::from_raw_parts(boolean.into_raw_parts(), tag);
+    assert!(lt.decrypt(client_key));
+    let both = &lt & a.eq(17u8);
+    assert!(both.decrypt(client_key));
+    assert!(!(!&both).decrypt(client_key));
+}
+
+#[test]
+fn trivial_values_become_trivial_blocks_and_back() {
+    let client_key = setup();
+    let trivial = FheUint8::encrypt_trivial(77u8);
+    let (radix, _, tag, metadata) = trivial.into_raw_parts();
+    assert_eq!(
+        tag.value(),
+        0,
+        "a trivial value carries TFHE-rs's empty tag"
+    );
+    assert_eq!(radix.blocks().len(), 4);
+    assert!(radix.blocks().iter().all(|b| b.noise_level() == 0));
+    let back = FheUint8::from_raw_parts(radix, FheUint8Id, tag, metadata);
+    assert_eq!(back.tag(), None, "trivial blocks make a trivial value");
+    let sum = &back + &FheUint8::encrypt(100u8, client_key);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&sum, client_key), 177);
+    let yes = FheBool::encrypt_trivial(true).into_raw_parts();
+    assert_eq!(yes.noise_level(), 0);
+    assert!(FheBool::from_raw_parts(yes, tag).tag().is_none());
+}
+
+#[test]
+fn parts_that_make_no_value_are_refused_with_a_reason() {
+    let client_key = setup();
+    let (byte, _, tag, metadata) = FheUint8::encrypt(3u8, client_key).into_raw_parts();
+    // Too few or too many blocks for the width.
+    let err = FheUint16::try_from_raw_parts(byte.clone(), FheUint16Id, tag, metadata.clone())
+        .unwrap_err();
+    assert!(err.to_string().contains("number of blocks"), "{err}");
+    let mut blocks = byte.clone().into_blocks();
+    blocks.pop();
+    let short = RadixCiphertext::from(blocks);
+    assert!(FheUint8::try_from_raw_parts(short, FheUint8Id, tag, metadata.clone()).is_err());
+    assert!(FheUint8::try_from_raw_parts(
+        RadixCiphertext::from(vec![]),
+        FheUint8Id,
+        tag,
+        metadata.clone()
+    )
+    .is_err());
+    // A block whose carry is not empty.
+    let shortint_key = client_key.shortint_key();
+    let mut blocks = byte.clone().into_blocks();
+    blocks[0] = shortint_key.encrypt_with_carry(9).unwrap();
+    let dirty = RadixCiphertext::from(blocks);
+    assert!(!dirty.block_carries_are_empty());
+    let err =
+        FheUint8::try_from_raw_parts(dirty.clone(), FheUint8Id, tag, metadata.clone()).unwrap_err();
+    assert!(err.to_string().contains("not clean"), "{err}");
+    // The infallible form panics with that reason.
+    let panic = std::panic::catch_unwind(|| {
+        FheUint8::from_raw_parts(dirty, FheUint8Id, tag, ReRandomizationMetadata::default())
+    })
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().cloned().unwrap_or_default();
+    assert!(message.contains("from_raw_parts"), "{message}");
+    // A digit is not a boolean.
+    let digit = byte.blocks()[0].clone();
+    assert!(FheBool::try_from_raw_parts(digit, tag).is_err());
+    // Blocks of another key's tag assemble, but do not mix with this key's values.
+    let (_, other_server_key) = gpufhe::generate_keys(
+        ConfigBuilder::default()
+            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+            .unwrap(),
+    );
+    let foreign = FheUint8::from_raw_parts(byte, FheUint8Id, other_server_key.tag(), metadata);
+    let err = foreign
+        .try_add(&FheUint8::encrypt(1u8, client_key))
+        .unwrap_err();
+    assert!(matches!(err, gpufhe::Error::KeyMismatch { .. }), "{err}");
+}
+
+#[test]
+fn server_key_parts_reassemble_into_a_key_that_computes() {
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+        .unwrap()
+        .enable_compression(gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+    let (client_key, server_key) = gpufhe::generate_keys(config);
+    let (key, cpk, compression, decompression, ns, nsc, rr, oprf, tc, tag) =
+        server_key.clone().into_raw_parts();
+    assert_eq!(tag, server_key.tag());
+    assert!(compression.is_some());
+    assert!(cpk.is_none() && decompression.is_none() && oprf.is_none());
+    assert!(ns.is_none() && nsc.is_none() && rr.is_none() && tc.is_none());
+    // The integer key is the block key.
+    let block_key = key.into_raw_parts();
+    assert_eq!(
+        block_key.parameters(),
+        &PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2
+    );
+    let key = gpufhe::integer::ServerKey::from_raw_parts(block_key);
+    let rebuilt =
+        ServerKey::from_raw_parts(key, cpk, compression, None, ns, nsc, rr, oprf, tc, tag);
+    assert_eq!(
+        rebuilt.config().compression_parameters(),
+        server_key.config().compression_parameters()
+    );
+    gpufhe::set_server_key(rebuilt);
+    let a = FheUint8::encrypt(151u8, &client_key);
+    let b = FheUint8::encrypt(29u8, &client_key);
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&(&a * &b), &client_key),
+        151u8.wrapping_mul(29)
+    );
+    assert!(a.gt(&b).decrypt(&client_key));
+    // A key assembled with another tag refuses this client's values.
+    let (key, .., other) = gpufhe::generate_keys(
+        ConfigBuilder::default()
+            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+            .unwrap(),
+    )
+    .1
+    .into_raw_parts();
+    gpufhe::set_server_key(ServerKey::from_raw_parts(
+        key, None, None, None, None, None, None, None, None, other,
+    ));
+    assert!(a.try_add(&b).is_err());
+    gpufhe::unset_server_key();
+}
+
+#[test]
+fn default_parameter_values_round_trip_through_their_parts() {
+    let client_key = crate::common::setup();
+    let (radix, id, tag, metadata) = FheUint8::encrypt(250u8, client_key).into_raw_parts();
+    let value = FheUint8::from_raw_parts(radix, id, tag, metadata);
+    let sum = &value + 9u8;
+    assert_eq!(FheDecrypt::<u8>::decrypt(&sum, client_key), 3);
+}
