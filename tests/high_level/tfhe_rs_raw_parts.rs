@@ -153,7 +153,7 @@ fn parts_that_make_no_value_are_refused_with_a_reason() {
     );
     let foreign = FheUint8::from_raw_parts(byte, FheUint8Id, other_server_key.tag(), metadata);
     let err = foreign
-        .try_add(&FheUint8::encrypt(1u8, client_key))
+        .try_add(FheUint8::encrypt(1u8, client_key))
         .unwrap_err();
     assert!(matches!(err, gpufhe::Error::KeyMismatch { .. }), "{err}");
 }
