@@ -191,7 +191,10 @@ pub use lists::compressed::{
 pub use lists::expander::Expandable as HlExpandable;
 pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 pub use lists::kinds::{DataKind, FheTypes};
-pub use raw_parts::{OprfServerKey, ReRandomizationMetadata, ServerKeyParts, UnsupportedKeyPart};
+pub use raw_parts::{
+    CompressedOprfServerKey, CompressedServerKeyParts, OprfServerKey, ReRandomizationMetadata,
+    ServerKeyParts, UnsupportedKeyPart,
+};
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
 pub use serialization::conformance::ParameterSetConformant;

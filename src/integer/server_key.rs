@@ -1,71 +1,102 @@
-//! [`ServerKey`]: TFHE-rs's integer server key, the block server key that the
-//! high-level [`crate::ServerKey`] is assembled from (its raw parts).
+//! [`ServerKey`] and [`CompressedServerKey`]: TFHE-rs's integer server keys, the
+//! block server keys that the high-level [`crate::ServerKey`] and
+//! [`crate::CompressedServerKey`] are assembled from (their raw parts).
 
 use crate::shortint;
 
-/// The server key of integers: the server key of their blocks (TFHE-rs's
-/// `tfhe::integer::ServerKey`). gpufhe's integer algorithms take the block key
-/// through a circuit ([`crate::integer::run`]); this type is the first of
-/// [`crate::ServerKey::into_raw_parts`]'s parts, as in TFHE-rs.
-///
-/// ```
-/// use gpufhe::shortint;
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-/// let key = gpufhe::integer::ServerKey::from_raw_parts(shortint::ServerKey::new(&ck).unwrap());
-/// assert_eq!(key.into_raw_parts().parameters(), &TEST_PARAMS);
-/// ```
-#[derive(Debug, Clone)]
-pub struct ServerKey {
-    key: shortint::ServerKey,
+/// The two integer keys, each the newtype of its block key.
+macro_rules! integer_server_key {
+    ($($name:ident($block:ident, $what:literal);)*) => {$(
+        #[doc = concat!(
+            "The ", $what, " of integers: the ", $what, " of their blocks (TFHE-rs's `tfhe::integer::", stringify!($name), "`). gpufhe's \
+             integer algorithms take the block key through a circuit \
+             ([`crate::integer::run`]); this type is the first of [`crate::",
+             stringify!($name), "::into_raw_parts`]'s parts, as in TFHE-rs."
+        )]
+        ///
+        /// ```
+        /// use gpufhe::shortint;
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
+        #[doc = concat!(
+            "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
+        )]
+        #[doc = concat!(
+            "let key = gpufhe::integer::", stringify!($name), "::from_raw_parts(block_key);"
+        )]
+        /// assert_eq!(key.into_raw_parts().parameters(), &TEST_PARAMS);
+        /// ```
+        #[derive(Debug, Clone)]
+        pub struct $name {
+            key: shortint::$block,
+        }
+
+        impl $name {
+            /// The key of integers whose blocks `key` computes on.
+            ///
+            /// ```
+            /// use gpufhe::shortint;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
+            #[doc = concat!(
+                "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
+            )]
+            #[doc = concat!(
+                "let key = gpufhe::integer::", stringify!($name), "::from_raw_parts(block_key);"
+            )]
+            /// assert_eq!(key.shortint_key().parameters().message_modulus, 4);
+            /// ```
+            pub fn from_raw_parts(key: shortint::$block) -> Self {
+                Self { key }
+            }
+
+            /// The server key of the blocks.
+            ///
+            /// ```
+            /// use gpufhe::shortint;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
+            #[doc = concat!(
+                "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
+            )]
+            #[doc = concat!(
+                "let key = gpufhe::integer::", stringify!($name),
+                "::from_raw_parts(block_key.clone());"
+            )]
+            /// assert_eq!(key.into_raw_parts().parameters(), block_key.parameters());
+            /// ```
+            pub fn into_raw_parts(self) -> shortint::$block {
+                self.key
+            }
+
+            /// The server key of the blocks, borrowed.
+            ///
+            /// ```
+            /// use gpufhe::shortint;
+            /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+            /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
+            #[doc = concat!(
+                "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
+            )]
+            #[doc = concat!(
+                "let key = gpufhe::integer::", stringify!($name), "::from_raw_parts(block_key);"
+            )]
+            /// assert_eq!(key.shortint_key().parameters(), &TEST_PARAMS);
+            /// ```
+            pub fn shortint_key(&self) -> &shortint::$block {
+                &self.key
+            }
+        }
+
+        impl From<$name> for shortint::$block {
+            fn from(key: $name) -> Self {
+                key.key
+            }
+        }
+    )*};
 }
 
-impl ServerKey {
-    /// The key of integers whose blocks `key` computes on.
-    ///
-    /// ```
-    /// use gpufhe::shortint;
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-    /// let key = gpufhe::integer::ServerKey::from_raw_parts(shortint::ServerKey::new(&ck).unwrap());
-    /// assert_eq!(key.shortint_key().parameters().message_modulus, 4);
-    /// ```
-    pub fn from_raw_parts(key: shortint::ServerKey) -> Self {
-        Self { key }
-    }
-
-    /// The server key of the blocks.
-    ///
-    /// ```
-    /// use gpufhe::shortint;
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-    /// let key = gpufhe::integer::ServerKey::from_raw_parts(shortint::ServerKey::new(&ck).unwrap());
-    /// let block_key = key.into_raw_parts();
-    /// let mut sum = ck.encrypt(1).unwrap();
-    /// block_key.unchecked_add_assign(&mut sum, &ck.encrypt(2).unwrap()).unwrap();
-    /// assert_eq!(ck.decrypt(&sum).unwrap(), 3);
-    /// ```
-    pub fn into_raw_parts(self) -> shortint::ServerKey {
-        self.key
-    }
-
-    /// The server key of the blocks, borrowed.
-    ///
-    /// ```
-    /// use gpufhe::shortint;
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-    /// let key = gpufhe::integer::ServerKey::from_raw_parts(shortint::ServerKey::new(&ck).unwrap());
-    /// assert_eq!(key.shortint_key().parameters(), &TEST_PARAMS);
-    /// ```
-    pub fn shortint_key(&self) -> &shortint::ServerKey {
-        &self.key
-    }
-}
-
-impl From<ServerKey> for shortint::ServerKey {
-    fn from(key: ServerKey) -> Self {
-        key.key
-    }
+integer_server_key! {
+    ServerKey(ServerKey, "server key");
+    CompressedServerKey(CompressedServerKey, "seeded server key");
 }

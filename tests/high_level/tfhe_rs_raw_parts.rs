@@ -8,10 +8,11 @@ use gpufhe::integer::ciphertext::{
     BooleanBlock, IntegerCiphertext, IntegerRadixCiphertext, RadixCiphertext, SignedRadixCiphertext,
 };
 use gpufhe::prelude::*;
+use gpufhe::serialization::with_insecure_parameters_allowed;
 use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2;
 use gpufhe::{
-    ConfigBuilder, FheBool, FheInt8, FheInt8Id, FheUint16, FheUint16Id, FheUint8, FheUint8Id,
-    ReRandomizationMetadata, ServerKey,
+    CompressedServerKey, ConfigBuilder, FheBool, FheInt8, FheInt8Id, FheUint16, FheUint16Id,
+    FheUint8, FheUint8Id, ReRandomizationMetadata, ServerKey,
 };
 
 #[test]
@@ -205,6 +206,89 @@ fn server_key_parts_reassemble_into_a_key_that_computes() {
     ));
     assert!(a.try_add(&b).is_err());
     gpufhe::unset_server_key();
+}
+
+#[test]
+fn compressed_server_key_parts_reassemble_and_decompress() {
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+        .unwrap()
+        .enable_compression(gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+    let client_key = gpufhe::ClientKey::generate(config);
+    let compressed = CompressedServerKey::new(&client_key);
+    let (key, cpk, compression, decompression, ns, nsc, rr, oprf, tc, tag) =
+        compressed.clone().into_raw_parts();
+    assert_eq!(tag, client_key.tag());
+    assert!(compression.is_some() && oprf.is_none());
+    // The seeded block key decompresses on its own too.
+    let block_key = key.shortint_key().decompress().unwrap();
+    assert_eq!(
+        block_key.parameters(),
+        &PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2
+    );
+    let rebuilt = CompressedServerKey::from_raw_parts(
+        key.clone(),
+        cpk,
+        compression,
+        decompression,
+        ns,
+        nsc,
+        rr,
+        oprf,
+        tc,
+        tag,
+    );
+    assert!(rebuilt.has_compression_key());
+    // Its serialized bytes (gpufhe's own form: compression keys have no TFHE-rs
+    // form yet) are the original key's.
+    let same = crate::common::to_bytes(&compressed) == crate::common::to_bytes(&rebuilt);
+    assert!(same, "the reassembled key is not the same key");
+    gpufhe::set_server_key(rebuilt.decompress());
+    let a = FheUint16::encrypt(40_000u16, &client_key);
+    let quotient = &a / 7u16;
+    assert_eq!(
+        FheDecrypt::<u16>::decrypt(&quotient, &client_key),
+        40_000 / 7
+    );
+    gpufhe::unset_server_key();
+    // Without its compression keys, the key is assembled without compression.
+    let bare = CompressedServerKey::from_raw_parts(
+        key, None, None, None, None, None, None, None, None, tag,
+    );
+    assert!(!bare.has_compression_key());
+}
+
+#[test]
+fn a_tfhe_rs_key_taken_apart_and_put_back_is_written_byte_for_byte() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tfhe-rs-1.8.2/small-compressed_server_key.bin");
+    let bytes = std::fs::read(path).unwrap();
+    let limit = 1 << 30;
+    let compressed: CompressedServerKey = with_insecure_parameters_allowed(|| {
+        gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), limit)
+    })
+    .unwrap();
+    let (key, cpk, compression, decompression, ns, nsc, rr, oprf, tc, tag) =
+        compressed.into_raw_parts();
+    assert!(compression.is_none()); // this key has no compression keys
+    let rebuilt = CompressedServerKey::from_raw_parts(
+        key,
+        cpk,
+        compression,
+        decompression,
+        ns,
+        nsc,
+        rr,
+        oprf,
+        tc,
+        tag,
+    );
+    let mut again = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&rebuilt, &mut again, limit).unwrap();
+    assert!(
+        again == bytes,
+        "TFHE-rs's key is not written back byte for byte"
+    );
 }
 
 #[test]

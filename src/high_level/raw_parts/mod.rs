@@ -13,12 +13,16 @@ use crate::error::{Error, Result};
 use crate::high_level::internals::expect_op;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::tfhe_rs::values::{storage_from_blocks, storage_to_blocks};
-use crate::high_level::tfhe_rs::wire::server::OprfServerKey as WireOprfServerKey;
-use crate::high_level::{ConfigBuilder, FheBool, FheInt, FheIntId, FheUint, FheUintId, ServerKey};
+use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
 use crate::integer::ciphertext::{IntegerRadixCiphertext, RadixCiphertext, SignedRadixCiphertext};
-use crate::scheduler::SchedulerConfig;
-use crate::shortint::{self, Ciphertext, CompressionKeys};
-use std::sync::Arc;
+use crate::shortint::Ciphertext;
+
+mod keys;
+
+pub use keys::{
+    CompressedOprfServerKey, CompressedServerKeyParts, OprfServerKey, ServerKeyParts,
+    UnsupportedKeyPart,
+};
 
 /// The re-randomization metadata of a value, a part of TFHE-rs's values (bytes that
 /// TFHE-rs's re-randomization of ciphertexts takes into account). gpufhe does not
@@ -60,39 +64,6 @@ impl ReRandomizationMetadata {
         &self.data
     }
 }
-
-/// A part of TFHE-rs's server key that gpufhe does not hold (the compact public
-/// key's keyswitching material, TFHE-rs's separate decompression key, the noise
-/// squashing keys, the re-randomization key, the transciphering key). It has no
-/// value: that part of [`ServerKey::into_raw_parts`] is always `None`, and
-/// [`ServerKey::from_raw_parts`] takes only `None` there.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum UnsupportedKeyPart {}
-
-/// TFHE-rs's dedicated OPRF server key, a part of the server keys read from
-/// TFHE-rs's data. gpufhe's pseudo-random values need no key: it is kept, opaque,
-/// to be written back with the key it came with.
-#[derive(Debug, Clone, PartialEq)]
-pub struct OprfServerKey {
-    key: Arc<WireOprfServerKey>,
-}
-
-/// The parts of a [`ServerKey`], in TFHE-rs's order: the integer key, the compact
-/// public key's keyswitching material, the compression key, the decompression key,
-/// the noise squashing key, the noise squashing compression key, the
-/// re-randomization key, the OPRF key, the transciphering key and the tag.
-pub type ServerKeyParts = (
-    crate::integer::ServerKey,
-    Option<UnsupportedKeyPart>,
-    Option<CompressionKeys>,
-    Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
-    Option<OprfServerKey>,
-    Option<UnsupportedKeyPart>,
-    KeyTag,
-);
 
 impl<Id: FheUintId> FheUint<Id> {
     /// The value's parts, as in TFHE-rs: its blocks, its width, the tag of its key
@@ -424,169 +395,5 @@ impl FheBool {
             1,
             Some(1),
         )?))
-    }
-}
-
-impl ServerKey {
-    /// The key's parts, in TFHE-rs's order ([`ServerKeyParts`]): the integer
-    /// key (the block key, on the CPU: a key that computes on GPUs gives its host
-    /// key), `None` for the parts gpufhe does not hold ([`UnsupportedKeyPart`]),
-    /// gpufhe's compression keys in the third place (they hold both directions:
-    /// the fourth place, TFHE-rs's decompression key, is `None`), TFHE-rs's OPRF key
-    /// if the key was read from TFHE-rs's data, and the tag.
-    ///
-    /// ```
-    /// use gpufhe::prelude::*;
-    /// use gpufhe::{FheUint8, ServerKey};
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// # let config = gpufhe::ConfigBuilder::default()
-    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
-    /// #     .unwrap();
-    /// let (client_key, server_key) = gpufhe::generate_keys(config);
-    /// let (key, cpk, compression, decompression, ns, nsc, rr, oprf, tc, tag) =
-    ///     server_key.into_raw_parts();
-    /// assert_eq!(tag, client_key.tag());
-    /// let server_key =
-    ///     ServerKey::from_raw_parts(key, cpk, compression, decompression, ns, nsc, rr, oprf, tc, tag);
-    /// gpufhe::set_server_key(server_key);
-    /// let sum = FheUint8::encrypt(200u8, &client_key) + 100u8;
-    /// assert_eq!(FheDecrypt::<u8>::decrypt(&sum, &client_key), 44);
-    /// ```
-    pub fn into_raw_parts(self) -> ServerKeyParts {
-        let key = crate::integer::ServerKey::from_raw_parts(self.scheduler().host_key().clone());
-        let compression = self.compression_keys().cloned();
-        let oprf = self.tfhe_rs_oprf().get().map(|key| OprfServerKey {
-            key: Arc::clone(key),
-        });
-        (
-            key,
-            None,
-            compression,
-            None,
-            None,
-            None,
-            None,
-            oprf,
-            None,
-            self.tag(),
-        )
-    }
-
-    /// The key of these parts (TFHE-rs's order, see [`Self::into_raw_parts`]),
-    /// computing on the CPU with the scheduler settings of the environment (as
-    /// [`ServerKey::new`]). Panics with the reason on parts that do not make a key
-    /// (compression keys made for other blocks, invalid scheduler settings in the
-    /// environment); [`Self::try_from_raw_parts`] returns it.
-    ///
-    /// ```
-    /// use gpufhe::prelude::*;
-    /// use gpufhe::{FheUint8, ServerKey};
-    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-    /// # let config = gpufhe::ConfigBuilder::default()
-    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
-    /// #     .unwrap();
-    /// let (client_key, _server_key) = gpufhe::generate_keys(config);
-    /// // A key assembled from a block key alone.
-    /// let block_key = gpufhe::shortint::ServerKey::new(client_key.shortint_key()).unwrap();
-    /// let key = gpufhe::integer::ServerKey::from_raw_parts(block_key);
-    /// let server_key = ServerKey::from_raw_parts(
-    ///     key, None, None, None, None, None, None, None, None, client_key.tag(),
-    /// );
-    /// gpufhe::set_server_key(server_key);
-    /// let product = FheUint8::encrypt(12u8, &client_key) * 11u8;
-    /// assert_eq!(FheDecrypt::<u8>::decrypt(&product, &client_key), 132);
-    /// ```
-    #[allow(clippy::too_many_arguments)]
-    #[track_caller]
-    pub fn from_raw_parts(
-        key: crate::integer::ServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
-        compression_key: Option<CompressionKeys>,
-        decompression_key: Option<UnsupportedKeyPart>,
-        noise_squashing_key: Option<UnsupportedKeyPart>,
-        noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
-        oprf_key: Option<OprfServerKey>,
-        transciphering_key: Option<UnsupportedKeyPart>,
-        tag: KeyTag,
-    ) -> Self {
-        expect_op(
-            Self::try_from_raw_parts(
-                key,
-                cpk_key_switching_key_material,
-                compression_key,
-                decompression_key,
-                noise_squashing_key,
-                noise_squashing_compression_key,
-                cpk_re_randomization_key,
-                oprf_key,
-                transciphering_key,
-                tag,
-            ),
-            "from_raw_parts",
-        )
-    }
-
-    /// [`Self::from_raw_parts`], with the reason the parts make no key as an
-    /// `Err`.
-    ///
-    /// ```
-    /// use gpufhe::ServerKey;
-    /// # use gpufhe::shortint::{
-    /// #     COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as COMPRESSION,
-    /// #     PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS,
-    /// # };
-    /// let config = gpufhe::ConfigBuilder::default()
-    ///     .with_insecure_custom_parameters(TEST_PARAMS)
-    ///     .unwrap()
-    ///     .enable_compression(COMPRESSION);
-    /// let (_client_key, server_key) = gpufhe::generate_keys(config);
-    /// let (key, _, compression, .., tag) = server_key.into_raw_parts();
-    /// assert!(compression.is_some());
-    /// let server_key =
-    ///     ServerKey::try_from_raw_parts(key, None, compression, None, None, None, None, None, None, tag)
-    ///         .unwrap();
-    /// assert_eq!(server_key.config().compression_parameters(), Some(&COMPRESSION));
-    /// ```
-    #[allow(clippy::too_many_arguments)]
-    pub fn try_from_raw_parts(
-        key: crate::integer::ServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
-        compression_key: Option<CompressionKeys>,
-        decompression_key: Option<UnsupportedKeyPart>,
-        noise_squashing_key: Option<UnsupportedKeyPart>,
-        noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
-        oprf_key: Option<OprfServerKey>,
-        transciphering_key: Option<UnsupportedKeyPart>,
-        tag: KeyTag,
-    ) -> Result<Self> {
-        // The parts gpufhe does not hold have no value: they are all `None`.
-        let _ = (
-            cpk_key_switching_key_material,
-            decompression_key,
-            noise_squashing_key,
-            noise_squashing_compression_key,
-            cpk_re_randomization_key,
-            transciphering_key,
-        );
-        let key: shortint::ServerKey = key.into_raw_parts();
-        let parameters = *key.parameters();
-        let mut builder = ConfigBuilder::default().with_insecure_custom_parameters(parameters)?;
-        if let Some(compression) = &compression_key {
-            compression.validate(&parameters)?;
-            builder = builder.enable_compression(*compression.parameters());
-        }
-        let server_key = ServerKey::from_parts(
-            tag,
-            builder.build(),
-            key,
-            compression_key.map(Arc::new),
-            &SchedulerConfig::from_env()?,
-        );
-        if let Some(oprf) = oprf_key {
-            let _ = server_key.tfhe_rs_oprf().set(oprf.key);
-        }
-        Ok(server_key)
     }
 }
