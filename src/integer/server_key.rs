@@ -6,24 +6,20 @@ use crate::shortint;
 
 /// The two integer keys, each the newtype of its block key.
 macro_rules! integer_server_key {
-    ($($name:ident($block:ident, $what:literal);)*) => {$(
+    ($($name:ident($block:ident, $what:literal, $make:literal);)*) => {$(
         #[doc = concat!(
-            "The ", $what, " of integers: the ", $what, " of their blocks (TFHE-rs's `tfhe::integer::", stringify!($name), "`). gpufhe's \
-             integer algorithms take the block key through a circuit \
-             ([`crate::integer::run`]); this type is the first of [`crate::",
-             stringify!($name), "::into_raw_parts`]'s parts, as in TFHE-rs."
+            "The ", $what, " of integers: the ", $what, " of their blocks (TFHE-rs's \
+             `tfhe::integer::", stringify!($name), "`). gpufhe's integer algorithms take \
+             the block key through a circuit ([`crate::integer::run`]); this type is the \
+             first of [`crate::", stringify!($name), "::into_raw_parts`]'s parts, as in \
+             TFHE-rs."
         )]
         ///
         /// ```
         /// use gpufhe::shortint;
         /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
         /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-        #[doc = concat!(
-            "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
-        )]
-        #[doc = concat!(
-            "let key = gpufhe::integer::", stringify!($name), "::from_raw_parts(block_key);"
-        )]
+        #[doc = $make]
         /// assert_eq!(key.into_raw_parts().parameters(), &TEST_PARAMS);
         /// ```
         #[derive(Debug, Clone)]
@@ -38,12 +34,7 @@ macro_rules! integer_server_key {
             /// use gpufhe::shortint;
             /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
             /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-            #[doc = concat!(
-                "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
-            )]
-            #[doc = concat!(
-                "let key = gpufhe::integer::", stringify!($name), "::from_raw_parts(block_key);"
-            )]
+            #[doc = $make]
             /// assert_eq!(key.shortint_key().parameters().message_modulus, 4);
             /// ```
             pub fn from_raw_parts(key: shortint::$block) -> Self {
@@ -56,14 +47,8 @@ macro_rules! integer_server_key {
             /// use gpufhe::shortint;
             /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
             /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-            #[doc = concat!(
-                "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
-            )]
-            #[doc = concat!(
-                "let key = gpufhe::integer::", stringify!($name),
-                "::from_raw_parts(block_key.clone());"
-            )]
-            /// assert_eq!(key.into_raw_parts().parameters(), block_key.parameters());
+            #[doc = $make]
+            /// assert_eq!(key.into_raw_parts().parameters(), &TEST_PARAMS);
             /// ```
             pub fn into_raw_parts(self) -> shortint::$block {
                 self.key
@@ -75,12 +60,7 @@ macro_rules! integer_server_key {
             /// use gpufhe::shortint;
             /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
             /// let ck = shortint::ClientKey::new(TEST_PARAMS).unwrap();
-            #[doc = concat!(
-                "let block_key = shortint::", stringify!($block), "::new(&ck).unwrap();"
-            )]
-            #[doc = concat!(
-                "let key = gpufhe::integer::", stringify!($name), "::from_raw_parts(block_key);"
-            )]
+            #[doc = $make]
             /// assert_eq!(key.shortint_key().parameters(), &TEST_PARAMS);
             /// ```
             pub fn shortint_key(&self) -> &shortint::$block {
@@ -97,6 +77,14 @@ macro_rules! integer_server_key {
 }
 
 integer_server_key! {
-    ServerKey(ServerKey, "server key");
-    CompressedServerKey(CompressedServerKey, "seeded server key");
+    ServerKey(
+        ServerKey,
+        "server key",
+        "let key = gpufhe::integer::ServerKey::from_raw_parts(shortint::ServerKey::new(&ck).unwrap());"
+    );
+    CompressedServerKey(
+        CompressedServerKey,
+        "seeded server key",
+        "let key = gpufhe::integer::CompressedServerKey::from_raw_parts(shortint::CompressedServerKey::new(&ck).unwrap());"
+    );
 }
