@@ -299,3 +299,39 @@ fn default_parameter_values_round_trip_through_their_parts() {
     let sum = &value + 9u8;
     assert_eq!(FheDecrypt::<u8>::decrypt(&sum, client_key), 3);
 }
+
+#[test]
+fn values_on_a_gpu_come_to_the_cpu_as_parts() {
+    if gpufhe::get_number_of_gpus() == 0 {
+        crate::skip::report_skipped(format_args!("(no CUDA device)"));
+        return;
+    }
+    let client_key = gpufhe::ClientKey::generate(
+        ConfigBuilder::default()
+            .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+            .unwrap(),
+    );
+    let gpu_key = CompressedServerKey::new(&client_key)
+        .try_decompress_to_gpu()
+        .unwrap();
+    gpufhe::set_server_key(gpu_key.clone());
+    let sum = FheUint8::encrypt(120u8, &client_key) + 9u8;
+    assert!(matches!(sum.current_device(), gpufhe::Device::CudaGpu(_)));
+    let (radix, id, tag, metadata) = sum.try_into_raw_parts().unwrap();
+    assert_eq!(radix.blocks().len(), 4);
+    let back = FheUint8::from_raw_parts(radix, id, tag, metadata);
+    assert_eq!(back.current_device(), gpufhe::Device::Cpu);
+    let doubled = &back * 2u8;
+    assert_eq!(FheDecrypt::<u8>::decrypt(&doubled, &client_key), 2);
+    let flag = back.gt(100u8);
+    let block = flag.try_into_raw_parts().unwrap();
+    assert!(FheBool::from_raw_parts(block, tag).decrypt(&client_key));
+    // A GPU key's parts hold its host key: the rebuilt key computes on the CPU.
+    let (key, .., tag) = gpu_key.into_raw_parts();
+    let cpu_key =
+        ServerKey::from_raw_parts(key, None, None, None, None, None, None, None, None, tag);
+    assert!(cpu_key.gpus().is_empty());
+    gpufhe::set_server_key(cpu_key);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&back + 1u8), &client_key), 130);
+    gpufhe::unset_server_key();
+}
