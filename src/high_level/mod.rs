@@ -192,8 +192,8 @@ pub use lists::expander::Expandable as HlExpandable;
 pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 pub use lists::kinds::{DataKind, FheTypes};
 pub use raw_parts::{
-    CompressedOprfServerKey, CompressedServerKeyParts, OprfServerKey, ReRandomizationMetadata,
-    ServerKeyParts, UnsupportedKeyPart,
+    ClientKeyParts, CompressedOprfServerKey, CompressedServerKeyParts, OprfPrivateKey,
+    OprfServerKey, ReRandomizationMetadata, ServerKeyParts, UnsupportedKeyPart,
 };
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;

@@ -55,7 +55,7 @@ pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
 pub use oprf::{oblivious_random, oblivious_random_below, random_bits_for_distance};
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
-pub use server_key::{CompressedServerKey, ServerKey};
+pub use server_key::{ClientKey, CompressedServerKey, ServerKey};
 pub use shift::{shift, shift_encrypted, ShiftOp};
 pub(crate) use signed::sign_extend_wide;
 pub use signed::{

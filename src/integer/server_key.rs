@@ -1,17 +1,18 @@
-//! [`ServerKey`] and [`CompressedServerKey`]: TFHE-rs's integer server keys, the
-//! block server keys that the high-level [`crate::ServerKey`] and
-//! [`crate::CompressedServerKey`] are assembled from (their raw parts).
+//! [`ServerKey`], [`CompressedServerKey`] and [`ClientKey`]: TFHE-rs's integer
+//! keys, the block keys that the high-level [`crate::ServerKey`],
+//! [`crate::CompressedServerKey`] and [`crate::ClientKey`] are assembled from
+//! (their raw parts).
 
 use crate::shortint;
 
-/// The two integer keys, each the newtype of its block key.
+/// The integer keys, each the newtype of its block key.
 macro_rules! integer_server_key {
-    ($($name:ident($block:ident, $what:literal, $make:literal);)*) => {$(
+    ($($(#[$attr:meta])* $name:ident($block:ident, $what:literal, $make:literal);)*) => {$(
         #[doc = concat!(
             "The ", $what, " of integers: the ", $what, " of their blocks (TFHE-rs's \
-             `tfhe::integer::", stringify!($name), "`). gpufhe's integer algorithms take \
-             the block key through a circuit ([`crate::integer::run`]); this type is the \
-             first of [`crate::", stringify!($name), "::into_raw_parts`]'s parts, as in \
+             `tfhe::integer::", stringify!($name), "`). gpufhe's integer functions take \
+             the block key itself ([`crate::integer::run`], [`crate::integer::encrypt_radix`]); \
+             this type is the first of [`crate::", stringify!($name), "::into_raw_parts`]'s parts, as in \
              TFHE-rs."
         )]
         ///
@@ -22,13 +23,13 @@ macro_rules! integer_server_key {
         #[doc = $make]
         /// assert_eq!(key.into_raw_parts().parameters(), &TEST_PARAMS);
         /// ```
-        #[derive(Debug, Clone)]
+        $(#[$attr])*
         pub struct $name {
             key: shortint::$block,
         }
 
         impl $name {
-            /// The key of integers whose blocks `key` computes on.
+            /// The key of integers made of the blocks of `key`.
             ///
             /// ```
             /// use gpufhe::shortint;
@@ -41,7 +42,7 @@ macro_rules! integer_server_key {
                 Self { key }
             }
 
-            /// The server key of the blocks.
+            /// The key of the blocks.
             ///
             /// ```
             /// use gpufhe::shortint;
@@ -54,7 +55,7 @@ macro_rules! integer_server_key {
                 self.key
             }
 
-            /// The server key of the blocks, borrowed.
+            /// The key of the blocks, borrowed.
             ///
             /// ```
             /// use gpufhe::shortint;
@@ -77,14 +78,22 @@ macro_rules! integer_server_key {
 }
 
 integer_server_key! {
+    #[derive(Debug, Clone)]
     ServerKey(
         ServerKey,
         "server key",
         "let key = gpufhe::integer::ServerKey::from_raw_parts(shortint::ServerKey::new(&ck).unwrap());"
     );
+    #[derive(Debug, Clone)]
     CompressedServerKey(
         CompressedServerKey,
         "seeded server key",
         "let key = gpufhe::integer::CompressedServerKey::from_raw_parts(shortint::CompressedServerKey::new(&ck).unwrap());"
+    );
+    #[derive(Debug)]
+    ClientKey(
+        ClientKey,
+        "client key",
+        "let key = gpufhe::integer::ClientKey::from_raw_parts(ck);"
     );
 }

@@ -292,6 +292,47 @@ fn a_tfhe_rs_key_taken_apart_and_put_back_is_written_byte_for_byte() {
 }
 
 #[test]
+fn client_key_parts_reassemble_into_the_same_key() {
+    let (client_key, server_key) = crate::insecure_keys::keys();
+    let x = FheUint8::encrypt(211u8, client_key);
+    let (key, cpk, compression, ns, nsc, rr, oprf, tc, tag) = client_key.clone().into_raw_parts();
+    assert!(cpk.is_none() && compression.is_none() && oprf.is_none());
+    assert!(ns.is_none() && nsc.is_none() && rr.is_none() && tc.is_none());
+    let block = key.shortint_key().encrypt(2).unwrap();
+    let rebuilt =
+        gpufhe::ClientKey::from_raw_parts(key, cpk, compression, ns, nsc, rr, oprf, tc, tag);
+    assert_eq!(rebuilt.tag(), client_key.tag());
+    // The same secret key: values of either decrypt with the other, and compute
+    // with the original key's server key.
+    assert_eq!(FheDecrypt::<u8>::decrypt(&x, &rebuilt), 211);
+    assert_eq!(client_key.shortint_key().decrypt(&block).unwrap(), 2);
+    gpufhe::set_server_key(server_key.clone());
+    let y = FheUint8::encrypt(45u8, &rebuilt);
+    assert_eq!(FheDecrypt::<u8>::decrypt(&(&x + &y), client_key), 0);
+}
+
+#[test]
+fn a_tfhe_rs_client_key_taken_apart_and_put_back_is_written_byte_for_byte() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tfhe-rs-1.8.2/small-client_key.bin");
+    let bytes = std::fs::read(path).unwrap();
+    let limit = 1 << 30;
+    let client_key: gpufhe::ClientKey = with_insecure_parameters_allowed(|| {
+        gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), limit)
+    })
+    .unwrap();
+    let (key, cpk, compression, ns, nsc, rr, oprf, tc, tag) = client_key.into_raw_parts();
+    let rebuilt =
+        gpufhe::ClientKey::from_raw_parts(key, cpk, compression, ns, nsc, rr, oprf, tc, tag);
+    let mut again = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&rebuilt, &mut again, limit).unwrap();
+    assert!(
+        again == bytes,
+        "TFHE-rs's client key is not written back byte for byte"
+    );
+}
+
+#[test]
 fn default_parameter_values_round_trip_through_their_parts() {
     let client_key = crate::common::setup();
     let (radix, id, tag, metadata) = FheUint8::encrypt(250u8, client_key).into_raw_parts();

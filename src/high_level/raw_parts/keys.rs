@@ -15,11 +15,12 @@ use crate::shortint::{
 };
 use std::sync::Arc;
 
-/// A part of TFHE-rs's server key that gpufhe does not hold (the compact public
-/// key's keyswitching material, TFHE-rs's separate decompression key, the noise
-/// squashing keys, the re-randomization key, the transciphering key). It has no
-/// value: that part of [`ServerKey::into_raw_parts`] is always `None`, and
-/// [`ServerKey::from_raw_parts`] takes only `None` there.
+/// A part of TFHE-rs's keys that gpufhe does not hold (the compact public key's
+/// keyswitching material and dedicated private key, TFHE-rs's separate
+/// decompression key, the noise squashing keys, re-randomization, transciphering).
+/// It has no value: that part of [`ServerKey::into_raw_parts`] (and of the other
+/// keys' `into_raw_parts`) is always `None`, and [`ServerKey::from_raw_parts`]
+/// takes only `None` there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UnsupportedKeyPart {}
 
@@ -73,7 +74,7 @@ pub type CompressedServerKeyParts = (
 
 /// The configuration of a key of blocks of `parameters` and compression keys of
 /// `compression` (if any).
-fn key_config(
+pub(super) fn key_config(
     parameters: ShortintParameters,
     compression: Option<&CompressionParameters>,
 ) -> Result<Config> {

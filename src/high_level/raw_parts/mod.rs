@@ -17,8 +17,10 @@ use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
 use crate::integer::ciphertext::{IntegerRadixCiphertext, RadixCiphertext, SignedRadixCiphertext};
 use crate::shortint::Ciphertext;
 
+mod client_key;
 mod keys;
 
+pub use client_key::{ClientKeyParts, OprfPrivateKey};
 pub use keys::{
     CompressedOprfServerKey, CompressedServerKeyParts, OprfServerKey, ServerKeyParts,
     UnsupportedKeyPart,
