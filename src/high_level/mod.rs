@@ -139,6 +139,7 @@ pub(crate) mod internals;
 pub(crate) mod keys;
 pub(crate) mod lists;
 pub mod prelude;
+mod raw_parts;
 pub(crate) mod seed;
 pub(crate) mod serialization;
 pub(crate) mod tfhe_rs;
@@ -190,6 +191,10 @@ pub use lists::compressed::{
 pub use lists::expander::Expandable as HlExpandable;
 pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 pub use lists::kinds::{DataKind, FheTypes};
+pub use raw_parts::{
+    ClientKeyParts, CompressedOprfServerKey, CompressedServerKeyParts, OprfPrivateKey,
+    OprfServerKey, ReRandomizationMetadata, ServerKeyParts, UnsupportedKeyPart,
+};
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
 pub use serialization::conformance::ParameterSetConformant;

@@ -13,6 +13,7 @@ mod bit_count;
 mod bitwise;
 mod carry;
 mod checked;
+pub mod ciphertext;
 mod circuit;
 mod comparison;
 mod div;
@@ -24,6 +25,7 @@ mod oprf;
 mod ordering;
 mod radix;
 mod select;
+mod server_key;
 mod shift;
 mod signed;
 mod signed_checked;
@@ -39,6 +41,9 @@ pub use bigint::{I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 pub use bit_count::{count_bits, ilog2, reverse_bits, CountOp};
 pub use bitwise::{bitnot, bitwise, scalar_bitwise, BitOp};
 pub use checked::{overflowing, overflowing_mul, overflowing_scalar_mul};
+pub use ciphertext::{
+    BooleanBlock, IntegerCiphertext, IntegerRadixCiphertext, RadixCiphertext, SignedRadixCiphertext,
+};
 pub use circuit::{Circuit, CircuitStats, Wire};
 pub use comparison::{contains, eq, ne};
 pub use div::{div_rem, scalar_div_rem};
@@ -50,6 +55,7 @@ pub use operation::{binary, comparison, to_boolean, BinaryOp, Rhs};
 pub use oprf::{oblivious_random, oblivious_random_below, random_bits_for_distance};
 pub use ordering::{compare, max, min, scalar_compare, scalar_max, scalar_min, CmpOp};
 pub use select::select;
+pub use server_key::{ClientKey, CompressedServerKey, ServerKey};
 pub use shift::{shift, shift_encrypted, ShiftOp};
 pub(crate) use signed::sign_extend_wide;
 pub use signed::{

@@ -83,12 +83,28 @@ impl CompressedServerKey {
         config: Config,
         key: shortint::CompressedServerKey,
     ) -> Result<Self> {
+        Self::from_parts_with_compression(tag, config, key, None)
+    }
+
+    /// A key of these parts, checked (the compression keys against the
+    /// configuration).
+    pub(crate) fn from_parts_with_compression(
+        tag: KeyTag,
+        config: Config,
+        key: shortint::CompressedServerKey,
+        compression: Option<shortint::CompressedCompressionKeys>,
+    ) -> Result<Self> {
         Self::try_from(CompressedServerKeyParts {
             tag,
             config,
             key,
-            compression: None,
+            compression,
         })
+    }
+
+    /// Its compression keys, if its configuration enables compression.
+    pub(crate) fn compression_keys(&self) -> Option<&shortint::CompressedCompressionKeys> {
+        self.compression.as_ref()
     }
 
     /// Its `shortint` key.

@@ -20,7 +20,7 @@ mod own_format;
 mod parameters;
 pub(crate) mod safe;
 mod server_key;
-mod values;
+pub(crate) mod values;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};

@@ -15,6 +15,7 @@ use crate::core_crypto::{add_plaintext_to_lwe_ciphertext_assign, LweCiphertextOw
 use crate::error::{Error, Result};
 use crate::high_level::global_state::current_server_key;
 use crate::high_level::internals::storage::Storage;
+use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
 use crate::integer::{block_count, clear_digits, from_digits, U2048};
 use crate::scheduler::Blocks;
@@ -61,14 +62,12 @@ fn trivial_parameters() -> ShortintParameters {
     current_server_key().map_or(DEFAULT_PARAMETERS, |key| *key.config().parameters())
 }
 
-/// The blocks and tag of a `bits`-bit value, as TFHE-rs writes them: a trivial
-/// value becomes trivial blocks (noise level 0) with TFHE-rs's empty tag.
-pub(crate) fn storage_to_wire(storage: &Storage, bits: u32) -> Result<(Vec<WireBlock>, Tag)> {
+/// The blocks and tag of a `bits`-bit value, on the CPU, as TFHE-rs holds them: a
+/// trivial value becomes trivial blocks (noise level 0) of the current server
+/// key's parameters (else the default ones) with TFHE-rs's empty tag.
+pub(crate) fn storage_to_blocks(storage: &Storage, bits: u32) -> Result<(Vec<Ciphertext>, KeyTag)> {
     match storage {
-        Storage::Encrypted { tag, blocks } => Ok((
-            blocks.to_cpu()?.iter().map(block_to_wire).collect(),
-            tag_to_wire(*tag),
-        )),
+        Storage::Encrypted { tag, blocks } => Ok((blocks.to_cpu()?.into_owned(), *tag)),
         Storage::Trivial(value) => {
             let p = trivial_parameters();
             let size = p.big_lwe_dimension().to_lwe_size();
@@ -76,11 +75,18 @@ pub(crate) fn storage_to_wire(storage: &Storage, bits: u32) -> Result<(Vec<WireB
             let blocks = digits.into_iter().map(|digit| {
                 let mut ct = LweCiphertextOwned::new_zero(size);
                 add_plaintext_to_lwe_ciphertext_assign(&mut ct, digit * p.delta());
-                block_to_wire(&Ciphertext::from_parts(ct, digit, 0, &p))
+                Ciphertext::from_parts(ct, digit, 0, &p)
             });
-            Ok((blocks.collect(), Tag::default()))
+            Ok((blocks.collect(), KeyTag::UNTAGGED))
         }
     }
+}
+
+/// The blocks and tag of a `bits`-bit value, as TFHE-rs writes them
+/// ([`storage_to_blocks`]).
+pub(crate) fn storage_to_wire(storage: &Storage, bits: u32) -> Result<(Vec<WireBlock>, Tag)> {
+    let (blocks, tag) = storage_to_blocks(storage, bits)?;
+    Ok((blocks.iter().map(block_to_wire).collect(), tag_to_wire(tag)))
 }
 
 /// The clear value of blocks that are all trivial (zero mask, noise level 0, a
@@ -101,21 +107,17 @@ fn trivial_value(blocks: &[Ciphertext]) -> Option<U2048> {
     from_digits(&digits, first.message_modulus).ok()
 }
 
-/// The storage of a `bits`-bit value read from TFHE-rs's data, checked as gpufhe
-/// checks what it reads (blocks whose degrees are at most `max_value`); trivial
-/// blocks become a trivial value, which belongs to every key.
-pub(crate) fn storage_from_wire(
-    blocks: Vec<WireBlock>,
-    tag: &Tag,
+/// The storage of a `bits`-bit value made of `blocks` under `tag`, checked as
+/// gpufhe checks what it reads (blocks whose degrees are at most `max_value`);
+/// trivial blocks become a trivial value, which belongs to every key.
+pub(crate) fn storage_from_blocks(
+    blocks: Vec<Ciphertext>,
+    tag: KeyTag,
     bits: u32,
     max_value: Option<u64>,
 ) -> Result<Storage> {
-    let blocks = blocks
-        .into_iter()
-        .map(block_from_wire)
-        .collect::<Result<Vec<_>>>()?;
     let storage = Storage::Encrypted {
-        tag: tag_from_wire(tag),
+        tag,
         blocks: Blocks::cpu(blocks),
     };
     storage.validate(bits, max_value)?;
@@ -126,6 +128,21 @@ pub(crate) fn storage_from_wire(
         Some(value) if value.fits_in(bits) => Storage::trivial(value),
         _ => storage,
     })
+}
+
+/// The storage of a `bits`-bit value read from TFHE-rs's data
+/// ([`storage_from_blocks`]).
+pub(crate) fn storage_from_wire(
+    blocks: Vec<WireBlock>,
+    tag: &Tag,
+    bits: u32,
+    max_value: Option<u64>,
+) -> Result<Storage> {
+    let blocks = blocks
+        .into_iter()
+        .map(block_from_wire)
+        .collect::<Result<Vec<_>>>()?;
+    storage_from_blocks(blocks, tag_from_wire(tag), bits, max_value)
 }
 
 impl<Id: FheUintId> TfheRsForm for FheUint<Id> {
