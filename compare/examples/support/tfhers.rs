@@ -41,8 +41,8 @@ pub fn small_parameters() -> ClassicPBSParameters {
 #[allow(dead_code)] // only the golden files need it
 pub fn small_compression_parameters() -> tfhe::shortint::parameters::CompressionParameters {
     use tfhe::shortint::parameters::{
-        list_compression::ClassicCompressionParameters, CiphertextModulusLog, CompressionParameters,
-        LweCiphertextCount,
+        list_compression::ClassicCompressionParameters, CiphertextModulusLog,
+        CompressionParameters, LweCiphertextCount,
     };
     CompressionParameters::Classic(ClassicCompressionParameters {
         br_level: DecompositionLevelCount(1),
