@@ -18,6 +18,10 @@
 //!   `a + b`, `a * b` and `a < b`, seeded and modulus-switched compressed values, the
 //!   compact public key (plain and compressed) and compact lists (built and packed).
 //!
+//! - the small parameters with compression (`small-compression-*.bin`, gpufhe's
+//!   `COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2` as TFHE-rs's parameters): a client
+//!   key with its compression private key and a CompressedCiphertextList.
+//!
 //! `clears.txt` holds one line per value file: its name, then its clear values.
 //!
 //! The plain `ServerKey` of the small parameters is about 8 MiB (keyswitching key
@@ -58,7 +62,7 @@ use tfhe::{
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
-use tfhers::{fix_fft_plans, small_parameters};
+use tfhers::{fix_fft_plans, small_compression_parameters, small_parameters};
 
 const LIMIT: u64 = 1 << 30;
 
@@ -458,6 +462,47 @@ fn check_all(golden: &Golden) {
     println!("every file read back by TFHE-rs decrypts to its clear value");
 }
 
+/// The small configuration with compression (seeds 0x5eed_003a and 0x5eed_0400..):
+/// its client key (with the compression private key) and a CompressedCiphertextList
+/// of an FheUint8, an FheInt16 and an FheBool. The server key with compression keys
+/// is not written (its packing key alone is 1 MiB).
+fn write_small_compression(golden: &mut Golden) {
+    let config = ConfigBuilder::with_custom_parameters(small_parameters())
+        .enable_compression(small_compression_parameters())
+        .use_dedicated_oprf_key(false)
+        .build();
+    let client_key = ClientKey::generate_with_seed(config, Seed(0x5eed_003a));
+    golden.write("small-compression-client_key.bin", &client_key);
+    reseed(0x5eed_0400);
+    let server_key = CompressedServerKey::new(&client_key).decompress();
+    set_server_key(server_key);
+    reseed(0x5eed_0401);
+    let mut builder = tfhe::CompressedCiphertextListBuilder::new();
+    builder
+        .push(FheUint8::encrypt(201u8, &client_key))
+        .push(FheInt16::encrypt(-12345i16, &client_key))
+        .push(FheBool::encrypt(true, &client_key));
+    let list = builder.build().expect("TFHE-rs compresses its values");
+    golden.value(
+        "small-compression-list-201-minus-12345-true.bin",
+        &list,
+        &[&201, &-12345, &true],
+    );
+    // Read back, it decompresses with the key it was made with.
+    let ck: ClientKey = read(&golden.dir, "small-compression-client_key.bin");
+    let list: tfhe::CompressedCiphertextList = read(
+        &golden.dir,
+        "small-compression-list-201-minus-12345-true.bin",
+    );
+    let a: FheUint8 = list.get(0).unwrap().unwrap();
+    let b: FheInt16 = list.get(1).unwrap().unwrap();
+    let c: FheBool = list.get(2).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&a, &ck), 201);
+    assert_eq!(FheDecrypt::<i16>::decrypt(&b, &ck), -12345);
+    assert!(FheDecrypt::<bool>::decrypt(&c, &ck));
+    unset_server_key();
+}
+
 fn main() {
     fix_fft_plans();
     let with_server_key = std::env::args().skip(1).any(|a| a == "--server-key");
@@ -477,6 +522,7 @@ fn main() {
         &mut golden,
         with_server_key.then_some(server_key_dir.as_path()),
     );
+    write_small_compression(&mut golden);
     let mut clears = golden.clears.join("\n");
     clears.push('\n');
     std::fs::write(golden.dir.join("clears.txt"), clears).unwrap();

@@ -502,6 +502,56 @@ fn gpufhe_list_in_tfhe(keys: &Keys) -> Result<(), String> {
 
 /// Runs `scenario`, prints PASS or FAIL (with the error or the panic's message);
 /// true when it passed.
+/// A gpufhe client key with compression read by TFHE-rs, whose server keys made
+/// from it compress and decompress values that the key decrypts (both libraries'
+/// compression private keys and parameters are the same data).
+fn gpufhe_compression_key_in_tfhe(small: bool) -> Result<(), String> {
+    use tfhe::prelude::*;
+    let (parameters, compression) = if small {
+        (
+            gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+            gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+        )
+    } else {
+        (
+            gpufhe::shortint::DEFAULT_PARAMETERS,
+            gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+        )
+    };
+    let config = gpufhe::ConfigBuilder::default()
+        .with_insecure_custom_parameters(parameters)
+        .map_err(|e| e.to_string())?
+        .enable_compression(compression)
+        .build();
+    let key = gpufhe::ClientKey::generate(config);
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&key, &mut bytes, 1 << 30)
+        .map_err(|e| e.to_string())?;
+    let ck: tfhe::ClientKey = tfhe::safe_serialization::safe_deserialize(bytes.as_slice(), 1 << 30)
+        .map_err(|e| e.to_string())?;
+    tfhe::set_server_key(tfhe::CompressedServerKey::new(&ck).decompress());
+    let mut builder = tfhe::CompressedCiphertextListBuilder::new();
+    builder
+        .push(tfhe::FheUint8::encrypt(201u8, &ck))
+        .push(tfhe::FheBool::encrypt(true, &ck));
+    let list = builder.build().map_err(|e| e.to_string())?;
+    let a: tfhe::FheUint8 = list
+        .get(0)
+        .map_err(|e| e.to_string())?
+        .ok_or("no value 0")?;
+    let b: tfhe::FheBool = list
+        .get(1)
+        .map_err(|e| e.to_string())?
+        .ok_or("no value 1")?;
+    let clears: (u8, bool) = (a.decrypt(&ck), b.decrypt(&ck));
+    tfhe::unset_server_key();
+    if clears == (201, true) {
+        Ok(())
+    } else {
+        Err(format!("decrypted {clears:?}"))
+    }
+}
+
 fn run(name: &str, scenario: impl FnOnce() -> Result<(), String>) -> bool {
     let start = Instant::now();
     let outcome = catch_unwind(AssertUnwindSafe(scenario)).unwrap_or_else(|panic| {
@@ -608,6 +658,10 @@ fn main() {
         (
             "gpufhe compact lists expanded by TFHE-rs",
             Box::new(|| gpufhe_list_in_tfhe(k)),
+        ),
+        (
+            "gpufhe client key with compression used by TFHE-rs",
+            Box::new(|| gpufhe_compression_key_in_tfhe(small)),
         ),
     ];
     let mut failed = 0;

@@ -1,227 +1,379 @@
-//! Ciphertext compression: the parameters and keys that pack many blocks into one
-//! GLWE ciphertext stored on few bits, and expand them back.
+//! Ciphertext compression, the scheme and parameters of TFHE-rs 1.8: the parameters
+//! and keys that pack many blocks into one GLWE ciphertext stored on few bits, and
+//! expand them back.
 //!
 //! **Scheme.** A separate GLWE key `S_c` (the compression key, `k_c`, `N_c`) holds
-//! the packed blocks. Compression keyswitches up to `N_c` blocks (under the big key)
-//! into the coefficients of one GLWE ciphertext under `S_c`
-//! ([`crate::core_crypto::keyswitch_lwe_ciphertexts_into_glwe`]) and rounds every
+//! the packed blocks. Compression multiplies every block by its message modulus
+//! (its message moves into the carry bits, which must be empty), keyswitches up to
+//! `lwe_per_glwe` blocks (under the big key) into the coefficients of one GLWE
+//! ciphertext under `S_c` (the packing keyswitching key,
+//! [`crate::core_crypto::keyswitch_lwe_ciphertexts_into_glwe`]) and rounds every
 //! coefficient to its `storage_log_modulus` high bits; only the mask and the bodies
 //! of the packed blocks are kept. Decompression extracts a block's coefficient (an
-//! LWE ciphertext under `S_c` read as an LWE key) and keyswitches it back to the big
-//! key. Both keyswitching keys encrypt under keys of dimension `k·N` with the GLWE
-//! noise of the blocks, so they are as secure as the bootstrap key.
+//! LWE ciphertext under `S_c` read as an LWE key of dimension `k_c·N_c`) and
+//! bootstraps it with the decompression key, a bootstrap key from `S_c` to the big
+//! GLWE key (classical, or multi-bit of `decompression_grouping_factor`), through
+//! the identity table from the packed encoding (messages modulo the carry modulus,
+//! with the padding bit) to the blocks' encoding: the block comes back with the
+//! noise of a bootstrap output (noise level 1) and the degree `message_modulus - 1`.
+//! The packing key encrypts under `S_c` with `packing_ks_key_noise_distribution`;
+//! the decompression key under the big key with the blocks' GLWE noise.
 //!
-//! **Noise.** No bootstrap is involved here (the high-level
-//! [`crate::CompressedCiphertextList`] bootstraps each block it reads back, so that
-//! it is clean again): a decompressed block carries its own noise
-//! plus the packing keyswitch of every block of its GLWE, the rounding to the
-//! storage modulus and the keyswitch back
-//! ([`CompressionParameters::added_variance`]). The parameters are valid only if
-//! that is at most the variance of one bootstrap output, so a decompressed block
-//! counts one more noise level than it had, and the blocks with the largest noise
-//! level are bootstrapped before they are packed. A test measures the added noise
-//! against the model.
+//! **Noise.** The blind rotation of decompression reads the packed block's noise
+//! times `message_modulus^2`, the packing keyswitch (key noise of every block of the
+//! GLWE ciphertext, rounding of its own mask) and the rounding of its `k_c·N_c + 1`
+//! coefficients to the storage modulus
+//! ([`CompressionParameters::decompression_input_variance`]); its probability of
+//! failure ([`CompressionParameters::modelled_log2_p_fail`]) must be within the
+//! blocks' `log2_p_fail`, and the output of the decompression bootstrap
+//! ([`CompressionParameters::decompression_output_variance`]) must keep the blocks'
+//! own bootstrap within theirs when it stands for a noise level. A test measures
+//! the input noise against the model.
 
+use super::parameters::PbsKind;
 use super::ShortintParameters;
-use crate::core_crypto::noise::{decomposition_digit_variance, decomposition_rounding_variance};
+use crate::core_crypto::noise::{
+    decomposition_digit_variance, decomposition_rounding_variance, log2_gaussian_tail_probability,
+    multi_bit_pbs_output_variance, pbs_output_variance,
+};
 use crate::core_crypto::{
-    generate_seeded_lwe_keyswitch_key, generate_seeded_lwe_packing_keyswitch_key, CompressionSeed,
-    DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator, GlweDimension,
-    GlweSecretKey, LweKeyswitchKey, LwePackingKeyswitchKey, NoiseDistribution, PolynomialSize,
-    SecretRandomGenerator, SeededLweKeyswitchKey, SeededLwePackingKeyswitchKey,
+    generate_seeded_lwe_bootstrap_key, generate_seeded_lwe_packing_keyswitch_key,
+    multi_bit_lwe_secret_key, BootstrapKeyShape, CompressionSeed, DecompositionBaseLog,
+    DecompositionLevelCount, EncryptionRandomGenerator, FourierLweBootstrapKey, GlweDimension,
+    GlweSecretKey, LweDimension, LwePackingKeyswitchKey, NoiseDistribution, PolynomialSize,
+    SecretRandomGenerator, SeededLweBootstrapKey, SeededLwePackingKeyswitchKey,
 };
 use crate::error::{check_eq, Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// The parameters of ciphertext compression, beside the block parameters they
-/// compress (see the module docs).
+/// compress (see the module docs): TFHE-rs 1.8's fields, in its order, with
+/// `decompression_grouping_factor` set for its multi-bit variant.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct CompressionParameters {
-    /// `k_c` of the compression GLWE key.
-    pub glwe_dimension: GlweDimension,
-    /// `N_c` of the compression GLWE key.
-    pub polynomial_size: PolynomialSize,
-    /// Noise of both keyswitching keys (encryptions under keys of dimension
-    /// `k_c·N_c` and `k·N`).
-    pub noise_distribution: NoiseDistribution,
-    /// `log2(B)` of the packing keyswitch (big key to `S_c`).
-    pub packing_ks_base_log: DecompositionBaseLog,
-    /// Levels of the packing keyswitch.
+    /// Levels of the decompression bootstrap key.
+    pub br_level: DecompositionLevelCount,
+    /// `log2(B)` of the decompression bootstrap key.
+    pub br_base_log: DecompositionBaseLog,
+    /// Levels of the packing keyswitching key.
     pub packing_ks_level: DecompositionLevelCount,
-    /// `log2(B)` of the keyswitch back (`S_c` to the big key).
-    pub decompression_ks_base_log: DecompositionBaseLog,
-    /// Levels of the keyswitch back.
-    pub decompression_ks_level: DecompositionLevelCount,
+    /// `log2(B)` of the packing keyswitching key.
+    pub packing_ks_base_log: DecompositionBaseLog,
+    /// `N_c` of the compression GLWE key.
+    pub packing_ks_polynomial_size: PolynomialSize,
+    /// `k_c` of the compression GLWE key.
+    pub packing_ks_glwe_dimension: GlweDimension,
     /// Most blocks packed into one GLWE ciphertext (at most `N_c`).
     pub lwe_per_glwe: usize,
-    /// Bits kept of each stored coefficient (at most 64).
+    /// Bits kept of each stored coefficient (at most `log2(2N)` of the blocks).
     pub storage_log_modulus: u32,
-    /// Estimated security in bits against the best known attacks.
-    pub security_bits: u32,
+    /// Noise of the packing keyswitching key (encryptions under the compression key
+    /// of dimension `k_c·N_c`).
+    pub packing_ks_key_noise_distribution: NoiseDistribution,
+    /// `None` for a classical decompression bootstrap key; the grouping factor of a
+    /// multi-bit one (TFHE-rs's `CompressionParameters::MultiBit`).
+    pub decompression_grouping_factor: Option<usize>,
 }
 
-/// The name TFHE-rs gives the compression parameters of its default blocks, for
-/// code written against TFHE-rs: here [`COMP_PARAM_MESSAGE_2_CARRY_2`] (the scheme
-/// and the values differ; see its docs).
+/// TFHE-rs 1.8's compression parameters of its default blocks
+/// ([`super::DEFAULT_PARAMETERS`]), the same values: a compression key of
+/// `k_c = 4`, `N_c = 256`, 256 blocks per GLWE ciphertext, 12 bits per stored
+/// coefficient (a list takes 1.5 KiB plus 1.5 bytes per block, where a block takes
+/// 16 KiB); packing keyswitch `2^4 × 3` with TUniform(43), classical decompression
+/// bootstrap `2^23 × 1`.
 pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: CompressionParameters =
-    COMP_PARAM_MESSAGE_2_CARRY_2;
+    CompressionParameters {
+        br_level: DecompositionLevelCount(1),
+        br_base_log: DecompositionBaseLog(23),
+        packing_ks_level: DecompositionLevelCount(3),
+        packing_ks_base_log: DecompositionBaseLog(4),
+        packing_ks_polynomial_size: PolynomialSize(256),
+        packing_ks_glwe_dimension: GlweDimension(4),
+        lwe_per_glwe: 256,
+        storage_log_modulus: 12,
+        packing_ks_key_noise_distribution: NoiseDistribution::TUniform { log2_bound: 43 },
+        decompression_grouping_factor: None,
+    };
 
-/// Compression of blocks of the default parameters
-/// ([`super::DEFAULT_PARAMETERS`]): a compression key of `k_c = 1`, `N_c = 2048`
-/// with the blocks' GLWE noise TUniform(17) (128-bit secure, like the bootstrap
-/// key), 2048 blocks per GLWE ciphertext, 18 bits per stored coefficient: a list
-/// takes 4.5 KiB plus 2.25 bytes per block, where a block takes 16 KiB. Packing
-/// keyswitch `2^20 × 1`, keyswitch back `2^23 × 1`. Modelled added noise 2^97.6,
-/// against 2^98.4 for one bootstrap output (measured within a few percent of the
-/// model on the test parameters).
-pub const COMP_PARAM_MESSAGE_2_CARRY_2: CompressionParameters = CompressionParameters {
-    glwe_dimension: GlweDimension(1),
-    polynomial_size: PolynomialSize(2048),
-    noise_distribution: NoiseDistribution::TUniform { log2_bound: 17 },
-    packing_ks_base_log: DecompositionBaseLog(20),
-    packing_ks_level: DecompositionLevelCount(1),
-    decompression_ks_base_log: DecompositionBaseLog(23),
-    decompression_ks_level: DecompositionLevelCount(1),
-    lwe_per_glwe: 2048,
-    storage_log_modulus: 18,
-    security_bits: 128,
+/// The compression of the default blocks under gpufhe's earlier name:
+/// [`COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+pub const COMP_PARAM_MESSAGE_2_CARRY_2: CompressionParameters =
+    COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// TFHE-rs 1.8's multi-bit sibling of
+/// [`COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`], the same values: a
+/// decompression bootstrap key of grouping factor 4, `2^22 × 1`.
+pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+    CompressionParameters = CompressionParameters {
+    br_base_log: DecompositionBaseLog(22),
+    decompression_grouping_factor: Some(4),
+    ..COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
+};
+
+/// TFHE-rs 1.8's compression parameters of its Gaussian blocks
+/// ([`super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`]), the same values.
+pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: CompressionParameters =
+    CompressionParameters {
+        packing_ks_level: DecompositionLevelCount(2),
+        packing_ks_base_log: DecompositionBaseLog(6),
+        packing_ks_key_noise_distribution: NoiseDistribution::Gaussian {
+            std_dev: 1.339775301998614e-07,
+        },
+        ..COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
+    };
+
+/// TFHE-rs 1.8's compression parameters of its multi-bit Gaussian blocks, the same
+/// values.
+pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
+    CompressionParameters = CompressionParameters {
+    br_base_log: DecompositionBaseLog(22),
+    decompression_grouping_factor: Some(4),
+    ..COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128
 };
 
 /// **Insecure**: compression for
-/// [`super::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`], for tests only.
+/// [`super::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`] (and its multi-bit sibling),
+/// for tests only: `k_c = 1`, `N_c = 128`.
 #[cfg(any(test, feature = "test-params"))]
 pub const COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2: CompressionParameters =
     CompressionParameters {
-        glwe_dimension: GlweDimension(1),
-        polynomial_size: PolynomialSize(512),
-        noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
-        packing_ks_base_log: DecompositionBaseLog(20),
-        packing_ks_level: DecompositionLevelCount(1),
-        decompression_ks_base_log: DecompositionBaseLog(23),
-        decompression_ks_level: DecompositionLevelCount(1),
-        lwe_per_glwe: 512,
-        storage_log_modulus: 18,
-        security_bits: 0,
+        br_level: DecompositionLevelCount(1),
+        br_base_log: DecompositionBaseLog(23),
+        packing_ks_level: DecompositionLevelCount(2),
+        packing_ks_base_log: DecompositionBaseLog(10),
+        packing_ks_polynomial_size: PolynomialSize(128),
+        packing_ks_glwe_dimension: GlweDimension(1),
+        lwe_per_glwe: 128,
+        storage_log_modulus: 10,
+        packing_ks_key_noise_distribution: NoiseDistribution::TUniform { log2_bound: 20 },
+        decompression_grouping_factor: None,
+    };
+
+/// **Insecure**: [`COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`] with a multi-bit
+/// decompression key of grouping factor 4 (`2^15 × 2`), for tests only.
+#[cfg(any(test, feature = "test-params"))]
+pub const COMP_PARAM_INSECURE_TEST_MULTI_BIT_MESSAGE_2_CARRY_2: CompressionParameters =
+    CompressionParameters {
+        br_level: DecompositionLevelCount(2),
+        br_base_log: DecompositionBaseLog(15),
+        decompression_grouping_factor: Some(4),
+        ..COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2
     };
 
 impl CompressionParameters {
-    /// `k_c·N_c`, the dimension of the compression key read as an LWE key.
+    /// `k_c·N_c`, the dimension of the compression key read as an LWE key (the
+    /// input dimension of the decompression bootstrap).
     ///
     /// ```
-    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2;
-    /// assert_eq!(COMP_PARAM_MESSAGE_2_CARRY_2.lwe_dimension(), 2048);
+    /// use gpufhe::shortint::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as c;
+    /// assert_eq!(c.lwe_dimension(), 1024);
     /// ```
     pub fn lwe_dimension(&self) -> usize {
-        self.glwe_dimension.0.saturating_mul(self.polynomial_size.0)
+        self.packing_ks_glwe_dimension
+            .0
+            .saturating_mul(self.packing_ks_polynomial_size.0)
     }
 
-    /// The noise variance a block gains from compression and decompression when
-    /// `count` blocks share its GLWE ciphertext, with average binary keys: the
-    /// packing keyswitch (key noise of `count` blocks, rounding of its own mask),
-    /// the rounding of the `k_c·N_c + 1` coefficients it is read from to
-    /// `storage_log_modulus` bits (with centered-mean noise reduction), and the
-    /// keyswitch back.
+    /// The kind of the decompression bootstrap.
+    pub(crate) fn decompression_kind(&self) -> PbsKind {
+        match self.decompression_grouping_factor {
+            None => PbsKind::Classical,
+            Some(grouping_factor) => PbsKind::MultiBit { grouping_factor },
+        }
+    }
+
+    /// The shape of the decompression bootstrap key for `blocks` (a multi-bit key
+    /// counts `(n/g)(2^g - 1)` GGSW ciphertexts).
     ///
     /// ```
     /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
-    /// let v = c.added_variance(&p, c.lwe_per_glwe);
-    /// assert!((v.log2() - 97.6).abs() < 0.2);
+    /// let shape = c.decompression_key_shape(&p);
+    /// assert_eq!(shape.input_lwe_dimension.0, 1024);
+    /// assert_eq!(shape.polynomial_size, p.polynomial_size);
     /// ```
-    pub fn added_variance(&self, blocks: &ShortintParameters, count: usize) -> f64 {
+    pub fn decompression_key_shape(&self, blocks: &ShortintParameters) -> BootstrapKeyShape {
+        BootstrapKeyShape {
+            input_lwe_dimension: LweDimension(
+                self.decompression_kind().ggsw_count(self.lwe_dimension()),
+            ),
+            glwe_dimension: blocks.glwe_dimension,
+            polynomial_size: blocks.polynomial_size,
+            base_log: self.br_base_log,
+            level: self.br_level,
+        }
+    }
+
+    /// The noise variance the decompression bootstrap reads when `count` blocks
+    /// share a GLWE ciphertext, with keys of average Hamming weight: a packed block
+    /// (one bootstrap output of `blocks`, times `message_modulus^2`), the packing
+    /// keyswitch (key noise of the `count` blocks, rounding of its own mask) and the
+    /// rounding of the `k_c·N_c + 1` coefficients it is read from to
+    /// `storage_log_modulus` bits (no further rounding: the storage modulus divides
+    /// `2N`).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
+    /// let v = c.decompression_input_variance(&p, c.lwe_per_glwe);
+    /// // Far below half a step of the packed encoding, 2^60.
+    /// assert!(v.sqrt().log2() < 56.0);
+    /// ```
+    pub fn decompression_input_variance(&self, blocks: &ShortintParameters, count: usize) -> f64 {
         let big = blocks.big_lwe_dimension().0 as f64;
         let dim_c = self.lwe_dimension() as f64;
-        let key_noise = self.noise_distribution.variance();
+        let key_noise = self.packing_ks_key_noise_distribution.variance();
         let (pb, pl) = (self.packing_ks_base_log.0, self.packing_ks_level.0);
-        let (db, dl) = (
-            self.decompression_ks_base_log.0,
-            self.decompression_ks_level.0,
-        );
+        let message = blocks.message_modulus as f64;
+        let packed = message * message * blocks.bootstrap_output_variance();
         let packing = count as f64 * big * pl as f64 * decomposition_digit_variance(pb) * key_noise
             + big / 2.0 * decomposition_rounding_variance(pb, pl);
-        let dropped = 64 - self.storage_log_modulus.min(64) as i32;
-        // Centered-mean rounding: the mask's errors count with weight 1/4.
-        let storage = (2f64.powi(2 * dropped) - 1.0) / 12.0 * (1.0 + dim_c / 4.0);
-        let back = dim_c * dl as f64 * decomposition_digit_variance(db) * key_noise
-            + dim_c / 2.0 * decomposition_rounding_variance(db, dl);
-        packing + storage + back
+        let step = 2f64.powi(64 - self.storage_log_modulus.min(64) as i32);
+        let storage = (step * step - 1.0) / 12.0 * (1.0 + dim_c / 2.0);
+        packed + packing + storage
+    }
+
+    /// `log2` of the modelled probability that decompressing a block of a full GLWE
+    /// ciphertext fails: a centered Gaussian error of variance
+    /// [`CompressionParameters::decompression_input_variance`] beyond half a step of
+    /// the packed encoding, `Δ·message_modulus / 2`.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
+    /// assert!(c.modelled_log2_p_fail(&p) < -128.0);
+    /// ```
+    pub fn modelled_log2_p_fail(&self, blocks: &ShortintParameters) -> f64 {
+        let half_step = blocks.delta() as f64 * blocks.message_modulus as f64 / 2.0;
+        log2_gaussian_tail_probability(
+            half_step,
+            self.decompression_input_variance(blocks, self.lwe_per_glwe),
+        )
+    }
+
+    /// The modelled noise variance of a decompressed block: the output of the
+    /// decompression bootstrap (classical or multi-bit), keys of average Hamming
+    /// weight.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
+    /// let v = c.decompression_output_variance(&p);
+    /// // About one bootstrap output of the blocks (a larger input dimension).
+    /// assert!(v > p.bootstrap_output_variance() && v < 2.0 * p.bootstrap_output_variance());
+    /// ```
+    pub fn decompression_output_variance(&self, blocks: &ShortintParameters) -> f64 {
+        let shape = self.decompression_key_shape(blocks);
+        let (n, glwe_weight) = (self.lwe_dimension(), blocks.big_lwe_dimension().0 / 2);
+        let noise = blocks.glwe_noise_distribution;
+        match self.decompression_kind() {
+            PbsKind::Classical => pbs_output_variance(&shape, noise, n / 2, glwe_weight),
+            PbsKind::MultiBit { grouping_factor } => {
+                let groups = n / grouping_factor.max(1);
+                let active = groups - (groups >> grouping_factor.min(63));
+                multi_bit_pbs_output_variance(&shape, grouping_factor, noise, active, glwe_weight)
+            }
+        }
     }
 
     /// `Err` unless the parameters are consistent and compress blocks of `blocks`
-    /// within one noise level: valid dimensions and decompositions, at most `N_c`
-    /// blocks per GLWE ciphertext, a storage modulus of 1 to 64 bits, and an added
-    /// variance ([`CompressionParameters::added_variance`]) at most the output
-    /// variance of a bootstrap of `blocks`.
+    /// within their failure probability: equal message and carry moduli, valid
+    /// dimensions, decompositions and grouping factor, at most `N_c` blocks per GLWE
+    /// ciphertext, a storage modulus of 1 to `log2(2N)` bits, a decompression whose
+    /// modelled failure probability is at most `2^log2_p_fail` of the blocks, and a
+    /// decompressed block that counts as one noise level (the blocks' bootstrap,
+    /// read at its largest noise level with decompressed blocks, stays within
+    /// `2^log2_p_fail`).
     ///
     /// ```
     /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
     /// assert!(c.validate(&p).is_ok());
     /// let mut coarse = c;
-    /// coarse.storage_log_modulus = 8; // too few bits kept: too much noise
+    /// coarse.storage_log_modulus = 6; // too few bits kept: too much noise
     /// assert!(coarse.validate(&p).is_err());
     /// ```
     pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
         let bad = |msg: String| Err(Error::InvalidParameter(msg));
         blocks.validate()?;
-        crate::core_crypto::check_polynomial_size(self.polynomial_size)?;
-        if self.glwe_dimension.0 == 0 || self.glwe_dimension.0 > super::MAX_GLWE_DIMENSION {
+        if blocks.message_modulus != blocks.carry_modulus {
             return bad(format!(
-                "the compression GLWE dimension {} must be in [1, {}]",
-                self.glwe_dimension.0,
+                "compression packs messages into the carries: the message modulus {} must \
+                 equal the carry modulus {}",
+                blocks.message_modulus, blocks.carry_modulus
+            ));
+        }
+        crate::core_crypto::check_polynomial_size(self.packing_ks_polynomial_size)?;
+        let k = self.packing_ks_glwe_dimension.0;
+        if k == 0 || k > super::MAX_GLWE_DIMENSION {
+            return bad(format!(
+                "the compression GLWE dimension {k} must be in [1, {}]",
                 super::MAX_GLWE_DIMENSION
             ));
         }
-        if self.lwe_per_glwe == 0 || self.lwe_per_glwe > self.polynomial_size.0 {
+        if self.lwe_per_glwe == 0 || self.lwe_per_glwe > self.packing_ks_polynomial_size.0 {
             return bad(format!(
                 "{} blocks per GLWE ciphertext: must be in [1, N_c = {}]",
-                self.lwe_per_glwe, self.polynomial_size.0
+                self.lwe_per_glwe, self.packing_ks_polynomial_size.0
             ));
         }
-        if !(1..=64).contains(&self.storage_log_modulus) {
+        let most = blocks.polynomial_size.log2() as u32 + 1;
+        if !(1..=most).contains(&self.storage_log_modulus) {
             return bad(format!(
-                "a storage modulus of 2^{} must be in [2, 2^64]",
+                "a storage modulus of 2^{} must be in [2, 2N = 2^{most}]",
                 self.storage_log_modulus
             ));
         }
         crate::core_crypto::check_decomposition(self.packing_ks_base_log, self.packing_ks_level)?;
-        crate::core_crypto::check_decomposition(
-            self.decompression_ks_base_log,
-            self.decompression_ks_level,
-        )?;
-        self.noise_distribution.validate()?;
-        let added = self.added_variance(blocks, self.lwe_per_glwe);
-        let level = blocks.bootstrap_output_variance();
-        if added > level {
+        crate::core_crypto::check_decomposition(self.br_base_log, self.br_level)?;
+        if let Some(g) = self.decompression_grouping_factor {
+            crate::core_crypto::check_grouping_factor(self.lwe_dimension(), g)?;
+        }
+        self.packing_ks_key_noise_distribution.validate()?;
+        let log2_p_fail = self.modelled_log2_p_fail(blocks);
+        if log2_p_fail > blocks.log2_p_fail {
             return bad(format!(
-                "compression adds a noise variance of 2^{:.1}, more than one bootstrap \
-                 output (2^{:.1})",
-                added.log2(),
-                level.log2()
+                "decompression fails with a modelled probability of 2^{log2_p_fail:.1}, \
+                 more than the blocks' 2^{:.1}",
+                blocks.log2_p_fail
             ));
+        }
+        let (out, level) = (
+            self.decompression_output_variance(blocks),
+            blocks.bootstrap_output_variance(),
+        );
+        if out > level {
+            let worse = blocks.blind_rotation_input_variance()
+                + blocks.max_noise_level as f64 * (out - level);
+            let half_step = blocks.delta() as f64 / 2.0;
+            let p_fail = log2_gaussian_tail_probability(half_step, worse);
+            if p_fail > blocks.log2_p_fail {
+                return bad(format!(
+                    "a decompressed block has a noise variance of 2^{:.1}, more than one \
+                     noise level of the blocks allows (2^{:.1})",
+                    out.log2(),
+                    level.log2()
+                ));
+            }
         }
         Ok(())
     }
 
-    /// `Err` unless the keys' noise meets the 128-bit curve on both key dimensions
-    /// and the set claims at least 128 bits. True of
-    /// [`COMP_PARAM_MESSAGE_2_CARRY_2`] with the default block parameters.
+    /// `Err` unless the packing key's noise meets the 128-bit curve on the
+    /// compression key's dimension `k_c·N_c` (the decompression key encrypts under
+    /// the big key with the blocks' GLWE noise, as secure as their bootstrap key).
+    /// True of TFHE-rs's sets with their blocks.
     ///
     /// ```
     /// use gpufhe::shortint::{COMP_PARAM_MESSAGE_2_CARRY_2 as c, DEFAULT_PARAMETERS as p};
     /// assert!(c.check_security(&p).is_ok());
     /// let mut weak = c;
-    /// weak.security_bits = 80;
+    /// weak.packing_ks_key_noise_distribution =
+    ///     gpufhe::core_crypto::NoiseDistribution::TUniform { log2_bound: 10 };
     /// assert!(weak.check_security(&p).is_err());
     /// ```
     pub fn check_security(&self, blocks: &ShortintParameters) -> Result<()> {
-        if self.security_bits < 128 {
-            return Err(Error::InvalidParameter(format!(
-                "insecure compression parameters: they claim {} bits of security, less than 128",
-                self.security_bits
-            )));
-        }
-        let big = blocks.big_lwe_dimension().0;
-        let dim = self.lwe_dimension().min(big);
-        super::safety::check_secure_noise("compression key", dim, self.noise_distribution)
+        blocks.check_security()?;
+        super::safety::check_secure_noise(
+            "compression key",
+            self.lwe_dimension(),
+            self.packing_ks_key_noise_distribution,
+        )
     }
 
     /// Words of one stored GLWE ciphertext holding `count` blocks.
@@ -263,8 +415,8 @@ impl CompressionPrivateKey {
     ) -> Result<Self> {
         parameters.validate(blocks)?;
         let key = GlweSecretKey::generate_binary(
-            parameters.glwe_dimension,
-            parameters.polynomial_size,
+            parameters.packing_ks_glwe_dimension,
+            parameters.packing_ks_polynomial_size,
             secret,
         )?;
         Ok(Self { key, parameters })
@@ -275,7 +427,7 @@ impl CompressionPrivateKey {
     /// ```
     /// use gpufhe::shortint::{CompressionPrivateKey, COMP_PARAM_MESSAGE_2_CARRY_2, DEFAULT_PARAMETERS};
     /// let key = CompressionPrivateKey::new(COMP_PARAM_MESSAGE_2_CARRY_2, &DEFAULT_PARAMETERS).unwrap();
-    /// assert_eq!(key.parameters().polynomial_size.0, 2048);
+    /// assert_eq!(key.parameters().packing_ks_polynomial_size.0, 256);
     /// ```
     pub fn parameters(&self) -> &CompressionParameters {
         &self.parameters
@@ -285,31 +437,33 @@ impl CompressionPrivateKey {
     pub(crate) fn check_shape(&self) -> Result<()> {
         check_eq(
             "GLWE dimension of the compression key",
-            self.parameters.glwe_dimension.0,
+            self.parameters.packing_ks_glwe_dimension.0,
             self.key.glwe_dimension().0,
         )?;
         check_eq(
             "polynomial size of the compression key",
-            self.parameters.polynomial_size.0,
+            self.parameters.packing_ks_polynomial_size.0,
             self.key.polynomial_size().0,
         )
     }
 }
 
 /// The public keys of compression, as seeds and bodies (what a compressed server
-/// key carries): the packing keyswitching key and the keyswitching key back.
+/// key carries): the packing keyswitching key (TFHE-rs's compression key) and the
+/// decompression bootstrap key (TFHE-rs's decompression key).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompressedCompressionKeys {
     pub(crate) packing: SeededLwePackingKeyswitchKey,
-    pub(crate) back: SeededLweKeyswitchKey,
+    pub(crate) decompression: SeededLweBootstrapKey,
     pub(crate) parameters: CompressionParameters,
 }
 
-/// The public keys of compression, expanded (what a server key uses).
+/// The public keys of compression, expanded (what a server key uses), the
+/// decompression key in the Fourier domain.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CompressionKeys {
     pub(crate) packing: LwePackingKeyswitchKey,
-    pub(crate) back: LweKeyswitchKey,
+    pub(crate) decompression: FourierLweBootstrapKey,
     pub(crate) parameters: CompressionParameters,
 }
 
@@ -337,14 +491,12 @@ impl CompressedCompressionKeys {
         c.validate(blocks)?;
         private_key.check_shape()?;
         // The bodies the keys hold: one polynomial per row of the packing key, one
-        // word per row of the key back.
+        // per row of every GGSW ciphertext of the decompression key.
         let rows =
             (blocks.big_lwe_dimension().0 as u64).saturating_mul(c.packing_ks_level.0 as u64);
-        let back_rows =
-            (c.lwe_dimension() as u64).saturating_mul(c.decompression_ks_level.0 as u64);
         let _memory = crate::memory::reserve_host_memory(
-            rows.saturating_mul(c.polynomial_size.0 as u64)
-                .saturating_add(back_rows)
+            rows.saturating_mul(c.packing_ks_polynomial_size.0 as u64)
+                .saturating_add(decompression_key_words(&c.decompression_key_shape(blocks)))
                 .saturating_mul(8),
             "generating compression keys",
         )?;
@@ -354,22 +506,28 @@ impl CompressedCompressionKeys {
             &private_key.key,
             c.packing_ks_base_log,
             c.packing_ks_level,
-            c.noise_distribution,
+            c.packing_ks_key_noise_distribution,
             CompressionSeed::from_os()?,
             &mut rng,
         )?;
-        let back = generate_seeded_lwe_keyswitch_key(
-            &private_key.key.as_lwe_secret_key(),
-            client_key.big_lwe_secret_key(),
-            c.decompression_ks_base_log,
-            c.decompression_ks_level,
-            c.noise_distribution,
+        // A multi-bit key is a bootstrap key over the indicator bits of the groups.
+        let compression_lwe_key = private_key.key.as_lwe_secret_key();
+        let indicator_bits = match c.decompression_grouping_factor {
+            None => None,
+            Some(g) => Some(multi_bit_lwe_secret_key(&compression_lwe_key, g)?),
+        };
+        let decompression = generate_seeded_lwe_bootstrap_key(
+            indicator_bits.as_ref().unwrap_or(&compression_lwe_key),
+            client_key.glwe_secret_key(),
+            c.br_base_log,
+            c.br_level,
+            blocks.glwe_noise_distribution,
             CompressionSeed::from_os()?,
             &mut rng,
         )?;
         Ok(Self {
             packing,
-            back,
+            decompression,
             parameters: c,
         })
     }
@@ -388,16 +546,14 @@ impl CompressedCompressionKeys {
     /// let ck = ClientKey::new(p).unwrap();
     /// let private = CompressionPrivateKey::new(COMPRESSION, &p).unwrap();
     /// let compressed = CompressedCompressionKeys::new(&ck, &private).unwrap();
-    /// // The packing key: 512 GLWE ciphertexts of 2 * 512 words; the key back: 512 LWE
-    /// // ciphertexts of 513 words.
-    /// assert_eq!(compressed.expanded_bytes(), (512 * 2 * 512 + 512 * 513) * 8);
+    /// // The packing key: 512 * 2 GLWE ciphertexts of 2 * 128 words; the
+    /// // decompression key: 128 GGSW ciphertexts of 2 * 2 polynomials of 512 words.
+    /// assert_eq!(compressed.expanded_bytes(), (1024 * 2 * 128 + 128 * 4 * 512) * 8);
     /// ```
     pub fn expanded_bytes(&self) -> u64 {
         let p = self.packing.shape();
-        let b = self.back.shape();
         let packing = p.ciphertext_count() as u64 * p.glwe_len() as u64;
-        let back = b.ciphertext_count() as u64 * (b.output_lwe_dimension.0 as u64 + 1);
-        (packing + back) * 8
+        (packing.saturating_add(decompression_key_words(&self.decompression.shape()))) * 8
     }
 
     /// The expanded keys; `Err(OutOfMemory)` if the host cannot reserve them.
@@ -425,7 +581,7 @@ impl CompressedCompressionKeys {
         )?;
         Ok(CompressionKeys {
             packing: self.packing.decompress(),
-            back: self.back.decompress(),
+            decompression: FourierLweBootstrapKey::from_standard(&self.decompression.decompress()),
             parameters: self.parameters,
         })
     }
@@ -475,36 +631,47 @@ macro_rules! compression_key_accessors {
             /// assert!(compressed.validate(&gpufhe::shortint::DEFAULT_PARAMETERS).is_err());
             /// ```
             pub fn validate(&self, blocks: &ShortintParameters) -> Result<()> {
-                check_shapes(&self.parameters, blocks, self.packing.shape(), self.back.shape())
+                check_shapes(
+                    &self.parameters,
+                    blocks,
+                    self.packing.shape(),
+                    self.decompression.shape(),
+                )
             }
         }
     )*};
 }
 compression_key_accessors!(CompressedCompressionKeys, CompressionKeys);
 
+/// The words of a (standard-domain) bootstrap key of `shape`: `(k+1)^2 l N` per GGSW
+/// ciphertext (the Fourier form takes as many bytes).
+fn decompression_key_words(shape: &BootstrapKeyShape) -> u64 {
+    let glwe = shape.glwe_dimension.0 as u64 + 1;
+    (shape.input_lwe_dimension.0 as u64)
+        .saturating_mul(glwe * glwe)
+        .saturating_mul(shape.level.0 as u64)
+        .saturating_mul(shape.polynomial_size.0 as u64)
+}
+
 /// `Err` unless the keys' shapes are those `parameters` imply for `blocks`.
 fn check_shapes(
     parameters: &CompressionParameters,
     blocks: &ShortintParameters,
     packing: crate::core_crypto::PackingKeyswitchKeyShape,
-    back: crate::core_crypto::KeyswitchKeyShape,
+    decompression: BootstrapKeyShape,
 ) -> Result<()> {
     parameters.validate(blocks)?;
-    let big = blocks.big_lwe_dimension();
-    let ok = packing.input_lwe_dimension == big
-        && packing.output_glwe_dimension == parameters.glwe_dimension
-        && packing.output_polynomial_size == parameters.polynomial_size
+    let ok = packing.input_lwe_dimension == blocks.big_lwe_dimension()
+        && packing.output_glwe_dimension == parameters.packing_ks_glwe_dimension
+        && packing.output_polynomial_size == parameters.packing_ks_polynomial_size
         && packing.base_log == parameters.packing_ks_base_log
         && packing.level == parameters.packing_ks_level
-        && back.input_lwe_dimension.0 == parameters.lwe_dimension()
-        && back.output_lwe_dimension == big
-        && back.base_log == parameters.decompression_ks_base_log
-        && back.level == parameters.decompression_ks_level;
+        && decompression == parameters.decompression_key_shape(blocks);
     if ok {
         Ok(())
     } else {
         Err(Error::InvalidParameter(format!(
-            "compression keys of shapes {packing:?} and {back:?} do not match their \
+            "compression keys of shapes {packing:?} and {decompression:?} do not match their \
              parameters {parameters:?}"
         )))
     }

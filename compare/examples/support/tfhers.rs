@@ -62,6 +62,29 @@ pub fn small_multi_bit_parameters() -> MultiBitPBSParameters {
     }
 }
 
+/// The small insecure compression parameters: gpufhe's
+/// `COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2` written as TFHE-rs's (k_c = 1,
+/// N_c = 128, 128 blocks per GLWE ciphertext, 10 stored bits, packing keyswitch
+/// 10 x 2 with TUniform(20), classical decompression key 23 x 1).
+#[allow(dead_code)] // only the golden files need it
+pub fn small_compression_parameters() -> tfhe::shortint::parameters::CompressionParameters {
+    use tfhe::shortint::parameters::{
+        list_compression::ClassicCompressionParameters, CiphertextModulusLog,
+        CompressionParameters, LweCiphertextCount,
+    };
+    CompressionParameters::Classic(ClassicCompressionParameters {
+        br_level: DecompositionLevelCount(1),
+        br_base_log: DecompositionBaseLog(23),
+        packing_ks_level: DecompositionLevelCount(2),
+        packing_ks_base_log: DecompositionBaseLog(10),
+        packing_ks_polynomial_size: PolynomialSize(128),
+        packing_ks_glwe_dimension: GlweDimension(1),
+        lwe_per_glwe: LweCiphertextCount(128),
+        storage_log_modulus: CiphertextModulusLog(10),
+        packing_ks_key_noise_distribution: DynamicDistribution::new_t_uniform(20),
+    })
+}
+
 /// Makes TFHE-rs's FFT the same on every run: by default it times several
 /// algorithms at its first use of a polynomial size and keeps the fastest, and they
 /// round differently, so the ciphertexts that bootstraps output (`a + b`, ...) and the

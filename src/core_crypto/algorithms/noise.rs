@@ -252,6 +252,27 @@ pub fn keyswitch_added_variance(
             * decomposition_rounding_variance(shape.base_log.0, shape.level.0)
 }
 
+/// `log2` of the probability that a centered Gaussian error of variance `variance`
+/// is beyond `half_step` (`erfc(half_step / sqrt(2 variance))`, through its
+/// asymptotic series; a bound that is never optimistic outside the series' range).
+///
+/// ```
+/// use gpufhe::core_crypto::noise::log2_gaussian_tail_probability;
+/// // Beyond 2 standard deviations: 4.6 %, bounded from above (never optimistic).
+/// assert!(log2_gaussian_tail_probability(2.0, 1.0) >= 0.0455f64.log2());
+/// // Beyond 20: about 2^-293.
+/// assert!((log2_gaussian_tail_probability(20.0, 1.0) + 293.0).abs() < 1.0);
+/// ```
+pub fn log2_gaussian_tail_probability(half_step: f64, variance: f64) -> f64 {
+    let x = half_step / (2.0 * variance).sqrt();
+    if x < 3.0 {
+        return (2.0 * (-x * x).exp()).min(1.0).log2();
+    }
+    let x2 = x * x;
+    let series = 1.0 - 1.0 / (2.0 * x2) + 3.0 / (4.0 * x2 * x2);
+    (-x2 - (x * std::f64::consts::PI.sqrt()).ln() + series.ln()) / std::f64::consts::LN_2
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::decomposition::SignedDecomposer;

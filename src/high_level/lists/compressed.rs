@@ -5,30 +5,17 @@
 //!
 //! Compression is enabled in the configuration
 //! ([`crate::ConfigBuilder::enable_compression`]); see [`crate::shortint`]'s
-//! `compression` module for the scheme and its noise. Packing runs no bootstrap
-//! (except for blocks at the largest noise level, refreshed first); reading a value
-//! back expands its blocks on the host's threads (keyswitches, no bootstrap) and
-//! then bootstraps each block once through the server key's scheduler, on its CPU
-//! threads or its GPUs, like any operation: a decompressed block carries one noise
-//! level more than when it was packed, and operations take blocks of level 1.
+//! `compression` module for the scheme (TFHE-rs 1.8's) and its noise. Packing runs
+//! no bootstrap (except for blocks above noise level 1, refreshed first through the
+//! server key's scheduler); reading a value back bootstraps each of its blocks
+//! with the decompression key on the host's threads (the GPU bootstrap runs the
+//! server key's own bootstrap key only): a decompressed block is clean, of noise
+//! level 1.
 //!
 //! Sizes on the default parameters with [`crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2`]
-//! (2048 blocks of 2 bits per GLWE ciphertext, 18 bits per stored coefficient): a
-//! list takes 4.5 KiB plus 2.25 bytes per block. Serialized with each library's safe
-//! serialization (`cd compare && cargo run --release --example compression_sizes`,
-//! TFHE-rs 1.8.2 with its default compression parameters):
-//!
-//! | values | TFHE-rs | gpufhe |
-//! |---|---|---|
-//! | one `FheUint64` uncompressed | 528,101 | 525,866 |
-//! | a list of 1 `FheUint64` | 1,919 | 4,973 |
-//! | a list of 8 | 2,451 | 5,533 |
-//! | a list of 64 | 18,159 | 10,013 |
-//!
-//! The mask of a GLWE ciphertext of dimension 2048 (the dimension whose noise
-//! keeps the packing key secure and the added noise below one bootstrap output)
-//! dominates small lists; past about 30 `FheUint64` a list is smaller than
-//! TFHE-rs's.
+//! (TFHE-rs's: 256 blocks of 2 bits per GLWE ciphertext of dimension 1024, 12 bits
+//! per stored coefficient): a list takes 1.5 KiB per GLWE ciphertext plus 1.5 bytes
+//! per block, as TFHE-rs's.
 
 use super::compact::{block_counts, DataKind};
 use super::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
@@ -39,7 +26,7 @@ use crate::high_level::internals::storage::{Input, Storage};
 use crate::high_level::keys::server::ServerKey;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
-use crate::scheduler::{Blocks, CircuitInput};
+use crate::scheduler::Blocks;
 use crate::shortint::{self, CompressedBlockList, CompressionKeys};
 use serde::{Deserialize, Serialize};
 
@@ -228,8 +215,8 @@ impl CompressedCiphertextListBuilder {
     }
 
     /// Packs the values with `server_key`: `Err` if its configuration does not enable
-    /// compression or a value belongs to another key. Values at the largest noise
-    /// level are bootstrapped first (through the key's devices); trivial values
+    /// compression or a value belongs to another key. Values above noise level 1
+    /// are bootstrapped first (through the key's devices); trivial values
     /// become noiseless blocks; values on a GPU are copied back to the host.
     ///
     /// ```
@@ -261,23 +248,22 @@ impl CompressedCiphertextListBuilder {
                 bits: kind.bits(),
             })
             .collect();
-        // Usually every value is already blocks below the largest noise level: they
+        // Usually every value is already blocks of noise level 1: they
         // are read (from a GPU: one copy) and packed as they are.
         server_key.circuit_inputs(&inputs)?;
-        let max = parameters.max_noise_level;
         let mut blocks = host_blocks(&self.values)?;
         let ready = blocks
             .as_ref()
-            .is_some_and(|b| b.iter().all(|block| block.noise_level() < max));
+            .is_some_and(|b| b.iter().all(|block| block.noise_level() <= 1));
         if !ready {
-            // One circuit: a bootstrap for each block at the largest noise level,
+            // One circuit: a bootstrap for each block above noise level 1,
             // constants for trivial values, the other blocks as they are.
             let prepared = server_key.execute(&inputs, |c, xs| {
                 xs.iter()
                     .map(|x| {
                         x.iter()
                             .map(|&w| {
-                                if c.info(w).noise_level >= max {
+                                if c.info(w).noise_level > 1 {
                                     c.refresh(w)
                                 } else {
                                     Ok(w)
@@ -484,9 +470,9 @@ impl CompressedCiphertextList {
     }
 
     /// [`CompressedCiphertextList::get`] with `server_key`. The value's blocks are
-    /// expanded on the host's threads, then bootstrapped once each where the key
-    /// computes (its CPU threads or a GPU, chosen by its scheduler): an `FheUint64`
-    /// costs 32 bootstraps, like in TFHE-rs.
+    /// bootstrapped once each with the decompression key, on the host's threads
+    /// (also for a key on GPUs, which then takes the value to its first GPU): an
+    /// `FheUint64` costs 32 bootstraps, like in TFHE-rs.
     ///
     /// ```
     /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;
@@ -525,26 +511,21 @@ impl CompressedCiphertextList {
         }
         let counts = self.block_counts()?;
         let start: usize = counts[..index].iter().sum();
+        // A boolean's block holds at most 1.
+        let most = match kind {
+            DataKind::Boolean => 1,
+            _ => self.blocks.parameters().message_modulus - 1,
+        };
         let blocks =
-            Blocks::cpu(keys.decompress_range(&self.blocks, start..start + counts[index])?);
-        // One bootstrap per block, on the key's devices: the decompressed blocks
-        // carry one noise level more than when they were packed; integer operations
-        // take blocks of level 1.
-        let input = CircuitInput::Encrypted {
-            blocks: &blocks,
-            bits: kind.bits(),
-        };
-        let (mut outputs, stats) = server_key.scheduler().run(&[input], |c, xs| {
-            let refreshed = xs[0].iter().map(|&w| c.refresh(w)).collect::<Result<_>>()?;
-            Ok(vec![refreshed])
-        })?;
-        server_key.count_circuits(1, stats.depth);
-        let storage = Storage::Encrypted {
+            keys.decompress_range_at_most(&self.blocks, start..start + counts[index], most)?;
+        let mut storage = Storage::Encrypted {
             tag: self.tag,
-            blocks: outputs.pop().ok_or_else(|| {
-                Error::InvalidParameter("internal: the refresh circuit has no output".into())
-            })?,
+            blocks: Blocks::cpu(blocks),
         };
+        // Where the key computes: a GPU key's values live on its first GPU.
+        if let Some(&gpu) = server_key.gpus().first() {
+            storage.move_to(crate::scheduler::Device::CudaGpu(gpu))?;
+        }
         T::from_expanded(kind, ExpandedBlocks(storage)).map(Some)
     }
 
@@ -553,8 +534,9 @@ impl CompressedCiphertextList {
     /// a time, and checks its own share against the memory budget,
     /// [`crate::memory`]). On the default parameters with
     /// [`COMP_PARAM_MESSAGE_2_CARRY_2`](crate::shortint::COMP_PARAM_MESSAGE_2_CARRY_2)
-    /// a block stored in about 41 bytes expands to 16 KiB, about 400× (four
-    /// `FheUint64`: 5.2 kB stored, 2.1 MB expanded).
+    /// a block stored in about 7.5 bytes (1.5 KiB per 256 blocks and 1.5 bytes each)
+    /// expands to 16 KiB, about 2,000× (four `FheUint64`: 3.3 kB stored, 2.1 MB
+    /// expanded).
     ///
     /// ```
     /// # use gpufhe::shortint::COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP_PARAMS;

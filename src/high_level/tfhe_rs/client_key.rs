@@ -1,5 +1,6 @@
 //! The client key between gpufhe and TFHE-rs's data.
 
+use super::compression::{private_key_from_wire, private_key_to_wire};
 use super::parameters::{parameters_from_wire, parameters_to_wire, tag_from_wire, tag_to_wire};
 use super::wire::core::{GlweSecretKey as WireGlweKey, LweSecretKey as WireLweKey, PolynomialSize};
 use super::wire::high_level::{
@@ -19,13 +20,6 @@ impl TfheRsForm for ClientKey {
     type Wire = WireClientKey;
 
     fn to_wire(&self) -> Result<WireClientKey> {
-        if self.config().compression_parameters().is_some() {
-            return Err(Error::InvalidParameter(
-                "a client key with compression keys has no TFHE-rs form in this version of \
-                 gpufhe (gpufhe's ciphertext compression differs from TFHE-rs's)"
-                    .into(),
-            ));
-        }
         let key = self.shortint_key();
         let glwe = key.glwe_secret_key();
         let standard = StandardAtomicPatternClientKey {
@@ -54,7 +48,7 @@ impl TfheRsForm for ClientKey {
                     },
                 },
                 dedicated_compact_private_key: None,
-                compression_key: None,
+                compression_key: self.compression_key().map(private_key_to_wire),
                 noise_squashing_private_key: None,
                 noise_squashing_compression_private_key: None,
                 cpk_re_randomization_params: None,
@@ -102,11 +96,19 @@ impl TfheRsForm for ClientKey {
                 ))
             }
         };
-        let config = ConfigBuilder::default()
-            .with_insecure_custom_parameters(parameters)?
-            .build();
+        let compression = hl.compression_key.map(private_key_from_wire).transpose()?;
+        let builder = ConfigBuilder::default().with_insecure_custom_parameters(parameters)?;
+        let config = match &compression {
+            None => builder,
+            Some(c) => builder.try_enable_compression(*c.parameters())?,
+        }
+        .build();
         Ok(ClientKey::with_tfhe_rs_oprf_key(
-            config, tag, key, None, oprf,
+            config,
+            tag,
+            key,
+            compression,
+            oprf,
         ))
     }
 }

@@ -1,6 +1,7 @@
 //! The configuration between gpufhe and TFHE-rs's data (TFHE-rs has no `Named`
 //! for it: its form travels inside keys, or alone as `versionize()`'s bytes).
 
+use super::compression::{compression_parameters_from_wire, compression_parameters_to_wire};
 use super::parameters::{parameters_from_wire, parameters_to_wire};
 use super::wire::high_level::{Config as WireConfig, IntegerConfig};
 use super::wire::shortint::AtomicPatternParameters;
@@ -11,23 +12,18 @@ use crate::high_level::{Config, ConfigBuilder};
 impl TfheRsForm for Config {
     type Wire = WireConfig;
 
-    /// The block parameters; TFHE-rs's dedicated OPRF key is on, as in TFHE-rs's
-    /// default (gpufhe's own pseudo-random values need no key).
+    /// The block and compression parameters; TFHE-rs's dedicated OPRF key is on, as
+    /// in TFHE-rs's default (gpufhe's own pseudo-random values need no key).
     fn to_wire(&self) -> Result<WireConfig> {
-        if self.compression_parameters().is_some() {
-            return Err(Error::InvalidParameter(
-                "a configuration with compression has no TFHE-rs form in this version of \
-                 gpufhe (gpufhe's ciphertext compression differs from TFHE-rs's)"
-                    .into(),
-            ));
-        }
         Ok(WireConfig {
             inner: IntegerConfig {
                 block_parameters: AtomicPatternParameters::Standard(parameters_to_wire(
                     self.parameters(),
                 )),
                 dedicated_compact_public_key_parameters: None,
-                compression_parameters: None,
+                compression_parameters: self
+                    .compression_parameters()
+                    .map(compression_parameters_to_wire),
                 noise_squashing_parameters: None,
                 noise_squashing_compression_parameters: None,
                 cpk_re_randomization_params: None,
@@ -37,17 +33,22 @@ impl TfheRsForm for Config {
         })
     }
 
-    /// The block parameters (the optional parts TFHE-rs may hold are refused when
-    /// read; whether TFHE-rs would make a dedicated OPRF key does not matter here).
+    /// The block and compression parameters (the other optional parts TFHE-rs may
+    /// hold are refused when read; whether TFHE-rs would make a dedicated OPRF key
+    /// does not matter here).
     fn from_wire(wire: WireConfig) -> Result<Self> {
         let AtomicPatternParameters::Standard(parameters) = &wire.inner.block_parameters else {
             return Err(Error::InvalidParameter(
                 "a configuration of the KeySwitch32 atomic pattern".into(),
             ));
         };
-        Ok(ConfigBuilder::default()
-            .with_insecure_custom_parameters(parameters_from_wire(parameters)?)?
-            .build())
+        let builder = ConfigBuilder::default()
+            .with_insecure_custom_parameters(parameters_from_wire(parameters)?)?;
+        Ok(match &wire.inner.compression_parameters {
+            None => builder,
+            Some(c) => builder.try_enable_compression(compression_parameters_from_wire(c)?)?,
+        }
+        .build())
     }
 }
 

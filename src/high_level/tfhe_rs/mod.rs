@@ -14,6 +14,7 @@ pub(crate) mod wire;
 mod client_key;
 mod compact;
 mod compressed;
+mod compression;
 mod config;
 mod multi_bit;
 mod own_format;

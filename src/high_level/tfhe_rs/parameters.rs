@@ -37,7 +37,7 @@ pub(crate) fn distribution_to_wire(d: NoiseDistribution) -> DynamicDistribution 
 }
 
 /// A noise distribution of TFHE-rs's data (centered Gaussians only).
-fn distribution_from_wire(d: &DynamicDistribution) -> Result<NoiseDistribution> {
+pub(crate) fn distribution_from_wire(d: &DynamicDistribution) -> Result<NoiseDistribution> {
     match d {
         DynamicDistribution::TUniform(t) => Ok(NoiseDistribution::TUniform {
             log2_bound: t.bound_log2,

@@ -170,7 +170,7 @@ impl TfheRsForm for ServerKey {
         if self.compression_keys().is_some() {
             return Err(Error::InvalidParameter(
                 "a server key with compression keys has no TFHE-rs form in this version of \
-                 gpufhe (gpufhe's ciphertext compression differs from TFHE-rs's)"
+                 gpufhe (the keys have TFHE-rs's scheme; their TFHE-rs layout is to come)"
                     .into(),
             ));
         }

@@ -24,8 +24,8 @@
 
 use super::{
     CompactPublicKeyEncryptionParameters, CompressionParameters, ShortintKeySwitchingParameters,
-    ShortintParameters, COMP_PARAM_MESSAGE_2_CARRY_2,
-    PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    ShortintParameters, COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    COMP_PARAM_MESSAGE_2_CARRY_2, PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
     PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
     PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
@@ -55,23 +55,10 @@ pub const PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: ShortintParamete
 /// [`COMP_PARAM_MESSAGE_2_CARRY_2`].
 pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters = COMP_PARAM_MESSAGE_2_CARRY_2;
 
-/// The compression parameters TFHE-rs pairs with its GPU multi-bit blocks: here the
-/// same as those of the classical blocks ([`COMP_PARAM_MESSAGE_2_CARRY_2`]), which
-/// suit both (compression bootstraps with the classical algorithm either way).
-pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
-    CompressionParameters = COMP_PARAM_MESSAGE_2_CARRY_2;
-
 /// The short alias of
 /// [`COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
 pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters =
-    COMP_PARAM_MESSAGE_2_CARRY_2;
-
-/// TFHE-rs's compression parameters for its Gaussian blocks
-/// ([`super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`]): here
-/// [`COMP_PARAM_MESSAGE_2_CARRY_2`], which is valid and secure beside those blocks
-/// as well (its added noise stays below one of their bootstrap outputs).
-pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: CompressionParameters =
-    COMP_PARAM_MESSAGE_2_CARRY_2;
+    COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
 
 /// TFHE-rs's parameters of compact public-key encryption for the default blocks.
 /// This crate's compact public keys encrypt under the block parameters, with no
@@ -162,22 +149,20 @@ pub mod v1_8 {
     pub const V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
         ShortintParameters =
         super::super::PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
-    /// The compression parameters TFHE-rs 1.8 pairs with its GPU multi-bit Gaussian
-    /// blocks ([`V1_8_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`]):
-    /// here [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2`], valid and secure beside
-    /// those blocks (compression bootstraps with the classical algorithm).
+    /// [`super::super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
     pub const V1_8_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128:
-        CompressionParameters = super::super::COMP_PARAM_MESSAGE_2_CARRY_2;
+        CompressionParameters =
+        super::super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
     /// [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
     pub const V1_8_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: CompressionParameters =
         super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
-    /// [`super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    /// [`super::super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
     pub const V1_8_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
         CompressionParameters =
-        super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
-    /// [`super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
+        super::super::COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
     pub const V1_8_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: CompressionParameters =
-        super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
+        super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
     /// [`super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (the default block
     /// parameters: compact public keys encrypt under the block parameters).
     pub const V1_8_PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
@@ -195,16 +180,3 @@ pub mod v1_8 {
 }
 
 pub use v1_8 as current_params;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn gaussian_compression_alias_suits_the_gaussian_blocks() {
-        let blocks = super::super::PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
-        let c = COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
-        c.validate(&blocks).unwrap();
-        c.check_security(&blocks).unwrap();
-    }
-}

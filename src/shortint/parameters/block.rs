@@ -523,14 +523,10 @@ impl ShortintParameters {
     /// assert!(p.modelled_log2_p_fail() <= p.log2_p_fail);
     /// ```
     pub fn modelled_log2_p_fail(&self) -> f64 {
-        let x = self.delta() as f64 / 2.0 / (2.0 * self.blind_rotation_input_variance()).sqrt();
-        if x < 3.0 {
-            // Outside the series' range: a bound that is never optimistic.
-            return (2.0 * (-x * x).exp()).min(1.0).log2();
-        }
-        let x2 = x * x;
-        let series = 1.0 - 1.0 / (2.0 * x2) + 3.0 / (4.0 * x2 * x2);
-        (-x2 - (x * std::f64::consts::PI.sqrt()).ln() + series.ln()) / std::f64::consts::LN_2
+        crate::core_crypto::noise::log2_gaussian_tail_probability(
+            self.delta() as f64 / 2.0,
+            self.blind_rotation_input_variance(),
+        )
     }
 
     /// The shape of the bootstrap key: `n` GGSW ciphertexts, or `(n/g)(2^g - 1)` for a

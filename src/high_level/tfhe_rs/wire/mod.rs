@@ -40,6 +40,7 @@ macro_rules! wire {
     };
 }
 
+pub(crate) mod compression;
 pub(crate) mod core;
 pub(crate) mod high_level;
 pub(crate) mod server;
