@@ -44,5 +44,6 @@ mod tfhe_rs_guide;
 mod tfhe_rs_hostile;
 mod tfhe_rs_raw_parts;
 mod tfhe_rs_small;
+mod tfhe_rs_support;
 mod wide_integers;
 mod wide_integers_default_parameters;

@@ -15,9 +15,8 @@ use gpufhe::{
     ClientKey, CompressedCiphertextListBuilder, Config, ConfigBuilder, FheBool, FheInt16, FheUint8,
     ServerKey,
 };
-use std::path::PathBuf;
 
-const LIMIT: u64 = 1 << 30;
+use crate::tfhe_rs_support::{golden, round_trip, LIMIT};
 
 fn config(compression: gpufhe::shortint::CompressionParameters) -> Config {
     ConfigBuilder::default()
@@ -25,26 +24,6 @@ fn config(compression: gpufhe::shortint::CompressionParameters) -> Config {
         .unwrap()
         .enable_compression(compression)
         .build()
-}
-
-/// `value` written, read back (insecure parameters allowed) and written again: the
-/// same bytes.
-fn round_trip<T>(value: &T) -> T
-where
-    T: serde::Serialize
-        + serde::de::DeserializeOwned
-        + gpufhe::Versionize
-        + gpufhe::Unversionize
-        + gpufhe::named::Named,
-{
-    let mut bytes = Vec::new();
-    safe_serialize(value, &mut bytes, LIMIT).unwrap();
-    let read: T =
-        with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), LIMIT)).unwrap();
-    let mut again = Vec::new();
-    safe_serialize(&read, &mut again, LIMIT).unwrap();
-    assert!(again == bytes, "not written back byte for byte");
-    read
 }
 
 /// Values of mixed types packed with `server_key` and read back, decrypted by
@@ -100,11 +79,6 @@ fn client_keys_with_compression_round_trip_and_keep_their_compression_key() {
     // Keys made from the key read back compress what the original key encrypts.
     let server_key = ServerKey::new(&read);
     compress_and_read_back(&client_key, &server_key);
-}
-
-fn golden(name: &str) -> Vec<u8> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tfhe-rs-1.8.2");
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
 /// TFHE-rs's small client key with its compression private key (TFHE-rs's scheme

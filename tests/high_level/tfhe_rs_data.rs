@@ -10,12 +10,7 @@ use gpufhe::serialization::{safe_deserialize, safe_deserialize_default};
 use gpufhe::{ClientKey, CompactCiphertextList, CompactPublicKey, FheBool, FheInt8, FheUint8};
 use std::path::PathBuf;
 
-const LIMIT: u64 = 1 << 30;
-
-fn golden(name: &str) -> Vec<u8> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tfhe-rs-1.8.2");
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+use crate::tfhe_rs_support::{golden, read_exactly, LIMIT};
 
 fn says_tfhe_rs(result: gpufhe::Result<impl Sized>, name: &str) {
     let Err(err) = result else {
@@ -92,25 +87,6 @@ fn clears(name: &str) -> Vec<String> {
         .find(|l| l.split_whitespace().next() == Some(name))
         .unwrap_or_else(|| panic!("{name} is not in clears.txt"));
     line.split_whitespace().skip(1).map(String::from).collect()
-}
-
-/// Reads golden file `name` as a `T` with TFHE-rs's format, writes it back, and
-/// checks the bytes are TFHE-rs's own.
-fn read_exactly<T>(name: &str) -> T
-where
-    T: serde::Serialize
-        + serde::de::DeserializeOwned
-        + gpufhe::Versionize
-        + gpufhe::Unversionize
-        + gpufhe::named::Named,
-{
-    let bytes = golden(name);
-    let value: T = gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), LIMIT)
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut again = Vec::new();
-    gpufhe::safe_serialization::safe_serialize(&value, &mut again, LIMIT).unwrap();
-    assert!(again == bytes, "{name} is not written back byte for byte");
-    value
 }
 
 #[test]

@@ -17,14 +17,8 @@ use gpufhe::{
 };
 use serde::de::DeserializeOwned;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
 
-const LIMIT: u64 = 1 << 30;
-
-fn golden(name: &str) -> Vec<u8> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tfhe-rs-1.8.2");
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
+use crate::tfhe_rs_support::{golden, LIMIT};
 
 fn u64_at(bytes: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap())

@@ -11,34 +11,9 @@ use gpufhe::{
     ClientKey, CompactCiphertextList, CompressedFheUint16, CompressedFheUint8, FheBool, FheInt16,
     FheUint64, FheUint8, ServerKey,
 };
-use std::path::PathBuf;
 use std::sync::OnceLock;
 
-const LIMIT: u64 = 1 << 30;
-
-fn golden(name: &str) -> Vec<u8> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/tfhe-rs-1.8.2");
-    std::fs::read(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
-}
-
-/// Golden file `name` read as a `T` (insecure parameters allowed), checked to be
-/// written back byte for byte.
-fn read_exactly<T>(name: &str) -> T
-where
-    T: serde::Serialize
-        + serde::de::DeserializeOwned
-        + gpufhe::Versionize
-        + gpufhe::Unversionize
-        + gpufhe::named::Named,
-{
-    let bytes = golden(name);
-    let value: T = with_insecure_parameters_allowed(|| safe_deserialize(bytes.as_slice(), LIMIT))
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
-    let mut again = Vec::new();
-    safe_serialize(&value, &mut again, LIMIT).unwrap();
-    assert!(again == bytes, "{name} is not written back byte for byte");
-    value
-}
+use crate::tfhe_rs_support::{golden, read_small_exactly as read_exactly, LIMIT};
 
 /// TFHE-rs's small client key and a gpufhe server key made from it.
 fn keys() -> &'static (ClientKey, ServerKey) {
