@@ -41,6 +41,7 @@ mod tfhe_rs_api;
 mod tfhe_rs_data;
 mod tfhe_rs_guide;
 mod tfhe_rs_hostile;
+mod tfhe_rs_keys;
 mod tfhe_rs_small;
 mod wide_integers;
 mod wide_integers_default_parameters;

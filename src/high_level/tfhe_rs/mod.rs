@@ -15,6 +15,7 @@ mod client_key;
 mod compact;
 mod compressed;
 mod config;
+mod key_switching;
 mod own_format;
 mod parameters;
 pub(crate) mod safe;

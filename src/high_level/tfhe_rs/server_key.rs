@@ -38,6 +38,7 @@ use crate::core_crypto::{
     LweSize, ModulusSwitchType, PolynomialSize,
 };
 use crate::error::{Error, Result};
+use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::{CompressedServerKey, ConfigBuilder, ServerKey};
 use crate::scheduler::SchedulerConfig;
 use crate::shortint::{self, PbsKind, ShortintParameters};
@@ -157,6 +158,123 @@ fn reserve(bytes: usize, what: &'static str) -> Result<crate::memory::MemoryRese
     crate::memory::reserve_host_memory(bytes as u64, what)
 }
 
+/// TFHE-rs's `shortint` server key of gpufhe's CPU key `host` (classical
+/// bootstrapping only).
+pub(super) fn shortint_server_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintServerKey> {
+    let p = *host.parameters();
+    if p.pbs_kind != PbsKind::Classical {
+        return Err(Error::InvalidParameter(
+            "a multi-bit server key has no TFHE-rs form in this version of gpufhe".into(),
+        ));
+    }
+    let fourier = tfhe_rs_fourier_from_fourier_bootstrap_key(host.bootstrap_key());
+    let ksk = host.keyswitch_key();
+    Ok(ShortintServerKey {
+        atomic_pattern: AtomicPatternServerKey::Standard(StandardAtomicPatternServerKey {
+            key_switching_key: LweKeyswitchKey {
+                data: lwe_keyswitch_key_to_tfhe_rs_layout(ksk),
+                decomp_base_log: WireBaseLog(p.ks_base_log.0),
+                decomp_level_count: WireLevel(p.ks_level.0),
+                output_lwe_size: WireLweSize(ksk.output_lwe_size().0),
+                ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+            },
+            bootstrapping_key: ShortintBootstrappingKey::Classic {
+                bsk: fourier_to_wire(&p, fourier),
+                modulus_switch_noise_reduction_key: match p.modulus_switch {
+                    ModulusSwitchType::Standard => ModulusSwitchConfiguration::Standard,
+                    ModulusSwitchType::CenteredMeanNoiseReduction => {
+                        ModulusSwitchConfiguration::CenteredMeanNoiseReduction
+                    }
+                },
+            },
+            pbs_order: PBSOrder::KeyswitchBootstrap,
+        }),
+        message_modulus: MessageModulus(p.message_modulus),
+        carry_modulus: CarryModulus(p.carry_modulus),
+        max_degree: MaxDegree(max_degree(&p)),
+        max_noise_level: MaxNoiseLevel(p.max_noise_level),
+        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+    })
+}
+
+/// gpufhe's CPU server key of TFHE-rs's `shortint` server key, checked: its shape
+/// must be that of a known parameter set, whose parameters it takes.
+pub(super) fn shortint_server_key_from_wire(key: ShortintServerKey) -> Result<shortint::ServerKey> {
+    key.ciphertext_modulus.check_native_u64("server key")?;
+    let AtomicPatternServerKey::Standard(ap) = key.atomic_pattern else {
+        return Err(Error::InvalidParameter(
+            "a server key of the KeySwitch32 atomic pattern, which gpufhe does not support".into(),
+        ));
+    };
+    check_order(ap.pbs_order)?;
+    let ShortintBootstrappingKey::Classic {
+        bsk,
+        modulus_switch_noise_reduction_key: switch,
+    } = ap.bootstrapping_key
+    else {
+        return Err(Error::InvalidParameter(
+            "a multi-bit TFHE-rs server key, which this version of gpufhe does not read".into(),
+        ));
+    };
+    let ksk = ap.key_switching_key;
+    ksk.ciphertext_modulus
+        .check_native_u64("keyswitching key")?;
+    let shape = KeyShape {
+        lwe_dimension: bsk.input_lwe_dimension.0,
+        glwe_dimension: bsk.glwe_size.0.saturating_sub(1),
+        polynomial_size: bsk.fourier.0.polynomial_size,
+        pbs_base_log: bsk.decomposition_base_log.0,
+        pbs_level: bsk.decomposition_level_count.0,
+        ks_base_log: ksk.decomp_base_log.0,
+        ks_level: ksk.decomp_level_count.0,
+        message_modulus: key.message_modulus.0,
+        carry_modulus: key.carry_modulus.0,
+        max_noise_level: key.max_noise_level.0,
+        modulus_switch: modulus_switch(
+            switch == ModulusSwitchConfiguration::Standard,
+            switch == ModulusSwitchConfiguration::CenteredMeanNoiseReduction,
+        )?,
+    };
+    let p = shape.parameters()?;
+    check_bookkeeping(&p, key.max_degree.0)?;
+    let _memory = reserve(
+        p.bootstrap_key_shape()
+            .ggsw_size()
+            .saturating_mul(p.lwe_dimension.0)
+            * 16,
+        "reading a TFHE-rs server key",
+    )?;
+    let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
+        ksk.data,
+        DecompositionBaseLog(ksk.decomp_base_log.0),
+        DecompositionLevelCount(ksk.decomp_level_count.0),
+        LweSize(ksk.output_lwe_size.0),
+    )?;
+    let polys: Vec<c64> = bsk
+        .fourier
+        .0
+        .values
+        .iter()
+        .map(|&(re, im)| c64::new(re, im))
+        .collect();
+    let bootstrap_key = fourier_bootstrap_key_from_tfhe_rs_fourier(&polys, shape.bootstrap())?;
+    shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)
+}
+
+/// A high-level server key computing on the CPU with `host`, tagged `tag`.
+pub(super) fn server_key_of(tag: KeyTag, host: shortint::ServerKey) -> Result<ServerKey> {
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(*host.parameters())?
+        .build();
+    Ok(ServerKey::from_parts(
+        tag,
+        config,
+        host,
+        None,
+        &SchedulerConfig::from_env()?,
+    ))
+}
+
 impl TfheRsForm for ServerKey {
     type Wire = WireServerKey;
 
@@ -168,48 +286,10 @@ impl TfheRsForm for ServerKey {
                     .into(),
             ));
         }
-        let host = self.scheduler().host_key();
-        let p = *host.parameters();
-        if p.pbs_kind != PbsKind::Classical {
-            return Err(Error::InvalidParameter(
-                "a multi-bit server key has no TFHE-rs form in this version of gpufhe".into(),
-            ));
-        }
-        let fourier = tfhe_rs_fourier_from_fourier_bootstrap_key(host.bootstrap_key());
-        let ksk = host.keyswitch_key();
         Ok(WireServerKey {
             key: HlIntegerServerKey {
                 key: IntegerServerKey {
-                    key: ShortintServerKey {
-                        atomic_pattern: AtomicPatternServerKey::Standard(
-                            StandardAtomicPatternServerKey {
-                                key_switching_key: LweKeyswitchKey {
-                                    data: lwe_keyswitch_key_to_tfhe_rs_layout(ksk),
-                                    decomp_base_log: WireBaseLog(p.ks_base_log.0),
-                                    decomp_level_count: WireLevel(p.ks_level.0),
-                                    output_lwe_size: WireLweSize(ksk.output_lwe_size().0),
-                                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                                },
-                                bootstrapping_key: ShortintBootstrappingKey::Classic {
-                                    bsk: fourier_to_wire(&p, fourier),
-                                    modulus_switch_noise_reduction_key: match p.modulus_switch {
-                                        ModulusSwitchType::Standard => {
-                                            ModulusSwitchConfiguration::Standard
-                                        }
-                                        ModulusSwitchType::CenteredMeanNoiseReduction => {
-                                            ModulusSwitchConfiguration::CenteredMeanNoiseReduction
-                                        }
-                                    },
-                                },
-                                pbs_order: PBSOrder::KeyswitchBootstrap,
-                            },
-                        ),
-                        message_modulus: MessageModulus(p.message_modulus),
-                        carry_modulus: CarryModulus(p.carry_modulus),
-                        max_degree: MaxDegree(max_degree(&p)),
-                        max_noise_level: MaxNoiseLevel(p.max_noise_level),
-                        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                    },
+                    key: shortint_server_key_to_wire(self.scheduler().host_key())?,
                 },
                 cpk_key_switching_key_material: None,
                 compression_key: None,
@@ -226,77 +306,8 @@ impl TfheRsForm for ServerKey {
 
     fn from_wire(wire: WireServerKey) -> Result<Self> {
         let hl = wire.key;
-        let key = hl.key.key;
-        key.ciphertext_modulus.check_native_u64("server key")?;
-        let AtomicPatternServerKey::Standard(ap) = key.atomic_pattern else {
-            return Err(Error::InvalidParameter(
-                "a server key of the KeySwitch32 atomic pattern, which gpufhe does not support"
-                    .into(),
-            ));
-        };
-        check_order(ap.pbs_order)?;
-        let ShortintBootstrappingKey::Classic {
-            bsk,
-            modulus_switch_noise_reduction_key: switch,
-        } = ap.bootstrapping_key
-        else {
-            return Err(Error::InvalidParameter(
-                "a multi-bit TFHE-rs server key, which this version of gpufhe does not read".into(),
-            ));
-        };
-        let ksk = ap.key_switching_key;
-        ksk.ciphertext_modulus
-            .check_native_u64("keyswitching key")?;
-        let shape = KeyShape {
-            lwe_dimension: bsk.input_lwe_dimension.0,
-            glwe_dimension: bsk.glwe_size.0.saturating_sub(1),
-            polynomial_size: bsk.fourier.0.polynomial_size,
-            pbs_base_log: bsk.decomposition_base_log.0,
-            pbs_level: bsk.decomposition_level_count.0,
-            ks_base_log: ksk.decomp_base_log.0,
-            ks_level: ksk.decomp_level_count.0,
-            message_modulus: key.message_modulus.0,
-            carry_modulus: key.carry_modulus.0,
-            max_noise_level: key.max_noise_level.0,
-            modulus_switch: modulus_switch(
-                switch == ModulusSwitchConfiguration::Standard,
-                switch == ModulusSwitchConfiguration::CenteredMeanNoiseReduction,
-            )?,
-        };
-        let p = shape.parameters()?;
-        check_bookkeeping(&p, key.max_degree.0)?;
-        let _memory = reserve(
-            p.bootstrap_key_shape()
-                .ggsw_size()
-                .saturating_mul(p.lwe_dimension.0)
-                * 16,
-            "reading a TFHE-rs server key",
-        )?;
-        let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
-            ksk.data,
-            DecompositionBaseLog(ksk.decomp_base_log.0),
-            DecompositionLevelCount(ksk.decomp_level_count.0),
-            LweSize(ksk.output_lwe_size.0),
-        )?;
-        let polys: Vec<c64> = bsk
-            .fourier
-            .0
-            .values
-            .iter()
-            .map(|&(re, im)| c64::new(re, im))
-            .collect();
-        let bootstrap_key = fourier_bootstrap_key_from_tfhe_rs_fourier(&polys, shape.bootstrap())?;
-        let host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
-        let config = ConfigBuilder::default()
-            .with_insecure_custom_parameters(p)?
-            .build();
-        let key = ServerKey::from_parts(
-            tag_from_wire(&wire.tag),
-            config,
-            host,
-            None,
-            &SchedulerConfig::from_env()?,
-        );
+        let host = shortint_server_key_from_wire(hl.key.key)?;
+        let key = server_key_of(tag_from_wire(&wire.tag), host)?;
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }

@@ -42,5 +42,6 @@ macro_rules! wire {
 
 pub(crate) mod core;
 pub(crate) mod high_level;
+pub(crate) mod key_switching;
 pub(crate) mod server;
 pub(crate) mod shortint;
