@@ -18,6 +18,7 @@ mod config;
 mod key_switching;
 mod own_format;
 mod parameters;
+mod public_key;
 pub(crate) mod safe;
 mod server_key;
 mod values;
