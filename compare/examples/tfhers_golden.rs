@@ -25,7 +25,10 @@
 //! large for the repository: it is written (to `compare/target/tfhers-golden/`, not
 //! committed) only with `--server-key`, with the client key, CompressedServerKey and
 //! ServerKey of the same parameters with TFHE-rs's default dedicated OPRF key
-//! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300).
+//! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300), and a KeySwitchingKey
+//! from the small key set to a second one (`small-key_switching_key.bin`, about 20
+//! MiB: TFHE-rs's key holds both server keys; `small-client_key-2.bin`, seeds
+//! 0x5eed_0040 and 0x5eed_0301).
 //!
 //! Every file is reproducible (running this twice writes the same bytes): the client
 //! keys come from `ClientKey::generate_with_seed`, every other key or encryption from
@@ -187,6 +190,18 @@ fn write_small(golden: &mut Golden, server_key_dir: Option<&Path>) {
         let compressed = CompressedServerKey::new(&client_key);
         write_to(dir, "small-oprf-compressed_server_key.bin", &compressed);
         write_to(dir, "small-oprf-server_key.bin", &compressed.decompress());
+        // A KeySwitchingKey from this key set to a second one (it holds both server
+        // keys, about 20 MiB), and the second client key.
+        let config = ConfigBuilder::with_custom_parameters(small_parameters())
+            .use_dedicated_oprf_key(false)
+            .build();
+        let client_key_2 = ClientKey::generate_with_seed(config, Seed(0x5eed_0040));
+        write_to(dir, "small-client_key-2.bin", &client_key_2);
+        reseed(0x5eed_0301);
+        let server_key_2 = ServerKey::new(&client_key_2);
+        let ksk = KeySwitchingKey::new((&client_key, &server_key), (&client_key_2, &server_key_2))
+            .expect("key sets of the same parameters");
+        write_to(dir, "small-key_switching_key.bin", &ksk);
     }
     set_server_key(server_key);
 

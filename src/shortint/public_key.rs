@@ -96,79 +96,119 @@ impl ClassicalPublicKey {
     /// A block of `message` (in `[0, message_modulus)`, the carries empty); `Err`
     /// if it does not fit or the operating system's random source fails.
     pub fn encrypt(&self, message: u64) -> Result<Ciphertext> {
+        first_block(self.encrypt_many(&[message]))
+    }
+
+    /// A block of each of `messages`, in one pass over the key (each block the
+    /// sum of its own random subset).
+    pub fn encrypt_many(&self, messages: &[u64]) -> Result<Vec<Ciphertext>> {
         let size = self.parameters.big_lwe_dimension().0 + 1;
-        let select = random_subset(self.data.len() / size)?;
-        let sum = subset_sum(size, &select, |first, out, acc| {
+        let count = self.data.len() / size;
+        let subsets = random_subsets(count, messages.len())?;
+        let sums = subset_sums(size, count, &subsets, |first, out, add| {
             for (i, ct) in self.data[first * size..]
                 .chunks_exact(size)
                 .take(out)
                 .enumerate()
             {
-                acc(first + i, ct);
+                add(first + i, ct);
             }
         });
-        block(&self.parameters, sum, message)
+        blocks(&self.parameters, sums, messages)
     }
 }
 
-/// One random bit (0 or 1) per encryption of zero, from the operating system.
-fn random_subset(count: usize) -> Result<Vec<u64>> {
-    let mut select = vec![0u64; count];
-    SecretRandomGenerator::from_os()?.fill_binary(&mut select);
-    Ok(select)
+/// The first of `blocks`.
+fn first_block(blocks: Result<Vec<Ciphertext>>) -> Result<Ciphertext> {
+    blocks?
+        .pop()
+        .ok_or_else(|| Error::InvalidParameter("no block encrypted".into()))
+}
+
+/// `subsets` random subsets of `count` encryptions of zero, from the operating
+/// system: bit `i % 64` of word `i / 64` says whether encryption `i` is in.
+fn random_subsets(count: usize, subsets: usize) -> Result<Vec<Vec<u64>>> {
+    let mut rng = SecretRandomGenerator::from_os()?;
+    let mut bits = [0u64; 64];
+    Ok((0..subsets)
+        .map(|_| {
+            (0..count.div_ceil(64))
+                .map(|_| {
+                    rng.fill_binary(&mut bits);
+                    bits.iter().rev().fold(0u64, |word, &b| (word << 1) | b)
+                })
+                .collect()
+        })
+        .collect())
 }
 
 /// The number of encryptions of zero summed by one rayon task.
 const SUM_CHUNK: usize = 512;
 
-/// The sum (words of `size`) of the encryptions of zero `i` whose `select[i]` is 1:
-/// `visit(first, count, add)` calls `add(i, ciphertext)` for the `count`
-/// ciphertexts from `first` in order, on the rayon pool.
-fn subset_sum(
+/// Adds `b` to `a`, word by word.
+fn add_assign(a: &mut [u64], b: &[u64]) {
+    a.iter_mut()
+        .zip(b)
+        .for_each(|(x, &y)| *x = x.wrapping_add(y));
+}
+
+/// For each subset, the sum (words of `size`) of the `count` encryptions of zero in
+/// it: `visit(first, n, add)` calls `add(i, ciphertext)` for the `n` ciphertexts
+/// from `first` in order, on the rayon pool (each visited once for all subsets).
+fn subset_sums(
     size: usize,
-    select: &[u64],
+    count: usize,
+    subsets: &[Vec<u64>],
     visit: impl Fn(usize, usize, &mut dyn FnMut(usize, &[u64])) + Sync,
-) -> Vec<u64> {
-    let add = |mut a: Vec<u64>, b: Vec<u64>| {
-        a.iter_mut()
-            .zip(b)
-            .for_each(|(x, y)| *x = x.wrapping_add(y));
-        a
-    };
-    (0..select.len().div_ceil(SUM_CHUNK))
+) -> Vec<Vec<u64>> {
+    let zero = || vec![vec![0u64; size]; subsets.len()];
+    (0..count.div_ceil(SUM_CHUNK))
         .into_par_iter()
         .map(|c| {
             let first = c * SUM_CHUNK;
-            let mut acc = vec![0u64; size];
-            visit(first, SUM_CHUNK.min(select.len() - first), &mut |i, ct| {
-                if select[i] == 1 {
-                    acc.iter_mut()
-                        .zip(ct)
-                        .for_each(|(x, &y)| *x = x.wrapping_add(y));
+            let mut sums = zero();
+            visit(first, SUM_CHUNK.min(count - first), &mut |i, ct| {
+                for (sum, subset) in sums.iter_mut().zip(subsets) {
+                    if (subset[i / 64] >> (i % 64)) & 1 == 1 {
+                        add_assign(sum, ct);
+                    }
                 }
             });
-            acc
+            sums
         })
-        .reduce(|| vec![0u64; size], add)
+        .reduce(zero, |mut a, b| {
+            a.iter_mut().zip(&b).for_each(|(x, y)| add_assign(x, y));
+            a
+        })
 }
 
-/// The block of `message` from an encryption of zero `zero` of parameters `p`.
-fn block(p: &ShortintParameters, mut zero: Vec<u64>, message: u64) -> Result<Ciphertext> {
+/// The blocks of `messages` from encryptions of zero `zeros` of parameters `p`.
+fn blocks(
+    p: &ShortintParameters,
+    zeros: Vec<Vec<u64>>,
+    messages: &[u64],
+) -> Result<Vec<Ciphertext>> {
     let degree = p.message_modulus - 1;
-    if message > degree {
-        return Err(Error::InvalidParameter(format!(
-            "cannot encrypt {message} in a block whose values go up to {degree}"
-        )));
-    }
-    if let Some(body) = zero.last_mut() {
-        *body = body.wrapping_add(message * p.delta());
-    }
-    Ok(Ciphertext::from_parts(
-        LweCiphertextOwned::from_container(zero)?,
-        degree,
-        1,
-        p,
-    ))
+    zeros
+        .into_iter()
+        .zip(messages)
+        .map(|(mut zero, &message)| {
+            if message > degree {
+                return Err(Error::InvalidParameter(format!(
+                    "cannot encrypt {message} in a block whose values go up to {degree}"
+                )));
+            }
+            if let Some(body) = zero.last_mut() {
+                *body = body.wrapping_add(message * p.delta());
+            }
+            Ok(Ciphertext::from_parts(
+                LweCiphertextOwned::from_container(zero)?,
+                degree,
+                1,
+                p,
+            ))
+        })
+        .collect()
 }
 
 /// A [`ClassicalPublicKey`] stored as the bodies of its encryptions of zero and the
@@ -269,19 +309,24 @@ impl CompressedClassicalPublicKey {
 
     /// A block of `message`, as [`ClassicalPublicKey::encrypt`] gives it.
     pub fn encrypt(&self, message: u64) -> Result<Ciphertext> {
+        first_block(self.encrypt_many(&[message]))
+    }
+
+    /// A block of each of `messages`, regenerating the masks once for all.
+    pub fn encrypt_many(&self, messages: &[u64]) -> Result<Vec<Ciphertext>> {
         let n = self.zeros.lwe_size().0 - 1;
         let bodies = self.zeros.bodies();
-        let select = random_subset(bodies.len())?;
+        let subsets = random_subsets(bodies.len(), messages.len())?;
         let masks = EncryptionRandomGenerator::masks_only(self.zeros.seed());
-        let sum = subset_sum(n + 1, &select, |first, count, acc| {
+        let sums = subset_sums(n + 1, bodies.len(), &subsets, |first, count, add| {
             let mut stream = masks.fork_after((first * n) as u64, 0);
             let mut ct = vec![0u64; n + 1];
-            for i in first..first + count {
+            for (i, &body) in bodies.iter().enumerate().skip(first).take(count) {
                 stream.fill_mask(&mut ct[..n]);
-                ct[n] = bodies[i];
-                acc(i, &ct);
+                ct[n] = body;
+                add(i, &ct);
             }
         });
-        block(&self.parameters, sum, message)
+        blocks(&self.parameters, sums, messages)
     }
 }

@@ -97,7 +97,7 @@ fn tfhe_rs_keyswitching_key_hostile_input_is_refused() {
     // A server key is not a keyswitching key.
     assert!(read::<KeySwitchingKey>(&write(sk_1)).is_err());
     // Corrupted bytes after the header: an Err or a key (never a panic).
-    for at in (60..bytes.len()).step_by(bytes.len() / 97 + 1) {
+    for at in (60..bytes.len()).step_by(bytes.len() / 13 + 1) {
         let mut bad = bytes.clone();
         bad[at] ^= 0x5a;
         let _ = read::<KeySwitchingKey>(&bad);
@@ -167,7 +167,9 @@ fn classical_public_keys_round_trip_in_both_formats() {
     let (client_key, server_key) = keys();
     let compressed = CompressedPublicKey::new_classical(client_key);
     let compressed = round_trip(&compressed);
-    let public_key = round_trip(&compressed.decompress());
+    // (Its plain form is 135 MB: written in TFHE-rs's form byte for byte in
+    // `tfhe_rs_public_keys_encrypt_for_tfhe_rs_client_key`.)
+    let public_key = compressed.decompress();
     assert!(public_key.is_classical());
     let a = FheUint8::encrypt(250u8, &public_key);
     let b = FheUint8::encrypt(9u8, &compressed);

@@ -377,7 +377,7 @@ impl CompressedPublicKey {
     /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         CompressedCompactPublicKey::try_new(client_key).map(|key| Self {
-            form: CompressedPublicKeyForm::Compact(key),
+            form: CompressedPublicKeyForm::Compact(Box::new(key)),
         })
     }
 

@@ -58,7 +58,7 @@ pub(crate) enum PublicKeyForm {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum CompressedPublicKeyForm {
     /// The compressed compact public key.
-    Compact(CompressedCompactPublicKey),
+    Compact(Box<CompressedCompactPublicKey>),
     /// Seeded LWE encryptions of zero, for the client key of `tag`.
     Classical {
         /// The tag of the client key.
@@ -92,7 +92,7 @@ pub(crate) fn read_public_key_form<'de, D: serde::Deserializer<'de>>(
 pub(crate) fn read_compressed_public_key_form<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<CompressedPublicKeyForm, D::Error> {
-    read_form!(CompressedPublicKeyForm, CompressedCompactPublicKey, d)
+    read_form!(CompressedPublicKeyForm, Box<CompressedCompactPublicKey>, d)
 }
 
 /// A classical public key, plain or compressed, as it encrypts.
@@ -123,13 +123,11 @@ impl ClassicalKey<'_> {
     ) -> Result<T> {
         let p = *self.parameters();
         let count = block_counts(&p, &[kind], "value")?[0];
-        let blocks = clear_digits(bits, p.message_modulus, count)
-            .into_iter()
-            .map(|digit| match self {
-                Self::Plain(k) => k.encrypt(digit),
-                Self::Compressed(k) => k.encrypt(digit),
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let digits = clear_digits(bits, p.message_modulus, count);
+        let blocks = match self {
+            Self::Plain(k) => k.encrypt_many(&digits)?,
+            Self::Compressed(k) => k.encrypt_many(&digits)?,
+        };
         T::from_expanded(
             kind,
             ExpandedBlocks(Storage::Encrypted {
