@@ -71,6 +71,15 @@ impl TryFrom<ClassicalParts> for ClassicalPublicKey {
 impl ClassicalPublicKey {
     /// The public key of `client_key` (masks from the operating system's random
     /// source); `Err` if it fails.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClassicalPublicKey, ClientKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let pk = ClassicalPublicKey::new(&ck)?;
+    /// assert_eq!(ck.decrypt(&pk.encrypt(2)?)?, 2);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let seeded = CompressedClassicalPublicKey::new(client_key)?;
         seeded.decompress()
@@ -84,6 +93,15 @@ impl ClassicalPublicKey {
     }
 
     /// The parameters of the blocks it encrypts.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClassicalPublicKey, ClientKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let pk = ClassicalPublicKey::new(&ck)?;
+    /// assert_eq!(pk.parameters(), ck.parameters());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
@@ -95,12 +113,33 @@ impl ClassicalPublicKey {
 
     /// A block of `message` (in `[0, message_modulus)`, the carries empty); `Err`
     /// if it does not fit or the operating system's random source fails.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClassicalPublicKey, ClientKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let pk = ClassicalPublicKey::new(&ck)?;
+    /// assert_eq!(ck.decrypt(&pk.encrypt(3)?)?, 3);
+    /// assert!(pk.encrypt(4).is_err());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn encrypt(&self, message: u64) -> Result<Ciphertext> {
         first_block(self.encrypt_many(&[message]))
     }
 
     /// A block of each of `messages`, in one pass over the key (each block the
     /// sum of its own random subset).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClassicalPublicKey, ClientKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let pk = ClassicalPublicKey::new(&ck)?;
+    /// let blocks = pk.encrypt_many(&[0, 1, 2, 3])?;
+    /// let clear: Vec<u64> = blocks.iter().map(|b| ck.decrypt(b)).collect::<Result<_, _>>()?;
+    /// assert_eq!(clear, vec![0, 1, 2, 3]);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn encrypt_many(&self, messages: &[u64]) -> Result<Vec<Ciphertext>> {
         let size = self.parameters.big_lwe_dimension().0 + 1;
         let count = self.data.len() / size;
@@ -251,6 +290,15 @@ impl TryFrom<CompressedClassicalParts> for CompressedClassicalPublicKey {
 impl CompressedClassicalPublicKey {
     /// The compressed public key of `client_key` (a fresh seed from the operating
     /// system); `Err` if its random source fails.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedClassicalPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let compressed = CompressedClassicalPublicKey::new(&ck)?;
+    /// assert_eq!(ck.decrypt(&compressed.encrypt(1)?)?, 1);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn new(client_key: &ClientKey) -> Result<Self> {
         let p = *client_key.parameters();
         let key = &client_key.big_lwe_secret_key;
@@ -288,6 +336,15 @@ impl CompressedClassicalPublicKey {
     }
 
     /// The parameters of the blocks it encrypts.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedClassicalPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let compressed = CompressedClassicalPublicKey::new(&ck)?;
+    /// assert_eq!(compressed.parameters(), ck.parameters());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
     }
@@ -299,6 +356,16 @@ impl CompressedClassicalPublicKey {
 
     /// The public key, its masks regenerated; `Err` if it does not fit in the
     /// memory limit ([`crate::memory`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedClassicalPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let compressed = CompressedClassicalPublicKey::new(&ck)?;
+    /// let pk = compressed.decompress()?;
+    /// assert_eq!(ck.decrypt(&pk.encrypt(3)?)?, 3);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn decompress(&self) -> Result<ClassicalPublicKey> {
         let _memory = crate::memory::reserve_host_memory(
             self.zeros.expanded_bytes(),
@@ -308,11 +375,30 @@ impl CompressedClassicalPublicKey {
     }
 
     /// A block of `message`, as [`ClassicalPublicKey::encrypt`] gives it.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedClassicalPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let compressed = CompressedClassicalPublicKey::new(&ck)?;
+    /// assert_eq!(ck.decrypt(&compressed.encrypt(2)?)?, 2);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn encrypt(&self, message: u64) -> Result<Ciphertext> {
         first_block(self.encrypt_many(&[message]))
     }
 
     /// A block of each of `messages`, regenerating the masks once for all.
+    ///
+    /// ```
+    /// use gpufhe::shortint::{ClientKey, CompressedClassicalPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS)?;
+    /// let compressed = CompressedClassicalPublicKey::new(&ck)?;
+    /// let blocks = compressed.encrypt_many(&[3, 0])?;
+    /// assert_eq!((ck.decrypt(&blocks[0])?, ck.decrypt(&blocks[1])?), (3, 0));
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
     pub fn encrypt_many(&self, messages: &[u64]) -> Result<Vec<Ciphertext>> {
         let n = self.zeros.lwe_size().0 - 1;
         let bodies = self.zeros.bodies();
