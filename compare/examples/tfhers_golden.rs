@@ -57,7 +57,7 @@ use tfhe::{
     set_server_key, unset_server_key, ClientKey, CompactCiphertextList, CompactPublicKey,
     CompressedCompactPublicKey, CompressedFheUint16, CompressedFheUint8, CompressedPublicKey,
     CompressedServerKey, ConfigBuilder, FheBool, FheInt16, FheInt64, FheInt8, FheUint16, FheUint64,
-    FheUint8, PublicKey, Seed, ServerKey, Tag, Unversionize, Versionize,
+    FheUint8, KeySwitchingKey, PublicKey, Seed, ServerKey, Tag, Unversionize, Versionize,
 };
 
 #[path = "support/tfhers.rs"]
