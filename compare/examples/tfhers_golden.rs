@@ -29,7 +29,10 @@
 //! large for the repository: it is written (to `compare/target/tfhers-golden/`, not
 //! committed) only with `--server-key`, with the client key, CompressedServerKey and
 //! ServerKey of the same parameters with TFHE-rs's default dedicated OPRF key
-//! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300).
+//! (`small-oprf-*.bin`, seeds 0x5eed_0039 and 0x5eed_0300), and a KeySwitchingKey
+//! from the small key set to a second one (`small-key_switching_key.bin`, about 20
+//! MiB: TFHE-rs's key holds both server keys; `small-client_key-2.bin`, seeds
+//! 0x5eed_0040 and 0x5eed_0301).
 //!
 //! Every file is reproducible (running this twice writes the same bytes): the client
 //! keys come from `ClientKey::generate_with_seed`, every other key or encryption from
@@ -45,6 +48,7 @@ use std::fmt::Display;
 use std::path::{Path, PathBuf};
 use tfhe::core_crypto::commons::generators::DeterministicSeeder;
 use tfhe::core_crypto::prelude::DefaultRandomGenerator;
+use tfhe::core_crypto::prelude::{LwePublicKey, SeededLwePublicKey};
 use tfhe::integer::ciphertext::{
     CompactCiphertextList as IntegerCompactList, Compactable, DataKind,
 };
@@ -55,9 +59,9 @@ use tfhe::shortint::engine::ShortintEngine;
 use tfhe::shortint::parameters::MessageModulus;
 use tfhe::{
     set_server_key, unset_server_key, ClientKey, CompactCiphertextList, CompactPublicKey,
-    CompressedCompactPublicKey, CompressedFheUint16, CompressedFheUint8, CompressedServerKey,
-    ConfigBuilder, FheBool, FheInt16, FheInt64, FheInt8, FheUint16, FheUint64, FheUint8, Seed,
-    ServerKey, Tag, Unversionize, Versionize,
+    CompressedCompactPublicKey, CompressedFheUint16, CompressedFheUint8, CompressedPublicKey,
+    CompressedServerKey, ConfigBuilder, FheBool, FheInt16, FheInt64, FheInt8, FheUint16, FheUint64,
+    FheUint8, KeySwitchingKey, PublicKey, Seed, ServerKey, Tag, Unversionize, Versionize,
 };
 
 #[path = "support/tfhers.rs"]
@@ -190,6 +194,18 @@ fn write_small(golden: &mut Golden, server_key_dir: Option<&Path>) {
         let compressed = CompressedServerKey::new(&client_key);
         write_to(dir, "small-oprf-compressed_server_key.bin", &compressed);
         write_to(dir, "small-oprf-server_key.bin", &compressed.decompress());
+        // A KeySwitchingKey from this key set to a second one (it holds both server
+        // keys, about 20 MiB), and the second client key.
+        let config = ConfigBuilder::with_custom_parameters(small_parameters())
+            .use_dedicated_oprf_key(false)
+            .build();
+        let client_key_2 = ClientKey::generate_with_seed(config, Seed(0x5eed_0040));
+        write_to(dir, "small-client_key-2.bin", &client_key_2);
+        reseed(0x5eed_0301);
+        let server_key_2 = ServerKey::new(&client_key_2);
+        let ksk = KeySwitchingKey::new((&client_key, &server_key), (&client_key_2, &server_key_2))
+            .expect("key sets of the same parameters");
+        write_to(dir, "small-key_switching_key.bin", &ksk);
     }
     set_server_key(server_key);
 
@@ -265,6 +281,75 @@ fn write_small(golden: &mut Golden, server_key_dir: Option<&Path>) {
         &packed,
         &[&7, &true, &-3, &0xbeef],
     );
+    write_small_public_keys(golden, &client_key);
+}
+
+/// The small configuration's classical public keys (seeds 0x5eed_0210..): the
+/// CompressedPublicKey; the fingerprint of the PublicKey it decompresses into
+/// (`small-public_key.fnv`: its size and FNV-1a 64 of its bytes; the key itself
+/// is 135 MB); a PublicKey and a CompressedPublicKey of their first 16 encryptions
+/// of zero (insecure, small, made with TFHE-rs's `from_raw_parts`); a value
+/// encrypted with each of the full key and the small plain key.
+fn write_small_public_keys(golden: &mut Golden, client_key: &ClientKey) {
+    reseed(0x5eed_0210);
+    let compressed = CompressedPublicKey::new(client_key);
+    golden.write("small-compressed_public_key.bin", &compressed);
+    let public_key = compressed.decompress();
+    let mut bytes = Vec::new();
+    safe_serialize(&public_key, &mut bytes, LIMIT).unwrap();
+    let fingerprint = format!("{} {:016x}\n", bytes.len(), fnv1a64(&bytes));
+    std::fs::write(golden.dir.join("small-public_key.fnv"), &fingerprint).unwrap();
+    println!("small-public_key.fnv: {fingerprint}");
+
+    let (key, tag) = public_key.into_raw_parts();
+    let (lwe, parameters, pattern) = key.into_raw_parts().into_raw_parts();
+    let (size, modulus) = (lwe.lwe_size(), lwe.ciphertext_modulus());
+    let mut words = lwe.into_container();
+    words.truncate(16 * size.0);
+    let lwe = LwePublicKey::from_container(words, size, modulus);
+    let small = PublicKey::from_raw_parts(
+        tfhe::integer::PublicKey::from_raw_parts(tfhe::shortint::PublicKey::from_raw_parts(
+            lwe, parameters, pattern,
+        )),
+        tag,
+    );
+    golden.write("small-public_key-16.bin", &small);
+    let (key, tag) = compressed.clone().into_raw_parts();
+    let (seeded, parameters, pattern) = key.into_raw_parts().into_raw_parts();
+    let (size, seed, modulus) = (
+        seeded.lwe_size(),
+        seeded.compression_seed(),
+        seeded.ciphertext_modulus(),
+    );
+    let mut bodies = seeded.into_container();
+    bodies.truncate(16);
+    let seeded = SeededLwePublicKey::from_container(bodies, size, seed, modulus);
+    let small_compressed = CompressedPublicKey::from_raw_parts(
+        tfhe::integer::CompressedPublicKey::from_raw_parts(
+            tfhe::shortint::CompressedPublicKey::from_raw_parts(seeded, parameters, pattern),
+        ),
+        tag,
+    );
+    golden.write("small-compressed_public_key-16.bin", &small_compressed);
+    reseed(0x5eed_0211);
+    golden.value(
+        "small-fheuint8-public_key-173.bin",
+        &FheUint8::encrypt(173u8, &small),
+        &[&173],
+    );
+    reseed(0x5eed_0212);
+    golden.value(
+        "small-fheint16-compressed_public_key-minus-1234.bin",
+        &FheInt16::encrypt(-1234i16, &compressed),
+        &[&-1234],
+    );
+}
+
+/// FNV-1a, 64 bits (a fingerprint, not a cryptographic hash).
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
 }
 
 /// A clear value of a compact list: TFHE-rs's own block decomposition
@@ -459,6 +544,23 @@ fn check_all(golden: &Golden) {
     ] {
         check_list(golden, &ck, name, true);
     }
+    check::<FheUint8, u8>(golden, &ck, "small-fheuint8-public_key-173.bin", 173);
+    check::<FheInt16, i16>(
+        golden,
+        &ck,
+        "small-fheint16-compressed_public_key-minus-1234.bin",
+        -1234,
+    );
+    let pk: PublicKey = read(&golden.dir, "small-public_key-16.bin");
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&FheUint8::encrypt(5u8, &pk), &ck),
+        5
+    );
+    let cpk: CompressedPublicKey = read(&golden.dir, "small-compressed_public_key.bin");
+    assert_eq!(
+        FheDecrypt::<u8>::decrypt(&FheUint8::encrypt(6u8, &cpk), &ck),
+        6
+    );
     println!("every file read back by TFHE-rs decrypts to its clear value");
 }
 

@@ -15,7 +15,10 @@
 //! - compact lists both ways: one library builds, the other reads, expands
 //!   (`get::<FheUint8>(i)`, ...) with the server key it read from the first's bytes,
 //!   and sends the values back to be decrypted;
-//! - generic helpers (`fn f<T: Serialize + Versionize + Named>`) on both crates' traits.
+//! - generic helpers (`fn f<T: Serialize + Versionize + Named>`) on both crates' traits;
+//! - keyswitching keys and classical public keys (plain and compressed) both ways
+//!   (`support/tfhers_keys.rs`): one library's key read by the other, which switches
+//!   or encrypts a value that the first decrypts.
 //!
 //! Each scenario prints PASS, or FAIL with the error (or panic) at its first failing
 //! step, and the program goes on; it exits with 1 when one failed.
@@ -41,6 +44,8 @@ use std::time::Instant;
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
+#[path = "support/tfhers_keys.rs"]
+mod tfhers_keys;
 
 /// The serialized size limit of every read and write.
 const LIMIT: u64 = 1 << 32;
@@ -662,6 +667,34 @@ fn main() {
         (
             "gpufhe client key with compression used by TFHE-rs",
             Box::new(|| gpufhe_compression_key_in_tfhe(small)),
+        ),
+        (
+            "TFHE-rs KeySwitchingKey used by gpufhe",
+            Box::new(|| {
+                tfhers_keys::tfhe_keyswitching_key_in_gpufhe(&k.tfhe, tfhe_client_key(small, multi_bit))
+            }),
+        ),
+        (
+            "gpufhe KeySwitchingKey used by TFHE-rs",
+            Box::new(|| {
+                tfhers_keys::gpufhe_keyswitching_key_in_tfhe(&k.gpufhe, gpufhe_client_key(small, multi_bit))
+            }),
+        ),
+        (
+            "TFHE-rs PublicKey used by gpufhe",
+            Box::new(|| tfhers_keys::tfhe_classical_public_key_in_gpufhe(&k.tfhe, false)),
+        ),
+        (
+            "TFHE-rs CompressedPublicKey used by gpufhe",
+            Box::new(|| tfhers_keys::tfhe_classical_public_key_in_gpufhe(&k.tfhe, true)),
+        ),
+        (
+            "gpufhe classical PublicKey used by TFHE-rs",
+            Box::new(|| tfhers_keys::gpufhe_classical_public_key_in_tfhe(&k.gpufhe, false)),
+        ),
+        (
+            "gpufhe classical CompressedPublicKey used by TFHE-rs",
+            Box::new(|| tfhers_keys::gpufhe_classical_public_key_in_tfhe(&k.gpufhe, true)),
         ),
     ];
     let mut failed = 0;

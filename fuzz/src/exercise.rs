@@ -132,6 +132,23 @@ impl Exercise for gpufhe::CompactPublicKey {
     }
 }
 
+/// The classical public keys (and the compact-form ones of gpufhe's own format):
+/// whatever their words, they encrypt without a panic.
+macro_rules! public_key_exercise {
+    ($($ty:ty),*) => {$(
+        impl Exercise for $ty {
+            fn exercise(&self, keys: &Keys, conformant: bool) {
+                if let Ok(x) = FheUint8::try_encrypt(0x5au8, self) {
+                    let _ = FheTryDecrypt::<u8>::try_decrypt(&x, &keys.client);
+                } else {
+                    assert!(!conformant, "a conformant public key does not encrypt");
+                }
+            }
+        }
+    )*};
+}
+public_key_exercise!(gpufhe::PublicKey, gpufhe::CompressedPublicKey);
+
 impl Exercise for gpufhe::CompressedCompactPublicKey {
     fn exercise(&self, keys: &Keys, conformant: bool) {
         // A key that was read decompresses, and the result encrypts without a panic.

@@ -30,6 +30,7 @@ use gpufhe::{
     CompressedFheUint8, CompressedServerKey, Config, FheBool, FheInt64, FheInt8, FheUint16,
     FheUint64, FheUint8, KeySwitchingKey, ServerKey, Unversionize, Versionize,
 };
+use gpufhe::{CompressedPublicKey, PublicKey};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -160,6 +161,8 @@ impl TfheRsData for ServerKey {}
 impl TfheRsData for CompressedServerKey {}
 impl TfheRsData for Config {}
 impl TfheRsData for KeySwitchingKey {}
+impl TfheRsData for PublicKey {}
+impl TfheRsData for CompressedPublicKey {}
 impl TfheRsData for CompressedCiphertextList {}
 
 /// Something done with one type, chosen at run time by [`visit_named`].
@@ -188,11 +191,13 @@ fn visit_all(v: &mut impl VisitTfheRs) {
     v.visit::<ServerKey>();
     v.visit::<CompressedServerKey>();
     v.visit::<KeySwitchingKey>();
+    v.visit::<PublicKey>();
+    v.visit::<CompressedPublicKey>();
     v.visit::<Config>();
 }
 
 /// The number of types [`visit_all`] visits (several may share a name).
-pub const TYPES: usize = 19;
+pub const TYPES: usize = 21;
 
 /// Calls `v.visit::<T>()` for every type of the target named `name` (TFHE-rs's
 /// name of the type, or gpufhe's `gpufhe::` name); returns how many there were.

@@ -20,7 +20,10 @@ pub const SERIALIZATION_MAGIC: [u8; 8] = *b"GPUFHE\0\0";
 /// and 2 stored the masks of seeded values as a 32-byte ChaCha20 seed; version 3
 /// stores TFHE-rs's AES-CTR [`crate::core_crypto::CompressionSeed`], and seeded
 /// values of older versions are refused with an error that says to regenerate them.
-pub const SERIALIZATION_VERSION: u32 = 3;
+/// Version 4 writes which form a `PublicKey` or `CompressedPublicKey` has (compact
+/// or TFHE-rs's classical one); earlier versions hold the compact form only, and
+/// are read as such.
+pub const SERIALIZATION_VERSION: u32 = 4;
 
 /// The first format version whose seeded values hold a
 /// [`crate::core_crypto::CompressionSeed`].

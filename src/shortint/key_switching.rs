@@ -163,4 +163,22 @@ impl KeySwitchingKey {
     pub fn destination_parameters(&self) -> &super::ShortintParameters {
         &self.destination
     }
+
+    /// A key switching with `key` to the big key of `destination`; `Err` as when
+    /// one is read (the parameters invalid, or `key` switches to another size).
+    pub(crate) fn from_key(
+        key: LweKeyswitchKey,
+        destination: super::ShortintParameters,
+    ) -> Result<Self> {
+        Self::try_from(KeySwitchingKeyParts {
+            key,
+            max_noise_level: destination.max_noise_level,
+            destination,
+        })
+    }
+
+    /// The LWE keyswitching key.
+    pub(crate) fn lwe_keyswitch_key(&self) -> &LweKeyswitchKey {
+        &self.key
+    }
 }

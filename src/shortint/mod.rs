@@ -21,6 +21,7 @@ mod lookup_table;
 mod oprf;
 pub mod parameters;
 mod pbs_stats;
+mod public_key;
 mod safety;
 mod seeded;
 mod server_key;
@@ -43,6 +44,7 @@ pub use oprf::{oprf_seed_blocks, oprf_seed_blocks_from_bytes, seed_block_info};
 pub use parameters::*;
 pub(crate) use pbs_stats::count_bootstraps;
 pub use pbs_stats::{pbs_count, reset_pbs_count};
+pub use public_key::{ClassicalPublicKey, CompressedClassicalPublicKey};
 pub use safety::{
     minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,
     MAX_LWE_DIMENSION, MAX_SERVER_KEY_BYTES,

@@ -43,6 +43,7 @@ mod tfhe_rs_data;
 mod tfhe_rs_guide;
 mod tfhe_rs_hostile;
 mod tfhe_rs_raw_parts;
+mod tfhe_rs_keys;
 mod tfhe_rs_small;
 mod tfhe_rs_support;
 mod wide_integers;

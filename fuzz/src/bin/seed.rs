@@ -255,6 +255,8 @@ fn tfhe_rs_data(dir: &Path, client: &ClientKey) {
     }
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tfhe-rs-1.8.2");
     for name in [
+        "small-public_key-16.bin",
+        "small-compressed_public_key-16.bin",
         "client_key-default.bin",
         "compact_list-7-true-minus-3.bin",
         "compact_public_key-default.bin",

@@ -132,9 +132,13 @@ impl SeededLweCiphertextList {
     /// assert_eq!(decrypt_lwe_ciphertext(&key, &ct).unwrap().wrapping_add(1 << 59) >> 60, 9);
     /// ```
     pub fn decompress(&self) -> LweCiphertextListOwned {
-        let data = expand_seeded_rows(self.seed, &self.bodies, self.lwe_size.0 - 1, 1);
-        LweCiphertextListOwned::from_container(data, self.lwe_size)
+        LweCiphertextListOwned::from_container(self.decompress_words(), self.lwe_size)
             .expect("whole ciphertexts of a valid size")
+    }
+
+    /// The words of [`SeededLweCiphertextList::decompress`]'s list.
+    pub(crate) fn decompress_words(&self) -> Vec<u64> {
+        expand_seeded_rows(self.seed, &self.bodies, self.lwe_size.0 - 1, 1)
     }
 
     /// [`SeededLweCiphertextList::decompress`] into one owned ciphertext each.

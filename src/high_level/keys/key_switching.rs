@@ -38,16 +38,25 @@ use std::sync::Arc;
 /// assert!(FheTryDecrypt::<u32>::try_decrypt(&moved, &ck_1).is_err()); // no longer under ck_1
 /// ```
 ///
-/// It serializes (serde, and [`crate::serialization::safe_serialize`]) with the
-/// destination server key it holds: about 256 MiB of keyswitching key on the
-/// default parameters, plus that server key. Reading one back checks that the
-/// server key is the destination's (tag and parameters); it computes on the CPU.
+/// It serializes in TFHE-rs 1.8's form ([`crate::safe_serialization`]) as TFHE-rs's
+/// `KeySwitchingKey` does: the keyswitching key (about 256 MiB on the default
+/// parameters), the destination server key, and the source server key. Like
+/// TFHE-rs's key made by `KeySwitchingKey::new`, a key made by
+/// [`KeySwitchingKey::new`] holds both server keys (the source one is shared with
+/// the `ServerKey` given, not copied; gpufhe never needs it, since it only switches
+/// between key sets of the same message and carry moduli, but TFHE-rs's data holds
+/// it); a TFHE-rs key without a source server key is read and written without one.
+/// gpufhe's own format ([`crate::serialization::safe_serialize`]) writes the
+/// keyswitching key and the destination server key only. Reading one back checks
+/// that the server keys are the destination's and the source's (tags and
+/// parameters); it computes on the CPU.
 #[derive(Debug, Clone)]
 pub struct KeySwitchingKey {
     key: Arc<shortint::KeySwitchingKey>,
     tag_in: KeyTag,
     tag_out: KeyTag,
     destination: ServerKey,
+    source: Option<ServerKey>,
 }
 
 impl KeySwitchingKey {
@@ -151,7 +160,55 @@ impl KeySwitchingKey {
             tag_in: from.0.tag(),
             tag_out: to.0.tag(),
             destination: to.1.clone(),
+            source: Some(from.1.clone()),
         })
+    }
+
+    /// A key of its parts as read; `Err` unless the destination server key is of
+    /// the destination key (its tag) and of the keyswitching key's destination
+    /// parameters, and the source server key (if any) of the source key whose
+    /// blocks the keyswitching key takes.
+    pub(crate) fn from_parts(
+        key: shortint::KeySwitchingKey,
+        (tag_in, tag_out): (KeyTag, KeyTag),
+        destination: ServerKey,
+        source: Option<ServerKey>,
+    ) -> Result<Self> {
+        tag_out.check(
+            "the destination server key of a keyswitching key",
+            destination.tag(),
+        )?;
+        if key.destination_parameters() != destination.config().parameters() {
+            return Err(crate::Error::InvalidParameter(
+                "the keyswitching key and its destination server key have other parameters".into(),
+            ));
+        }
+        if let Some(source) = &source {
+            tag_in.check("the source server key of a keyswitching key", source.tag())?;
+            let input = key.lwe_keyswitch_key().shape().input_lwe_dimension;
+            if input != source.config().parameters().big_lwe_dimension() {
+                return Err(crate::Error::InvalidParameter(
+                    "the keyswitching key does not take blocks of its source server key".into(),
+                ));
+            }
+        }
+        Ok(Self {
+            key: Arc::new(key),
+            tag_in,
+            tag_out,
+            destination,
+            source,
+        })
+    }
+
+    /// The keyswitching key of blocks.
+    pub(crate) fn shortint_key(&self) -> &shortint::KeySwitchingKey {
+        &self.key
+    }
+
+    /// The server key of the source, if it holds one.
+    pub(crate) fn source(&self) -> Option<&ServerKey> {
+        self.source.as_ref()
     }
 
     /// The tag of the client key values are switched from.
@@ -263,24 +320,13 @@ impl Serialize for KeySwitchingKey {
 impl<'de> Deserialize<'de> for KeySwitchingKey {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
         let parts = KeySwitchingKeyParts::deserialize(d)?;
-        parts
-            .tag_out
-            .check(
-                "the destination server key of a keyswitching key",
-                parts.destination.tag(),
-            )
-            .map_err(serde::de::Error::custom)?;
-        if parts.key.destination_parameters() != parts.destination.config().parameters() {
-            return Err(serde::de::Error::custom(
-                "the keyswitching key and its destination server key have other parameters",
-            ));
-        }
-        Ok(Self {
-            key: Arc::new(parts.key),
-            tag_in: parts.tag_in,
-            tag_out: parts.tag_out,
-            destination: parts.destination,
-        })
+        Self::from_parts(
+            parts.key,
+            (parts.tag_in, parts.tag_out),
+            parts.destination,
+            None,
+        )
+        .map_err(serde::de::Error::custom)
     }
 }
 

@@ -12,6 +12,7 @@ pub(crate) mod cuda;
 pub(crate) mod generation;
 pub(crate) mod key_switching;
 pub(crate) mod public;
+pub(crate) mod public_forms;
 pub(crate) mod server;
 pub(crate) mod server_serde;
 pub(crate) mod tag;

@@ -393,7 +393,7 @@ impl Conformant for CompressedCiphertextList {
 }
 
 /// `Err` unless `parameters` are the configuration's.
-fn check_parameters(
+pub(crate) fn check_parameters(
     parameters: &crate::shortint::ShortintParameters,
     params: &ConformanceParams,
 ) -> Result<()> {

@@ -2,9 +2,7 @@
 //! over their own serde form (gpufhe's format, whose deserialization checks what it
 //! reads), under a `gpufhe::` name that TFHE-rs refuses by name.
 
-use crate::high_level::{
-    CompressedCiphertextList, CompressedPublicKey, KeySwitchingKey, PublicKey,
-};
+use crate::high_level::CompressedCiphertextList;
 
 /// `Versionize`, `VersionizeOwned`, `Unversionize` as the identity over the type's
 /// serde form, and `Named` as `gpufhe::<name>`.
@@ -41,8 +39,5 @@ macro_rules! own_format {
 }
 
 own_format!(
-    "KeySwitchingKey" [] KeySwitchingKey;
-    "PublicKey" [] PublicKey;
-    "CompressedPublicKey" [] CompressedPublicKey;
     "CompressedCiphertextList" [] CompressedCiphertextList;
 );

@@ -41,6 +41,7 @@ use crate::core_crypto::{
     LweSize, ModulusSwitchType, PolynomialSize,
 };
 use crate::error::{Error, Result};
+use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::{CompressedServerKey, ConfigBuilder, ServerKey};
 use crate::scheduler::SchedulerConfig;
 use crate::shortint::{self, PbsKind, ShortintParameters};
@@ -163,6 +164,91 @@ fn reserve(bytes: usize, what: &'static str) -> Result<crate::memory::MemoryRese
     crate::memory::reserve_host_memory(bytes as u64, what)
 }
 
+/// TFHE-rs's `shortint` server key of gpufhe's CPU key `host`.
+pub(super) fn shortint_server_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintServerKey> {
+    let p = *host.parameters();
+    let bootstrapping_key = bootstrapping_key_to_wire(host)?;
+    let ksk = host.keyswitch_key();
+    Ok(ShortintServerKey {
+        atomic_pattern: AtomicPatternServerKey::Standard(StandardAtomicPatternServerKey {
+            key_switching_key: LweKeyswitchKey {
+                data: lwe_keyswitch_key_to_tfhe_rs_layout(ksk),
+                decomp_base_log: WireBaseLog(p.ks_base_log.0),
+                decomp_level_count: WireLevel(p.ks_level.0),
+                output_lwe_size: WireLweSize(ksk.output_lwe_size().0),
+                ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+            },
+            bootstrapping_key,
+            pbs_order: PBSOrder::KeyswitchBootstrap,
+        }),
+        message_modulus: MessageModulus(p.message_modulus),
+        carry_modulus: CarryModulus(p.carry_modulus),
+        max_degree: MaxDegree(max_degree(&p)),
+        max_noise_level: MaxNoiseLevel(p.max_noise_level),
+        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+    })
+}
+
+/// gpufhe's CPU server key of TFHE-rs's `shortint` server key, checked: its shape
+/// must be that of a known parameter set, whose parameters it takes.
+pub(super) fn shortint_server_key_from_wire(key: ShortintServerKey) -> Result<shortint::ServerKey> {
+    key.ciphertext_modulus.check_native_u64("server key")?;
+    let AtomicPatternServerKey::Standard(ap) = key.atomic_pattern else {
+        return Err(Error::InvalidParameter(
+            "a server key of the KeySwitch32 atomic pattern, which gpufhe does not support".into(),
+        ));
+    };
+    check_order(ap.pbs_order)?;
+    let ksk = ap.key_switching_key;
+    ksk.ciphertext_modulus
+        .check_native_u64("keyswitching key")?;
+    let (bsk, shape) = WireBootstrapKey::of(ap.bootstrapping_key)?;
+    let shape = KeyShape {
+        ks_base_log: ksk.decomp_base_log.0,
+        ks_level: ksk.decomp_level_count.0,
+        message_modulus: key.message_modulus.0,
+        carry_modulus: key.carry_modulus.0,
+        max_noise_level: key.max_noise_level.0,
+        ..shape
+    };
+    let p = shape.parameters()?;
+    check_bookkeeping(&p, key.max_degree.0)?;
+    // TFHE-rs's GGSW ciphertexts (all 2^g of a multi-bit group), as read and as
+    // converted at once.
+    let ggsws = match p.pbs_kind.grouping_factor() {
+        Some(g) => (p.lwe_dimension.0 / g) << g,
+        None => p.lwe_dimension.0,
+    };
+    let _memory = reserve(
+        p.bootstrap_key_shape().ggsw_size().saturating_mul(ggsws) * 16,
+        "reading a TFHE-rs server key",
+    )?;
+    let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
+        ksk.data,
+        DecompositionBaseLog(ksk.decomp_base_log.0),
+        DecompositionLevelCount(ksk.decomp_level_count.0),
+        LweSize(ksk.output_lwe_size.0),
+    )?;
+    let (bootstrap_key, kept) = bsk.into_key(&shape)?;
+    let mut host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
+    host.tfhe_rs_extra = kept.map(Arc::new);
+    Ok(host)
+}
+
+/// A high-level server key computing on the CPU with `host`, tagged `tag`.
+pub(super) fn server_key_of(tag: KeyTag, host: shortint::ServerKey) -> Result<ServerKey> {
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(*host.parameters())?
+        .build();
+    Ok(ServerKey::from_parts(
+        tag,
+        config,
+        host,
+        None,
+        &SchedulerConfig::from_env()?,
+    ))
+}
+
 impl TfheRsForm for ServerKey {
     type Wire = WireServerKey;
 
@@ -174,33 +260,10 @@ impl TfheRsForm for ServerKey {
                     .into(),
             ));
         }
-        let host = self.scheduler().host_key();
-        let p = *host.parameters();
-        let bootstrapping_key = bootstrapping_key_to_wire(self, &p)?;
-        let ksk = host.keyswitch_key();
         Ok(WireServerKey {
             key: HlIntegerServerKey {
                 key: IntegerServerKey {
-                    key: ShortintServerKey {
-                        atomic_pattern: AtomicPatternServerKey::Standard(
-                            StandardAtomicPatternServerKey {
-                                key_switching_key: LweKeyswitchKey {
-                                    data: lwe_keyswitch_key_to_tfhe_rs_layout(ksk),
-                                    decomp_base_log: WireBaseLog(p.ks_base_log.0),
-                                    decomp_level_count: WireLevel(p.ks_level.0),
-                                    output_lwe_size: WireLweSize(ksk.output_lwe_size().0),
-                                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                                },
-                                bootstrapping_key,
-                                pbs_order: PBSOrder::KeyswitchBootstrap,
-                            },
-                        ),
-                        message_modulus: MessageModulus(p.message_modulus),
-                        carry_modulus: CarryModulus(p.carry_modulus),
-                        max_degree: MaxDegree(max_degree(&p)),
-                        max_noise_level: MaxNoiseLevel(p.max_noise_level),
-                        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                    },
+                    key: shortint_server_key_to_wire(self.scheduler().host_key())?,
                 },
                 cpk_key_switching_key_material: None,
                 compression_key: None,
@@ -217,58 +280,8 @@ impl TfheRsForm for ServerKey {
 
     fn from_wire(wire: WireServerKey) -> Result<Self> {
         let hl = wire.key;
-        let key = hl.key.key;
-        key.ciphertext_modulus.check_native_u64("server key")?;
-        let AtomicPatternServerKey::Standard(ap) = key.atomic_pattern else {
-            return Err(Error::InvalidParameter(
-                "a server key of the KeySwitch32 atomic pattern, which gpufhe does not support"
-                    .into(),
-            ));
-        };
-        check_order(ap.pbs_order)?;
-        let ksk = ap.key_switching_key;
-        ksk.ciphertext_modulus
-            .check_native_u64("keyswitching key")?;
-        let (bsk, shape) = WireBootstrapKey::of(ap.bootstrapping_key)?;
-        let shape = KeyShape {
-            ks_base_log: ksk.decomp_base_log.0,
-            ks_level: ksk.decomp_level_count.0,
-            message_modulus: key.message_modulus.0,
-            carry_modulus: key.carry_modulus.0,
-            max_noise_level: key.max_noise_level.0,
-            ..shape
-        };
-        let p = shape.parameters()?;
-        check_bookkeeping(&p, key.max_degree.0)?;
-        // TFHE-rs's GGSW ciphertexts (all 2^g of a multi-bit group), as read and
-        // as converted at once.
-        let ggsws = match p.pbs_kind.grouping_factor() {
-            Some(g) => (p.lwe_dimension.0 / g) << g,
-            None => p.lwe_dimension.0,
-        };
-        let _memory = reserve(
-            p.bootstrap_key_shape().ggsw_size().saturating_mul(ggsws) * 16,
-            "reading a TFHE-rs server key",
-        )?;
-        let keyswitch_key = lwe_keyswitch_key_from_tfhe_rs_layout(
-            ksk.data,
-            DecompositionBaseLog(ksk.decomp_base_log.0),
-            DecompositionLevelCount(ksk.decomp_level_count.0),
-            LweSize(ksk.output_lwe_size.0),
-        )?;
-        let (bootstrap_key, kept) = bsk.into_key(&shape)?;
-        let mut host = shortint::ServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
-        host.tfhe_rs_extra = kept.map(Arc::new);
-        let config = ConfigBuilder::default()
-            .with_insecure_custom_parameters(p)?
-            .build();
-        let key = ServerKey::from_parts(
-            tag_from_wire(&wire.tag),
-            config,
-            host,
-            None,
-            &SchedulerConfig::from_env()?,
-        );
+        let host = shortint_server_key_from_wire(hl.key.key)?;
+        let key = server_key_of(tag_from_wire(&wire.tag), host)?;
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -390,13 +403,10 @@ impl WireBootstrapKey {
     }
 }
 
-/// TFHE-rs's bootstrapping key of `key` (of parameters `p`); a multi-bit one with
-/// the empty-assignment GGSW ciphertexts the key keeps (see [`super::multi_bit`]).
-fn bootstrapping_key_to_wire(
-    key: &ServerKey,
-    p: &ShortintParameters,
-) -> Result<ShortintBootstrappingKey> {
-    let host = key.scheduler().host_key();
+/// TFHE-rs's bootstrapping key of `host`; a multi-bit one with the
+/// empty-assignment GGSW ciphertexts the key keeps (see [`super::multi_bit`]).
+fn bootstrapping_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintBootstrappingKey> {
+    let p = host.parameters();
     let bsk = host.bootstrap_key();
     match p.pbs_kind {
         PbsKind::Classical => Ok(ShortintBootstrappingKey::Classic {
