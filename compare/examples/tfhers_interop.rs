@@ -671,13 +671,19 @@ fn main() {
         (
             "TFHE-rs KeySwitchingKey used by gpufhe",
             Box::new(|| {
-                tfhers_keys::tfhe_keyswitching_key_in_gpufhe(&k.tfhe, tfhe_client_key(small, multi_bit))
+                tfhers_keys::tfhe_keyswitching_key_in_gpufhe(
+                    &k.tfhe,
+                    tfhe_client_key(small, multi_bit),
+                )
             }),
         ),
         (
             "gpufhe KeySwitchingKey used by TFHE-rs",
             Box::new(|| {
-                tfhers_keys::gpufhe_keyswitching_key_in_tfhe(&k.gpufhe, gpufhe_client_key(small, multi_bit))
+                tfhers_keys::gpufhe_keyswitching_key_in_tfhe(
+                    &k.gpufhe,
+                    gpufhe_client_key(small, multi_bit),
+                )
             }),
         ),
         (
