@@ -22,8 +22,10 @@ pub const SERIALIZATION_MAGIC: [u8; 8] = *b"GPUFHE\0\0";
 /// values of older versions are refused with an error that says to regenerate them.
 /// Version 4 writes which form a `PublicKey` or `CompressedPublicKey` has (compact
 /// or TFHE-rs's classical one); earlier versions hold the compact form only, and
-/// are read as such.
-pub const SERIALIZATION_VERSION: u32 = 4;
+/// are read as such. Version 5 stores the seeded packing keyswitching keys of
+/// compression in TFHE-rs's order (their masks drawn in that order); those of
+/// older versions are refused with an error that says to regenerate them.
+pub const SERIALIZATION_VERSION: u32 = 5;
 
 /// The first format version whose seeded values hold a
 /// [`crate::core_crypto::CompressionSeed`].

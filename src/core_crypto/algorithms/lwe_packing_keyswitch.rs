@@ -12,6 +12,7 @@
 use super::decomposition::SignedDecomposer;
 use super::glwe_encryption::encrypt_glwe_into_mask;
 use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
+use super::tfhe_rs_layout::reverse_levels;
 use crate::core_crypto::commons::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
 };
@@ -23,6 +24,10 @@ use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, Noi
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+/// The first format version of gpufhe's own serialization whose seeded packing
+/// keys are in TFHE-rs's order.
+const FIRST_TFHE_RS_PACKING_ORDER_VERSION: u32 = 5;
 
 /// The shape of a packing keyswitching key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,12 +92,13 @@ impl PackingKeyswitchKeyShape {
 }
 
 /// A packing keyswitching key (see the module docs). Layout: input coefficient,
-/// level (1 first), then the `(k + 1) * N` coefficients of a GLWE ciphertext.
+/// level (1 first), then the `(k + 1) * N` coefficients of a GLWE ciphertext
+/// (TFHE-rs stores the levels the other way, `l` first: `tfhe_rs_layout`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "PackingKeyParts")]
 pub struct LwePackingKeyswitchKey {
-    data: Vec<u64>,
-    shape: PackingKeyswitchKeyShape,
+    pub(crate) data: Vec<u64>,
+    pub(crate) shape: PackingKeyswitchKeyShape,
 }
 
 #[derive(Deserialize)]
@@ -120,12 +126,15 @@ impl TryFrom<PackingKeyParts> for LwePackingKeyswitchKey {
 
 /// A packing keyswitching key as a seed and its body polynomials, `k + 1` times
 /// smaller; [`SeededLwePackingKeyswitchKey::decompress`] regenerates the masks.
+/// The bodies are stored, and the masks drawn, in TFHE-rs's order (per input
+/// coefficient, the least significant level first), so that the key is TFHE-rs's
+/// `SeededLwePackingKeyswitchKey` with the same seed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "SeededPackingKeyParts")]
 pub struct SeededLwePackingKeyswitchKey {
-    bodies: Vec<u64>,
-    seed: CompressionSeed,
-    shape: PackingKeyswitchKeyShape,
+    pub(crate) bodies: Vec<u64>,
+    pub(crate) seed: CompressionSeed,
+    pub(crate) shape: PackingKeyswitchKeyShape,
 }
 
 #[derive(Deserialize)]
@@ -139,6 +148,14 @@ impl TryFrom<SeededPackingKeyParts> for SeededLwePackingKeyswitchKey {
     type Error = Error;
 
     fn try_from(parts: SeededPackingKeyParts) -> Result<Self> {
+        let version = crate::serialization::codec::reading_version();
+        if version < FIRST_TFHE_RS_PACKING_ORDER_VERSION {
+            return Err(Error::InvalidParameter(format!(
+                "a seeded packing keyswitching key of format version {version}, whose masks \
+                 are drawn in an order this version of gpufhe no longer uses: generate the \
+                 compression keys again (or keep the expanded ServerKey)"
+            )));
+        }
         parts.shape.validate()?;
         check_container_len(
             "number of bodies of the seeded packing keyswitching key",
@@ -235,7 +252,8 @@ impl SeededLwePackingKeyswitchKey {
     pub fn decompress(&self) -> LwePackingKeyswitchKey {
         let n = self.shape.output_polynomial_size.0;
         let mask_len = self.shape.output_glwe_dimension.0 * n;
-        let data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        let mut data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        reverse_levels(&mut data, self.shape.level.0, mask_len + n);
         LwePackingKeyswitchKey {
             data,
             shape: self.shape,
@@ -289,8 +307,8 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
     let n = shape.output_polynomial_size.0;
     let mask_len = shape.output_glwe_dimension.0 * n;
     let mut bodies = vec![0u64; shape.ciphertext_count() * n];
-    // A body per input coefficient and level, in that order, on the rayon pool (the
-    // values of one generator drawing in order).
+    // A body per input coefficient and level (TFHE-rs's order: level l first), on
+    // the rayon pool (the values of one generator drawing in order).
     let draws = (mask_len as u64, n as u64 * noise.draws_per_sample());
     let scratch = || (vec![0u64; mask_len], vec![0u64; n]);
     draw_in_parallel(
@@ -300,7 +318,7 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
         draws,
         scratch,
         |(mask, plaintext), i, body, rng| {
-            let (s, j) = (input_key.as_slice()[i / level.0], i % level.0 + 1);
+            let (s, j) = (input_key.as_slice()[i / level.0], level.0 - i % level.0);
             plaintext[0] = s.wrapping_mul(1u64 << (64 - j * base_log.0));
             encrypt_glwe_into_mask(output_key, mask, body, plaintext, noise, rng);
             plaintext[0] = 0; // a multiple of a secret key coefficient

@@ -77,15 +77,6 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
 }
 
 impl CompressedServerKey {
-    /// A key of these parts, checked (no compression keys).
-    pub(crate) fn from_parts(
-        tag: KeyTag,
-        config: Config,
-        key: shortint::CompressedServerKey,
-    ) -> Result<Self> {
-        Self::from_parts_with_compression(tag, config, key, None)
-    }
-
     /// A key of these parts, checked (the compression keys against the
     /// configuration).
     pub(crate) fn from_parts_with_compression(

@@ -15,6 +15,7 @@ mod client_key;
 mod compact;
 mod compressed;
 mod compression;
+mod compression_keys;
 mod config;
 mod key_switching;
 mod multi_bit;

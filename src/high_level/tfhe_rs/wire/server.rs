@@ -7,8 +7,12 @@ use super::core::{
     SeededLweKeyswitchKey, SeededLweMultiBitBootstrapKey,
 };
 use super::high_level::Tag;
+use super::compression::{
+    IntegerCompressedCompressionKey, IntegerCompressedDecompressionKey, IntegerCompressionKey,
+    IntegerDecompressionKey,
+};
 use super::shortint::{
-    CarryModulus, CompressionKey, DedicatedCompactKey, KeySwitch32Key, MaxDegree, MaxNoiseLevel,
+    CarryModulus, DedicatedCompactKey, KeySwitch32Key, MaxDegree, MaxNoiseLevel,
     MessageModulus, NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey,
     TranscipheringKey,
 };
@@ -219,8 +223,8 @@ wire!(HlIntegerServerKeyVersions [V0 V1 V2 V3 V4 V5 V6 V7 V8 V9] V10 HlIntegerSe
 pub struct HlIntegerServerKey {
     pub(crate) key: IntegerServerKey,
     pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
-    pub(crate) compression_key: Option<CompressionKey>,
-    pub(crate) decompression_key: Option<CompressionKey>,
+    pub(crate) compression_key: Option<IntegerCompressionKey>,
+    pub(crate) decompression_key: Option<IntegerDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
@@ -332,8 +336,8 @@ HlIntegerCompressedServerKey:
 pub struct HlIntegerCompressedServerKey {
     pub(crate) key: IntegerCompressedServerKey,
     pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
-    pub(crate) compression_key: Option<CompressionKey>,
-    pub(crate) decompression_key: Option<CompressionKey>,
+    pub(crate) compression_key: Option<IntegerCompressedCompressionKey>,
+    pub(crate) decompression_key: Option<IntegerCompressedDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
