@@ -224,7 +224,9 @@ pub(crate) fn lwe_packing_keyswitch_key_from_tfhe_rs_layout(
 }
 
 /// TFHE-rs's `LwePackingKeyswitchKey` data of `key`.
-pub(crate) fn lwe_packing_keyswitch_key_to_tfhe_rs_layout(key: &LwePackingKeyswitchKey) -> Vec<u64> {
+pub(crate) fn lwe_packing_keyswitch_key_to_tfhe_rs_layout(
+    key: &LwePackingKeyswitchKey,
+) -> Vec<u64> {
     let mut data = key.data.clone();
     reverse_levels(&mut data, key.shape.level.0, key.shape.glwe_len());
     data

@@ -28,7 +28,8 @@ use super::wire::server::{
 use crate::core_crypto::tfhe_rs_layout::{
     fourier_bootstrap_key_from_tfhe_rs_fourier, lwe_packing_keyswitch_key_from_tfhe_rs_layout,
     lwe_packing_keyswitch_key_to_tfhe_rs_layout, seeded_lwe_bootstrap_key_from_tfhe_rs_parts,
-    seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts, tfhe_rs_fourier_from_fourier_bootstrap_key,
+    seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts,
+    tfhe_rs_fourier_from_fourier_bootstrap_key,
 };
 use crate::core_crypto::{self, BootstrapKeyShape, PackingKeyswitchKeyShape};
 use crate::error::{Error, Result};
@@ -38,7 +39,7 @@ use crate::shortint::{
 
 /// The compression parameter sets gpufhe knows (TFHE-rs's, and the insecure test
 /// set where it exists), classical decompression only.
-fn known_compression_parameters() -> Vec<CompressionParameters> {
+pub(super) fn known_compression_parameters() -> Vec<CompressionParameters> {
     use crate::shortint::*;
     #[allow(unused_mut)]
     let mut known = vec![
@@ -239,7 +240,8 @@ pub(super) fn compression_keys_from_wire(
     };
     check_standard(switch == ModulusSwitchConfiguration::Standard)?;
     let pk = ck.packing_key_switching_key;
-    pk.ciphertext_modulus.check_native_u64("packing keyswitching key")?;
+    pk.ciphertext_modulus
+        .check_native_u64("packing keyswitching key")?;
     let decompression_shape = decompression_shape(
         bsk.input_lwe_dimension.0,
         bsk.glwe_size.0,
@@ -292,7 +294,10 @@ pub(super) fn compression_keys_from_wire(
 /// TFHE-rs's seeded compression and decompression keys of gpufhe's `keys`.
 pub(super) fn compressed_compression_keys_to_wire(
     keys: &CompressedCompressionKeys,
-) -> Result<(IntegerCompressedCompressionKey, IntegerCompressedDecompressionKey)> {
+) -> Result<(
+    IntegerCompressedCompressionKey,
+    IntegerCompressedDecompressionKey,
+)> {
     let c = &keys.parameters;
     check_classic(c)?;
     let shape = keys.packing.shape();
@@ -354,7 +359,8 @@ pub(super) fn compressed_compression_keys_from_wire(
     };
     check_standard(switch == CompressedModulusSwitchConfiguration::Standard)?;
     let pk = ck.packing_key_switching_key;
-    pk.ciphertext_modulus.check_native_u64("packing keyswitching key")?;
+    pk.ciphertext_modulus
+        .check_native_u64("packing keyswitching key")?;
     let ggsw = bsk.ggsw_list;
     ggsw.ciphertext_modulus
         .check_native_u64("decompression key")?;

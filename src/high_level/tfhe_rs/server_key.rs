@@ -250,7 +250,8 @@ fn server_key_with_compression(
     host: shortint::ServerKey,
     compression: Option<shortint::CompressionKeys>,
 ) -> Result<ServerKey> {
-    let mut builder = ConfigBuilder::default().with_insecure_custom_parameters(*host.parameters())?;
+    let mut builder =
+        ConfigBuilder::default().with_insecure_custom_parameters(*host.parameters())?;
     if let Some(c) = &compression {
         builder = builder.enable_compression(c.parameters);
     }
@@ -296,8 +297,11 @@ impl TfheRsForm for ServerKey {
     fn from_wire(wire: WireServerKey) -> Result<Self> {
         let hl = wire.key;
         let host = shortint_server_key_from_wire(hl.key.key)?;
-        let compression =
-            compression_keys_from_wire(hl.compression_key, hl.decompression_key, host.parameters())?;
+        let compression = compression_keys_from_wire(
+            hl.compression_key,
+            hl.decompression_key,
+            host.parameters(),
+        )?;
         let key = server_key_with_compression(tag_from_wire(&wire.tag), host, compression)?;
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
@@ -469,7 +473,10 @@ fn bootstrapping_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintBoots
 
 /// TFHE-rs's Fourier bootstrap key of `shape` (its input dimension as written)
 /// from its polynomials.
-pub(super) fn fourier_to_wire(shape: &BootstrapKeyShape, polys: Vec<c64>) -> FourierLweBootstrapKey {
+pub(super) fn fourier_to_wire(
+    shape: &BootstrapKeyShape,
+    polys: Vec<c64>,
+) -> FourierLweBootstrapKey {
     FourierLweBootstrapKey {
         fourier: FourierPolynomialList(FourierPolynomials {
             polynomial_size: shape.polynomial_size.0,
@@ -503,14 +510,16 @@ impl TfheRsForm for CompressedServerKey {
     type Wire = WireCompressed;
 
     fn to_wire(&self) -> Result<WireCompressed> {
-        let (compression_key, decompression_key) =
-            match self.compression_keys().map(compressed_compression_keys_to_wire) {
-                Some(keys) => {
-                    let (c, d) = keys?;
-                    (Some(c), Some(d))
-                }
-                None => (None, None),
-            };
+        let (compression_key, decompression_key) = match self
+            .compression_keys()
+            .map(compressed_compression_keys_to_wire)
+        {
+            Some(keys) => {
+                let (c, d) = keys?;
+                (Some(c), Some(d))
+            }
+            None => (None, None),
+        };
         let key = self.shortint_key();
         let p = *key.parameters();
         let (ksk, bsk) = (&key.keyswitch_key, &key.bootstrap_key);

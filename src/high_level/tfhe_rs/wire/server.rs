@@ -1,20 +1,19 @@
 //! TFHE-rs's server keys, plain and compressed, as serialized
 //! (docs/tfhe-rs-format.md, section 7).
 
+use super::compression::{
+    IntegerCompressedCompressionKey, IntegerCompressedDecompressionKey, IntegerCompressionKey,
+    IntegerDecompressionKey,
+};
 use super::core::{
     CiphertextModulus, DecompositionBaseLog, DecompositionLevelCount, GlweSize,
     LweBskGroupingFactor, LweDimension, LweKeyswitchKey, PBSOrder, SeededLweBootstrapKey,
     SeededLweKeyswitchKey, SeededLweMultiBitBootstrapKey,
 };
 use super::high_level::Tag;
-use super::compression::{
-    IntegerCompressedCompressionKey, IntegerCompressedDecompressionKey, IntegerCompressionKey,
-    IntegerDecompressionKey,
-};
 use super::shortint::{
-    CarryModulus, DedicatedCompactKey, KeySwitch32Key, MaxDegree, MaxNoiseLevel,
-    MessageModulus, NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey,
-    TranscipheringKey,
+    CarryModulus, DedicatedCompactKey, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
+    NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
