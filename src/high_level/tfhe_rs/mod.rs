@@ -20,11 +20,14 @@ mod compression_keys;
 mod config;
 mod key_switching;
 mod multi_bit;
+mod oprf;
 mod parameters;
 mod public_key;
 pub(crate) mod safe;
 mod server_key;
 pub(crate) mod values;
+
+pub(crate) use oprf::expand_oprf_key;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
