@@ -125,8 +125,8 @@ fn hostile_lists_and_compression_keys_are_errs() {
 }
 
 /// Truncated and corrupted compressed server keys with compression keys: `Err` or
-/// a key, never a panic; a key whose compression keys are not TFHE-rs's known
-/// shapes: `Err`.
+/// a key, never a panic; gpufhe's own files of such keys before format version 5:
+/// `Err`.
 #[test]
 fn hostile_server_keys_with_compression_keys_are_errs() {
     let config = ConfigBuilder::default()
@@ -134,8 +134,21 @@ fn hostile_server_keys_with_compression_keys_are_errs() {
         .unwrap()
         .enable_compression(COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
     let client_key = ClientKey::generate(config);
+    let key = CompressedServerKey::new(&client_key);
+    // gpufhe's own format before version 5 drew the seeded packing key's masks in
+    // another order: refused, saying to regenerate.
+    let mut own = Vec::new();
+    gpufhe::serialization::safe_serialize(&key, &mut own, LIMIT).unwrap();
+    assert_eq!(own[8..12], 5u32.to_le_bytes());
+    own[8..12].copy_from_slice(&4u32.to_le_bytes());
+    let e = with_insecure_parameters_allowed(|| {
+        gpufhe::serialization::safe_deserialize::<CompressedServerKey>(own.as_slice(), LIMIT)
+    })
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("generate the compression keys again"), "{e}");
     let mut bytes = Vec::new();
-    safe_serialize(&CompressedServerKey::new(&client_key), &mut bytes, LIMIT).unwrap();
+    safe_serialize(&key, &mut bytes, LIMIT).unwrap();
     let read = |bytes: &[u8]| {
         with_insecure_parameters_allowed(|| safe_deserialize::<CompressedServerKey>(bytes, LIMIT))
     };
