@@ -31,6 +31,9 @@ pub const SERIALIZATION_VERSION: u32 = 5;
 /// [`crate::core_crypto::CompressionSeed`].
 const FIRST_AES_SEED_VERSION: u32 = 3;
 
+/// The first format version whose seeded packing keys are in TFHE-rs's order.
+const FIRST_TFHE_RS_PACKING_ORDER_VERSION: u32 = 5;
+
 /// The oldest format version [`safe_deserialize`] reads.
 pub const OLDEST_SERIALIZATION_VERSION: u32 = 1;
 
@@ -230,7 +233,10 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
     }
     with_reading_version(version, || {
         crate::core_crypto::with_legacy_seeds(version < FIRST_AES_SEED_VERSION, || {
-            bincode::serde::decode_from_std_read(&mut limited, CODEC)
+            crate::core_crypto::with_legacy_packing_order(
+                version < FIRST_TFHE_RS_PACKING_ORDER_VERSION,
+                || bincode::serde::decode_from_std_read(&mut limited, CODEC),
+            )
         })
     })
     .map_err(|e| {

@@ -14,7 +14,8 @@ use super::glwe_encryption::encrypt_glwe_into_mask;
 use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
 use super::tfhe_rs_layout::reverse_levels;
 use crate::core_crypto::commons::{
-    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
+    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, GlweSize, LweDimension,
+    PolynomialSize,
 };
 use crate::core_crypto::entities::{
     check_container_len, check_decomposition, check_dimensions, check_polynomial_size,
@@ -25,9 +26,25 @@ use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The first format version of gpufhe's own serialization whose seeded packing
-/// keys are in TFHE-rs's order.
-const FIRST_TFHE_RS_PACKING_ORDER_VERSION: u32 = 5;
+thread_local! {
+    /// Whether the seeded packing keys being read come from gpufhe's own format
+    /// before it drew their masks in TFHE-rs's order (format version 5).
+    static READING_OLD_PACKING_ORDER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the deserialization of [`SeededLwePackingKeyswitchKey`] refusing
+/// the keys of gpufhe's own format before version 5 (whose masks were drawn in
+/// another order) when `legacy`; restored afterwards.
+pub(crate) fn with_legacy_packing_order<R>(legacy: bool, f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            READING_OLD_PACKING_ORDER.with(|v| v.set(self.0));
+        }
+    }
+    let _restore = Restore(READING_OLD_PACKING_ORDER.with(|v| v.replace(legacy)));
+    f()
+}
 
 /// The shape of a packing keyswitching key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,13 +165,13 @@ impl TryFrom<SeededPackingKeyParts> for SeededLwePackingKeyswitchKey {
     type Error = Error;
 
     fn try_from(parts: SeededPackingKeyParts) -> Result<Self> {
-        let version = crate::serialization::codec::reading_version();
-        if version < FIRST_TFHE_RS_PACKING_ORDER_VERSION {
-            return Err(Error::InvalidParameter(format!(
-                "a seeded packing keyswitching key of format version {version}, whose masks \
-                 are drawn in an order this version of gpufhe no longer uses: generate the \
-                 compression keys again (or keep the expanded ServerKey)"
-            )));
+        if READING_OLD_PACKING_ORDER.with(|v| v.get()) {
+            return Err(Error::InvalidParameter(
+                "a seeded packing keyswitching key of gpufhe's format before version 5, whose \
+                 masks are drawn in an order this version of gpufhe no longer uses: generate \
+                 the compression keys again (or keep the expanded ServerKey)"
+                    .into(),
+            ));
         }
         parts.shape.validate()?;
         check_container_len(
@@ -439,6 +456,96 @@ fn sub_scaled_rotated(out: &mut [u64], p: &[u64], d: u64, t: usize) {
     for (o, &x) in low.iter_mut().zip(&p[n - t..]) {
         *o = o.wrapping_add(x.wrapping_mul(d));
     }
+}
+
+// TFHE-rs's layout of the packing keyswitching key (`tfhe_rs_layout` explains the
+// level order).
+
+/// The shape of a packing keyswitching key of `len` values (`per_coefficient` per
+/// input coefficient) in TFHE-rs's form, which stores no input dimension.
+fn packing_shape_of(
+    len: usize,
+    per_coefficient: usize,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    output_glwe_size: GlweSize,
+    output_polynomial_size: PolynomialSize,
+) -> Result<PackingKeyswitchKeyShape> {
+    if per_coefficient == 0 || len % per_coefficient != 0 {
+        return Err(Error::InvalidParameter(format!(
+            "a packing keyswitching key of {len} values is not a whole number of input \
+             coefficients of {per_coefficient} values"
+        )));
+    }
+    let shape = PackingKeyswitchKeyShape {
+        input_lwe_dimension: LweDimension(len / per_coefficient),
+        output_glwe_dimension: GlweDimension(output_glwe_size.0.saturating_sub(1)),
+        output_polynomial_size,
+        base_log,
+        level,
+    };
+    shape.validate()?;
+    Ok(shape)
+}
+
+/// A packing keyswitching key from TFHE-rs's `LwePackingKeyswitchKey` data (levels
+/// least significant first, as the LWE keyswitching key); `Err` for inconsistent
+/// sizes or an invalid decomposition.
+pub(crate) fn lwe_packing_keyswitch_key_from_tfhe_rs_layout(
+    mut data: Vec<u64>,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    output_glwe_size: GlweSize,
+    output_polynomial_size: PolynomialSize,
+) -> Result<LwePackingKeyswitchKey> {
+    let row = output_glwe_size.0.saturating_mul(output_polynomial_size.0);
+    let per = level.0.saturating_mul(row);
+    let shape = packing_shape_of(
+        data.len(),
+        per,
+        base_log,
+        level,
+        output_glwe_size,
+        output_polynomial_size,
+    )?;
+    reverse_levels(&mut data, level.0, row);
+    Ok(LwePackingKeyswitchKey { data, shape })
+}
+
+/// TFHE-rs's `LwePackingKeyswitchKey` data of `key`.
+pub(crate) fn lwe_packing_keyswitch_key_to_tfhe_rs_layout(
+    key: &LwePackingKeyswitchKey,
+) -> Vec<u64> {
+    let mut data = key.data.clone();
+    reverse_levels(&mut data, key.shape.level.0, key.shape.glwe_len());
+    data
+}
+
+/// A seeded packing keyswitching key from TFHE-rs's `SeededLwePackingKeyswitchKey`
+/// parts: its body polynomials as they are (gpufhe's seeded packing keys use
+/// TFHE-rs's order).
+pub(crate) fn seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts(
+    bodies: Vec<u64>,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    output_glwe_size: GlweSize,
+    output_polynomial_size: PolynomialSize,
+    seed: CompressionSeed,
+) -> Result<SeededLwePackingKeyswitchKey> {
+    let per = level.0.saturating_mul(output_polynomial_size.0);
+    let shape = packing_shape_of(
+        bodies.len(),
+        per,
+        base_log,
+        level,
+        output_glwe_size,
+        output_polynomial_size,
+    )?;
+    Ok(SeededLwePackingKeyswitchKey {
+        bodies,
+        seed,
+        shape,
+    })
 }
 
 #[cfg(test)]

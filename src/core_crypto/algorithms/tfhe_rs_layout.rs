@@ -12,6 +12,9 @@
 //!   j)` times `S_c` and `-factor`). gpufhe orders the rows of a GGSW
 //!   component-major (`c`, then `j = 1..l`), TFHE-rs level-major (`j = l` down to
 //!   1, then `c`): the conversion permutes the rows.
+//! - **Packing keyswitching key** (compression): as the keyswitching key, with
+//!   GLWE ciphertexts for rows; its conversions are beside it
+//!   (`lwe_packing_keyswitch`, which this module's `reverse_levels` serves).
 //! - **Seeded keys** store their bodies, and draw their masks, in TFHE-rs's order
 //!   (so that a compressed key of either library expands in the other); their
 //!   `decompress` converts to gpufhe's order.
@@ -33,13 +36,7 @@
 // The conversions are called by the TFHE-rs wire layer (`high_level::tfhe_rs`).
 #![cfg_attr(not(test), allow(dead_code))]
 
-use super::lwe_packing_keyswitch::{
-    LwePackingKeyswitchKey, PackingKeyswitchKeyShape, SeededLwePackingKeyswitchKey,
-};
-use crate::core_crypto::commons::{
-    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, GlweSize, LweDimension, LweSize,
-    PolynomialSize,
-};
+use crate::core_crypto::commons::{DecompositionBaseLog, DecompositionLevelCount, LweSize};
 use crate::core_crypto::entities::{
     check_container_len, BootstrapKeyShape, FourierLweBootstrapKey, KeyswitchKeyShape,
     LweBootstrapKey, LweKeyswitchKey, SeededLweBootstrapKey, SeededLweKeyswitchKey,
@@ -166,93 +163,6 @@ pub(crate) fn seeded_lwe_keyswitch_key_from_tfhe_rs_parts(
 ) -> Result<SeededLweKeyswitchKey> {
     let shape = ksk_shape_of(bodies.len(), level.0, base_log, level, output_lwe_size)?;
     Ok(SeededLweKeyswitchKey {
-        bodies,
-        seed,
-        shape,
-    })
-}
-
-/// The shape of a packing keyswitching key of `len` values (`per_coefficient` per
-/// input coefficient) in TFHE-rs's form, which stores no input dimension.
-fn packing_shape_of(
-    len: usize,
-    per_coefficient: usize,
-    base_log: DecompositionBaseLog,
-    level: DecompositionLevelCount,
-    output_glwe_size: GlweSize,
-    output_polynomial_size: PolynomialSize,
-) -> Result<PackingKeyswitchKeyShape> {
-    if per_coefficient == 0 || len % per_coefficient != 0 {
-        return Err(Error::InvalidParameter(format!(
-            "a packing keyswitching key of {len} values is not a whole number of input \
-             coefficients of {per_coefficient} values"
-        )));
-    }
-    let shape = PackingKeyswitchKeyShape {
-        input_lwe_dimension: LweDimension(len / per_coefficient),
-        output_glwe_dimension: GlweDimension(output_glwe_size.0.saturating_sub(1)),
-        output_polynomial_size,
-        base_log,
-        level,
-    };
-    shape.validate()?;
-    Ok(shape)
-}
-
-/// A packing keyswitching key from TFHE-rs's `LwePackingKeyswitchKey` data (levels
-/// least significant first, as the LWE keyswitching key); `Err` for inconsistent
-/// sizes or an invalid decomposition.
-pub(crate) fn lwe_packing_keyswitch_key_from_tfhe_rs_layout(
-    mut data: Vec<u64>,
-    base_log: DecompositionBaseLog,
-    level: DecompositionLevelCount,
-    output_glwe_size: GlweSize,
-    output_polynomial_size: PolynomialSize,
-) -> Result<LwePackingKeyswitchKey> {
-    let row = output_glwe_size.0.saturating_mul(output_polynomial_size.0);
-    let per = level.0.saturating_mul(row);
-    let shape = packing_shape_of(
-        data.len(),
-        per,
-        base_log,
-        level,
-        output_glwe_size,
-        output_polynomial_size,
-    )?;
-    reverse_levels(&mut data, level.0, row);
-    Ok(LwePackingKeyswitchKey { data, shape })
-}
-
-/// TFHE-rs's `LwePackingKeyswitchKey` data of `key`.
-pub(crate) fn lwe_packing_keyswitch_key_to_tfhe_rs_layout(
-    key: &LwePackingKeyswitchKey,
-) -> Vec<u64> {
-    let mut data = key.data.clone();
-    reverse_levels(&mut data, key.shape.level.0, key.shape.glwe_len());
-    data
-}
-
-/// A seeded packing keyswitching key from TFHE-rs's `SeededLwePackingKeyswitchKey`
-/// parts: its body polynomials as they are (gpufhe's seeded packing keys use
-/// TFHE-rs's order).
-pub(crate) fn seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts(
-    bodies: Vec<u64>,
-    base_log: DecompositionBaseLog,
-    level: DecompositionLevelCount,
-    output_glwe_size: GlweSize,
-    output_polynomial_size: PolynomialSize,
-    seed: CompressionSeed,
-) -> Result<SeededLwePackingKeyswitchKey> {
-    let per = level.0.saturating_mul(output_polynomial_size.0);
-    let shape = packing_shape_of(
-        bodies.len(),
-        per,
-        base_log,
-        level,
-        output_glwe_size,
-        output_polynomial_size,
-    )?;
-    Ok(SeededLwePackingKeyswitchKey {
         bodies,
         seed,
         shape,

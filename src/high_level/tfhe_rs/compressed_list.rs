@@ -11,7 +11,7 @@
 
 use super::compact::{kind_from_wire, kind_to_wire};
 use super::parameters::{tag_from_wire, tag_to_wire};
-use super::wire::compression::{
+use super::wire::compressed_list::{
     CompressedCiphertextList as WireList, CompressedCiphertextListMeta,
     CompressedModulusSwitchedGlweCiphertext, IntegerCompressedCiphertextList,
     ShortintCompressedCiphertextList,
@@ -138,7 +138,7 @@ impl TfheRsForm for CompressedCiphertextList {
                 glwe_to_wire(c, words, c.lwe_per_glwe.min(total - g * c.lwe_per_glwe))
             })
             .collect();
-        let meta = (total > 0).then(|| CompressedCiphertextListMeta {
+        let meta = (total > 0).then_some(CompressedCiphertextListMeta {
             ciphertext_modulus: CiphertextModulus::NATIVE_U64,
             message_modulus: MessageModulus(p.message_modulus),
             carry_modulus: CarryModulus(p.carry_modulus),

@@ -8,30 +8,30 @@
 //! are). The keys do not hold the compression parameters' noise: they are those of
 //! the known compression set whose shape they have.
 
+use super::fourier::{fourier_polynomials, fourier_to_wire};
 use super::parameters::{seed_from_wire, seed_to_wire};
-use super::server_key::{fourier_polynomials, fourier_to_wire};
-use super::wire::compression::{
-    IntegerCompressedCompressionKey, IntegerCompressedDecompressionKey, IntegerCompressionKey,
-    IntegerDecompressionKey, LwePackingKeyswitchKey as WirePacking,
-    SeededLwePackingKeyswitchKey as WireSeededPacking, ShortintCompressedCompressionKey,
-    ShortintCompressedDecompressionKey, ShortintCompressionKey, ShortintDecompressionKey,
-};
 use super::wire::core::{
     CiphertextModulus, CiphertextModulusLog, DecompositionBaseLog as WireBaseLog,
     DecompositionLevelCount as WireLevel, GlweSize, LweCiphertextCount,
     PolynomialSize as WirePolynomialSize, SeededGgswCiphertextList, SeededLweBootstrapKey,
 };
 use super::wire::server::{
-    CompressedModulusSwitchConfiguration, ModulusSwitchConfiguration, ShortintBootstrappingKey,
-    ShortintCompressedBootstrappingKey,
+    CompressedModulusSwitchConfiguration, IntegerCompressedCompressionKey,
+    IntegerCompressedDecompressionKey, IntegerCompressionKey, IntegerDecompressionKey,
+    LwePackingKeyswitchKey as WirePacking, ModulusSwitchConfiguration,
+    SeededLwePackingKeyswitchKey as WireSeededPacking, ShortintBootstrappingKey,
+    ShortintCompressedBootstrappingKey, ShortintCompressedCompressionKey,
+    ShortintCompressedDecompressionKey, ShortintCompressionKey, ShortintDecompressionKey,
 };
 use crate::core_crypto::tfhe_rs_layout::{
-    fourier_bootstrap_key_from_tfhe_rs_fourier, lwe_packing_keyswitch_key_from_tfhe_rs_layout,
-    lwe_packing_keyswitch_key_to_tfhe_rs_layout, seeded_lwe_bootstrap_key_from_tfhe_rs_parts,
-    seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts,
+    fourier_bootstrap_key_from_tfhe_rs_fourier, seeded_lwe_bootstrap_key_from_tfhe_rs_parts,
     tfhe_rs_fourier_from_fourier_bootstrap_key,
 };
 use crate::core_crypto::{self, BootstrapKeyShape, PackingKeyswitchKeyShape};
+use crate::core_crypto::{
+    lwe_packing_keyswitch_key_from_tfhe_rs_layout, lwe_packing_keyswitch_key_to_tfhe_rs_layout,
+    seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts,
+};
 use crate::error::{Error, Result};
 use crate::shortint::{
     CompressedCompressionKeys, CompressionKeys, CompressionParameters, ShortintParameters,

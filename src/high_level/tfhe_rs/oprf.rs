@@ -5,8 +5,8 @@
 //! TFHE-rs's layout (`core_crypto::algorithms::tfhe_rs_layout`). gpufhe does not
 //! compute with it: it is kept to be written back with the server key.
 
+use super::fourier::fourier_to_wire;
 use super::parameters::seed_from_wire;
-use super::server_key::fourier_to_wire;
 use super::wire::core::SeededGgswCiphertextList;
 use super::wire::server::{
     CompressedOprfBootstrappingKey, CompressedOprfServerKey, FourierLweMultiBitBootstrapKey,

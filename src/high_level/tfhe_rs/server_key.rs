@@ -12,23 +12,22 @@ use super::compression_keys::{
     compressed_compression_keys_from_wire, compressed_compression_keys_to_wire,
     compression_keys_from_wire, compression_keys_to_wire,
 };
+use super::fourier::{fourier_polynomials, fourier_to_wire};
 use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs};
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
 use super::wire::core::{
     CiphertextModulus, DecompositionBaseLog as WireBaseLog, DecompositionLevelCount as WireLevel,
-    GlweSize, LweBskGroupingFactor, LweDimension as WireLweDimension, LweKeyswitchKey,
-    LweSize as WireLweSize, PBSOrder, PolynomialSize as WirePolynomialSize,
-    SeededGgswCiphertextList, SeededLweBootstrapKey, SeededLweKeyswitchKey,
-    SeededLweMultiBitBootstrapKey,
+    GlweSize, LweBskGroupingFactor, LweKeyswitchKey, LweSize as WireLweSize, PBSOrder,
+    PolynomialSize as WirePolynomialSize, SeededGgswCiphertextList, SeededLweBootstrapKey,
+    SeededLweKeyswitchKey, SeededLweMultiBitBootstrapKey,
 };
 use super::wire::server::{
     AtomicPatternServerKey, CompressedAtomicPatternServerKey, CompressedModulusSwitchConfiguration,
     CompressedServerKey as WireCompressed, CompressedStandardAtomicPatternServerKey,
-    FourierLweBootstrapKey, FourierLweMultiBitBootstrapKey, FourierPolynomialList,
-    FourierPolynomials, HlIntegerCompressedServerKey, HlIntegerServerKey,
-    IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
+    FourierLweBootstrapKey, FourierLweMultiBitBootstrapKey, HlIntegerCompressedServerKey,
+    HlIntegerServerKey, IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
     ServerKey as WireServerKey, ShortintBootstrappingKey, ShortintCompressedBootstrappingKey,
     ShortintCompressedServerKey, ShortintServerKey, StandardAtomicPatternServerKey,
 };
@@ -50,7 +49,6 @@ use crate::high_level::{CompressedServerKey, ConfigBuilder, ServerKey};
 use crate::scheduler::SchedulerConfig;
 use crate::shortint::{self, PbsKind, ShortintParameters};
 use std::sync::Arc;
-use tfhe_fft::c64;
 
 /// What a TFHE-rs server key says of its parameters.
 #[derive(Clone, Copy, PartialEq)]
@@ -469,32 +467,6 @@ fn bootstrapping_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintBoots
             })
         }
     }
-}
-
-/// TFHE-rs's Fourier bootstrap key of `shape` (its input dimension as written)
-/// from its polynomials.
-pub(super) fn fourier_to_wire(
-    shape: &BootstrapKeyShape,
-    polys: Vec<c64>,
-) -> FourierLweBootstrapKey {
-    FourierLweBootstrapKey {
-        fourier: FourierPolynomialList(FourierPolynomials {
-            polynomial_size: shape.polynomial_size.0,
-            values: polys.into_iter().map(|z| (z.re, z.im)).collect(),
-        }),
-        input_lwe_dimension: WireLweDimension(shape.input_lwe_dimension.0),
-        glwe_size: GlweSize(shape.glwe_dimension.0 + 1),
-        decomposition_base_log: WireBaseLog(shape.base_log.0),
-        decomposition_level_count: WireLevel(shape.level.0),
-    }
-}
-
-/// The complex values of TFHE-rs's Fourier polynomials as read.
-pub(super) fn fourier_polynomials(values: Vec<(f64, f64)>) -> Vec<c64> {
-    values
-        .into_iter()
-        .map(|(re, im)| c64::new(re, im))
-        .collect()
 }
 
 /// The shape TFHE-rs's bootstrap key of `p` states (the small key's dimension as
