@@ -54,6 +54,26 @@ impl TryFrom<ListParts> for CompressedBlockList {
 }
 
 impl CompressedBlockList {
+    /// A list of these parts, checked (see [`CompressedBlockList::validate`]).
+    pub(crate) fn from_parts(
+        parameters: ShortintParameters,
+        compression: CompressionParameters,
+        count: usize,
+        glwes: Vec<Vec<u64>>,
+    ) -> Result<Self> {
+        Self::try_from(ListParts {
+            parameters,
+            compression,
+            count,
+            glwes,
+        })
+    }
+
+    /// The bit-packed GLWE ciphertexts, one per `lwe_per_glwe` blocks.
+    pub(crate) fn glwes(&self) -> &[Vec<u64>] {
+        &self.glwes
+    }
+
     /// The number of blocks.
     ///
     /// ```
