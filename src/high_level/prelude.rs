@@ -16,3 +16,4 @@ pub use super::{
 pub use super::{BitSlice, Flip, FusedMulScalarDiv, FusedScalarMulScalarDiv, ScalarIfThenElse};
 pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
 pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
+pub use super::squashed::SquashNoise;

@@ -98,3 +98,16 @@ pub fn decrypt_squashed_radix(
         (value << drop) >> drop
     })
 }
+
+/// Trivial (noiseless) blocks of the `count` low digits of `value`, to be squashed
+/// like encrypted ones.
+pub fn trivial_radix_blocks(
+    server_key: &ServerKey,
+    value: U2048,
+    count: usize,
+) -> Result<Vec<Ciphertext>> {
+    crate::integer::radix::clear_digits(value, server_key.parameters().message_modulus, count)
+        .into_iter()
+        .map(|digit| server_key.create_trivial(digit))
+        .collect()
+}
