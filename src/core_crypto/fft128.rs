@@ -165,9 +165,8 @@ impl Fft128 {
         self.plan.inv(re0, re1, im0, im1);
         // The inverse is unnormalised (times N/2); back to units of 2^-128.
         let scale = 2f64.powi(128 - half.trailing_zeros() as i32);
-        let convert = |hi: f64, lo: f64| {
-            f64_mod_2_128(hi * scale).wrapping_add(f64_mod_2_128(lo * scale))
-        };
+        let convert =
+            |hi: f64, lo: f64| f64_mod_2_128(hi * scale).wrapping_add(f64_mod_2_128(lo * scale));
         let (out_re, out_im) = out.split_at_mut(half);
         for j in 0..half {
             out_re[j] = out_re[j].wrapping_add(convert(re0[j], re1[j]));
@@ -255,11 +254,20 @@ mod tests {
     /// 106 leading bits (the double-double's precision).
     #[test]
     fn conversions_round_trip() {
-        for x in [0u128, 1, u128::MAX, 1 << 127, 0x3ff_ffff_ffff_ffff_ffff_ffff_ffff << 20] {
+        for x in [
+            0u128,
+            1,
+            u128::MAX,
+            1 << 127,
+            0x3ff_ffff_ffff_ffff_ffff_ffff_ffff << 20,
+        ] {
             let (h, l) = i128_to_f128(x);
             assert_eq!(f64_mod_2_128(h).wrapping_add(f64_mod_2_128(l)), x);
         }
-        for x in [(1u128 << 127) - 1, 0x1234_5678_9abc_def0_1122_3344_5566_7788] {
+        for x in [
+            (1u128 << 127) - 1,
+            0x1234_5678_9abc_def0_1122_3344_5566_7788,
+        ] {
             let (h, l) = i128_to_f128(x);
             let back = f64_mod_2_128(h).wrapping_add(f64_mod_2_128(l));
             assert!((back.wrapping_sub(x) as i128).unsigned_abs() <= 1 << 22);

@@ -197,10 +197,10 @@ pub use raw_parts::{
     OprfServerKey, ReRandomizationMetadata, ServerKeyParts, UnsupportedKeyPart,
 };
 pub use seed::{OprfSeed, Seed};
-pub use squashed::{SquashNoise, SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint};
 pub use serialization::config::*;
 pub use serialization::conformance::ParameterSetConformant;
 pub use serialization::list_size::ListSizeConstraint;
+pub use squashed::{SquashNoise, SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint};
 pub use tfhe_rs::safe::{
     DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
 };

@@ -1,6 +1,7 @@
 //! The traits of the high-level API: `use gpufhe::prelude::*;`.
 
 pub use super::array::FheSliceDotProduct;
+pub use super::squashed::SquashNoise;
 pub use super::traits::{
     CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,
     FheTrivialEncrypt, FheTryDecrypt, FheTryEncrypt, FheTryTrivialEncrypt, FheWait, IfThenElse,
@@ -16,4 +17,3 @@ pub use super::{
 pub use super::{BitSlice, Flip, FusedMulScalarDiv, FusedScalarMulScalarDiv, ScalarIfThenElse};
 pub use super::{CiphertextList, FheKeyswitch, IfThenZero, ParameterSetConformant};
 pub use crate::backend::gpu::{check_valid_cuda_malloc, check_valid_cuda_malloc_assert_oom};
-pub use super::squashed::SquashNoise;

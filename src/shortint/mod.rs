@@ -40,8 +40,8 @@ pub use key_switching::{
     EncryptionKeyChoice, KeySwitchingKey, ShortintKeySwitchingParameters,
     PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
-pub use noise_squashing::*;
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
+pub use noise_squashing::*;
 pub use oprf::{oprf_seed_blocks, oprf_seed_blocks_from_bytes, seed_block_info};
 pub use parameters::*;
 pub(crate) use pbs_stats::count_bootstraps;

@@ -213,11 +213,8 @@ impl NoiseSquashingPrivateKey {
         secret: &mut SecretRandomGenerator,
     ) -> Result<Self> {
         params.validate()?;
-        let key = GlweSecretKey::generate_binary(
-            params.glwe_dimension,
-            params.polynomial_size,
-            secret,
-        )?;
+        let key =
+            GlweSecretKey::generate_binary(params.glwe_dimension, params.polynomial_size, secret)?;
         Ok(Self { key, params })
     }
 
@@ -369,11 +366,8 @@ impl NoiseSquashingKey {
         degree: u64,
     ) -> Result<SquashedNoiseBlock> {
         let p = &self.params;
-        let switched = modulus_switch_lwe_ciphertext(
-            small,
-            p.polynomial_size.log2() + 1,
-            p.modulus_switch,
-        )?;
+        let switched =
+            modulus_switch_lwe_ciphertext(small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
         let lut = identity_lookup_table_128(
             p.polynomial_size,
             p.glwe_dimension,

@@ -168,7 +168,11 @@ fn encrypt_ggsws_128(
     let rows = shape.rows_per_ggsw();
     let mask_words = (rows * 2 * shape.glwe_dimension.0 * n) as u64;
     let noise_draws = (rows * n) as u64 * noise.draws_per_sample();
-    let row_len = if with_masks { shape.ggsw_size() / rows } else { n };
+    let row_len = if with_masks {
+        shape.ggsw_size() / rows
+    } else {
+        n
+    };
     let start = &*rng;
     out.par_chunks_mut(rows * row_len)
         .enumerate()
@@ -250,7 +254,15 @@ pub fn generate_seeded_lwe_bootstrap_key_128(
     rng.reseed_masks(mask_seed);
     let n = shape.polynomial_size.0;
     let mut bodies = vec![0u128; shape.rows_per_ggsw() * n * shape.input_lwe_dimension.0];
-    encrypt_ggsws_128(input_key, output_key, &shape, noise, rng, &mut bodies, false);
+    encrypt_ggsws_128(
+        input_key,
+        output_key,
+        &shape,
+        noise,
+        rng,
+        &mut bodies,
+        false,
+    );
     Ok(SeededLweBootstrapKey128 {
         bodies,
         seed: mask_seed,
@@ -272,7 +284,10 @@ impl SeededLweBootstrapKey128 {
         let mut rng = EncryptionRandomGenerator::masks_only(self.seed);
         rng.skip(i as u64 * mask_words, 0);
         let bodies = &self.bodies[i * rows * n..(i + 1) * rows * n];
-        for (row, body) in out.chunks_exact_mut((k + 1) * n).zip(bodies.chunks_exact(n)) {
+        for (row, body) in out
+            .chunks_exact_mut((k + 1) * n)
+            .zip(bodies.chunks_exact(n))
+        {
             let (m, b) = row.split_at_mut(k * n);
             fill_mask_128(&mut rng, m);
             b.copy_from_slice(body);
@@ -356,7 +371,11 @@ impl Fourier128LweBootstrapKey {
 /// `out = X^(-power) input` modulo `X^N + 1`, `power` in `[0, 2N)`.
 fn rotate_left_128(out: &mut [u128], input: &[u128], power: usize) {
     let n = input.len();
-    let (p, flip) = if power >= n { (power - n, true) } else { (power, false) };
+    let (p, flip) = if power >= n {
+        (power - n, true)
+    } else {
+        (power, false)
+    };
     for t in 0..n {
         let (x, wrapped) = if t + p < n {
             (input[t + p], false)
@@ -434,7 +453,12 @@ fn external_product_128(
         let poly = &s.diff[c * n..(c + 1) * n];
         // digits[t * level + li]: level index li (level l - li) of coefficient t.
         for (t, &x) in poly.iter().enumerate() {
-            decompose_128(x, base_log, level, &mut s.digits[t * level..(t + 1) * level]);
+            decompose_128(
+                x,
+                base_log,
+                level,
+                &mut s.digits[t * level..(t + 1) * level],
+            );
         }
         for li in 0..level {
             for t in 0..n {
@@ -508,7 +532,11 @@ pub fn programmable_bootstrap_128(
         shape.polynomial_size.log2() + 1,
         switched.log_modulus,
     )?;
-    check_eq("length of the accumulator", glwe_size * n, accumulator.len())?;
+    check_eq(
+        "length of the accumulator",
+        glwe_size * n,
+        accumulator.len(),
+    )?;
     let acc = blind_rotate_128(switched, accumulator, key)?;
     // Sample extraction of the constant coefficient.
     let k = glwe_size - 1;
@@ -616,7 +644,9 @@ pub fn decrypt_lwe_ciphertext_128(key: &GlweSecretKey, ct: &LweCiphertext128) ->
         key.lwe_dimension().0,
         ct.lwe_dimension().0,
     )?;
-    Ok(ct.body().wrapping_sub(binary_dot_128(ct.mask(), key.as_slice())))
+    Ok(ct
+        .body()
+        .wrapping_sub(binary_dot_128(ct.mask(), key.as_slice())))
 }
 
 /// Encrypts `plaintext` (modulo 2^128) under the GLWE key read as an LWE key, with

@@ -23,8 +23,7 @@ pub(crate) fn check_decomposition_128(
     base_log: DecompositionBaseLog,
     level: DecompositionLevelCount,
 ) -> Result<()> {
-    if (1..64).contains(&base_log.0) && level.0 >= 1 && base_log.0.saturating_mul(level.0) <= 128
-    {
+    if (1..64).contains(&base_log.0) && level.0 >= 1 && base_log.0.saturating_mul(level.0) <= 128 {
         Ok(())
     } else {
         Err(Error::InvalidParameter(format!(
@@ -46,10 +45,26 @@ pub(crate) fn validate_shape_128(shape: &BootstrapKeyShape) -> Result<()> {
     check_decomposition_128(shape.base_log, shape.level)
 }
 
-/// An LWE ciphertext modulo 2^128: the mask then the body.
+/// An LWE ciphertext modulo 2^128: the mask then the body. Deserialization rejects
+/// an empty one.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "LweCiphertext128Parts")]
 pub struct LweCiphertext128 {
     pub(crate) data: Vec<u128>,
+}
+
+/// The fields of an [`LweCiphertext128`] as read, before they are checked.
+#[derive(serde::Deserialize)]
+struct LweCiphertext128Parts {
+    data: Vec<u128>,
+}
+
+impl TryFrom<LweCiphertext128Parts> for LweCiphertext128 {
+    type Error = Error;
+
+    fn try_from(parts: LweCiphertext128Parts) -> Result<Self> {
+        Self::from_container(parts.data)
+    }
 }
 
 impl LweCiphertext128 {

@@ -334,10 +334,12 @@ impl ClientKey {
             .transpose()?;
         let out = Self::from_parts(config, tag, key, compression);
         if let Some(params) = config.noise_squashing_parameters() {
-            out.set_noise_squashing_key(shortint::NoiseSquashingPrivateKey::from_secret_generator(
-                *params,
-                &mut generator(b"gpufhe:squash\0\0\0"),
-            )?)?;
+            out.set_noise_squashing_key(
+                shortint::NoiseSquashingPrivateKey::from_secret_generator(
+                    *params,
+                    &mut generator(b"gpufhe:squash\0\0\0"),
+                )?,
+            )?;
         }
         Ok(out)
     }

@@ -183,17 +183,11 @@ impl CompressedServerKey {
             noise_squashing: Default::default(),
         };
         if let Some(private) = client_key.noise_squashing_key() {
-            let key = shortint::CompressedNoiseSquashingKey::new(client_key.shortint_key(), private)?;
+            let key =
+                shortint::CompressedNoiseSquashingKey::new(client_key.shortint_key(), private)?;
             out.noise_squashing.get_or_init(|| Arc::new(key));
         }
         Ok(out)
-    }
-
-    /// Its noise-squashing key, if its configuration enables noise squashing.
-    pub(crate) fn noise_squashing_key(
-        &self,
-    ) -> &std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingKey>> {
-        &self.noise_squashing
     }
 
     /// `server_key` with the expanded noise-squashing key (on the rayon pool).

@@ -22,8 +22,7 @@ use crate::high_level::keys::server::ServerKey;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::traits::{FheDecrypt, FheTryDecrypt};
 use crate::integer::noise_squashing::{
-    decrypt_squashed_radix, squash_radix_blocks, trivial_radix_blocks,
-    SquashedNoiseRadixCiphertext,
+    decrypt_squashed_radix, squash_radix_blocks, trivial_radix_blocks, SquashedNoiseRadixCiphertext,
 };
 use crate::integer::sign_extend_wide;
 use crate::integer::U2048;
@@ -42,22 +41,24 @@ pub trait SquashNoise {
 }
 
 /// A squashed unsigned integer: pairs of blocks, each squashed into one 128-bit
-/// ciphertext (TFHE-rs's `SquashedNoiseFheUint`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// ciphertext (TFHE-rs's `SquashedNoiseFheUint`). Serialized in TFHE-rs's form by
+/// [`crate::safe_serialization`] (its serde form is gpufhe's own; what decryption
+/// needs is checked when it decrypts).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SquashedNoiseFheUint {
     pub(crate) inner: SquashedNoiseRadixCiphertext,
     pub(crate) tag: KeyTag,
 }
 
 /// A squashed signed integer (TFHE-rs's `SquashedNoiseFheInt`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SquashedNoiseFheInt {
     pub(crate) inner: SquashedNoiseRadixCiphertext,
     pub(crate) tag: KeyTag,
 }
 
 /// A squashed boolean: one 128-bit ciphertext (TFHE-rs's `SquashedNoiseFheBool`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SquashedNoiseFheBool {
     pub(crate) inner: SquashedNoiseBlock,
     pub(crate) tag: KeyTag,
@@ -66,13 +67,17 @@ pub struct SquashedNoiseFheBool {
 /// The thread's server key and its noise-squashing key.
 fn squashing_keys() -> Result<(ServerKey, std::sync::Arc<shortint::NoiseSquashingKey>)> {
     let server_key = current_server_key()?;
-    let key = server_key.noise_squashing_key().get().cloned().ok_or_else(|| {
-        Error::InvalidParameter(
-            "the server key has no noise-squashing key (enable it with \
+    let key = server_key
+        .noise_squashing_key()
+        .get()
+        .cloned()
+        .ok_or_else(|| {
+            Error::InvalidParameter(
+                "the server key has no noise-squashing key (enable it with \
              ConfigBuilder::enable_noise_squashing)"
-                .into(),
-        )
-    })?;
+                    .into(),
+            )
+        })?;
     Ok((server_key, key))
 }
 
@@ -94,7 +99,11 @@ fn blocks_of(
             blocks.to_cpu()?.into_owned()
         }
     };
-    crate::error::check_eq("number of blocks of the squashed value", count, blocks.len())?;
+    crate::error::check_eq(
+        "number of blocks of the squashed value",
+        count,
+        blocks.len(),
+    )?;
     Ok(blocks)
 }
 
@@ -188,13 +197,10 @@ impl SquashNoise for FheBool {
 
 /// The client key's noise-squashing private key, after checking `tag`.
 fn private_key(key: &ClientKey, tag: KeyTag) -> Result<&shortint::NoiseSquashingPrivateKey> {
-    key.tag().check(
-        "the squashed value (decrypt with its own client key)",
-        tag,
-    )?;
-    key.noise_squashing_key().ok_or_else(|| {
-        Error::InvalidParameter("the client key has no noise-squashing key".into())
-    })
+    key.tag()
+        .check("the squashed value (decrypt with its own client key)", tag)?;
+    key.noise_squashing_key()
+        .ok_or_else(|| Error::InvalidParameter("the client key has no noise-squashing key".into()))
 }
 
 macro_rules! squashed_integer {

@@ -23,6 +23,7 @@ mod parameters;
 mod public_key;
 pub(crate) mod safe;
 mod server_key;
+mod squashed;
 pub(crate) mod values;
 
 use crate::error::Result;
