@@ -10,7 +10,9 @@
 //!   and squashed values and decrypts them.
 //!
 //! Every byte string is also checked to be written back identically (read then
-//! written by the other library).
+//! written by the other library). The client key comes from a fixed seed; the
+//! squashed values do not (TFHE-rs's engine), so running this again rewrites them
+//! with other bytes that decrypt to the same values.
 //!
 //! ```text
 //! cd compare && cargo run --release --example tfhers_noise_squashing
