@@ -264,3 +264,4 @@ impl FheDecrypt<bool> for SquashedNoiseFheBool {
         expect_op(self.try_decrypt(key), "decrypt")
     }
 }
+mod conformance;
