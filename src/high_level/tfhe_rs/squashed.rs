@@ -13,10 +13,13 @@ use super::wire::noise_squashing::{
     NoiseSquashingClassicParameters, NoiseSquashingMultiBitParameters,
     NoiseSquashingParameters as WireParams, NoiseSquashingPrivateKey as WirePrivateKey,
     ShortintNoiseSquashingPrivateKey, SquashedNoiseBooleanBlock, SquashedNoiseCiphertext,
-    SquashedNoiseCiphertextState, SquashedNoiseFheBool as WireBool,
-    SquashedNoiseFheUint as WireRadix, SquashedNoiseRadixCiphertext as WireRadixInner,
+    SquashedNoiseRadixCiphertext as WireRadixInner,
 };
 use super::wire::shortint::{CarryModulus, Degree, MessageModulus, ModulusSwitchType};
+use super::wire::squashed_values::{
+    SquashedNoiseCiphertextState, SquashedNoiseFheBool as WireBool,
+    SquashedNoiseFheUint as WireRadix,
+};
 use super::{versionize_through_wire, TfheRsForm};
 use crate::core_crypto::{
     DecompositionBaseLog, DecompositionLevelCount, GlweDimension, GlweSecretKey, LweCiphertext128,

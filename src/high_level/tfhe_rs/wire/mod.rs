@@ -48,3 +48,4 @@ pub(crate) mod noise_squashing;
 pub(crate) mod public_key;
 pub(crate) mod server;
 pub(crate) mod shortint;
+pub(crate) mod squashed_values;

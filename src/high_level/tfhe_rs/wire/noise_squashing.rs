@@ -1,13 +1,12 @@
 //! TFHE-rs 1.8's noise-squashing data, as serialized: the parameters, the private
-//! key, and the squashed values (`SquashedNoiseFheUint`, `SquashedNoiseFheInt`,
-//! `SquashedNoiseFheBool`) with their 128-bit LWE ciphertexts
-//! (docs/noise-squashing.md, "TFHE-rs's form").
+//! key, and the squashed blocks and integers with their 128-bit LWE ciphertexts
+//! (docs/noise-squashing.md, "TFHE-rs's form"); the high level's squashed values
+//! are in `squashed_values.rs`.
 
 use super::core::{
     CiphertextModulus, DecompositionBaseLog, DecompositionLevelCount, DynamicDistribution,
     GlweDimension, LweBskGroupingFactor, PolynomialSize,
 };
-use super::high_level::Tag;
 use super::shortint::{CarryModulus, Degree, MessageModulus, ModulusSwitchType};
 
 wire!(NoiseSquashingClassicParametersVersions [] V0 NoiseSquashingClassicParameters:
@@ -105,28 +104,3 @@ pub struct SquashedNoiseBooleanBlock {
 wire!(InnerSquashedBoolVersions [] V0 InnerSquashedBool:
 /// The high level's inner squashed boolean.
 pub struct InnerSquashedBool(pub(crate) SquashedNoiseBooleanBlock););
-
-wire!(SquashedNoiseCiphertextStateVersions [] V0 SquashedNoiseCiphertextState:
-/// Whether a squashed value comes from a squashing or a decompression.
-pub enum SquashedNoiseCiphertextState {
-    /// Squashed.
-    Normal,
-    /// Decompressed from a compressed squashed list.
-    PostDecompression,
-});
-
-wire!(SquashedNoiseFheUintVersions [V0] V1 SquashedNoiseFheUint:
-/// A squashed `FheUint` (and, with the same fields, `FheInt`).
-pub struct SquashedNoiseFheUint {
-    pub(crate) inner: InnerSquashedRadix,
-    pub(crate) state: SquashedNoiseCiphertextState,
-    pub(crate) tag: Tag,
-});
-
-wire!(SquashedNoiseFheBoolVersions [V0] V1 SquashedNoiseFheBool:
-/// A squashed `FheBool`.
-pub struct SquashedNoiseFheBool {
-    pub(crate) inner: InnerSquashedBool,
-    pub(crate) state: SquashedNoiseCiphertextState,
-    pub(crate) tag: Tag,
-});
