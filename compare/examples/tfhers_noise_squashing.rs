@@ -57,9 +57,7 @@ fn bytes_of<T: serde::Serialize + tfhe::Versionize + tfhe::named::Named>(v: &T) 
     out
 }
 
-fn gpufhe_bytes<T: serde::Serialize + tfhe::Versionize + gpufhe::named::Named>(
-    v: &T,
-) -> Vec<u8> {
+fn gpufhe_bytes<T: serde::Serialize + tfhe::Versionize + gpufhe::named::Named>(v: &T) -> Vec<u8> {
     let mut out = Vec::new();
     gpufhe::safe_serialization::safe_serialize(v, &mut out, LIMIT).unwrap();
     out
@@ -81,9 +79,18 @@ fn main() {
     let c = FheBool::encrypt(true, &ck).squash_noise().unwrap();
     let files = [
         ("small-noise_squashing-client_key.bin", bytes_of(&ck)),
-        ("small-noise_squashing-squashed_fheuint8-173.bin", bytes_of(&a)),
-        ("small-noise_squashing-squashed_fheint8-minus-77.bin", bytes_of(&b)),
-        ("small-noise_squashing-squashed_fhebool-true.bin", bytes_of(&c)),
+        (
+            "small-noise_squashing-squashed_fheuint8-173.bin",
+            bytes_of(&a),
+        ),
+        (
+            "small-noise_squashing-squashed_fheint8-minus-77.bin",
+            bytes_of(&b),
+        ),
+        (
+            "small-noise_squashing-squashed_fhebool-true.bin",
+            bytes_of(&c),
+        ),
     ];
     for (name, bytes) in &files {
         std::fs::write(dir.join(name), bytes).unwrap();
@@ -120,9 +127,15 @@ fn main() {
     let (gck, gsk) = gpufhe::generate_keys(gconfig);
     gpufhe::set_server_key(gsk);
     use gpufhe::prelude::{FheEncrypt as _, SquashNoise as _};
-    let ga = gpufhe::FheUint8::encrypt(201u8, &gck).squash_noise().unwrap();
-    let gb = gpufhe::FheInt8::encrypt(-128i8, &gck).squash_noise().unwrap();
-    let gc = gpufhe::FheBool::encrypt(false, &gck).squash_noise().unwrap();
+    let ga = gpufhe::FheUint8::encrypt(201u8, &gck)
+        .squash_noise()
+        .unwrap();
+    let gb = gpufhe::FheInt8::encrypt(-128i8, &gck)
+        .squash_noise()
+        .unwrap();
+    let gc = gpufhe::FheBool::encrypt(false, &gck)
+        .squash_noise()
+        .unwrap();
     let key_bytes = gpufhe_bytes(&gck);
     let ck: ClientKey = safe_deserialize(key_bytes.as_slice(), LIMIT).unwrap();
     let a: tfhe::SquashedNoiseFheUint =
