@@ -164,6 +164,9 @@ impl TfheRsData for KeySwitchingKey {}
 impl TfheRsData for PublicKey {}
 impl TfheRsData for CompressedPublicKey {}
 impl TfheRsData for CompressedCiphertextList {}
+impl TfheRsData for gpufhe::SquashedNoiseFheUint {}
+impl TfheRsData for gpufhe::SquashedNoiseFheInt {}
+impl TfheRsData for gpufhe::SquashedNoiseFheBool {}
 
 /// Something done with one type, chosen at run time by [`visit_named`].
 pub trait VisitTfheRs {
@@ -194,10 +197,13 @@ fn visit_all(v: &mut impl VisitTfheRs) {
     v.visit::<PublicKey>();
     v.visit::<CompressedPublicKey>();
     v.visit::<Config>();
+    v.visit::<gpufhe::SquashedNoiseFheUint>();
+    v.visit::<gpufhe::SquashedNoiseFheInt>();
+    v.visit::<gpufhe::SquashedNoiseFheBool>();
 }
 
 /// The number of types [`visit_all`] visits (several may share a name).
-pub const TYPES: usize = 21;
+pub const TYPES: usize = 24;
 
 /// Calls `v.visit::<T>()` for every type of the target named `name` (TFHE-rs's
 /// name of the type, or gpufhe's `gpufhe::` name); returns how many there were.
@@ -351,6 +357,7 @@ mod tests {
             ("client_key-default.bin", 1),
             ("compact_public_key-default.bin", 1),
             ("compact_list-7-true-minus-3.bin", 1),
+            ("small-noise_squashing-squashed_fheuint8-173.bin", 1),
         ] {
             let bytes = std::fs::read(dir.join(file)).unwrap();
             let name = header_name(&bytes).unwrap();

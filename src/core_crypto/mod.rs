@@ -12,6 +12,7 @@ pub(crate) use entities::check_polynomial_size;
 mod compression_seed;
 mod entities;
 pub mod fft;
+pub mod fft128;
 pub mod gpu;
 pub(crate) use algorithms::with_legacy_packing_order;
 pub(crate) use compression_seed::with_legacy_seeds;

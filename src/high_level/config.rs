@@ -3,8 +3,8 @@
 use crate::error::{Error, Result};
 use crate::shortint::{
     self, CompactPublicKeyEncryptionParameters, CompressedCompressionKeys, CompressionKeys,
-    CompressionParameters, CompressionPrivateKey, ShortintKeySwitchingParameters,
-    ShortintParameters, DEFAULT_PARAMETERS,
+    CompressionParameters, CompressionPrivateKey, NoiseSquashingParameters,
+    ShortintKeySwitchingParameters, ShortintParameters, DEFAULT_PARAMETERS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -35,13 +35,18 @@ pub struct Config {
     /// key generation (not serialized).
     #[serde(skip)]
     dedicated_pke: Option<CompactPublicKeyEncryptionParameters>,
+    /// Noise-squashing parameters ([`ConfigBuilder::enable_noise_squashing`]);
+    /// not in gpufhe's own format (TFHE-rs's form carries them).
+    #[serde(skip)]
+    noise_squashing: Option<NoiseSquashingParameters>,
 }
 
 impl PartialEq for Config {
     /// The same parameters and compression (whether they are still to be checked
     /// does not matter).
     fn eq(&self, other: &Self) -> bool {
-        (self.parameters, self.compression) == (other.parameters, other.compression)
+        (self.parameters, self.compression, self.noise_squashing)
+            == (other.parameters, other.compression, other.noise_squashing)
     }
 }
 
@@ -62,6 +67,7 @@ impl TryFrom<ConfigParts> for Config {
             compression: parts.compression,
             unchecked: false,
             dedicated_pke: None,
+            noise_squashing: None,
         };
         config.check_compression()?;
         Ok(config)
@@ -108,7 +114,25 @@ impl Config {
             self.parameters.check_security()?;
         }
         self.public_key_encryption_parameters()?;
+        if let Some(ns) = &self.noise_squashing {
+            ns.validate()?;
+            ns.check_blocks(&self.parameters)?;
+        }
         self.check_compression()
+    }
+
+    /// The noise-squashing parameters, if noise squashing is enabled
+    /// ([`ConfigBuilder::enable_noise_squashing`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::NOISE_SQUASHING_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as NS;
+    /// use gpufhe::ConfigBuilder;
+    /// assert_eq!(ConfigBuilder::default().build().noise_squashing_parameters(), None);
+    /// let config = ConfigBuilder::default().enable_noise_squashing(NS).build();
+    /// assert_eq!(config.noise_squashing_parameters(), Some(&NS));
+    /// ```
+    pub fn noise_squashing_parameters(&self) -> Option<&NoiseSquashingParameters> {
+        self.noise_squashing.as_ref()
     }
 
     /// The parameters compact public keys of this configuration encrypt under (as
@@ -203,6 +227,7 @@ pub struct ConfigBuilder {
     compression: Option<CompressionParameters>,
     unchecked: bool,
     dedicated_pke: Option<CompactPublicKeyEncryptionParameters>,
+    noise_squashing: Option<NoiseSquashingParameters>,
 }
 
 impl Default for ConfigBuilder {
@@ -214,6 +239,7 @@ impl Default for ConfigBuilder {
             compression: None,
             unchecked: false,
             dedicated_pke: None,
+            noise_squashing: None,
         }
     }
 }
@@ -256,6 +282,7 @@ impl ConfigBuilder {
             compression: None,
             unchecked: true,
             dedicated_pke: None,
+            noise_squashing: None,
         }
     }
 
@@ -430,6 +457,25 @@ impl ConfigBuilder {
             compression: self.compression,
             unchecked: self.unchecked,
             dedicated_pke: self.dedicated_pke,
+            noise_squashing: self.noise_squashing,
+        }
+    }
+
+    /// Enables noise squashing (as TFHE-rs's method of this name): client keys get a
+    /// noise-squashing private key, server keys a 128-bit bootstrap key, and values
+    /// can be squashed ([`crate::SquashNoise`]). Parameters that do not suit the
+    /// blocks make key generation fail.
+    ///
+    /// ```
+    /// use gpufhe::shortint::NOISE_SQUASHING_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as NS;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default().enable_noise_squashing(NS).build();
+    /// assert_eq!(config.noise_squashing_parameters(), Some(&NS));
+    /// ```
+    pub fn enable_noise_squashing(self, parameters: NoiseSquashingParameters) -> Self {
+        Self {
+            noise_squashing: Some(parameters),
+            ..self
         }
     }
 }

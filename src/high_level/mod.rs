@@ -142,6 +142,7 @@ pub mod prelude;
 mod raw_parts;
 pub(crate) mod seed;
 pub(crate) mod serialization;
+pub(crate) mod squashed;
 pub(crate) mod tfhe_rs;
 pub(crate) mod traits;
 
@@ -199,6 +200,7 @@ pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
 pub use serialization::conformance::ParameterSetConformant;
 pub use serialization::list_size::ListSizeConstraint;
+pub use squashed::{SquashNoise, SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint};
 pub use tfhe_rs::safe::{
     DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
 };

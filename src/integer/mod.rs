@@ -20,6 +20,7 @@ mod div;
 mod execute;
 mod fused;
 mod mul;
+pub mod noise_squashing;
 mod operation;
 mod oprf;
 mod ordering;

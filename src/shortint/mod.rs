@@ -18,6 +18,7 @@ mod compressed_list;
 mod compression;
 mod key_switching;
 mod lookup_table;
+mod noise_squashing;
 mod oprf;
 pub mod parameters;
 mod pbs_stats;
@@ -40,6 +41,7 @@ pub use key_switching::{
     PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
+pub use noise_squashing::*;
 pub use oprf::{oprf_seed_blocks, oprf_seed_blocks_from_bytes, seed_block_info};
 pub use parameters::*;
 pub(crate) use pbs_stats::count_bootstraps;

@@ -33,4 +33,5 @@ mod gpu_auto_select;
 mod gpu_default_parameters;
 mod gpu_multi_bit_default_parameters;
 mod kernel_packaging;
+mod noise_squashing;
 mod scheduler_gpu;

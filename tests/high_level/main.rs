@@ -29,6 +29,8 @@ mod hostile_input;
 mod keys_and_threads;
 mod memory_budget;
 mod multi_bit_default_parameters;
+mod noise_squashing;
+mod noise_squashing_default_parameters;
 mod operand_forms;
 mod operations_default_parameters;
 mod oprf_default_parameters;

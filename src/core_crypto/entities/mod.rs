@@ -1,6 +1,7 @@
 //! The objects of TFHE: keys and ciphertexts, each wrapping a container.
 
 mod bootstrap_key;
+mod bootstrap_key_128;
 mod ggsw;
 mod glwe;
 mod keyswitch_key;
@@ -9,6 +10,7 @@ mod seeded_lwe;
 mod shape;
 
 pub use bootstrap_key::*;
+pub use bootstrap_key_128::*;
 pub use ggsw::*;
 pub use glwe::*;
 pub use keyswitch_key::*;

@@ -43,6 +43,10 @@ struct ClientKeyInner {
     /// values need no key); not in gpufhe's own format.
     #[serde(skip)]
     tfhe_rs_oprf_key: Option<LweSecretKey>,
+    /// The noise-squashing private key, when the configuration enables noise
+    /// squashing; not in gpufhe's own format (TFHE-rs's form carries it).
+    #[serde(skip)]
+    noise_squashing: std::sync::OnceLock<shortint::NoiseSquashingPrivateKey>,
 }
 
 impl std::fmt::Debug for ClientKey {
@@ -114,12 +118,26 @@ impl ClientKey {
             .map(|c| shortint::CompressionPrivateKey::new(*c, config.parameters()))
             .transpose()?;
         let key = shortint::ClientKey::new(*config.parameters())?;
-        Ok(Self::from_parts(
-            config,
-            KeyTag::random()?,
-            key,
-            compression,
-        ))
+        let out = Self::from_parts(config, KeyTag::random()?, key, compression);
+        if let Some(params) = config.noise_squashing_parameters() {
+            out.set_noise_squashing_key(shortint::NoiseSquashingPrivateKey::new(*params)?)?;
+        }
+        Ok(out)
+    }
+
+    /// Its noise-squashing private key, if its configuration enables noise squashing.
+    pub(crate) fn noise_squashing_key(&self) -> Option<&shortint::NoiseSquashingPrivateKey> {
+        self.inner.noise_squashing.get()
+    }
+
+    /// Sets its noise-squashing private key (once: `Err` if it has one).
+    pub(crate) fn set_noise_squashing_key(
+        &self,
+        key: shortint::NoiseSquashingPrivateKey,
+    ) -> Result<()> {
+        self.inner.noise_squashing.set(key).map_err(|_| {
+            crate::Error::InvalidParameter("the client key has a noise-squashing key".into())
+        })
     }
 
     /// A client key of checked parts.
@@ -147,6 +165,7 @@ impl ClientKey {
             config,
             compression,
             tfhe_rs_oprf_key,
+            noise_squashing: Default::default(),
         };
         Self {
             inner: Arc::new(inner),
@@ -313,7 +332,16 @@ impl ClientKey {
                 )
             })
             .transpose()?;
-        Ok(Self::from_parts(config, tag, key, compression))
+        let out = Self::from_parts(config, tag, key, compression);
+        if let Some(params) = config.noise_squashing_parameters() {
+            out.set_noise_squashing_key(
+                shortint::NoiseSquashingPrivateKey::from_secret_generator(
+                    *params,
+                    &mut generator(b"gpufhe:squash\0\0\0"),
+                )?,
+            )?;
+        }
+        Ok(out)
     }
 
     /// The parameters its blocks are computed with (as TFHE-rs's

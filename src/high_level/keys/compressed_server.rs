@@ -48,6 +48,10 @@ pub struct CompressedServerKey {
     #[serde(skip)]
     tfhe_rs_oprf:
         std::sync::OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::CompressedOprfServerKey>>,
+    /// The noise-squashing key, when the configuration enables noise squashing;
+    /// not in gpufhe's own format (TFHE-rs's form carries it).
+    #[serde(skip)]
+    noise_squashing: std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingKey>>,
 }
 
 /// The fields of a [`CompressedServerKey`] as read, before they are checked.
@@ -72,6 +76,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             compression: parts.compression,
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
+            noise_squashing: Default::default(),
         })
     }
 }
@@ -159,14 +164,30 @@ impl CompressedServerKey {
             .compression_key()
             .map(|c| shortint::CompressedCompressionKeys::new(client_key.shortint_key(), c))
             .transpose()?;
-        Ok(Self {
+        let out = Self {
             tag: client_key.tag(),
             config: *client_key.config(),
             key: shortint::CompressedServerKey::new(client_key.shortint_key())?,
             compression,
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
-        })
+            noise_squashing: Default::default(),
+        };
+        if let Some(private) = client_key.noise_squashing_key() {
+            let key =
+                shortint::CompressedNoiseSquashingKey::new(client_key.shortint_key(), private)?;
+            out.noise_squashing.get_or_init(|| Arc::new(key));
+        }
+        Ok(out)
+    }
+
+    /// `server_key` with the expanded noise-squashing key (on the rayon pool).
+    fn with_noise_squashing(&self, server_key: ServerKey) -> ServerKey {
+        if let Some(key) = self.noise_squashing.get() {
+            let expanded = Arc::new(key.decompress());
+            server_key.noise_squashing_key().get_or_init(|| expanded);
+        }
+        server_key
     }
 
     /// Expands the seeds into a server key that computes on the CPU, with the CPU
@@ -238,13 +259,13 @@ impl CompressedServerKey {
     fn decompress_on_cpu(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let key = self.key.decompress()?;
         let compression = self.expand_compression()?;
-        self.with_tfhe_rs_oprf(ServerKey::from_parts(
+        self.with_tfhe_rs_oprf(self.with_noise_squashing(ServerKey::from_parts(
             self.tag,
             self.config,
             key,
             compression,
             config,
-        ))
+        )))
     }
 
     /// `key` with the dedicated OPRF key of a key read from TFHE-rs's data,
@@ -288,15 +309,7 @@ impl CompressedServerKey {
     pub fn decompress_with(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let gpus = config.resolve_devices(get_number_of_gpus())?;
         if gpus.is_empty() {
-            let key = self.key.decompress()?;
-            let compression = self.expand_compression()?;
-            return self.with_tfhe_rs_oprf(ServerKey::from_parts(
-                self.tag,
-                self.config,
-                key,
-                compression,
-                config,
-            ));
+            return self.decompress_on_cpu(config);
         }
         self.decompress_on(&GpuSelection::from(gpus), config)
     }
@@ -366,12 +379,14 @@ impl CompressedServerKey {
         {
             let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
             let compression = self.expand_compression()?;
-            self.with_tfhe_rs_oprf(ServerKey::from_scheduler(
+            // Noise squashing runs on the CPU threads (the host key's keyswitch and
+            // the 128-bit bootstrap), for CPU and GPU keys alike.
+            self.with_tfhe_rs_oprf(self.with_noise_squashing(ServerKey::from_scheduler(
                 self.tag,
                 self.config,
                 scheduler,
                 compression,
-            ))
+            )))
         }
     }
 

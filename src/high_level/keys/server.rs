@@ -54,6 +54,8 @@ struct ServerKeyInner {
     /// The dedicated OPRF key of a key read from TFHE-rs's data, kept to be
     /// written back (gpufhe's pseudo-random values need no key).
     tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
+    /// The noise-squashing key, when the configuration enables noise squashing.
+    noise_squashing: OnceLock<Arc<shortint::NoiseSquashingKey>>,
 }
 
 impl std::fmt::Debug for ServerKey {
@@ -111,6 +113,7 @@ impl ServerKey {
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
                 tfhe_rs_oprf: OnceLock::new(),
+                noise_squashing: OnceLock::new(),
             }),
         }
     }
@@ -324,6 +327,11 @@ impl ServerKey {
         &self.inner.tfhe_rs_oprf
     }
 
+    /// Its noise-squashing key (set once, when it is expanded).
+    pub(crate) fn noise_squashing_key(&self) -> &OnceLock<Arc<shortint::NoiseSquashingKey>> {
+        &self.inner.noise_squashing
+    }
+
     pub(crate) fn scheduler(&self) -> &Scheduler {
         &self.inner.scheduler
     }
@@ -400,8 +408,8 @@ macro_rules! key_material_accessors {
                 self.config().compression_parameters().is_some()
             }
 
-            /// Whether it holds a noise-squashing key: always `false` (not
-            /// supported).
+            /// Whether it holds a noise-squashing key: whether its configuration
+            /// enables noise squashing ([`crate::ConfigBuilder::enable_noise_squashing`]).
             ///
             /// ```
             #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
@@ -414,7 +422,7 @@ macro_rules! key_material_accessors {
             /// assert!(!key.has_noise_squashing_key());
             /// ```
             pub fn has_noise_squashing_key(&self) -> bool {
-                false
+                self.config().noise_squashing_parameters().is_some()
             }
 
             /// Whether it holds a noise-squashing compression key: always `false`
@@ -524,19 +532,23 @@ impl ServerKey {
         true
     }
 
-    /// Whether it can squash noise: always `false` (not supported).
+    /// Whether it can squash noise: whether it holds a noise-squashing key (its
+    /// configuration enables noise squashing).
     ///
     /// ```
     /// use gpufhe::generate_keys;
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # use gpufhe::shortint::NOISE_SQUASHING_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_NS;
     /// # let config = gpufhe::ConfigBuilder::default()
     /// #     .with_insecure_custom_parameters(TEST_PARAMS)
     /// #     .unwrap();
     /// let (_client_key, server_key) = generate_keys(config);
     /// assert!(!server_key.supports_noise_squashing());
+    /// let (_client_key, server_key) = generate_keys(config.enable_noise_squashing(TEST_NS));
+    /// assert!(server_key.supports_noise_squashing());
     /// ```
     pub fn supports_noise_squashing(&self) -> bool {
-        false
+        self.inner.noise_squashing.get().is_some()
     }
 
     /// Whether it can compress squashed ciphertexts: always `false` (not

@@ -49,7 +49,10 @@ impl TfheRsForm for ClientKey {
                 },
                 dedicated_compact_private_key: None,
                 compression_key: self.compression_key().map(private_key_to_wire),
-                noise_squashing_private_key: None,
+                noise_squashing_private_key: self
+                    .noise_squashing_key()
+                    .map(TfheRsForm::to_wire)
+                    .transpose()?,
                 noise_squashing_compression_private_key: None,
                 cpk_re_randomization_params: None,
                 dedicated_oprf_private_key: oprf,
@@ -98,18 +101,25 @@ impl TfheRsForm for ClientKey {
         };
         let compression = hl.compression_key.map(private_key_from_wire).transpose()?;
         let builder = ConfigBuilder::default().with_insecure_custom_parameters(parameters)?;
-        let config = match &compression {
+        let noise_squashing = hl
+            .noise_squashing_private_key
+            .map(shortint::NoiseSquashingPrivateKey::from_wire)
+            .transpose()?;
+        let builder = match &compression {
             None => builder,
             Some(c) => builder.try_enable_compression(*c.parameters())?,
+        };
+        let config = match &noise_squashing {
+            None => builder,
+            Some(ns) => builder.enable_noise_squashing(*ns.parameters()),
         }
         .build();
-        Ok(ClientKey::with_tfhe_rs_oprf_key(
-            config,
-            tag,
-            key,
-            compression,
-            oprf,
-        ))
+        config.check()?; // the noise-squashing parameters against the blocks
+        let out = ClientKey::with_tfhe_rs_oprf_key(config, tag, key, compression, oprf);
+        if let Some(ns) = noise_squashing {
+            out.set_noise_squashing_key(ns)?;
+        }
+        Ok(out)
     }
 }
 

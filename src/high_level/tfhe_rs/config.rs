@@ -24,7 +24,9 @@ impl TfheRsForm for Config {
                 compression_parameters: self
                     .compression_parameters()
                     .map(compression_parameters_to_wire),
-                noise_squashing_parameters: None,
+                noise_squashing_parameters: self
+                    .noise_squashing_parameters()
+                    .map(super::squashed::noise_squashing_parameters_to_wire),
                 noise_squashing_compression_parameters: None,
                 cpk_re_randomization_params: None,
                 dedicated_oprf_key: true,
@@ -44,9 +46,14 @@ impl TfheRsForm for Config {
         };
         let builder = ConfigBuilder::default()
             .with_insecure_custom_parameters(parameters_from_wire(parameters)?)?;
-        Ok(match &wire.inner.compression_parameters {
+        let builder = match &wire.inner.compression_parameters {
             None => builder,
             Some(c) => builder.try_enable_compression(compression_parameters_from_wire(c)?)?,
+        };
+        Ok(match &wire.inner.noise_squashing_parameters {
+            None => builder,
+            Some(ns) => builder
+                .enable_noise_squashing(super::squashed::noise_squashing_parameters_from_wire(ns)?),
         }
         .build())
     }

@@ -26,6 +26,7 @@ mod parameters;
 mod public_key;
 pub(crate) mod safe;
 mod server_key;
+mod squashed;
 pub(crate) mod values;
 
 pub(crate) use oprf::expand_oprf_key;

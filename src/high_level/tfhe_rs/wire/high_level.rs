@@ -8,7 +8,7 @@ use super::shortint::{
     CompactPublicKey as ShortintCompactPublicKey, CompressedCiphertext,
     CompressedCompactPublicKey as ShortintCompressedCompactPublicKey,
     CompressedModulusSwitchedCiphertext, DedicatedCompactKey, NoiseSquashingCompressionKey,
-    NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
+    ReRandomizationKey, TranscipheringKey,
 };
 
 wire!(TagVersions [] V0 Tag:
@@ -155,7 +155,8 @@ pub struct HlIntegerClientKey {
     pub(crate) key: IntegerClientKey,
     pub(crate) dedicated_compact_private_key: Option<DedicatedCompactKey>,
     pub(crate) compression_key: Option<super::compression::IntegerCompressionPrivateKeys>,
-    pub(crate) noise_squashing_private_key: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_private_key:
+        Option<super::noise_squashing::NoiseSquashingPrivateKey>,
     pub(crate) noise_squashing_compression_private_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
     pub(crate) dedicated_oprf_private_key: Option<OprfPrivateKey>,
@@ -245,7 +246,8 @@ pub struct IntegerConfig {
     pub(crate) block_parameters: super::shortint::AtomicPatternParameters,
     pub(crate) dedicated_compact_public_key_parameters: Option<DedicatedCompactKey>,
     pub(crate) compression_parameters: Option<super::compression::CompressionParameters>,
-    pub(crate) noise_squashing_parameters: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_parameters:
+        Option<super::noise_squashing::NoiseSquashingParameters>,
     pub(crate) noise_squashing_compression_parameters: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
     pub(crate) dedicated_oprf_key: bool,

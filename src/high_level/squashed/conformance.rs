@@ -1,0 +1,81 @@
+//! gpufhe's own safe serialization and the conformance of squashed values: the key
+//! tag, and squashed blocks of the configuration's noise-squashing encoding and
+//! size.
+
+use super::{SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint};
+use crate::error::{check_eq, Error, Result};
+use crate::high_level::serialization::conformance::{
+    ConformanceParams, Conformant, VALUE_SIZE_LIMIT,
+};
+use crate::serialization::codec::SafeSerialization;
+use crate::shortint::SquashedNoiseBlock;
+
+/// `Err` unless `blocks` are of the noise-squashing parameters of `params`.
+fn check_blocks<'a>(
+    params: &ConformanceParams,
+    blocks: impl IntoIterator<Item = &'a SquashedNoiseBlock>,
+) -> Result<()> {
+    let ns = params
+        .config()
+        .noise_squashing_parameters()
+        .ok_or_else(|| {
+            Error::InvalidParameter(
+                "a squashed value of a configuration without noise squashing".into(),
+            )
+        })?;
+    let size = ns.glwe_dimension.0 * ns.polynomial_size.0;
+    for b in blocks {
+        check_eq(
+            "message modulus of a squashed block",
+            ns.message_modulus as usize,
+            b.message_modulus() as usize,
+        )?;
+        check_eq(
+            "carry modulus of a squashed block",
+            ns.carry_modulus as usize,
+            b.carry_modulus() as usize,
+        )?;
+        check_eq(
+            "LWE dimension of a squashed block",
+            size,
+            b.as_lwe().lwe_dimension().0,
+        )?;
+    }
+    Ok(())
+}
+
+macro_rules! squashed_radix_conformance {
+    ($ty:ident, $name:literal) => {
+        impl SafeSerialization for $ty {
+            const TYPE_NAME: &'static str = $name;
+            const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+        }
+
+        impl Conformant for $ty {
+            fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+                params.check_tag("the squashed value", Some(self.tag))?;
+                check_eq(
+                    "number of squashed blocks",
+                    self.inner.original_block_count.div_ceil(2),
+                    self.inner.packed_blocks.len(),
+                )?;
+                check_blocks(params, &self.inner.packed_blocks)
+            }
+        }
+    };
+}
+
+squashed_radix_conformance!(SquashedNoiseFheUint, "SquashedNoiseFheUint");
+squashed_radix_conformance!(SquashedNoiseFheInt, "SquashedNoiseFheInt");
+
+impl SafeSerialization for SquashedNoiseFheBool {
+    const TYPE_NAME: &'static str = "SquashedNoiseFheBool";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl Conformant for SquashedNoiseFheBool {
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the squashed value", Some(self.tag))?;
+        check_blocks(params, [&self.inner])
+    }
+}
