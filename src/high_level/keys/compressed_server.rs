@@ -48,6 +48,11 @@ pub struct CompressedServerKey {
     #[serde(skip)]
     tfhe_rs_oprf:
         std::sync::OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::CompressedOprfServerKey>>,
+    /// The casting key of dedicated compact public-key lists (not compressed), if
+    /// the configuration has dedicated compact public-key parameters; not in
+    /// gpufhe's own format (in TFHE-rs's).
+    #[serde(skip)]
+    casting: Option<Arc<shortint::CompressedCastingKey>>,
 }
 
 /// The fields of a [`CompressedServerKey`] as read, before they are checked.
@@ -72,6 +77,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             compression: parts.compression,
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
+            casting: None,
         })
     }
 }
@@ -175,6 +181,13 @@ impl CompressedServerKey {
             compression,
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
+            casting: client_key
+                .dedicated_compact_key()
+                .map(|d| {
+                    d.compressed_casting_key(client_key.shortint_key())
+                        .map(Arc::new)
+                })
+                .transpose()?,
         })
     }
 
@@ -247,13 +260,28 @@ impl CompressedServerKey {
     fn decompress_on_cpu(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let key = self.key.decompress()?;
         let compression = self.expand_compression()?;
-        Ok(ServerKey::from_parts(
-            self.tag,
-            self.config,
-            key,
-            compression,
-            config,
-        ))
+        Ok(
+            ServerKey::from_parts(self.tag, self.config, key, compression, config)
+                .with_casting_key(self.expand_casting()),
+        )
+    }
+
+    /// The casting key of dedicated compact public-key lists, if it has one.
+    pub(crate) fn casting_key(&self) -> Option<&Arc<shortint::CompressedCastingKey>> {
+        self.casting.as_ref()
+    }
+
+    /// The casting key with its masks regenerated, if it has one.
+    fn expand_casting(&self) -> Option<Arc<shortint::CastingKey>> {
+        self.casting.as_ref().map(|k| Arc::new(k.decompress()))
+    }
+
+    /// This key with the casting key `key`.
+    pub(crate) fn with_casting_key(self, key: Option<Arc<shortint::CompressedCastingKey>>) -> Self {
+        Self {
+            casting: key,
+            ..self
+        }
     }
 
     /// The compression keys expanded, if there are any.
@@ -287,15 +315,7 @@ impl CompressedServerKey {
     pub fn decompress_with(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let gpus = config.resolve_devices(get_number_of_gpus())?;
         if gpus.is_empty() {
-            let key = self.key.decompress()?;
-            let compression = self.expand_compression()?;
-            return Ok(ServerKey::from_parts(
-                self.tag,
-                self.config,
-                key,
-                compression,
-                config,
-            ));
+            return self.decompress_on_cpu(config);
         }
         self.decompress_on(&GpuSelection::from(gpus), config)
     }
@@ -365,12 +385,10 @@ impl CompressedServerKey {
         {
             let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
             let compression = self.expand_compression()?;
-            Ok(ServerKey::from_scheduler(
-                self.tag,
-                self.config,
-                scheduler,
-                compression,
-            ))
+            Ok(
+                ServerKey::from_scheduler(self.tag, self.config, scheduler, compression)
+                    .with_casting_key(self.expand_casting()),
+            )
         }
     }
 

@@ -54,6 +54,9 @@ struct ServerKeyInner {
     /// The dedicated OPRF key of a key read from TFHE-rs's data, kept to be
     /// written back (gpufhe's pseudo-random values need no key).
     tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
+    /// The casting key of dedicated compact public-key lists, if its configuration
+    /// has dedicated compact public-key parameters (`lists::casting`).
+    casting: OnceLock<Arc<shortint::CastingKey>>,
 }
 
 impl std::fmt::Debug for ServerKey {
@@ -111,6 +114,7 @@ impl ServerKey {
                 circuits: AtomicU64::new(0),
                 layers: AtomicU64::new(0),
                 tfhe_rs_oprf: OnceLock::new(),
+                casting: OnceLock::new(),
             }),
         }
     }
@@ -322,6 +326,20 @@ impl ServerKey {
         &self,
     ) -> &OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>> {
         &self.inner.tfhe_rs_oprf
+    }
+
+    /// The casting key of dedicated compact public-key lists, if it has one.
+    pub(crate) fn casting_key(&self) -> Option<&shortint::CastingKey> {
+        self.inner.casting.get().map(|k| &**k)
+    }
+
+    /// This key with the casting key `key` (`None`: unchanged).
+    pub(crate) fn with_casting_key(self, key: Option<Arc<shortint::CastingKey>>) -> Self {
+        if let Some(key) = key {
+            // A key just built: the lock is empty.
+            let _ = self.inner.casting.set(key);
+        }
+        self
     }
 
     pub(crate) fn scheduler(&self) -> &Scheduler {

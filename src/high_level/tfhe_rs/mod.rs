@@ -16,6 +16,7 @@ mod compact;
 mod compressed;
 mod compression;
 mod config;
+mod dedicated;
 mod key_switching;
 mod multi_bit;
 mod own_format;

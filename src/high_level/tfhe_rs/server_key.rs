@@ -265,7 +265,9 @@ impl TfheRsForm for ServerKey {
                 key: IntegerServerKey {
                     key: shortint_server_key_to_wire(self.scheduler().host_key())?,
                 },
-                cpk_key_switching_key_material: None,
+                cpk_key_switching_key_material: self
+                    .casting_key()
+                    .map(super::dedicated::casting_key_to_wire),
                 compression_key: None,
                 decompression_key: None,
                 noise_squashing_key: None,
@@ -281,7 +283,11 @@ impl TfheRsForm for ServerKey {
     fn from_wire(wire: WireServerKey) -> Result<Self> {
         let hl = wire.key;
         let host = shortint_server_key_from_wire(hl.key.key)?;
-        let key = server_key_of(tag_from_wire(&wire.tag), host)?;
+        let casting = hl
+            .cpk_key_switching_key_material
+            .map(|m| super::dedicated::casting_key_from_wire(m, host.parameters()).map(Arc::new))
+            .transpose()?;
+        let key = server_key_of(tag_from_wire(&wire.tag), host)?.with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -532,7 +538,9 @@ impl TfheRsForm for CompressedServerKey {
                         max_noise_level: MaxNoiseLevel(p.max_noise_level),
                     },
                 },
-                cpk_key_switching_key_material: None,
+                cpk_key_switching_key_material: self
+                    .casting_key()
+                    .map(|k| super::dedicated::compressed_casting_key_to_wire(k)),
                 compression_key: None,
                 decompression_key: None,
                 noise_squashing_key: None,
@@ -622,7 +630,12 @@ impl TfheRsForm for CompressedServerKey {
         let config = ConfigBuilder::default()
             .with_insecure_custom_parameters(p)?
             .build();
-        let key = CompressedServerKey::from_parts(tag_from_wire(&wire.tag), config, seeded)?;
+        let casting = hl
+            .cpk_key_switching_key_material
+            .map(|m| super::dedicated::compressed_casting_key_from_wire(m, &p).map(Arc::new))
+            .transpose()?;
+        let key = CompressedServerKey::from_parts(tag_from_wire(&wire.tag), config, seeded)?
+            .with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }

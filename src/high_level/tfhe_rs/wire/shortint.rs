@@ -81,7 +81,6 @@ unsupported!(
     ReRandomizationKey "re-randomization keys or parameters",
     TranscipheringKey "a transciphering key",
     CompressionKey "compression keys",
-    DedicatedCompactKey "a dedicated compact public-key encryption key",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
 );
 
