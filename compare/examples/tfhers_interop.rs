@@ -18,7 +18,11 @@
 //! - generic helpers (`fn f<T: Serialize + Versionize + Named>`) on both crates' traits;
 //! - keyswitching keys and classical public keys (plain and compressed) both ways
 //!   (`support/tfhers_keys.rs`): one library's key read by the other, which switches
-//!   or encrypts a value that the first decrypts.
+//!   or encrypts a value that the first decrypts;
+//! - dedicated compact public-key parameters both ways (`support/tfhers_dedicated.rs`):
+//!   a client of one library with a dedicated public key, whose lists (plain and
+//!   packed) the other library's server expands (casting them to its computation key)
+//!   and computes on, the results decrypted by the client.
 //!
 //! Each scenario prints PASS, or FAIL with the error (or panic) at its first failing
 //! step, and the program goes on; it exits with 1 when one failed.
@@ -44,6 +48,8 @@ use std::time::Instant;
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
+#[path = "support/tfhers_dedicated.rs"]
+mod tfhers_dedicated;
 #[path = "support/tfhers_keys.rs"]
 mod tfhers_keys;
 
@@ -701,6 +707,14 @@ fn main() {
         (
             "gpufhe classical CompressedPublicKey used by TFHE-rs",
             Box::new(|| tfhers_keys::gpufhe_classical_public_key_in_tfhe(&k.gpufhe, true)),
+        ),
+        (
+            "TFHE-rs client of dedicated public-key parameters, gpufhe server",
+            Box::new(|| tfhers_dedicated::tfhe_client_gpufhe_server(small)),
+        ),
+        (
+            "gpufhe client of dedicated public-key parameters, TFHE-rs server",
+            Box::new(|| tfhers_dedicated::gpufhe_client_tfhe_server(small)),
         ),
     ];
     let mut failed = 0;

@@ -4,7 +4,7 @@
 use super::LIMIT;
 
 /// `value` in TFHE-rs's bytes, written by TFHE-rs.
-fn tf_bytes<T: serde::Serialize + tfhe::Versionize + tfhe::named::Named>(
+pub fn tf_bytes<T: serde::Serialize + tfhe::Versionize + tfhe::named::Named>(
     value: &T,
 ) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
@@ -14,14 +14,14 @@ fn tf_bytes<T: serde::Serialize + tfhe::Versionize + tfhe::named::Named>(
 }
 
 /// A `T` read by TFHE-rs.
-fn tf_read<T: serde::de::DeserializeOwned + tfhe::Unversionize + tfhe::named::Named>(
+pub fn tf_read<T: serde::de::DeserializeOwned + tfhe::Unversionize + tfhe::named::Named>(
     bytes: &[u8],
 ) -> Result<T, String> {
     tfhe::safe_serialization::safe_deserialize(bytes, LIMIT)
 }
 
 /// `value` in TFHE-rs's bytes, written by gpufhe.
-fn gf_bytes<T: serde::Serialize + gpufhe::Versionize + gpufhe::named::Named>(
+pub fn gf_bytes<T: serde::Serialize + gpufhe::Versionize + gpufhe::named::Named>(
     value: &T,
 ) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::new();
@@ -31,7 +31,7 @@ fn gf_bytes<T: serde::Serialize + gpufhe::Versionize + gpufhe::named::Named>(
 }
 
 /// A `T` read by gpufhe (insecure parameters allowed).
-fn gf_read<T: serde::de::DeserializeOwned + gpufhe::Unversionize + gpufhe::named::Named>(
+pub fn gf_read<T: serde::de::DeserializeOwned + gpufhe::Unversionize + gpufhe::named::Named>(
     bytes: &[u8],
 ) -> Result<T, String> {
     gpufhe::serialization::with_insecure_parameters_allowed(|| {
