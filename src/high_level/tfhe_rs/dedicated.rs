@@ -14,11 +14,9 @@ use super::wire::core::{
 use super::wire::dedicated::{
     DedicatedCompactPrivateKey as WirePrivateKey, IntegerCompactPrivateKey,
     IntegerCompressedKeySwitchingKeyMaterial, IntegerKeySwitchingKeyMaterial,
-    ShortintCompactPrivateKey, ShortintCompressedKeySwitchingKeyMaterial,
+    KeySwitchingKeyDestinationAtomicPattern, ShortintCompactPrivateKey,
+    ShortintCompressedKeySwitchingKeyMaterial, ShortintKeySwitchingKeyMaterial,
     ShortintKeySwitchingParameters as WireKs,
-};
-use super::wire::key_switching::{
-    KeySwitchingKeyDestinationAtomicPattern, ShortintKeySwitchingKeyMaterial,
 };
 use super::wire::shortint::{
     AtomicPatternKind, CarryModulus as WireCarry, CompactCiphertextListExpansionKind as WireKind,

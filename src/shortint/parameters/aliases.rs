@@ -22,6 +22,9 @@
 //! assert_eq!(V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, DEFAULT_PARAMETERS);
 //! ```
 
+use crate::core_crypto::{DecompositionBaseLog, DecompositionLevelCount};
+use crate::shortint::key_switching::EncryptionKeyChoice;
+
 use super::{
     CompressionParameters, ShortintKeySwitchingParameters, ShortintParameters,
     COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
@@ -64,9 +67,9 @@ pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: Compression
 /// the default blocks (`2^4`, 4 levels), followed by a bootstrap on expansion.
 pub const PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
     ShortintKeySwitchingParameters = ShortintKeySwitchingParameters {
-    ks_base_log: crate::core_crypto::DecompositionBaseLog(4),
-    ks_level: crate::core_crypto::DecompositionLevelCount(4),
-    destination_key: super::EncryptionKeyChoice::Small,
+    ks_base_log: DecompositionBaseLog(4),
+    ks_level: DecompositionLevelCount(4),
+    destination_key: EncryptionKeyChoice::Small,
 };
 
 /// TFHE-rs's short name of
@@ -80,9 +83,9 @@ pub const PARAM_KEYSWITCH_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
 /// on expansion.
 pub const PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
     ShortintKeySwitchingParameters = ShortintKeySwitchingParameters {
-    ks_base_log: crate::core_crypto::DecompositionBaseLog(24),
-    ks_level: crate::core_crypto::DecompositionLevelCount(1),
-    destination_key: super::EncryptionKeyChoice::Big,
+    ks_base_log: DecompositionBaseLog(24),
+    ks_level: DecompositionLevelCount(1),
+    destination_key: EncryptionKeyChoice::Big,
 };
 
 /// The parameter sets of TFHE-rs 1.8 that this crate has, under their versioned

@@ -1,13 +1,33 @@
 //! TFHE-rs's dedicated compact public-key encryption, as serialized: the keyswitch
-//! parameters, the client's dedicated compact private key and the server's casting
-//! key material (plain and compressed).
+//! parameters, the keyswitching key material (shared with the keyswitching key
+//! between key sets), the client's dedicated compact private key and the
+//! server's casting key material (plain and compressed).
 
-use super::core::{DecompositionBaseLog, DecompositionLevelCount};
-use super::core::{EncryptionKeyChoice, LweSecretKey, SeededLweKeyswitchKey};
-use super::key_switching::{
-    KeySwitchingKeyDestinationAtomicPattern, ShortintKeySwitchingKeyMaterial,
+use super::core::{
+    DecompositionBaseLog, DecompositionLevelCount, EncryptionKeyChoice, LweKeyswitchKey,
+    LweSecretKey, SeededLweKeyswitchKey,
 };
 use super::shortint::CompactPublicKeyEncryptionParameters;
+
+wire!(KeySwitchingKeyDestinationAtomicPatternVersions [] V0
+KeySwitchingKeyDestinationAtomicPattern:
+/// The atomic pattern of the destination server key.
+#[derive(Copy)]
+pub enum KeySwitchingKeyDestinationAtomicPattern {
+    /// The standard pattern.
+    Standard,
+    /// TFHE-rs's 32-bit keyswitch pattern.
+    KeySwitch32,
+});
+
+wire!(ShortintKeySwitchingKeyMaterialVersions [V0] V1 ShortintKeySwitchingKeyMaterial:
+/// The keyswitching key and how switched blocks are used.
+pub struct ShortintKeySwitchingKeyMaterial {
+    pub(crate) key_switching_key: LweKeyswitchKey,
+    pub(crate) cast_rshift: i8,
+    pub(crate) destination_key: EncryptionKeyChoice,
+    pub(crate) destination_atomic_pattern: KeySwitchingKeyDestinationAtomicPattern,
+});
 
 wire!(ShortintKeySwitchingParametersVersions [] V0 ShortintKeySwitchingParameters:
 /// The decomposition of a keyswitch between two keys, and its destination.
