@@ -10,6 +10,15 @@
 //! of a packed pair) makes it a fresh block of noise level 1, as TFHE-rs does. Both
 //! steps run on the CPU threads (one block per thread; the bootstrap spreads over
 //! idle ones), also when the server key is a `CudaServerKey`.
+//!
+//! Noise: a cast block's noise before the bootstrap is the public-key encryption's
+//! plus the keyswitch's (its decomposition's rounding over the encryption
+//! dimension, and `ℓ·n_pke` key noise samples); the bootstrap then gives a fresh
+//! block of noise level 1, so what remains is the bootstrap's failure probability.
+//! TFHE-rs 1.8's sets (`PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128` with
+//! `PARAM_KEYSWITCH_PKE_TO_SMALL_...` beside the default blocks) are TFHE-rs's,
+//! chosen by its noise analysis for a failure probability of at most 2^-128 over
+//! that chain; the insecure test set of this crate fails about once in 2^37.
 
 use super::{
     Ciphertext, ClientKey, CompactPublicKeyEncryptionParameters, EncryptionKeyChoice, LookupTable,

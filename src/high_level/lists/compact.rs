@@ -355,7 +355,9 @@ impl CompactCiphertextList {
     }
 
     /// The values as blocks of the client key, ready to compute with (no server key
-    /// needed); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
+    /// needed, but for a list of dedicated public-key parameters, which the thread's
+    /// server key casts to computation blocks: `Err` without one, or with another
+    /// key's); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
     /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
     /// the memory budget ([`crate::memory`]).
     ///
