@@ -44,8 +44,12 @@ struct ClientKeyInner {
     #[serde(skip)]
     tfhe_rs_oprf_key: Option<LweSecretKey>,
     /// The dedicated compact secret key, when the configuration has dedicated
-    /// compact public-key parameters; not in gpufhe's own format (in TFHE-rs's).
-    #[serde(skip)]
+    /// compact public-key parameters; not in gpufhe's own format (in TFHE-rs's:
+    /// writing it in gpufhe's is an `Err`).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format"
+    )]
     dedicated_compact: Option<shortint::DedicatedCompactPrivateKey>,
 }
 

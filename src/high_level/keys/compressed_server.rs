@@ -50,8 +50,8 @@ pub struct CompressedServerKey {
         std::sync::OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::CompressedOprfServerKey>>,
     /// The casting key of dedicated compact public-key lists (not compressed), if
     /// the configuration has dedicated compact public-key parameters; not in
-    /// gpufhe's own format (in TFHE-rs's).
-    #[serde(skip)]
+    /// gpufhe's own format (in TFHE-rs's: writing it in gpufhe's is an `Err`).
+    #[serde(serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format")]
     casting: Option<Arc<shortint::CompressedCastingKey>>,
 }
 

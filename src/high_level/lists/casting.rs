@@ -14,22 +14,27 @@ use crate::high_level::lists::kinds::DataKind;
 use crate::high_level::ServerKey;
 use crate::shortint::{self, Ciphertext, CompactPublicKeyEncryptionParameters, ShortintParameters};
 
-/// Writes nothing for a key or list of the block parameters (the field is not in
-/// gpufhe's own format) and refuses one of dedicated parameters, which that format
+/// Writes nothing for a key or list without dedicated public-key parts (the field
+/// is not in gpufhe's own format) and refuses one with them, which that format
 /// cannot hold.
-pub(crate) fn not_dedicated_in_own_format<S: serde::Serializer>(
-    dedicated: &Option<CompactPublicKeyEncryptionParameters>,
+pub(crate) fn not_dedicated_in_own_format<T, S: serde::Serializer>(
+    dedicated: &Option<T>,
     s: S,
 ) -> std::result::Result<S::Ok, S::Error> {
     if dedicated.is_some() {
-        Err(serde::ser::Error::custom(
-            "a compact public key or list of dedicated public-key parameters has no form \
-             in gpufhe's own format: write it with gpufhe::safe_serialization (TFHE-rs's \
-             format)",
-        ))
+        Err(dedicated_in_own_format())
     } else {
         s.serialize_unit()
     }
+}
+
+/// The error of writing keys or lists of dedicated public-key parameters in
+/// gpufhe's own format.
+pub(crate) fn dedicated_in_own_format<E: serde::ser::Error>() -> E {
+    E::custom(
+        "keys and lists of dedicated compact public-key parameters have no form in gpufhe's \
+         own format: write them with gpufhe::safe_serialization (TFHE-rs's format)",
+    )
 }
 
 /// The server key that casts a list of `tag`: the given one, else the thread's.
