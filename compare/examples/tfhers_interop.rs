@@ -22,7 +22,11 @@
 //! - dedicated compact public-key parameters both ways (`support/tfhers_dedicated.rs`):
 //!   a client of one library with a dedicated public key, whose lists (plain and
 //!   packed) the other library's server expands (casting them to its computation key)
-//!   and computes on, the results decrypted by the client.
+//!   and computes on, the results decrypted by the client;
+//! - server keys with compression keys (plain and compressed) both ways
+//!   (`support/tfhers_compression.rs`): one library's key read by the other, which
+//!   compresses the first's values into a CompressedCiphertextList that the first
+//!   decompresses and decrypts, and decompresses the first's lists.
 //!
 //! Each scenario prints PASS, or FAIL with the error (or panic) at its first failing
 //! step, and the program goes on; it exits with 1 when one failed.
@@ -50,6 +54,8 @@ use std::time::Instant;
 mod tfhers;
 #[path = "support/tfhers_dedicated.rs"]
 mod tfhers_dedicated;
+#[path = "support/tfhers_compression.rs"]
+mod tfhers_compression;
 #[path = "support/tfhers_keys.rs"]
 mod tfhers_keys;
 
@@ -673,6 +679,22 @@ fn main() {
         (
             "gpufhe client key with compression used by TFHE-rs",
             Box::new(|| gpufhe_compression_key_in_tfhe(small)),
+        ),
+        (
+            "TFHE-rs ServerKey with compression keys used by gpufhe",
+            Box::new(|| tfhers_compression::tfhe_compression_keys_in_gpufhe(small, false)),
+        ),
+        (
+            "TFHE-rs CompressedServerKey with compression keys used by gpufhe",
+            Box::new(|| tfhers_compression::tfhe_compression_keys_in_gpufhe(small, true)),
+        ),
+        (
+            "gpufhe ServerKey with compression keys used by TFHE-rs",
+            Box::new(|| tfhers_compression::gpufhe_compression_keys_in_tfhe(small, false)),
+        ),
+        (
+            "gpufhe CompressedServerKey with compression keys used by TFHE-rs",
+            Box::new(|| tfhers_compression::gpufhe_compression_keys_in_tfhe(small, true)),
         ),
         (
             "TFHE-rs KeySwitchingKey used by gpufhe",

@@ -13,6 +13,7 @@ mod compression_seed;
 mod entities;
 pub mod fft;
 pub mod gpu;
+pub(crate) use algorithms::with_legacy_packing_order;
 pub(crate) use compression_seed::with_legacy_seeds;
 mod random;
 pub(crate) mod sha256;

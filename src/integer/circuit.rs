@@ -95,7 +95,6 @@ pub struct Circuit {
     parallelism: usize,
     nodes: Vec<Node>,
     bootstraps: Vec<Bootstrap>,
-    bootstrap_outputs: Vec<Vec<u32>>,
     tables: Vec<Table>,
     table_ids: HashMap<Table, usize>,
     inputs: Vec<Vec<Wire>>,
@@ -110,7 +109,6 @@ impl Circuit {
             parallelism: 1,
             nodes: Vec::new(),
             bootstraps: Vec::new(),
-            bootstrap_outputs: Vec::new(),
             tables: Vec::new(),
             table_ids: HashMap::new(),
             inputs: Vec::new(),
@@ -187,28 +185,24 @@ impl Circuit {
     /// `sum_k scalar_k * w_k + constant`, without bootstrap. `Err` if the result could
     /// be negative, reach the block size, or exceed the noise budget.
     pub fn linear(&mut self, terms: &[(Wire, i64)], constant: u64) -> Result<Wire> {
-        let mut acc: HashMap<u32, i64> = HashMap::new();
-        let mut order = Vec::new();
+        let mut acc = Terms::default();
         let mut constant = constant as i128;
         for &(w, scalar) in terms {
             match &self.nodes[w.0 as usize].form {
-                Form::Source(_) => add_term(&mut acc, &mut order, w.0, scalar),
+                Form::Source(_) => acc.add(w.0, scalar),
                 Form::Linear(l) => {
                     for &(id, s) in &l.terms {
-                        add_term(&mut acc, &mut order, id, s.saturating_mul(scalar));
+                        acc.add(id, s.saturating_mul(scalar));
                     }
                     constant += l.constant as i128 * scalar as i128;
                 }
             }
         }
-        let terms: Vec<(u32, i64)> = order
-            .into_iter()
-            .filter_map(|id| acc.get(&id).filter(|&&s| s != 0).map(|&s| (id, s)))
-            .collect();
         // Known-zero blocks (degree 0) contribute nothing but noise: drop them.
-        let terms: Vec<(u32, i64)> = terms
+        let terms: Vec<(u32, i64)> = acc
+            .terms
             .into_iter()
-            .filter(|&(id, _)| self.nodes[id as usize].info.degree != 0)
+            .filter(|&(id, s)| s != 0 && self.nodes[id as usize].info.degree != 0)
             .collect();
         let (mut low, mut high, mut noise) = (constant, constant, 0u64);
         let mut depth = 0;
@@ -286,7 +280,6 @@ impl Circuit {
             depth,
         });
         let mut wires = Vec::with_capacity(fs.len());
-        let mut ids = Vec::with_capacity(padded.len());
         for (slot, &degree) in degrees.iter().enumerate() {
             let wire = self.push(Node {
                 form: Form::Source(Source::Bootstrap { bootstrap, slot }),
@@ -296,12 +289,10 @@ impl Circuit {
                 },
                 depth,
             })?;
-            ids.push(wire.0);
             if slot < fs.len() {
                 wires.push(wire);
             }
         }
-        self.bootstrap_outputs.push(ids);
         Ok(wires)
     }
 
@@ -418,12 +409,42 @@ impl Circuit {
     }
 }
 
-fn add_term(acc: &mut HashMap<u32, i64>, order: &mut Vec<u32>, id: u32, scalar: i64) {
-    let e = acc.entry(id).or_insert_with(|| {
-        order.push(id);
-        0
-    });
-    *e = e.saturating_add(scalar);
+/// The terms of a linear form being gathered, in order of first appearance. Most
+/// forms have a few terms, which a scan finds faster than a hash; an index by block
+/// takes over past [`Terms::SCAN`] terms.
+#[derive(Default)]
+struct Terms {
+    terms: Vec<(u32, i64)>,
+    index: HashMap<u32, usize>,
+}
+
+impl Terms {
+    const SCAN: usize = 32;
+
+    fn add(&mut self, id: u32, scalar: i64) {
+        let found = if self.terms.len() <= Self::SCAN {
+            self.terms.iter().position(|&(t, _)| t == id)
+        } else {
+            if self.index.is_empty() {
+                self.index = self
+                    .terms
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &(t, _))| (t, i))
+                    .collect();
+            }
+            self.index.get(&id).copied()
+        };
+        match found {
+            Some(i) => self.terms[i].1 = self.terms[i].1.saturating_add(scalar),
+            None => {
+                if !self.index.is_empty() {
+                    self.index.insert(id, self.terms.len());
+                }
+                self.terms.push((id, scalar));
+            }
+        }
+    }
 }
 
 #[cfg(test)]

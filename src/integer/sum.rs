@@ -19,6 +19,7 @@ use super::Radix;
 use crate::backend::BlockInfo;
 use crate::error::{Error, Result};
 use crate::integer::circuit::{Circuit, Wire};
+use std::collections::VecDeque;
 
 /// More rounds than the reduction of any column of a 2^32-block circuit needs; the
 /// carries of the last rounds may move one column per round, so a sum of `n`
@@ -155,15 +156,9 @@ fn reduce_column(
             noise_level: params.max_noise_level,
         },
     );
-    let mut rest: Vec<(Wire, BlockInfo)> = items
-        .into_iter()
-        .map(|w| (w, c.info(w)))
-        .filter(|(_, info)| info.degree > 0)
-        .collect();
-    rest.sort_by_key(|(_, info)| std::cmp::Reverse((info.degree, info.noise_level)));
+    let mut rest = Waiting::new(items.into_iter().map(|w| (w, c.info(w))).collect());
     let (mut degree, mut noise) = rest
-        .iter()
-        .map(|(_, info)| *info)
+        .infos()
         .chain(incoming.iter().map(|&w| c.info(w)))
         .fold((0, 0), |(d, n), info| {
             (d + info.degree, n + info.noise_level)
@@ -176,19 +171,17 @@ fn reduce_column(
             degree.saturating_sub(limit.0),
             noise.saturating_sub(limit.1),
         );
-        let gain = |pack: &[usize]| {
-            let d: u64 = pack.iter().map(|&i| rest[i].1.degree).sum();
-            let n: u64 = pack.iter().map(|&i| rest[i].1.noise_level).sum();
+        let gain = |pack: &Pack| {
+            let (d, n) = (pack.degree, pack.noise_level);
             (d - d.min(m - 1), n.saturating_sub(1))
         };
-        let cheap = pack_greedily(&rest, small);
+        let cheap = rest.first_fit(small);
         let (dg, ng) = gain(&cheap);
         let pack = if !top && dg >= need.0 && ng >= need.1 {
             cheap
         } else {
-            let pack = pack_greedily(&rest, full);
-            let degree: u64 = pack.iter().map(|&i| rest[i].1.degree).sum();
-            if !force && degree + m - 1 < full.degree {
+            let pack = rest.first_fit(full);
+            if !force && pack.degree + m - 1 < full.degree {
                 break;
             }
             pack
@@ -197,10 +190,7 @@ fn reduce_column(
         if dg == 0 && ng == 0 {
             break;
         }
-        let terms: Vec<(Wire, i64)> = pack.iter().map(|&i| (rest[i].0, 1)).collect();
-        for &i in pack.iter().rev() {
-            rest.remove(i);
-        }
+        let terms = rest.take(&pack);
         let packed = c.linear(&terms, 0)?;
         let packed_degree = c.info(packed).degree;
         let digit = if top {
@@ -218,7 +208,7 @@ fn reduce_column(
         out.push(digit);
         made += 1;
     }
-    out.extend(rest.into_iter().map(|(w, _)| w));
+    out.extend(rest.into_wires());
     Ok(Column {
         blocks: out,
         carries,
@@ -227,19 +217,81 @@ fn reduce_column(
     })
 }
 
-/// Indices (increasing) of the blocks of `items` (sorted by decreasing degree) that
-/// first-fit packs into one block of at most `cap`'s degree and noise level.
-fn pack_greedily(items: &[(Wire, BlockInfo)], cap: BlockInfo) -> Vec<usize> {
-    let (mut degree, mut noise) = (0, 0);
-    let mut pack = Vec::new();
-    for (i, (_, info)) in items.iter().enumerate() {
-        if degree + info.degree <= cap.degree && noise + info.noise_level <= cap.noise_level {
-            degree += info.degree;
-            noise += info.noise_level;
-            pack.push(i);
+/// The blocks of a column that wait to be packed, by decreasing degree and noise
+/// level (a stable order), as runs of equal bookkeeping: a first-fit pack over that
+/// order takes a prefix of each run, so a pack costs one step per run, not per block.
+struct Waiting {
+    runs: Vec<(BlockInfo, VecDeque<Wire>)>,
+}
+
+/// A first-fit pack: how many blocks it takes from the front of each run, and the
+/// sums of their degrees and noise levels.
+struct Pack {
+    counts: Vec<(usize, usize)>,
+    degree: u64,
+    noise_level: u64,
+}
+
+impl Waiting {
+    /// The blocks of nonzero degree of `items`.
+    fn new(mut items: Vec<(Wire, BlockInfo)>) -> Waiting {
+        items.retain(|(_, info)| info.degree > 0);
+        items.sort_by_key(|(_, info)| std::cmp::Reverse((info.degree, info.noise_level)));
+        let mut runs: Vec<(BlockInfo, VecDeque<Wire>)> = Vec::new();
+        for (w, info) in items {
+            match runs.last_mut() {
+                Some((last, run)) if *last == info => run.push_back(w),
+                _ => runs.push((info, VecDeque::from([w]))),
+            }
         }
+        Waiting { runs }
     }
-    pack
+
+    fn infos(&self) -> impl Iterator<Item = BlockInfo> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|(info, run)| std::iter::repeat_n(*info, run.len()))
+    }
+
+    /// The blocks that first-fit, in order, into one block of at most `cap`'s degree
+    /// and noise level.
+    fn first_fit(&self, cap: BlockInfo) -> Pack {
+        let mut pack = Pack {
+            counts: Vec::new(),
+            degree: 0,
+            noise_level: 0,
+        };
+        for (r, (info, run)) in self.runs.iter().enumerate() {
+            let room = |used: u64, cap: u64, each: u64| match each {
+                0 => usize::MAX,
+                _ => usize::try_from(cap.saturating_sub(used) / each).unwrap_or(usize::MAX),
+            };
+            let count = run
+                .len()
+                .min(room(pack.degree, cap.degree, info.degree))
+                .min(room(pack.noise_level, cap.noise_level, info.noise_level));
+            if count > 0 {
+                pack.counts.push((r, count));
+                pack.degree += info.degree * count as u64;
+                pack.noise_level += info.noise_level * count as u64;
+            }
+        }
+        pack
+    }
+
+    /// Removes the blocks of `pack`, as the terms of their sum.
+    fn take(&mut self, pack: &Pack) -> Vec<(Wire, i64)> {
+        let mut terms = Vec::new();
+        for &(r, count) in &pack.counts {
+            terms.extend(self.runs[r].1.drain(..count).map(|w| (w, 1)));
+        }
+        terms
+    }
+
+    /// The blocks left, in order.
+    fn into_wires(self) -> impl Iterator<Item = Wire> {
+        self.runs.into_iter().flat_map(|(_, run)| run)
+    }
 }
 
 #[cfg(test)]

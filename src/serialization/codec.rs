@@ -22,12 +22,17 @@ pub const SERIALIZATION_MAGIC: [u8; 8] = *b"GPUFHE\0\0";
 /// values of older versions are refused with an error that says to regenerate them.
 /// Version 4 writes which form a `PublicKey` or `CompressedPublicKey` has (compact
 /// or TFHE-rs's classical one); earlier versions hold the compact form only, and
-/// are read as such.
-pub const SERIALIZATION_VERSION: u32 = 4;
+/// are read as such. Version 5 stores the seeded packing keyswitching keys of
+/// compression in TFHE-rs's order (their masks drawn in that order); those of
+/// older versions are refused with an error that says to regenerate them.
+pub const SERIALIZATION_VERSION: u32 = 5;
 
 /// The first format version whose seeded values hold a
 /// [`crate::core_crypto::CompressionSeed`].
 const FIRST_AES_SEED_VERSION: u32 = 3;
+
+/// The first format version whose seeded packing keys are in TFHE-rs's order.
+const FIRST_TFHE_RS_PACKING_ORDER_VERSION: u32 = 5;
 
 /// The oldest format version [`safe_deserialize`] reads.
 pub const OLDEST_SERIALIZATION_VERSION: u32 = 1;
@@ -228,7 +233,10 @@ pub fn safe_deserialize<T: SafeSerialization>(reader: impl Read, size_limit: u64
     }
     with_reading_version(version, || {
         crate::core_crypto::with_legacy_seeds(version < FIRST_AES_SEED_VERSION, || {
-            bincode::serde::decode_from_std_read(&mut limited, CODEC)
+            crate::core_crypto::with_legacy_packing_order(
+                version < FIRST_TFHE_RS_PACKING_ORDER_VERSION,
+                || bincode::serde::decode_from_std_read(&mut limited, CODEC),
+            )
         })
     })
     .map_err(|e| {

@@ -54,6 +54,26 @@ impl TryFrom<ListParts> for CompressedBlockList {
 }
 
 impl CompressedBlockList {
+    /// A list of these parts, checked (see [`CompressedBlockList::validate`]).
+    pub(crate) fn from_parts(
+        parameters: ShortintParameters,
+        compression: CompressionParameters,
+        count: usize,
+        glwes: Vec<Vec<u64>>,
+    ) -> Result<Self> {
+        Self::try_from(ListParts {
+            parameters,
+            compression,
+            count,
+            glwes,
+        })
+    }
+
+    /// The bit-packed GLWE ciphertexts, one per `lwe_per_glwe` blocks.
+    pub(crate) fn glwes(&self) -> &[Vec<u64>] {
+        &self.glwes
+    }
+
     /// The number of blocks.
     ///
     /// ```
@@ -595,7 +615,7 @@ mod tests {
             .unwrap()
             .decompress()
             .unwrap();
-        let count = 8 * compression.lwe_per_glwe;
+        let count = 32 * compression.lwe_per_glwe;
         // Fresh encryptions: the model's packed term is a bootstrap output's, so
         // take it out and put the fresh noise in.
         let cts: Vec<Ciphertext> = (0..count)
@@ -617,12 +637,15 @@ mod tests {
         let model = compression.decompression_input_variance(&blocks, compression.lwe_per_glwe)
             - m2 * blocks.bootstrap_output_variance()
             + m2 * blocks.glwe_noise_distribution.variance();
-        // 1,024 samples from 8 GLWE ciphertexts (the storage rounding dominates; the
-        // samples of one ciphertext share its mask's rounding errors, weighted by
-        // other key bits): a 25 % bound is several deviations away.
+        // 4,096 samples from 32 GLWE ciphertexts. The storage rounding dominates and
+        // the samples of one ciphertext share its mask's rounding errors (weighted by
+        // other key bits), so the estimate spreads far more than independent samples
+        // would: over 20 fresh keys the ratio ranged 0.92 to 1.32 with 32 ciphertexts
+        // (0.75 to 1.46 with 8, which made a 25 % bound fail about one run in 15).
+        // The bound is that spread with a margin; a model off by a factor 1.5 fails.
         let ratio = measured / model;
         assert!(
-            (0.75..1.25).contains(&ratio),
+            (0.7..1.5).contains(&ratio),
             "measured 2^{:.2}, model 2^{:.2}",
             measured.log2(),
             model.log2()

@@ -501,3 +501,39 @@ fn multi_bit_keys_compute_on_the_gpu_like_on_the_cpu() {
     assert_eq!(gpu.config().parameters().pbs_kind, params.pbs_kind);
     unset_server_key();
 }
+
+/// A compressed server key with compression keys read back from TFHE-rs's form
+/// decompresses to the GPU, where it compresses and decompresses values.
+#[test]
+fn compression_keys_read_in_tfhe_rs_form_work_on_the_gpu() {
+    use gpufhe::shortint::{
+        COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2, PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
+    };
+    if gpu_for_tests().is_none() {
+        return;
+    }
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2)
+        .expect("parameters")
+        .enable_compression(COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2);
+    let ck = ClientKey::generate(config);
+    let mut bytes = Vec::new();
+    gpufhe::safe_serialization::safe_serialize(&CompressedServerKey::new(&ck), &mut bytes, 1 << 30)
+        .unwrap();
+    let read: CompressedServerKey = gpufhe::serialization::with_insecure_parameters_allowed(|| {
+        gpufhe::safe_serialization::safe_deserialize(bytes.as_slice(), 1 << 30)
+    })
+    .unwrap();
+    let gpu = read
+        .try_decompress_to_specific_gpu(GpuIndex::new(0))
+        .expect("GPU key");
+    set_server_key(gpu);
+    let x = &FheUint8::encrypt(40u8, &ck) + 2u8;
+    assert_eq!(x.current_device(), GPU0);
+    let mut builder = CompressedCiphertextListBuilder::new();
+    builder.push(x);
+    let list = builder.build().expect("compression of GPU values");
+    let y: FheUint8 = list.get(0).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&y, &ck), 42);
+    unset_server_key();
+}

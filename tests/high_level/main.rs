@@ -40,6 +40,7 @@ mod signed_default_parameters;
 mod small_widths_default_parameters;
 mod tfhe_rs_api;
 mod tfhe_rs_compression;
+mod tfhe_rs_compression_keys;
 mod tfhe_rs_data;
 mod tfhe_rs_guide;
 mod tfhe_rs_hostile;

@@ -12,8 +12,10 @@
 use super::decomposition::SignedDecomposer;
 use super::glwe_encryption::encrypt_glwe_into_mask;
 use super::lwe_encryption::{draw_in_parallel, expand_seeded_rows};
+use super::tfhe_rs_layout::reverse_levels;
 use crate::core_crypto::commons::{
-    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, LweDimension, PolynomialSize,
+    DecompositionBaseLog, DecompositionLevelCount, GlweDimension, GlweSize, LweDimension,
+    PolynomialSize,
 };
 use crate::core_crypto::entities::{
     check_container_len, check_decomposition, check_dimensions, check_polynomial_size,
@@ -23,6 +25,26 @@ use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, Noi
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+thread_local! {
+    /// Whether the seeded packing keys being read come from gpufhe's own format
+    /// before it drew their masks in TFHE-rs's order (format version 5).
+    static READING_OLD_PACKING_ORDER: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with the deserialization of [`SeededLwePackingKeyswitchKey`] refusing
+/// the keys of gpufhe's own format before version 5 (whose masks were drawn in
+/// another order) when `legacy`; restored afterwards.
+pub(crate) fn with_legacy_packing_order<R>(legacy: bool, f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            READING_OLD_PACKING_ORDER.with(|v| v.set(self.0));
+        }
+    }
+    let _restore = Restore(READING_OLD_PACKING_ORDER.with(|v| v.replace(legacy)));
+    f()
+}
 
 /// The shape of a packing keyswitching key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,12 +109,13 @@ impl PackingKeyswitchKeyShape {
 }
 
 /// A packing keyswitching key (see the module docs). Layout: input coefficient,
-/// level (1 first), then the `(k + 1) * N` coefficients of a GLWE ciphertext.
+/// level (1 first), then the `(k + 1) * N` coefficients of a GLWE ciphertext
+/// (TFHE-rs stores the levels the other way, `l` first: `tfhe_rs_layout`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "PackingKeyParts")]
 pub struct LwePackingKeyswitchKey {
-    data: Vec<u64>,
-    shape: PackingKeyswitchKeyShape,
+    pub(crate) data: Vec<u64>,
+    pub(crate) shape: PackingKeyswitchKeyShape,
 }
 
 #[derive(Deserialize)]
@@ -120,12 +143,15 @@ impl TryFrom<PackingKeyParts> for LwePackingKeyswitchKey {
 
 /// A packing keyswitching key as a seed and its body polynomials, `k + 1` times
 /// smaller; [`SeededLwePackingKeyswitchKey::decompress`] regenerates the masks.
+/// The bodies are stored, and the masks drawn, in TFHE-rs's order (per input
+/// coefficient, the least significant level first), so that the key is TFHE-rs's
+/// `SeededLwePackingKeyswitchKey` with the same seed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "SeededPackingKeyParts")]
 pub struct SeededLwePackingKeyswitchKey {
-    bodies: Vec<u64>,
-    seed: CompressionSeed,
-    shape: PackingKeyswitchKeyShape,
+    pub(crate) bodies: Vec<u64>,
+    pub(crate) seed: CompressionSeed,
+    pub(crate) shape: PackingKeyswitchKeyShape,
 }
 
 #[derive(Deserialize)]
@@ -139,6 +165,14 @@ impl TryFrom<SeededPackingKeyParts> for SeededLwePackingKeyswitchKey {
     type Error = Error;
 
     fn try_from(parts: SeededPackingKeyParts) -> Result<Self> {
+        if READING_OLD_PACKING_ORDER.with(|v| v.get()) {
+            return Err(Error::InvalidParameter(
+                "a seeded packing keyswitching key of gpufhe's format before version 5, whose \
+                 masks are drawn in an order this version of gpufhe no longer uses: generate \
+                 the compression keys again (or keep the expanded ServerKey)"
+                    .into(),
+            ));
+        }
         parts.shape.validate()?;
         check_container_len(
             "number of bodies of the seeded packing keyswitching key",
@@ -235,7 +269,8 @@ impl SeededLwePackingKeyswitchKey {
     pub fn decompress(&self) -> LwePackingKeyswitchKey {
         let n = self.shape.output_polynomial_size.0;
         let mask_len = self.shape.output_glwe_dimension.0 * n;
-        let data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        let mut data = expand_seeded_rows(self.seed, &self.bodies, mask_len, n);
+        reverse_levels(&mut data, self.shape.level.0, mask_len + n);
         LwePackingKeyswitchKey {
             data,
             shape: self.shape,
@@ -289,8 +324,8 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
     let n = shape.output_polynomial_size.0;
     let mask_len = shape.output_glwe_dimension.0 * n;
     let mut bodies = vec![0u64; shape.ciphertext_count() * n];
-    // A body per input coefficient and level, in that order, on the rayon pool (the
-    // values of one generator drawing in order).
+    // A body per input coefficient and level (TFHE-rs's order: level l first), on
+    // the rayon pool (the values of one generator drawing in order).
     let draws = (mask_len as u64, n as u64 * noise.draws_per_sample());
     let scratch = || (vec![0u64; mask_len], vec![0u64; n]);
     draw_in_parallel(
@@ -300,7 +335,7 @@ pub fn generate_seeded_lwe_packing_keyswitch_key(
         draws,
         scratch,
         |(mask, plaintext), i, body, rng| {
-            let (s, j) = (input_key.as_slice()[i / level.0], i % level.0 + 1);
+            let (s, j) = (input_key.as_slice()[i / level.0], level.0 - i % level.0);
             plaintext[0] = s.wrapping_mul(1u64 << (64 - j * base_log.0));
             encrypt_glwe_into_mask(output_key, mask, body, plaintext, noise, rng);
             plaintext[0] = 0; // a multiple of a secret key coefficient
@@ -421,6 +456,96 @@ fn sub_scaled_rotated(out: &mut [u64], p: &[u64], d: u64, t: usize) {
     for (o, &x) in low.iter_mut().zip(&p[n - t..]) {
         *o = o.wrapping_add(x.wrapping_mul(d));
     }
+}
+
+// TFHE-rs's layout of the packing keyswitching key (`tfhe_rs_layout` explains the
+// level order).
+
+/// The shape of a packing keyswitching key of `len` values (`per_coefficient` per
+/// input coefficient) in TFHE-rs's form, which stores no input dimension.
+fn packing_shape_of(
+    len: usize,
+    per_coefficient: usize,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    output_glwe_size: GlweSize,
+    output_polynomial_size: PolynomialSize,
+) -> Result<PackingKeyswitchKeyShape> {
+    if per_coefficient == 0 || len % per_coefficient != 0 {
+        return Err(Error::InvalidParameter(format!(
+            "a packing keyswitching key of {len} values is not a whole number of input \
+             coefficients of {per_coefficient} values"
+        )));
+    }
+    let shape = PackingKeyswitchKeyShape {
+        input_lwe_dimension: LweDimension(len / per_coefficient),
+        output_glwe_dimension: GlweDimension(output_glwe_size.0.saturating_sub(1)),
+        output_polynomial_size,
+        base_log,
+        level,
+    };
+    shape.validate()?;
+    Ok(shape)
+}
+
+/// A packing keyswitching key from TFHE-rs's `LwePackingKeyswitchKey` data (levels
+/// least significant first, as the LWE keyswitching key); `Err` for inconsistent
+/// sizes or an invalid decomposition.
+pub(crate) fn lwe_packing_keyswitch_key_from_tfhe_rs_layout(
+    mut data: Vec<u64>,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    output_glwe_size: GlweSize,
+    output_polynomial_size: PolynomialSize,
+) -> Result<LwePackingKeyswitchKey> {
+    let row = output_glwe_size.0.saturating_mul(output_polynomial_size.0);
+    let per = level.0.saturating_mul(row);
+    let shape = packing_shape_of(
+        data.len(),
+        per,
+        base_log,
+        level,
+        output_glwe_size,
+        output_polynomial_size,
+    )?;
+    reverse_levels(&mut data, level.0, row);
+    Ok(LwePackingKeyswitchKey { data, shape })
+}
+
+/// TFHE-rs's `LwePackingKeyswitchKey` data of `key`.
+pub(crate) fn lwe_packing_keyswitch_key_to_tfhe_rs_layout(
+    key: &LwePackingKeyswitchKey,
+) -> Vec<u64> {
+    let mut data = key.data.clone();
+    reverse_levels(&mut data, key.shape.level.0, key.shape.glwe_len());
+    data
+}
+
+/// A seeded packing keyswitching key from TFHE-rs's `SeededLwePackingKeyswitchKey`
+/// parts: its body polynomials as they are (gpufhe's seeded packing keys use
+/// TFHE-rs's order).
+pub(crate) fn seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts(
+    bodies: Vec<u64>,
+    base_log: DecompositionBaseLog,
+    level: DecompositionLevelCount,
+    output_glwe_size: GlweSize,
+    output_polynomial_size: PolynomialSize,
+    seed: CompressionSeed,
+) -> Result<SeededLwePackingKeyswitchKey> {
+    let per = level.0.saturating_mul(output_polynomial_size.0);
+    let shape = packing_shape_of(
+        bodies.len(),
+        per,
+        base_log,
+        level,
+        output_glwe_size,
+        output_polynomial_size,
+    )?;
+    Ok(SeededLwePackingKeyswitchKey {
+        bodies,
+        seed,
+        shape,
+    })
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ pub use lwe_keyswitch::*;
 pub use lwe_keyswitch_rounded::*;
 pub use lwe_linear_algebra::*;
 pub use lwe_multi_bit_programmable_bootstrapping::*;
+pub(crate) use lwe_packing_keyswitch::with_legacy_packing_order;
 pub use lwe_packing_keyswitch::*;
 pub use lwe_programmable_bootstrapping::*;
 pub use lwe_programmable_bootstrapping_multithreaded::*;

@@ -12,6 +12,9 @@
 //!   j)` times `S_c` and `-factor`). gpufhe orders the rows of a GGSW
 //!   component-major (`c`, then `j = 1..l`), TFHE-rs level-major (`j = l` down to
 //!   1, then `c`): the conversion permutes the rows.
+//! - **Packing keyswitching key** (compression): as the keyswitching key, with
+//!   GLWE ciphertexts for rows; its conversions are beside it
+//!   (`lwe_packing_keyswitch`, which this module's `reverse_levels` serves).
 //! - **Seeded keys** store their bodies, and draw their masks, in TFHE-rs's order
 //!   (so that a compressed key of either library expands in the other); their
 //!   `decompress` converts to gpufhe's order.

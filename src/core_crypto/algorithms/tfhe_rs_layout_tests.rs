@@ -335,3 +335,93 @@ fn tfhe_rs_multi_bit_indicators_split_into_gpufhe_ones() {
     assert!(multi_bit_from_tfhe_rs_order(&[0u64; 7], 1, 2).is_err());
     assert!(multi_bit_to_tfhe_rs_order(&[0u64; 6], &[0u64; 3], 1, 2).is_err());
 }
+
+/// Packs an encryption of each 2-bit message under the small key with `key` and
+/// decrypts the coefficients.
+fn packing_decrypts(k: &mut Keys, key: &LwePackingKeyswitchKey) {
+    let cts: Vec<_> = (0..4u64)
+        .map(|m| {
+            allocate_and_encrypt_new_lwe_ciphertext(&k.small, m * DELTA, NOISE, &mut k.rng).unwrap()
+        })
+        .collect();
+    let glwe = keyswitch_lwe_ciphertexts_into_glwe(key, &cts).unwrap();
+    let mut phase = vec![0u64; k.glwe.polynomial_size().0];
+    decrypt_glwe_ciphertext(&k.glwe, &glwe, &mut phase).unwrap();
+    let decoded: Vec<u64> = phase[..4]
+        .iter()
+        .map(|p| p.wrapping_add(DELTA / 2) / DELTA)
+        .collect();
+    assert_eq!(decoded, [0, 1, 2, 3]);
+}
+
+#[test]
+fn a_packing_key_in_tfhe_rs_layout_packs_once_converted_and_seeded_ones_are_tfhe_rs_s() {
+    let mut k = keys(7);
+    let (base_log, level) = (DecompositionBaseLog(6), DecompositionLevelCount(3));
+    let (n, glwe_size) = (k.glwe.polynomial_size(), GlweSize(2));
+    // TFHE-rs: per input coefficient, GLWE ciphertext j encrypts the constant
+    // s_i 2^(64 - B (l - j)).
+    let mut data = vec![];
+    for &s in k.small.as_slice() {
+        for j in 0..level.0 {
+            let mut plaintext = vec![0u64; n.0];
+            plaintext[0] = s.wrapping_mul(1u64 << (64 - base_log.0 * (level.0 - j)));
+            let mut ct = GlweCiphertextOwned::new_zero(glwe_size, n).unwrap();
+            encrypt_glwe_ciphertext(&k.glwe, &mut ct, &plaintext, NOISE, &mut k.rng).unwrap();
+            data.extend_from_slice(ct.as_slice());
+        }
+    }
+    let key =
+        lwe_packing_keyswitch_key_from_tfhe_rs_layout(data.clone(), base_log, level, glwe_size, n)
+            .unwrap();
+    assert_eq!(key.shape().input_lwe_dimension, k.small.lwe_dimension());
+    packing_decrypts(&mut k, &key);
+    assert_eq!(lwe_packing_keyswitch_key_to_tfhe_rs_layout(&key), data);
+    assert!(lwe_packing_keyswitch_key_from_tfhe_rs_layout(
+        vec![0; 7],
+        base_log,
+        level,
+        glwe_size,
+        n
+    )
+    .is_err());
+    // A seeded key: TFHE-rs's masks (the AES-CTR stream), row after row in
+    // TFHE-rs's order; read back from its parts, it packs.
+    let seed = 0x0bad_5eed_0000_1111_2222_3333_4444_5555u128;
+    let seeded = generate_seeded_lwe_packing_keyswitch_key(
+        &k.small,
+        &k.glwe,
+        base_log,
+        level,
+        NOISE,
+        CompressionSeed::new(seed),
+        &mut k.rng,
+    )
+    .unwrap();
+    let tfhe_rs = lwe_packing_keyswitch_key_to_tfhe_rs_layout(&seeded.decompress());
+    let rows = seeded.bodies.len() / n.0;
+    let stream = tfhe_rs_stream(seed, rows * n.0);
+    for (t, row) in tfhe_rs.chunks_exact(2 * n.0).enumerate() {
+        assert_eq!(
+            &row[..n.0],
+            &stream[t * n.0..(t + 1) * n.0],
+            "mask of row {t}"
+        );
+        assert_eq!(
+            &row[n.0..],
+            &seeded.bodies[t * n.0..(t + 1) * n.0],
+            "body of row {t}"
+        );
+    }
+    let back = seeded_lwe_packing_keyswitch_key_from_tfhe_rs_parts(
+        seeded.bodies.clone(),
+        base_log,
+        level,
+        glwe_size,
+        n,
+        seeded.seed,
+    )
+    .unwrap();
+    assert_eq!(back, seeded);
+    packing_decrypts(&mut k, &back.decompress());
+}

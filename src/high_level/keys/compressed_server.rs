@@ -83,15 +83,6 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
 }
 
 impl CompressedServerKey {
-    /// A key of these parts, checked (no compression keys).
-    pub(crate) fn from_parts(
-        tag: KeyTag,
-        config: Config,
-        key: shortint::CompressedServerKey,
-    ) -> Result<Self> {
-        Self::from_parts_with_compression(tag, config, key, None)
-    }
-
     /// A key of these parts, checked (the compression keys against the
     /// configuration).
     pub(crate) fn from_parts_with_compression(
@@ -260,7 +251,7 @@ impl CompressedServerKey {
     fn decompress_on_cpu(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let key = self.key.decompress()?;
         let compression = self.expand_compression()?;
-        Ok(
+        self.with_tfhe_rs_oprf(
             ServerKey::from_parts(self.tag, self.config, key, compression, config)
                 .with_casting_key(self.expand_casting()),
         )
@@ -282,6 +273,16 @@ impl CompressedServerKey {
             casting: key,
             ..self
         }
+    }
+
+    /// `key` with the dedicated OPRF key of a key read from TFHE-rs's data,
+    /// expanded as TFHE-rs expands it.
+    fn with_tfhe_rs_oprf(&self, key: ServerKey) -> Result<ServerKey> {
+        if let Some(oprf) = self.tfhe_rs_oprf.get() {
+            let expanded = crate::high_level::tfhe_rs::expand_oprf_key(oprf)?;
+            let _ = key.tfhe_rs_oprf().set(Arc::new(expanded));
+        }
+        Ok(key)
     }
 
     /// The compression keys expanded, if there are any.
@@ -385,7 +386,7 @@ impl CompressedServerKey {
         {
             let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
             let compression = self.expand_compression()?;
-            Ok(
+            self.with_tfhe_rs_oprf(
                 ServerKey::from_scheduler(self.tag, self.config, scheduler, compression)
                     .with_casting_key(self.expand_casting()),
             )

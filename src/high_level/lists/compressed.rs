@@ -566,6 +566,20 @@ impl CompressedCiphertextList {
         &self.blocks
     }
 
+    /// The kinds of its values.
+    pub(crate) fn kinds(&self) -> &[DataKind] {
+        &self.kinds
+    }
+
+    /// A list of these parts, checked (the blocks must be those of the values).
+    pub(crate) fn from_parts(
+        tag: KeyTag,
+        kinds: Vec<DataKind>,
+        blocks: shortint::CompressedBlockList,
+    ) -> Result<Self> {
+        Self::try_from(ListFields { tag, kinds, blocks })
+    }
+
     /// The number of blocks of every value.
     fn block_counts(&self) -> Result<Vec<usize>> {
         block_counts(self.blocks.parameters(), &self.kinds, "compressed list")

@@ -155,7 +155,7 @@ impl TfheRsForm for CompactPublicKey {
 }
 
 /// TFHE-rs's kind of a value: its block count.
-fn kind_to_wire(kind: DataKind, p: &ShortintParameters) -> Result<WireKind> {
+pub(super) fn kind_to_wire(kind: DataKind, p: &ShortintParameters) -> Result<WireKind> {
     let blocks = |bits| {
         NonZeroUsize::new(crate::integer::block_count(p, bits))
             .ok_or_else(|| Error::InvalidParameter("a value of no blocks".into()))
@@ -168,7 +168,7 @@ fn kind_to_wire(kind: DataKind, p: &ShortintParameters) -> Result<WireKind> {
 }
 
 /// The kind of a value of TFHE-rs's list: its width in bits.
-fn kind_from_wire(kind: &WireKind, p: &ShortintParameters) -> Result<DataKind> {
+pub(super) fn kind_from_wire(kind: &WireKind, p: &ShortintParameters) -> Result<DataKind> {
     let bits = |blocks: NonZeroUsize| {
         u32::try_from(blocks.get())
             .ok()

@@ -14,17 +14,22 @@ pub(crate) mod wire;
 mod client_key;
 mod compact;
 mod compressed;
+mod compressed_list;
 mod compression;
+mod compression_keys;
 mod config;
 mod dedicated;
+mod fourier;
 mod key_switching;
 mod multi_bit;
-mod own_format;
+mod oprf;
 mod parameters;
 mod public_key;
 pub(crate) mod safe;
 mod server_key;
 pub(crate) mod values;
+
+pub(crate) use oprf::expand_oprf_key;
 
 use crate::error::Result;
 use serde::{Deserialize, Serialize};

@@ -387,6 +387,22 @@ fn read_header(reader: &mut impl Read) -> std::io::Result<Vec<u8>> {
     Ok(header)
 }
 
+/// The type name of a complete TFHE-rs header (its last string).
+fn header_name(header: &[u8]) -> Option<&[u8]> {
+    let mut at = 0usize;
+    let mut string = |skip: usize| -> Option<&[u8]> {
+        let start = at.checked_add(skip)?;
+        let len = u64::from_le_bytes(header.get(start..start + 8)?.try_into().ok()?);
+        let begin = start + 8;
+        let end = begin.checked_add(usize::try_from(len).ok()?)?;
+        at = end;
+        header.get(begin..end)
+    };
+    string(0)?;
+    string(4)?;
+    string(0)
+}
+
 /// Appends `count` bytes of `reader` to `buffer`; `false` if the input ends first
 /// (what was read is kept).
 fn read_more(reader: &mut impl Read, buffer: &mut Vec<u8>, count: usize) -> std::io::Result<bool> {
@@ -434,6 +450,18 @@ impl NonConformantDeserializationConfig {
                  gpufhe::safe_serialization reads and writes): read it with \
                  gpufhe::serialization::safe_deserialize, then write it again with \
                  gpufhe::safe_serialization::safe_serialize to convert it (expected a {})",
+                T::NAME
+            )));
+        }
+        if let Some(name) = header_name(&header).filter(|n| n.starts_with(b"gpufhe::")) {
+            return Err(Error::Serialization(format!(
+                "the input is a {}, written by an earlier gpufhe in its own form under \
+                 TFHE-rs's header; this version writes the TFHE-rs form ({}): read it with \
+                 the gpufhe that wrote it and write it with gpufhe::serialization::\
+                 safe_serialize (gpufhe's own format, which this version reads with \
+                 gpufhe::serialization::safe_deserialize), then write that with \
+                 gpufhe::safe_serialization::safe_serialize to convert it",
+                String::from_utf8_lossy(name),
                 T::NAME
             )));
         }

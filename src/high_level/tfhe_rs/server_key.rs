@@ -8,23 +8,26 @@
 //! not hold their noise parameters: they are those of the known parameter set
 //! whose shape they have. TFHE-rs's dedicated OPRF key is kept, to be written back.
 
+use super::compression_keys::{
+    compressed_compression_keys_from_wire, compressed_compression_keys_to_wire,
+    compression_keys_from_wire, compression_keys_to_wire,
+};
+use super::fourier::{fourier_polynomials, fourier_to_wire};
 use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs};
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
 use super::wire::core::{
     CiphertextModulus, DecompositionBaseLog as WireBaseLog, DecompositionLevelCount as WireLevel,
-    GlweSize, LweBskGroupingFactor, LweDimension as WireLweDimension, LweKeyswitchKey,
-    LweSize as WireLweSize, PBSOrder, PolynomialSize as WirePolynomialSize,
-    SeededGgswCiphertextList, SeededLweBootstrapKey, SeededLweKeyswitchKey,
-    SeededLweMultiBitBootstrapKey,
+    GlweSize, LweBskGroupingFactor, LweKeyswitchKey, LweSize as WireLweSize, PBSOrder,
+    PolynomialSize as WirePolynomialSize, SeededGgswCiphertextList, SeededLweBootstrapKey,
+    SeededLweKeyswitchKey, SeededLweMultiBitBootstrapKey,
 };
 use super::wire::server::{
     AtomicPatternServerKey, CompressedAtomicPatternServerKey, CompressedModulusSwitchConfiguration,
     CompressedServerKey as WireCompressed, CompressedStandardAtomicPatternServerKey,
-    FourierLweBootstrapKey, FourierLweMultiBitBootstrapKey, FourierPolynomialList,
-    FourierPolynomials, HlIntegerCompressedServerKey, HlIntegerServerKey,
-    IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
+    FourierLweBootstrapKey, FourierLweMultiBitBootstrapKey, HlIntegerCompressedServerKey,
+    HlIntegerServerKey, IntegerCompressedServerKey, IntegerServerKey, ModulusSwitchConfiguration,
     ServerKey as WireServerKey, ShortintBootstrappingKey, ShortintCompressedBootstrappingKey,
     ShortintCompressedServerKey, ShortintServerKey, StandardAtomicPatternServerKey,
 };
@@ -46,7 +49,6 @@ use crate::high_level::{CompressedServerKey, ConfigBuilder, ServerKey};
 use crate::scheduler::SchedulerConfig;
 use crate::shortint::{self, PbsKind, ShortintParameters};
 use std::sync::Arc;
-use tfhe_fft::c64;
 
 /// What a TFHE-rs server key says of its parameters.
 #[derive(Clone, Copy, PartialEq)]
@@ -237,14 +239,25 @@ pub(super) fn shortint_server_key_from_wire(key: ShortintServerKey) -> Result<sh
 
 /// A high-level server key computing on the CPU with `host`, tagged `tag`.
 pub(super) fn server_key_of(tag: KeyTag, host: shortint::ServerKey) -> Result<ServerKey> {
-    let config = ConfigBuilder::default()
-        .with_insecure_custom_parameters(*host.parameters())?
-        .build();
+    server_key_with_compression(tag, host, None)
+}
+
+/// [`server_key_of`] with these compression keys (checked against the blocks).
+fn server_key_with_compression(
+    tag: KeyTag,
+    host: shortint::ServerKey,
+    compression: Option<shortint::CompressionKeys>,
+) -> Result<ServerKey> {
+    let mut builder =
+        ConfigBuilder::default().with_insecure_custom_parameters(*host.parameters())?;
+    if let Some(c) = &compression {
+        builder = builder.enable_compression(c.parameters);
+    }
     Ok(ServerKey::from_parts(
         tag,
-        config,
+        builder.build(),
         host,
-        None,
+        compression.map(Arc::new),
         &SchedulerConfig::from_env()?,
     ))
 }
@@ -253,13 +266,14 @@ impl TfheRsForm for ServerKey {
     type Wire = WireServerKey;
 
     fn to_wire(&self) -> Result<WireServerKey> {
-        if self.compression_keys().is_some() {
-            return Err(Error::InvalidParameter(
-                "a server key with compression keys has no TFHE-rs form in this version of \
-                 gpufhe (the keys have TFHE-rs's scheme; their TFHE-rs layout is to come)"
-                    .into(),
-            ));
-        }
+        let (compression_key, decompression_key) =
+            match self.compression_keys().map(compression_keys_to_wire) {
+                Some(keys) => {
+                    let (c, d) = keys?;
+                    (Some(c), Some(d))
+                }
+                None => (None, None),
+            };
         Ok(WireServerKey {
             key: HlIntegerServerKey {
                 key: IntegerServerKey {
@@ -268,8 +282,8 @@ impl TfheRsForm for ServerKey {
                 cpk_key_switching_key_material: self
                     .casting_key()
                     .map(super::dedicated::casting_key_to_wire),
-                compression_key: None,
-                decompression_key: None,
+                compression_key,
+                decompression_key,
                 noise_squashing_key: None,
                 noise_squashing_compression_key: None,
                 cpk_re_randomization_key: None,
@@ -287,7 +301,13 @@ impl TfheRsForm for ServerKey {
             .cpk_key_switching_key_material
             .map(|m| super::dedicated::casting_key_from_wire(m, host.parameters()).map(Arc::new))
             .transpose()?;
-        let key = server_key_of(tag_from_wire(&wire.tag), host)?.with_casting_key(casting);
+        let compression = compression_keys_from_wire(
+            hl.compression_key,
+            hl.decompression_key,
+            host.parameters(),
+        )?;
+        let key = server_key_with_compression(tag_from_wire(&wire.tag), host, compression)?
+            .with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -379,12 +399,7 @@ impl WireBootstrapKey {
         crate::core_crypto::FourierLweBootstrapKey,
         Option<TfheRsMultiBitExtra>,
     )> {
-        let polys = |values: Vec<(f64, f64)>| -> Vec<c64> {
-            values
-                .into_iter()
-                .map(|(re, im)| c64::new(re, im))
-                .collect()
-        };
+        let polys = fourier_polynomials;
         match self {
             Self::Classic(values) => Ok((
                 fourier_bootstrap_key_from_tfhe_rs_fourier(&polys(values), shape.bootstrap())?,
@@ -416,7 +431,10 @@ fn bootstrapping_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintBoots
     let bsk = host.bootstrap_key();
     match p.pbs_kind {
         PbsKind::Classical => Ok(ShortintBootstrappingKey::Classic {
-            bsk: fourier_to_wire(p, tfhe_rs_fourier_from_fourier_bootstrap_key(bsk)),
+            bsk: fourier_to_wire(
+                &stated_shape(p),
+                tfhe_rs_fourier_from_fourier_bootstrap_key(bsk),
+            ),
             modulus_switch_noise_reduction_key: match p.modulus_switch {
                 ModulusSwitchType::Standard => ModulusSwitchConfiguration::Standard,
                 ModulusSwitchType::CenteredMeanNoiseReduction => {
@@ -442,7 +460,7 @@ fn bootstrapping_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintBoots
                 glwe_size,
                 decomposition_base_log,
                 decomposition_level_count,
-            } = fourier_to_wire(p, values);
+            } = fourier_to_wire(&stated_shape(p), values);
             Ok(ShortintBootstrappingKey::MultiBit {
                 fourier_bsk: FourierLweMultiBitBootstrapKey {
                     fourier,
@@ -458,17 +476,12 @@ fn bootstrapping_key_to_wire(host: &shortint::ServerKey) -> Result<ShortintBoots
     }
 }
 
-/// TFHE-rs's Fourier bootstrap key of parameters `p` from its polynomials.
-fn fourier_to_wire(p: &ShortintParameters, polys: Vec<c64>) -> FourierLweBootstrapKey {
-    FourierLweBootstrapKey {
-        fourier: FourierPolynomialList(FourierPolynomials {
-            polynomial_size: p.polynomial_size.0,
-            values: polys.into_iter().map(|z| (z.re, z.im)).collect(),
-        }),
-        input_lwe_dimension: WireLweDimension(p.lwe_dimension.0),
-        glwe_size: GlweSize(p.glwe_dimension.0 + 1),
-        decomposition_base_log: WireBaseLog(p.pbs_base_log.0),
-        decomposition_level_count: WireLevel(p.pbs_level.0),
+/// The shape TFHE-rs's bootstrap key of `p` states (the small key's dimension as
+/// input, whatever the kind of blind rotation).
+fn stated_shape(p: &ShortintParameters) -> BootstrapKeyShape {
+    BootstrapKeyShape {
+        input_lwe_dimension: p.lwe_dimension,
+        ..p.bootstrap_key_shape()
     }
 }
 
@@ -476,13 +489,16 @@ impl TfheRsForm for CompressedServerKey {
     type Wire = WireCompressed;
 
     fn to_wire(&self) -> Result<WireCompressed> {
-        if self.has_compression_key() {
-            return Err(Error::InvalidParameter(
-                "a compressed server key with compression keys has no TFHE-rs form in this \
-                 version of gpufhe"
-                    .into(),
-            ));
-        }
+        let (compression_key, decompression_key) = match self
+            .compression_keys()
+            .map(compressed_compression_keys_to_wire)
+        {
+            Some(keys) => {
+                let (c, d) = keys?;
+                (Some(c), Some(d))
+            }
+            None => (None, None),
+        };
         let key = self.shortint_key();
         let p = *key.parameters();
         let (ksk, bsk) = (&key.keyswitch_key, &key.bootstrap_key);
@@ -541,8 +557,8 @@ impl TfheRsForm for CompressedServerKey {
                 cpk_key_switching_key_material: self
                     .casting_key()
                     .map(|k| super::dedicated::compressed_casting_key_to_wire(k)),
-                compression_key: None,
-                decompression_key: None,
+                compression_key,
+                decompression_key,
                 noise_squashing_key: None,
                 noise_squashing_compression_key: None,
                 cpk_re_randomization_key: None,
@@ -627,15 +643,23 @@ impl TfheRsForm for CompressedServerKey {
             seed_from_wire(&ggsw.compression_seed)?,
         )?;
         let seeded = shortint::CompressedServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
-        let config = ConfigBuilder::default()
-            .with_insecure_custom_parameters(p)?
-            .build();
         let casting = hl
             .cpk_key_switching_key_material
             .map(|m| super::dedicated::compressed_casting_key_from_wire(m, &p).map(Arc::new))
             .transpose()?;
-        let key = CompressedServerKey::from_parts(tag_from_wire(&wire.tag), config, seeded)?
-            .with_casting_key(casting);
+        let compression =
+            compressed_compression_keys_from_wire(hl.compression_key, hl.decompression_key, &p)?;
+        let mut config = ConfigBuilder::default().with_insecure_custom_parameters(p)?;
+        if let Some(c) = &compression {
+            config = config.enable_compression(c.parameters);
+        }
+        let key = CompressedServerKey::from_parts_with_compression(
+            tag_from_wire(&wire.tag),
+            config.build(),
+            seeded,
+            compression,
+        )?
+        .with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }

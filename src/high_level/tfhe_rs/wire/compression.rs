@@ -1,6 +1,7 @@
 //! TFHE-rs's compression parameters and compression private key, as serialized
 //! (`shortint::parameters::list_compression`, `shortint::list_compression`,
-//! `integer::compression_keys`).
+//! `integer::compression_keys`); the server keys' compression keys are with the
+//! server keys (`server.rs`), the compressed lists in `compressed_list.rs`.
 
 use super::core::{
     CiphertextModulusLog, DecompositionBaseLog, DecompositionLevelCount, DynamicDistribution,

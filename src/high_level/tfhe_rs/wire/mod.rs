@@ -40,6 +40,7 @@ macro_rules! wire {
     };
 }
 
+pub(crate) mod compressed_list;
 pub(crate) mod compression;
 pub(crate) mod core;
 pub(crate) mod dedicated;

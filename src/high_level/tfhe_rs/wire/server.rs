@@ -2,13 +2,14 @@
 //! (docs/tfhe-rs-format.md, section 7).
 
 use super::core::{
-    CiphertextModulus, DecompositionBaseLog, DecompositionLevelCount, GlweSize,
-    LweBskGroupingFactor, LweDimension, LweKeyswitchKey, PBSOrder, SeededLweBootstrapKey,
-    SeededLweKeyswitchKey, SeededLweMultiBitBootstrapKey,
+    CiphertextModulus, CiphertextModulusLog, CompressionSeed, DecompositionBaseLog,
+    DecompositionLevelCount, GlweSize, LweBskGroupingFactor, LweCiphertextCount, LweDimension,
+    LweKeyswitchKey, PBSOrder, PolynomialSize, SeededLweBootstrapKey, SeededLweKeyswitchKey,
+    SeededLweMultiBitBootstrapKey,
 };
 use super::high_level::Tag;
 use super::shortint::{
-    CarryModulus, CompressionKey, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
+    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
     NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
@@ -219,8 +220,8 @@ pub struct HlIntegerServerKey {
     pub(crate) key: IntegerServerKey,
     pub(crate) cpk_key_switching_key_material:
         Option<super::dedicated::IntegerKeySwitchingKeyMaterial>,
-    pub(crate) compression_key: Option<CompressionKey>,
-    pub(crate) decompression_key: Option<CompressionKey>,
+    pub(crate) compression_key: Option<IntegerCompressionKey>,
+    pub(crate) decompression_key: Option<IntegerDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
@@ -333,8 +334,8 @@ pub struct HlIntegerCompressedServerKey {
     pub(crate) key: IntegerCompressedServerKey,
     pub(crate) cpk_key_switching_key_material:
         Option<super::dedicated::IntegerCompressedKeySwitchingKeyMaterial>,
-    pub(crate) compression_key: Option<CompressionKey>,
-    pub(crate) decompression_key: Option<CompressionKey>,
+    pub(crate) compression_key: Option<IntegerCompressedCompressionKey>,
+    pub(crate) decompression_key: Option<IntegerCompressedDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
@@ -347,4 +348,85 @@ wire!(CompressedServerKeyVersions [V0 V1] V2 CompressedServerKey:
 pub struct CompressedServerKey {
     pub(crate) integer_key: HlIntegerCompressedServerKey,
     pub(crate) tag: Tag,
+});
+
+// The server keys' compression keys (`integer::compression_keys`,
+// `shortint::list_compression`, `core_crypto`'s packing keyswitching keys).
+
+wire!(LwePackingKeyswitchKeyVersions [V0 V1] V2 LwePackingKeyswitchKey:
+/// A packing keyswitching key (per input coefficient, its levels least
+/// significant first, each a GLWE ciphertext).
+pub struct LwePackingKeyswitchKey {
+    pub(crate) data: Vec<u64>,
+    pub(crate) decomp_base_log: DecompositionBaseLog,
+    pub(crate) decomp_level_count: DecompositionLevelCount,
+    pub(crate) output_glwe_size: GlweSize,
+    pub(crate) output_polynomial_size: PolynomialSize,
+    pub(crate) ciphertext_modulus: CiphertextModulus,
+});
+
+wire!(SeededLwePackingKeyswitchKeyVersions [V0 V1] V2 SeededLwePackingKeyswitchKey:
+/// A seeded packing keyswitching key: the body polynomials only.
+pub struct SeededLwePackingKeyswitchKey {
+    pub(crate) data: Vec<u64>,
+    pub(crate) decomp_base_log: DecompositionBaseLog,
+    pub(crate) decomp_level_count: DecompositionLevelCount,
+    pub(crate) output_glwe_size: GlweSize,
+    pub(crate) output_polynomial_size: PolynomialSize,
+    pub(crate) compression_seed: CompressionSeed,
+    pub(crate) ciphertext_modulus: CiphertextModulus,
+});
+
+wire!(CompressionKeyVersions [] V0 ShortintCompressionKey:
+/// `shortint`'s compression key.
+pub struct ShortintCompressionKey {
+    pub(crate) packing_key_switching_key: LwePackingKeyswitchKey,
+    pub(crate) lwe_per_glwe: LweCiphertextCount,
+    pub(crate) storage_log_modulus: CiphertextModulusLog,
+});
+
+wire!(IntegerCompressionKeyVersions [] V0 IntegerCompressionKey:
+/// `integer`'s compression key.
+pub struct IntegerCompressionKey {
+    pub(crate) key: ShortintCompressionKey,
+});
+
+wire!(DecompressionKeyVersions [V0 V1] V2 ShortintDecompressionKey:
+/// `shortint`'s decompression key: a bootstrapping key from the compression key.
+pub struct ShortintDecompressionKey {
+    pub(crate) bsk: ShortintBootstrappingKey,
+    pub(crate) lwe_per_glwe: LweCiphertextCount,
+});
+
+wire!(IntegerDecompressionKeyVersions [] V0 IntegerDecompressionKey:
+/// `integer`'s decompression key.
+pub struct IntegerDecompressionKey {
+    pub(crate) key: ShortintDecompressionKey,
+});
+
+wire!(CompressedCompressionKeyVersions [V0 V1] V2 ShortintCompressedCompressionKey:
+/// `shortint`'s seeded compression key.
+pub struct ShortintCompressedCompressionKey {
+    pub(crate) packing_key_switching_key: SeededLwePackingKeyswitchKey,
+    pub(crate) lwe_per_glwe: LweCiphertextCount,
+    pub(crate) storage_log_modulus: CiphertextModulusLog,
+});
+
+wire!(IntegerCompressedCompressionKeyVersions [V0 V1] V2 IntegerCompressedCompressionKey:
+/// `integer`'s seeded compression key.
+pub struct IntegerCompressedCompressionKey {
+    pub(crate) key: ShortintCompressedCompressionKey,
+});
+
+wire!(CompressedDecompressionKeyVersions [V0 V1] V2 ShortintCompressedDecompressionKey:
+/// `shortint`'s seeded decompression key.
+pub struct ShortintCompressedDecompressionKey {
+    pub(crate) bsk: ShortintCompressedBootstrappingKey,
+    pub(crate) lwe_per_glwe: LweCiphertextCount,
+});
+
+wire!(IntegerCompressedDecompressionKeyVersions [V0] V1 IntegerCompressedDecompressionKey:
+/// `integer`'s seeded decompression key.
+pub struct IntegerCompressedDecompressionKey {
+    pub(crate) key: ShortintCompressedDecompressionKey,
 });

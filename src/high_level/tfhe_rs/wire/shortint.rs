@@ -80,7 +80,6 @@ unsupported!(
     NoiseSquashingCompressionKey "a noise-squashing compression key",
     ReRandomizationKey "re-randomization keys or parameters",
     TranscipheringKey "a transciphering key",
-    CompressionKey "compression keys",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
 );
 
