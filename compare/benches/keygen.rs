@@ -34,7 +34,9 @@ fn bench(c: &mut Criterion) {
     g.bench_function("keygen/gpufhe", |b| {
         b.iter(|| gpufhe::generate_keys(black_box(gpufhe::ConfigBuilder::default())))
     });
-    g.bench_function("keygen/tfhe", |b| b.iter(|| tfhe::generate_keys(black_box(tconfig))));
+    g.bench_function("keygen/tfhe", |b| {
+        b.iter(|| tfhe::generate_keys(black_box(tconfig)))
+    });
     g.bench_function("compressed_server_key/gpufhe", |b| {
         b.iter(|| gpufhe::CompressedServerKey::new(black_box(&gck)))
     });

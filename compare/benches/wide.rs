@@ -40,10 +40,15 @@ fn bench(c: &mut Criterion) {
     assert_eq!(g_sum, a + b);
     assert_eq!(t_sum, t256(a + b));
     assert!(!FheDecrypt::<bool>::decrypt(&ga.lt(&gb), &gck));
-    assert!(!tfhe::prelude::FheDecrypt::<bool>::decrypt(&ta.lt(&tb), &tck));
+    assert!(!tfhe::prelude::FheDecrypt::<bool>::decrypt(
+        &ta.lt(&tb),
+        &tck
+    ));
 
     // 2048 bits: 1,024 blocks.
-    let words = |seed: u64| -> [u64; 32] { std::array::from_fn(|i| seed.wrapping_mul(i as u64 + 1) ^ 0x9e37_79b9_7f4a_7c15) };
+    let words = |seed: u64| -> [u64; 32] {
+        std::array::from_fn(|i| seed.wrapping_mul(i as u64 + 1) ^ 0x9e37_79b9_7f4a_7c15)
+    };
     let (x, y) = (words(3), words(5));
     let (gx, gy) = (
         gpufhe::FheUint2048::encrypt(gpufhe::integer::U2048::from_words(x), &gck),
@@ -54,7 +59,10 @@ fn bench(c: &mut Criterion) {
         tfhe::FheUint2048::encrypt(tfhe::integer::bigint::U2048::from(y), &tck),
     );
     let g_sum: gpufhe::integer::U2048 = (&gx + &gy).decrypt(&gck);
-    assert_eq!(g_sum, gpufhe::integer::U2048::from_words(x) + gpufhe::integer::U2048::from_words(y));
+    assert_eq!(
+        g_sum,
+        gpufhe::integer::U2048::from_words(x) + gpufhe::integer::U2048::from_words(y)
+    );
     let t_sum: tfhe::integer::bigint::U2048 = (&tx + &ty).decrypt(&tck);
     let mut t_bytes = [0u8; 256];
     t_sum.copy_to_le_byte_slice(&mut t_bytes);
@@ -62,14 +70,30 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("compare");
     g.sample_size(10);
-    g.bench_function("fheuint256/add/gpufhe", |bench| bench.iter(|| black_box(&ga + &gb)));
-    g.bench_function("fheuint256/add/tfhe", |bench| bench.iter(|| black_box(&ta + &tb)));
-    g.bench_function("fheuint256/lt/gpufhe", |bench| bench.iter(|| black_box(ga.lt(&gb))));
-    g.bench_function("fheuint256/lt/tfhe", |bench| bench.iter(|| black_box(ta.lt(&tb))));
-    g.bench_function("fheuint2048/add/gpufhe", |bench| bench.iter(|| black_box(&gx + &gy)));
-    g.bench_function("fheuint2048/add/tfhe", |bench| bench.iter(|| black_box(&tx + &ty)));
-    g.bench_function("fheuint2048/lt/gpufhe", |bench| bench.iter(|| black_box(gx.lt(&gy))));
-    g.bench_function("fheuint2048/lt/tfhe", |bench| bench.iter(|| black_box(tx.lt(&ty))));
+    g.bench_function("fheuint256/add/gpufhe", |bench| {
+        bench.iter(|| black_box(&ga + &gb))
+    });
+    g.bench_function("fheuint256/add/tfhe", |bench| {
+        bench.iter(|| black_box(&ta + &tb))
+    });
+    g.bench_function("fheuint256/lt/gpufhe", |bench| {
+        bench.iter(|| black_box(ga.lt(&gb)))
+    });
+    g.bench_function("fheuint256/lt/tfhe", |bench| {
+        bench.iter(|| black_box(ta.lt(&tb)))
+    });
+    g.bench_function("fheuint2048/add/gpufhe", |bench| {
+        bench.iter(|| black_box(&gx + &gy))
+    });
+    g.bench_function("fheuint2048/add/tfhe", |bench| {
+        bench.iter(|| black_box(&tx + &ty))
+    });
+    g.bench_function("fheuint2048/lt/gpufhe", |bench| {
+        bench.iter(|| black_box(gx.lt(&gy)))
+    });
+    g.bench_function("fheuint2048/lt/tfhe", |bench| {
+        bench.iter(|| black_box(tx.lt(&ty)))
+    });
     g.finish();
 }
 

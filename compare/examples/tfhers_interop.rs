@@ -19,6 +19,10 @@
 //! - keyswitching keys and classical public keys (plain and compressed) both ways
 //!   (`support/tfhers_keys.rs`): one library's key read by the other, which switches
 //!   or encrypts a value that the first decrypts;
+//! - dedicated compact public-key parameters both ways (`support/tfhers_dedicated.rs`):
+//!   a client of one library with a dedicated public key, whose lists (plain and
+//!   packed) the other library's server expands (casting them to its computation key)
+//!   and computes on, the results decrypted by the client;
 //! - server keys with compression keys (plain and compressed) both ways
 //!   (`support/tfhers_compression.rs`): one library's key read by the other, which
 //!   compresses the first's values into a CompressedCiphertextList that the first
@@ -48,6 +52,8 @@ use std::time::Instant;
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
+#[path = "support/tfhers_dedicated.rs"]
+mod tfhers_dedicated;
 #[path = "support/tfhers_compression.rs"]
 mod tfhers_compression;
 #[path = "support/tfhers_keys.rs"]
@@ -723,6 +729,14 @@ fn main() {
         (
             "gpufhe classical CompressedPublicKey used by TFHE-rs",
             Box::new(|| tfhers_keys::gpufhe_classical_public_key_in_tfhe(&k.gpufhe, true)),
+        ),
+        (
+            "TFHE-rs client of dedicated public-key parameters, gpufhe server",
+            Box::new(|| tfhers_dedicated::tfhe_client_gpufhe_server(small)),
+        ),
+        (
+            "gpufhe client of dedicated public-key parameters, TFHE-rs server",
+            Box::new(|| tfhers_dedicated::gpufhe_client_tfhe_server(small)),
         ),
     ];
     let mut failed = 0;

@@ -101,17 +101,49 @@ fn main() {
                         "==" => drop(gpufhe::prelude::FheEq::eq(&ga, &gb)),
                         _ => drop(gpufhe::prelude::FheOrd::lt(&ga, &gb)),
                     }
-                    assert_eq!(gsk.pbs_count() - before, bootstraps as u64, "{} {op}", $bits);
+                    assert_eq!(
+                        gsk.pbs_count() - before,
+                        bootstraps as u64,
+                        "{} {op}",
+                        $bits
+                    );
                 }
                 println!("| {} | {op} | {tfhe} | {bootstraps} ({layers}) |", $bits);
             }
         }};
     }
-    width!(160, tfhe::FheUint160, tfhe::integer::U256::from(12345u64), gpufhe::FheUint160, gpufhe::integer::U256::from(12345u64), true);
-    width!(256, tfhe::FheUint256, tfhe::integer::U256::from(12345u64), gpufhe::FheUint256, gpufhe::integer::U256::from(12345u64), true);
-    width!(512, tfhe::FheUint512, tfhe::integer::U512::from(12345u64), gpufhe::FheUint512, gpufhe::integer::U512::from(12345u64), false);
-    width!(2048, tfhe::FheUint2048, tfhe::integer::bigint::U2048::from(12345u64), gpufhe::FheUint2048, gpufhe::integer::U2048::from(12345u64), false);
-
+    width!(
+        160,
+        tfhe::FheUint160,
+        tfhe::integer::U256::from(12345u64),
+        gpufhe::FheUint160,
+        gpufhe::integer::U256::from(12345u64),
+        true
+    );
+    width!(
+        256,
+        tfhe::FheUint256,
+        tfhe::integer::U256::from(12345u64),
+        gpufhe::FheUint256,
+        gpufhe::integer::U256::from(12345u64),
+        true
+    );
+    width!(
+        512,
+        tfhe::FheUint512,
+        tfhe::integer::U512::from(12345u64),
+        gpufhe::FheUint512,
+        gpufhe::integer::U512::from(12345u64),
+        false
+    );
+    width!(
+        2048,
+        tfhe::FheUint2048,
+        tfhe::integer::bigint::U2048::from(12345u64),
+        gpufhe::FheUint2048,
+        gpufhe::integer::U2048::from(12345u64),
+        false
+    );
 }
 
 /// Peak host memory of gpufhe's 2048-bit `+` and `<`.

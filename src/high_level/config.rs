@@ -8,6 +8,13 @@ use crate::shortint::{
 };
 use serde::{Deserialize, Serialize};
 
+/// Dedicated compact public-key parameters and the keyswitch from their key to the
+/// computation key.
+pub(crate) type DedicatedPke = (
+    CompactPublicKeyEncryptionParameters,
+    ShortintKeySwitchingParameters,
+);
+
 /// What keys are generated for: the parameters of the blocks encrypted integers are
 /// made of, and those of ciphertext compression if it is enabled
 /// ([`ConfigBuilder::enable_compression`]). Build it with [`ConfigBuilder`]; its
@@ -30,23 +37,36 @@ pub struct Config {
     /// [`ConfigBuilder::use_custom_parameters`], which cannot return an `Err`).
     #[serde(skip)]
     unchecked: bool,
-    /// Dedicated compact public-key parameters
+    /// Dedicated compact public-key parameters and the keyswitch to the blocks
     /// ([`ConfigBuilder::use_dedicated_compact_public_key_parameters`]), checked at
-    /// key generation (not serialized).
+    /// key generation (not in gpufhe's own format; in TFHE-rs's).
     #[serde(skip)]
-    dedicated_pke: Option<CompactPublicKeyEncryptionParameters>,
+    dedicated_pke: Option<DedicatedPke>,
     /// Noise-squashing parameters ([`ConfigBuilder::enable_noise_squashing`]);
-    /// not in gpufhe's own format (TFHE-rs's form carries them).
-    #[serde(skip)]
+    /// not in gpufhe's own format (writing them there is an `Err`; TFHE-rs's form
+    /// carries them).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing"
+    )]
     noise_squashing: Option<NoiseSquashingParameters>,
 }
 
 impl PartialEq for Config {
-    /// The same parameters and compression (whether they are still to be checked
-    /// does not matter).
+    /// The same parameters, compression, dedicated public-key and noise-squashing
+    /// parameters (whether they are still to be checked does not matter).
     fn eq(&self, other: &Self) -> bool {
-        (self.parameters, self.compression, self.noise_squashing)
-            == (other.parameters, other.compression, other.noise_squashing)
+        (
+            self.parameters,
+            self.compression,
+            self.dedicated_pke,
+            self.noise_squashing,
+        ) == (
+            other.parameters,
+            other.compression,
+            other.dedicated_pke,
+            other.noise_squashing,
+        )
     }
 }
 
@@ -136,40 +156,41 @@ impl Config {
     }
 
     /// The parameters compact public keys of this configuration encrypt under (as
-    /// TFHE-rs's `Config::public_key_encryption_parameters`): the block parameters,
-    /// since this crate's compact public keys encrypt under them. `Err` if other
-    /// parameters were given to
-    /// [`ConfigBuilder::use_dedicated_compact_public_key_parameters`].
+    /// TFHE-rs's `Config::public_key_encryption_parameters`): the dedicated ones
+    /// ([`ConfigBuilder::use_dedicated_compact_public_key_parameters`]), else those of
+    /// the block parameters (their big key, no keyswitch on expansion). `Err` if the
+    /// dedicated ones cannot go with the block parameters.
     ///
     /// ```
     /// use gpufhe::shortint::parameters::{
-    ///     PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
-    ///     PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128 as GAUSSIAN,
+    ///     CompactCiphertextListExpansionKind, PARAM_KEYSWITCH_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
     ///     PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as PKE,
     /// };
     /// use gpufhe::ConfigBuilder;
     /// let config = ConfigBuilder::default().build();
-    /// assert_eq!(config.public_key_encryption_parameters()?, PKE);
+    /// let own = config.public_key_encryption_parameters()?;
+    /// assert_eq!(own.expansion_kind, CompactCiphertextListExpansionKind::NoCasting);
     /// let dedicated = ConfigBuilder::default()
     ///     .use_dedicated_compact_public_key_parameters((PKE, KS))
     ///     .build();
     /// assert_eq!(dedicated.public_key_encryption_parameters()?, PKE);
-    /// let other = ConfigBuilder::default()
-    ///     .use_dedicated_compact_public_key_parameters((GAUSSIAN, KS))
-    ///     .build();
-    /// assert!(other.public_key_encryption_parameters().is_err());
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn public_key_encryption_parameters(&self) -> Result<CompactPublicKeyEncryptionParameters> {
         match self.dedicated_pke {
-            Some(pke) if pke != self.parameters => Err(Error::InvalidParameter(
-                "dedicated compact public-key parameters that differ from the block \
-                 parameters are not supported: compact public keys encrypt under the block \
-                 parameters"
-                    .into(),
-            )),
-            _ => Ok(self.parameters),
+            Some((pke, ks)) => {
+                pke.carrier(&self.parameters)?;
+                crate::shortint::check_casting_parameters(&ks)?;
+                Ok(pke)
+            }
+            None => CompactPublicKeyEncryptionParameters::try_from(self.parameters),
         }
+    }
+
+    /// The dedicated compact public-key parameters and the keyswitch to the blocks,
+    /// if [`ConfigBuilder::use_dedicated_compact_public_key_parameters`] chose them.
+    pub(crate) fn dedicated_compact_public_key_parameters(&self) -> Option<DedicatedPke> {
+        self.dedicated_pke
     }
 
     /// `Err` unless the compression parameters (if any) are valid for the block
@@ -226,7 +247,7 @@ pub struct ConfigBuilder {
     parameters: ShortintParameters,
     compression: Option<CompressionParameters>,
     unchecked: bool,
-    dedicated_pke: Option<CompactPublicKeyEncryptionParameters>,
+    dedicated_pke: Option<DedicatedPke>,
     noise_squashing: Option<NoiseSquashingParameters>,
 }
 
@@ -402,25 +423,26 @@ impl ConfigBuilder {
     }
 
     /// Dedicated parameters of compact public-key encryption and the keyswitch from
-    /// them to the blocks (as TFHE-rs's method of this name). This crate's compact
-    /// public keys encrypt under the block parameters, with no keyswitch on
-    /// expansion: public-key parameters equal to the block parameters (such as
-    /// [`crate::shortint::parameters::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]
-    /// beside the default blocks) change nothing, and other ones make key generation
-    /// fail ([`crate::ClientKey::try_generate`] returns the `Err`, as does
-    /// [`Config::public_key_encryption_parameters`]). The keyswitch parameters are
-    /// not used. The choice is not serialized with the [`Config`].
+    /// their key to the computation key (as TFHE-rs's method of this name): the
+    /// client key gets a dedicated compact secret key, compact public keys encrypt
+    /// under it, and the server key gets the keyswitching key that casts expanded
+    /// blocks to computation blocks (a keyswitch, then a bootstrap with the
+    /// expansion's lookup table). The parameters are checked at key generation
+    /// ([`crate::ClientKey::try_generate`] returns the `Err`). Not in gpufhe's own
+    /// format of a [`Config`] (TFHE-rs's form has it).
     ///
     /// ```
     /// use gpufhe::shortint::parameters::{
-    ///     PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
+    ///     PARAM_KEYSWITCH_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
     ///     PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as PKE,
     /// };
     /// use gpufhe::ConfigBuilder;
     /// let config = ConfigBuilder::default()
     ///     .use_dedicated_compact_public_key_parameters((PKE, KS))
     ///     .build();
-    /// assert_eq!(config, ConfigBuilder::default().build());
+    /// assert_ne!(config, ConfigBuilder::default().build());
+    /// assert_eq!(config.public_key_encryption_parameters()?, PKE);
+    /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn use_dedicated_compact_public_key_parameters(
         self,
@@ -430,7 +452,7 @@ impl ConfigBuilder {
         ),
     ) -> Self {
         Self {
-            dedicated_pke: Some(parameters.0),
+            dedicated_pke: Some(parameters),
             ..self
         }
     }
@@ -585,42 +607,5 @@ pub(crate) fn check_parameters(
         Err(Error::InvalidParameter(
             "the key's parameters differ from its configuration's".into(),
         ))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::shortint::parameters::{
-        PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
-        PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128 as GAUSSIAN,
-        PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as PKE,
-    };
-
-    #[test]
-    fn dedicated_public_key_parameters_other_than_the_blocks_fail_key_generation() {
-        let same = ConfigBuilder::default()
-            .use_dedicated_compact_public_key_parameters((PKE, KS))
-            .build();
-        assert_eq!(
-            same.public_key_encryption_parameters(),
-            Ok(DEFAULT_PARAMETERS)
-        );
-        assert!(same.check().is_ok());
-
-        let other = ConfigBuilder::default()
-            .use_dedicated_compact_public_key_parameters((GAUSSIAN, KS))
-            .build();
-        assert!(other.public_key_encryption_parameters().is_err());
-        assert!(other.check().is_err());
-        assert!(crate::ClientKey::try_generate(other).is_err());
-
-        // The block parameters chosen after the dedicated ones are compared.
-        let gaussian = ConfigBuilder::default()
-            .use_dedicated_compact_public_key_parameters((GAUSSIAN, KS))
-            .try_use_custom_parameters(GAUSSIAN)
-            .unwrap()
-            .build();
-        assert_eq!(gaussian.public_key_encryption_parameters(), Ok(GAUSSIAN));
     }
 }

@@ -11,6 +11,7 @@
 //! assert_eq!(ck.decrypt(&m).unwrap(), 2);
 //! ```
 
+mod casting;
 mod ciphertext;
 mod client_key;
 pub(crate) mod compact;
@@ -28,6 +29,8 @@ mod seeded;
 mod server_key;
 mod table;
 
+pub(crate) use casting::check_casting_parameters;
+pub use casting::{CastingKey, CompressedCastingKey, DedicatedCompactPrivateKey};
 pub use ciphertext::{BlockInfo, Ciphertext};
 pub use client_key::ClientKey;
 pub use compact::{

@@ -220,7 +220,11 @@ impl ServerKey {
 
     /// Bootstraps `small` (under the small key) with `lut` on the idle threads of the
     /// pool: the block of the table's output, of noise level 1.
-    fn bootstrap_small(&self, small: &LweCiphertextOwned, lut: &LookupTable) -> Result<Ciphertext> {
+    pub(crate) fn bootstrap_small(
+        &self,
+        small: &LweCiphertextOwned,
+        lut: &LookupTable,
+    ) -> Result<Ciphertext> {
         let size = self.parameters.big_lwe_dimension().to_lwe_size();
         let mut out = LweCiphertextOwned::new_zero(size);
         let rotated = self.blind_rotate_multithreaded(small, &lut.accumulator)?;

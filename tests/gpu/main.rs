@@ -19,6 +19,7 @@ mod build_compiler_install;
 mod cuda_array;
 mod cuda_backend;
 mod cuda_bootstrap;
+mod cuda_dedicated_public_key;
 mod cuda_device_lost;
 mod cuda_driver_version;
 mod cuda_emulation;

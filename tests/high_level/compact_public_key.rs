@@ -223,7 +223,9 @@ fn compact_public_keys_conform_to_their_encryption_parameters() {
     let pke = ck.config().public_key_encryption_parameters().unwrap();
     let cpk = CompactPublicKey::new(ck);
     assert!(cpk.is_conformant(&pke));
-    assert!(!cpk.is_conformant(&PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2));
+    // Other encryption parameters (TFHE-rs's dedicated set).
+    let other = gpufhe::shortint::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    assert!(!cpk.is_conformant(&other));
     // The native check, against a key, remains.
     assert!(cpk.conforms_to(&ck.into()).is_ok());
 
@@ -233,12 +235,9 @@ fn compact_public_keys_conform_to_their_encryption_parameters() {
     let read: CompressedCompactPublicKey =
         safe_deserialize_conformant(bytes.as_slice(), LIMIT, &pke).unwrap();
     assert!(read.is_conformant(&pke));
-    let err = safe_deserialize_conformant::<CompressedCompactPublicKey>(
-        bytes.as_slice(),
-        LIMIT,
-        &PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2,
-    )
-    .unwrap_err();
+    let err =
+        safe_deserialize_conformant::<CompressedCompactPublicKey>(bytes.as_slice(), LIMIT, &other)
+            .unwrap_err();
     assert!(err.contains("other parameters"), "{err}");
     let read: CompressedCompactPublicKey = DeserializationConfig::new(LIMIT)
         .deserialize_from(bytes.as_slice(), &pke)

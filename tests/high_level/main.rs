@@ -22,6 +22,7 @@ mod clears_selection_and_lookup;
 mod compact_public_key;
 mod compressed_values;
 mod compression;
+mod dedicated_public_key;
 mod division;
 mod division_default_parameters;
 mod fhe_uint256;

@@ -44,15 +44,41 @@ struct ClientKeyInner {
     #[serde(skip)]
     tfhe_rs_oprf_key: Option<LweSecretKey>,
     /// The noise-squashing private key, when the configuration enables noise
-    /// squashing; not in gpufhe's own format (TFHE-rs's form carries it).
-    #[serde(skip)]
+    /// squashing; not in gpufhe's own format (writing it there is an `Err`;
+    /// TFHE-rs's form carries it).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing_lock"
+    )]
     noise_squashing: std::sync::OnceLock<shortint::NoiseSquashingPrivateKey>,
+    /// The dedicated compact secret key, when the configuration has dedicated
+    /// compact public-key parameters; not in gpufhe's own format (in TFHE-rs's:
+    /// writing it in gpufhe's is an `Err`).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format"
+    )]
+    dedicated_compact: Option<shortint::DedicatedCompactPrivateKey>,
 }
 
 impl std::fmt::Debug for ClientKey {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "ClientKey {{ tag: {}, .. }}", self.inner.tag)
     }
+}
+
+/// The dedicated compact secret key of `config`, if it has dedicated compact
+/// public-key parameters, drawn from `secret`.
+fn dedicated_compact_key(
+    config: &Config,
+    secret: &mut SecretRandomGenerator,
+) -> Result<Option<shortint::DedicatedCompactPrivateKey>> {
+    config
+        .dedicated_compact_public_key_parameters()
+        .map(|(pke, ks)| {
+            shortint::DedicatedCompactPrivateKey::new(pke, ks, config.parameters(), secret)
+        })
+        .transpose()
 }
 
 /// Panics with `what` and the error of the OS random source (the only way key
@@ -118,7 +144,9 @@ impl ClientKey {
             .map(|c| shortint::CompressionPrivateKey::new(*c, config.parameters()))
             .transpose()?;
         let key = shortint::ClientKey::new(*config.parameters())?;
-        let out = Self::from_parts(config, KeyTag::random()?, key, compression);
+        let dedicated = dedicated_compact_key(&config, &mut SecretRandomGenerator::from_os()?)?;
+        let out =
+            Self::from_all_parts(config, KeyTag::random()?, key, compression, None, dedicated);
         if let Some(params) = config.noise_squashing_parameters() {
             out.set_noise_squashing_key(shortint::NoiseSquashingPrivateKey::new(*params)?)?;
         }
@@ -140,17 +168,7 @@ impl ClientKey {
         })
     }
 
-    /// A client key of checked parts.
-    pub(crate) fn from_parts(
-        config: Config,
-        tag: KeyTag,
-        key: shortint::ClientKey,
-        compression: Option<shortint::CompressionPrivateKey>,
-    ) -> Self {
-        Self::with_tfhe_rs_oprf_key(config, tag, key, compression, None)
-    }
-
-    /// [`ClientKey::from_parts`] with the dedicated OPRF secret key of a key read
+    /// A client key of checked parts, with the dedicated OPRF secret key of a key read
     /// from TFHE-rs's data.
     pub(crate) fn with_tfhe_rs_oprf_key(
         config: Config,
@@ -159,6 +177,19 @@ impl ClientKey {
         compression: Option<shortint::CompressionPrivateKey>,
         tfhe_rs_oprf_key: Option<LweSecretKey>,
     ) -> Self {
+        Self::from_all_parts(config, tag, key, compression, tfhe_rs_oprf_key, None)
+    }
+
+    /// [`ClientKey::with_tfhe_rs_oprf_key`] with the dedicated compact secret key of
+    /// a configuration of dedicated compact public-key parameters.
+    pub(crate) fn from_all_parts(
+        config: Config,
+        tag: KeyTag,
+        key: shortint::ClientKey,
+        compression: Option<shortint::CompressionPrivateKey>,
+        tfhe_rs_oprf_key: Option<LweSecretKey>,
+        dedicated_compact: Option<shortint::DedicatedCompactPrivateKey>,
+    ) -> Self {
         let inner = ClientKeyInner {
             tag,
             key,
@@ -166,10 +197,17 @@ impl ClientKey {
             compression,
             tfhe_rs_oprf_key,
             noise_squashing: Default::default(),
+            dedicated_compact,
         };
         Self {
             inner: Arc::new(inner),
         }
+    }
+
+    /// The dedicated compact secret key (TFHE-rs's `dedicated_compact_private_key`),
+    /// if the configuration has dedicated compact public-key parameters.
+    pub(crate) fn dedicated_compact_key(&self) -> Option<&shortint::DedicatedCompactPrivateKey> {
+        self.inner.dedicated_compact.as_ref()
     }
 
     /// The configuration it was generated for.
@@ -332,7 +370,8 @@ impl ClientKey {
                 )
             })
             .transpose()?;
-        let out = Self::from_parts(config, tag, key, compression);
+        let dedicated = dedicated_compact_key(&config, &mut generator(b"gpufhe:dedic-cpk"))?;
+        let out = Self::from_all_parts(config, tag, key, compression, None, dedicated);
         if let Some(params) = config.noise_squashing_parameters() {
             out.set_noise_squashing_key(
                 shortint::NoiseSquashingPrivateKey::from_secret_generator(

@@ -16,6 +16,22 @@ use crate::high_level::internals::expect_op;
 use crate::shortint;
 use serde::{Deserialize, Serialize};
 
+/// `make` applied to the key compact public keys of `client_key` encrypt under, as
+/// a `shortint` client key: its dedicated compact key if it has one (returned with
+/// its parameters), else its own.
+fn with_encryption_key<T>(
+    client_key: &ClientKey,
+    make: impl FnOnce(&shortint::ClientKey) -> Result<T>,
+) -> Result<(T, Option<shortint::CompactPublicKeyEncryptionParameters>)> {
+    match client_key.dedicated_compact_key() {
+        Some(d) => Ok((
+            make(&d.as_client_key(client_key.shortint_key())?)?,
+            Some(*d.parameters()),
+        )),
+        None => Ok((make(client_key.shortint_key())?, None)),
+    }
+}
+
 /// A public key that encrypts values for the client key it was made from (see the
 /// module docs).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -23,6 +39,11 @@ use serde::{Deserialize, Serialize};
 pub struct CompactPublicKey {
     pub(crate) tag: KeyTag,
     pub(crate) key: shortint::CompactPublicKey,
+    /// The dedicated public-key parameters it encrypts with, if its client key's
+    /// configuration has them (its key is then the dedicated key); not in gpufhe's
+    /// own format.
+    #[serde(serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format")]
+    pub(crate) dedicated: Option<shortint::CompactPublicKeyEncryptionParameters>,
 }
 
 #[derive(Deserialize)]
@@ -38,6 +59,7 @@ impl TryFrom<KeyFields> for CompactPublicKey {
         Ok(Self {
             tag: fields.tag,
             key: fields.key,
+            dedicated: None,
         })
     }
 }
@@ -84,9 +106,11 @@ impl CompactPublicKey {
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        let (key, dedicated) = with_encryption_key(client_key, shortint::CompactPublicKey::new)?;
         Ok(Self {
             tag: client_key.tag(),
-            key: shortint::CompactPublicKey::new(client_key.shortint_key())?,
+            key,
+            dedicated,
         })
     }
 
@@ -106,9 +130,8 @@ impl CompactPublicKey {
         self.tag
     }
 
-    /// The parameters it encrypts under (as TFHE-rs's `parameters`): the block
-    /// parameters of its client key, since this crate's compact public keys encrypt
-    /// under them.
+    /// The parameters it encrypts under (as TFHE-rs's `parameters`): its client
+    /// key's dedicated ones, else those of its block parameters.
     ///
     /// ```
     /// use gpufhe::{ClientKey, CompactPublicKey};
@@ -118,10 +141,13 @@ impl CompactPublicKey {
     /// #     .unwrap();
     /// let client_key = ClientKey::generate(config);
     /// let public_key = CompactPublicKey::new(&client_key);
-    /// assert_eq!(public_key.parameters(), TEST_PARAMS);
+    /// assert_eq!(public_key.parameters(), TEST_PARAMS.try_into()?);
+    /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
-        *self.key.parameters()
+        self.dedicated.unwrap_or_else(|| {
+            shortint::CompactPublicKeyEncryptionParameters::of_blocks(self.key.parameters())
+        })
     }
 }
 
@@ -151,6 +177,11 @@ impl CompactPublicKey {
 pub struct CompressedCompactPublicKey {
     pub(crate) tag: KeyTag,
     pub(crate) key: shortint::CompressedCompactPublicKey,
+    /// The dedicated public-key parameters it encrypts with, if its client key's
+    /// configuration has them (its key is then the dedicated key); not in gpufhe's
+    /// own format.
+    #[serde(serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format")]
+    pub(crate) dedicated: Option<shortint::CompactPublicKeyEncryptionParameters>,
 }
 
 #[derive(Deserialize)]
@@ -166,6 +197,7 @@ impl TryFrom<CompressedKeyFields> for CompressedCompactPublicKey {
         Ok(Self {
             tag: fields.tag,
             key: fields.key,
+            dedicated: None,
         })
     }
 }
@@ -212,9 +244,12 @@ impl CompressedCompactPublicKey {
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
+        let (key, dedicated) =
+            with_encryption_key(client_key, shortint::CompressedCompactPublicKey::new)?;
         Ok(Self {
             tag: client_key.tag(),
-            key: shortint::CompressedCompactPublicKey::new(client_key.shortint_key())?,
+            key,
+            dedicated,
         })
     }
 
@@ -265,6 +300,7 @@ impl CompressedCompactPublicKey {
         Ok(CompactPublicKey {
             tag: self.tag,
             key: self.key.decompress()?,
+            dedicated: self.dedicated,
         })
     }
 
@@ -284,9 +320,8 @@ impl CompressedCompactPublicKey {
         self.tag
     }
 
-    /// The parameters it encrypts under (as TFHE-rs's `parameters`): the block
-    /// parameters of its client key, since this crate's compact public keys encrypt
-    /// under them.
+    /// The parameters it encrypts under (as TFHE-rs's `parameters`): its client
+    /// key's dedicated ones, else those of its block parameters.
     ///
     /// ```
     /// use gpufhe::{ClientKey, CompressedCompactPublicKey};
@@ -301,6 +336,8 @@ impl CompressedCompactPublicKey {
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn parameters(&self) -> shortint::CompactPublicKeyEncryptionParameters {
-        *self.key.parameters()
+        self.dedicated.unwrap_or_else(|| {
+            shortint::CompactPublicKeyEncryptionParameters::of_blocks(self.key.parameters())
+        })
     }
 }

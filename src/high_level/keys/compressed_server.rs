@@ -49,9 +49,17 @@ pub struct CompressedServerKey {
     tfhe_rs_oprf:
         std::sync::OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::CompressedOprfServerKey>>,
     /// The noise-squashing key, when the configuration enables noise squashing;
-    /// not in gpufhe's own format (TFHE-rs's form carries it).
-    #[serde(skip)]
+    /// not in gpufhe's own format (writing it there is an `Err`).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing_lock"
+    )]
     noise_squashing: std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingKey>>,
+    /// The casting key of dedicated compact public-key lists (not compressed), if
+    /// the configuration has dedicated compact public-key parameters; not in
+    /// gpufhe's own format (in TFHE-rs's: writing it in gpufhe's is an `Err`).
+    #[serde(serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format")]
+    casting: Option<Arc<shortint::CompressedCastingKey>>,
 }
 
 /// The fields of a [`CompressedServerKey`] as read, before they are checked.
@@ -77,6 +85,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
             noise_squashing: Default::default(),
+            casting: None,
         })
     }
 }
@@ -172,6 +181,13 @@ impl CompressedServerKey {
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
             noise_squashing: Default::default(),
+            casting: client_key
+                .dedicated_compact_key()
+                .map(|d| {
+                    d.compressed_casting_key(client_key.shortint_key())
+                        .map(Arc::new)
+                })
+                .transpose()?,
         };
         if let Some(private) = client_key.noise_squashing_key() {
             let key =
@@ -259,13 +275,30 @@ impl CompressedServerKey {
     fn decompress_on_cpu(&self, config: &SchedulerConfig) -> Result<ServerKey> {
         let key = self.key.decompress()?;
         let compression = self.expand_compression()?;
-        self.with_tfhe_rs_oprf(self.with_noise_squashing(ServerKey::from_parts(
-            self.tag,
-            self.config,
-            key,
-            compression,
-            config,
-        )))
+        self.with_tfhe_rs_oprf(
+            self.with_noise_squashing(
+                ServerKey::from_parts(self.tag, self.config, key, compression, config)
+                    .with_casting_key(self.expand_casting()),
+            ),
+        )
+    }
+
+    /// The casting key of dedicated compact public-key lists, if it has one.
+    pub(crate) fn casting_key(&self) -> Option<&Arc<shortint::CompressedCastingKey>> {
+        self.casting.as_ref()
+    }
+
+    /// The casting key with its masks regenerated, if it has one.
+    fn expand_casting(&self) -> Option<Arc<shortint::CastingKey>> {
+        self.casting.as_ref().map(|k| Arc::new(k.decompress()))
+    }
+
+    /// This key with the casting key `key`.
+    pub(crate) fn with_casting_key(self, key: Option<Arc<shortint::CompressedCastingKey>>) -> Self {
+        Self {
+            casting: key,
+            ..self
+        }
     }
 
     /// `key` with the dedicated OPRF key of a key read from TFHE-rs's data,
@@ -381,12 +414,12 @@ impl CompressedServerKey {
             let compression = self.expand_compression()?;
             // Noise squashing runs on the CPU threads (the host key's keyswitch and
             // the 128-bit bootstrap), for CPU and GPU keys alike.
-            self.with_tfhe_rs_oprf(self.with_noise_squashing(ServerKey::from_scheduler(
-                self.tag,
-                self.config,
-                scheduler,
-                compression,
-            )))
+            self.with_tfhe_rs_oprf(
+                self.with_noise_squashing(
+                    ServerKey::from_scheduler(self.tag, self.config, scheduler, compression)
+                        .with_casting_key(self.expand_casting()),
+                ),
+            )
         }
     }
 

@@ -173,7 +173,7 @@ impl PublicKey {
     /// ```
     pub fn try_new(client_key: &ClientKey) -> Result<Self> {
         CompactPublicKey::try_new(client_key).map(|key| Self {
-            form: PublicKeyForm::Compact(key),
+            form: PublicKeyForm::Compact(Box::new(key)),
         })
     }
 
@@ -295,7 +295,7 @@ impl PublicKey {
     /// ```
     pub fn as_compact_public_key(&self) -> Option<&CompactPublicKey> {
         match &self.form {
-            PublicKeyForm::Compact(key) => Some(key),
+            PublicKeyForm::Compact(key) => Some(&**key),
             PublicKeyForm::Classical { .. } => None,
         }
     }
@@ -506,7 +506,7 @@ impl CompressedPublicKey {
     pub fn try_decompress(&self) -> Result<PublicKey> {
         match &self.form {
             CompressedPublicKeyForm::Compact(key) => key.try_decompress().map(|key| PublicKey {
-                form: PublicKeyForm::Compact(key),
+                form: PublicKeyForm::Compact(Box::new(key)),
             }),
             CompressedPublicKeyForm::Classical { tag, key } => {
                 Ok(PublicKey::from_classical(*tag, key.decompress()?))
@@ -550,7 +550,7 @@ impl sealed::CompactKeySource for CompactPublicKey {
 impl sealed::CompactKeySource for PublicKey {
     fn compact_key(&self) -> Result<Cow<'_, CompactPublicKey>> {
         match &self.form {
-            PublicKeyForm::Compact(key) => Ok(Cow::Borrowed(key)),
+            PublicKeyForm::Compact(key) => Ok(Cow::Borrowed(&**key)),
             PublicKeyForm::Classical { .. } => no_compact_key(),
         }
     }

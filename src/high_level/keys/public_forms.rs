@@ -43,7 +43,7 @@ mod shared {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub(crate) enum PublicKeyForm {
     /// The compact public key.
-    Compact(CompactPublicKey),
+    Compact(Box<CompactPublicKey>),
     /// LWE encryptions of zero, for the client key of `tag`.
     Classical {
         /// The tag of the client key.
@@ -85,7 +85,7 @@ macro_rules! read_form {
 pub(crate) fn read_public_key_form<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> std::result::Result<PublicKeyForm, D::Error> {
-    read_form!(PublicKeyForm, CompactPublicKey, d)
+    read_form!(PublicKeyForm, Box<CompactPublicKey>, d)
 }
 
 /// [`CompressedPublicKeyForm`] as gpufhe's own format holds it.

@@ -56,6 +56,9 @@ struct ServerKeyInner {
     tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
     /// The noise-squashing key, when the configuration enables noise squashing.
     noise_squashing: OnceLock<Arc<shortint::NoiseSquashingKey>>,
+    /// The casting key of dedicated compact public-key lists, if its configuration
+    /// has dedicated compact public-key parameters (`lists::casting`).
+    casting: OnceLock<Arc<shortint::CastingKey>>,
 }
 
 impl std::fmt::Debug for ServerKey {
@@ -114,6 +117,7 @@ impl ServerKey {
                 layers: AtomicU64::new(0),
                 tfhe_rs_oprf: OnceLock::new(),
                 noise_squashing: OnceLock::new(),
+                casting: OnceLock::new(),
             }),
         }
     }
@@ -330,6 +334,20 @@ impl ServerKey {
     /// Its noise-squashing key (set once, when it is expanded).
     pub(crate) fn noise_squashing_key(&self) -> &OnceLock<Arc<shortint::NoiseSquashingKey>> {
         &self.inner.noise_squashing
+    }
+
+    /// The casting key of dedicated compact public-key lists, if it has one.
+    pub(crate) fn casting_key(&self) -> Option<&shortint::CastingKey> {
+        self.inner.casting.get().map(|k| &**k)
+    }
+
+    /// This key with the casting key `key` (`None`: unchanged).
+    pub(crate) fn with_casting_key(self, key: Option<Arc<shortint::CastingKey>>) -> Self {
+        if let Some(key) = key {
+            // A key just built: the lock is empty.
+            let _ = self.inner.casting.set(key);
+        }
+        self
     }
 
     pub(crate) fn scheduler(&self) -> &Scheduler {

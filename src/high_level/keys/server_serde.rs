@@ -31,6 +31,9 @@ struct ServerKeyParts {
 /// (the counters are not written).
 impl Serialize for ServerKey {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        if self.casting_key().is_some() {
+            return Err(crate::high_level::lists::casting::dedicated_in_own_format());
+        }
         ServerKeyRef {
             tag: self.tag(),
             config: self.config(),

@@ -89,6 +89,11 @@ pub struct CompactCiphertextList {
     /// which refuses to write a packed list.
     #[serde(serialize_with = "super::packed::unpacked_in_own_format")]
     packed: bool,
+    /// The dedicated public-key parameters it was encrypted with (its blocks are
+    /// cast to computation blocks on expansion; `parameters` then holds its key's
+    /// shape); not in gpufhe's own format.
+    #[serde(serialize_with = "super::casting::not_dedicated_in_own_format")]
+    casting: Option<shortint::CompactPublicKeyEncryptionParameters>,
 }
 
 #[derive(Deserialize)]
@@ -108,6 +113,7 @@ impl TryFrom<ListFields> for CompactCiphertextList {
             kinds: f.kinds,
             lists: f.lists,
             packed: false,
+            casting: None,
         };
         list.validate()?;
         Ok(list)
@@ -207,6 +213,7 @@ impl CompactCiphertextList {
         kinds: Vec<DataKind>,
         lists: Vec<Vec<u64>>,
         packed: bool,
+        casting: Option<shortint::CompactPublicKeyEncryptionParameters>,
     ) -> Result<Self> {
         let list = Self {
             tag,
@@ -214,6 +221,7 @@ impl CompactCiphertextList {
             kinds,
             lists,
             packed,
+            casting,
         };
         list.validate()?;
         Ok(list)
@@ -249,9 +257,15 @@ impl CompactCiphertextList {
         self.tag
     }
 
-    /// Its block parameters.
+    /// Its block parameters (for a list of dedicated parameters, their key's shape:
+    /// see [`CompactCiphertextList::casting`]).
     pub(crate) fn parameters(&self) -> &shortint::ShortintParameters {
         &self.parameters
+    }
+
+    /// The dedicated public-key parameters it was encrypted with, if any.
+    pub(crate) fn casting(&self) -> Option<&shortint::CompactPublicKeyEncryptionParameters> {
+        self.casting.as_ref()
     }
 
     /// `Err` unless the parameters are valid and the lists hold exactly the blocks
@@ -337,11 +351,13 @@ impl CompactCiphertextList {
             "the compact list (it was encrypted under another key)",
             server_key.tag(),
         )?;
-        self.expand()
+        self.expand_with(Some(server_key))
     }
 
     /// The values as blocks of the client key, ready to compute with (no server key
-    /// needed); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
+    /// needed, but for a list of dedicated public-key parameters, which the thread's
+    /// server key casts to computation blocks: `Err` without one, or with another
+    /// key's); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
     /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
     /// the memory budget ([`crate::memory`]).
     ///
@@ -360,9 +376,26 @@ impl CompactCiphertextList {
     /// # Ok::<(), gpufhe::Error>(())
     /// ```
     pub fn expand(&self) -> Result<CompactCiphertextListExpander> {
+        self.expand_with(None)
+    }
+
+    /// [`CompactCiphertextList::expand`]; a list of dedicated parameters is cast by
+    /// `server_key`, else by the thread's server key.
+    fn expand_with(&self, server_key: Option<&ServerKey>) -> Result<CompactCiphertextListExpander> {
         let counts = self.block_counts()?;
         let total = counts.iter().sum();
-        let mut blocks = if self.packed {
+        let mut blocks = if let Some(pke) = &self.casting {
+            super::casting::cast_blocks(
+                self.tag,
+                server_key,
+                pke,
+                &self.parameters,
+                &self.lists,
+                &self.kinds,
+                &counts,
+                self.packed,
+            )?
+        } else if self.packed {
             super::packed::unpacked_blocks(self.tag, &self.parameters, &self.lists, total)?
         } else {
             shortint::expand_compact_blocks(&self.parameters, &self.lists, total)?
@@ -633,6 +666,7 @@ impl CompactCiphertextListBuilder<'_> {
             kinds: self.kinds.clone(),
             lists: self.key.key.encrypt_blocks(&self.digits)?,
             packed: false,
+            casting: self.key.dedicated,
         })
     }
 

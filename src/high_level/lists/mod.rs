@@ -2,6 +2,7 @@
 //! key, expanded by the server), [`compressed`] lists (packed by the server key's
 //! compression key) and the kinds of the values they hold ([`kinds`]).
 
+pub(crate) mod casting;
 pub(crate) mod compact;
 pub(crate) mod compressed;
 pub(crate) mod expander;

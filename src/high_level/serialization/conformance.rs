@@ -72,8 +72,8 @@ pub struct ConformanceParams {
 }
 
 impl ConformanceParams {
-    /// The parameters of a [`CompactCiphertextList`] encrypted with these
-    /// (compact public key) parameters, holding a number of values allowed by
+    /// The parameters of a [`CompactCiphertextList`] encrypted for these block
+    /// parameters (with their own compact public-key parameters), holding a number of values allowed by
     /// `constraint` (TFHE-rs's `CompactCiphertextListConformanceParams` function of
     /// the same name; TFHE-rs's `params.try_into().unwrap()` argument compiles).
     ///
@@ -88,7 +88,7 @@ impl ConformanceParams {
     /// assert!(list.is_conformant(&two) && !list.is_conformant(&three));
     /// ```
     pub fn from_parameters_and_size_constraint(
-        parameters: crate::shortint::CompactPublicKeyEncryptionParameters,
+        parameters: crate::shortint::ShortintParameters,
         constraint: ListSizeConstraint,
     ) -> Self {
         Self {
@@ -344,7 +344,7 @@ impl Conformant for CompactPublicKey {
     /// Of the configuration's parameters and, if a key was given, of its tag.
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the public key", Some(self.tag()))?;
-        check_parameters(&self.parameters(), params)
+        check_pke_parameters(&self.parameters(), params)
     }
 }
 
@@ -352,7 +352,7 @@ impl Conformant for CompressedCompactPublicKey {
     /// Of the configuration's parameters and, if a key was given, of its tag.
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the compressed public key", Some(self.tag()))?;
-        check_parameters(&self.parameters(), params)
+        check_pke_parameters(&self.parameters(), params)
     }
 }
 
@@ -361,7 +361,10 @@ impl Conformant for CompactCiphertextList {
     /// [`ListSizeConstraint`] was given with a number of values it allows.
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the compact list", Some(self.tag()))?;
-        check_parameters(self.parameters(), params)?;
+        match self.casting() {
+            Some(pke) => check_pke_parameters(pke, params)?,
+            None => check_parameters(self.parameters(), params)?,
+        }
         match params.list_size {
             Some(constraint) if !constraint.is_valid(self.len()) => {
                 Err(Error::InvalidParameter(format!(
@@ -393,6 +396,22 @@ impl Conformant for CompressedCiphertextList {
 }
 
 /// `Err` unless `parameters` are the configuration's.
+/// `Err` unless `pke` are the compact public-key parameters of the configuration.
+fn check_pke_parameters(
+    pke: &crate::shortint::CompactPublicKeyEncryptionParameters,
+    params: &ConformanceParams,
+) -> Result<()> {
+    if *pke == params.config().public_key_encryption_parameters()? {
+        Ok(())
+    } else {
+        Err(Error::InvalidParameter(
+            "the value was made for other compact public-key parameters than the \
+             configuration's"
+                .into(),
+        ))
+    }
+}
+
 pub(crate) fn check_parameters(
     parameters: &crate::shortint::ShortintParameters,
     params: &ConformanceParams,

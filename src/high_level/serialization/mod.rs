@@ -5,3 +5,4 @@
 pub(crate) mod config;
 pub(crate) mod conformance;
 pub(crate) mod list_size;
+pub(crate) mod own_format;

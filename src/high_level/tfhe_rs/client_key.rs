@@ -1,6 +1,10 @@
 //! The client key between gpufhe and TFHE-rs's data.
 
 use super::compression::{private_key_from_wire, private_key_to_wire};
+use super::dedicated::{
+    private_key_from_wire as private_key_from_dedicated_wire,
+    private_key_to_wire as private_key_to_dedicated_wire,
+};
 use super::parameters::{parameters_from_wire, parameters_to_wire, tag_from_wire, tag_to_wire};
 use super::wire::core::{GlweSecretKey as WireGlweKey, LweSecretKey as WireLweKey, PolynomialSize};
 use super::wire::high_level::{
@@ -47,7 +51,9 @@ impl TfheRsForm for ClientKey {
                         atomic_pattern: AtomicPatternClientKey::Standard(standard),
                     },
                 },
-                dedicated_compact_private_key: None,
+                dedicated_compact_private_key: self
+                    .dedicated_compact_key()
+                    .map(private_key_to_dedicated_wire),
                 compression_key: self.compression_key().map(private_key_to_wire),
                 noise_squashing_private_key: self
                     .noise_squashing_key()
@@ -100,6 +106,10 @@ impl TfheRsForm for ClientKey {
             }
         };
         let compression = hl.compression_key.map(private_key_from_wire).transpose()?;
+        let dedicated = hl
+            .dedicated_compact_private_key
+            .map(|k| private_key_from_dedicated_wire(k, &parameters))
+            .transpose()?;
         let builder = ConfigBuilder::default().with_insecure_custom_parameters(parameters)?;
         let noise_squashing = hl
             .noise_squashing_private_key
@@ -109,13 +119,20 @@ impl TfheRsForm for ClientKey {
             None => builder,
             Some(c) => builder.try_enable_compression(*c.parameters())?,
         };
+        let builder = match &dedicated {
+            None => builder,
+            Some(d) => builder.use_dedicated_compact_public_key_parameters((
+                *d.parameters(),
+                *d.casting_parameters(),
+            )),
+        };
         let config = match &noise_squashing {
             None => builder,
             Some(ns) => builder.enable_noise_squashing(*ns.parameters()),
         }
         .build();
         config.check()?; // the noise-squashing parameters against the blocks
-        let out = ClientKey::with_tfhe_rs_oprf_key(config, tag, key, compression, oprf);
+        let out = ClientKey::from_all_parts(config, tag, key, compression, oprf, dedicated);
         if let Some(ns) = noise_squashing {
             out.set_noise_squashing_key(ns)?;
         }

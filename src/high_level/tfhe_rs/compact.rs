@@ -10,13 +10,15 @@
 //! `b = a·rev(s) + e` (`rev(s) = X^{n-1}·σ(s)`), so `b = σ(B)` and `a = -X·σ(A)`.
 //! Each conversion is exact and its own inverse's inverse: no noise is added.
 
+use super::dedicated::{
+    expansion_kind_from_wire, inferred_pke, no_casting, pke_from_wire, pke_to_wire,
+};
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
 use super::wire::core::{
     CiphertextModulus, GlweCiphertext, GlweSize, LweCiphertextCount, LweCompactCiphertextList,
-    LweCompactPublicKey, LweDimension, LweSize, PBSOrder, PolynomialSize, SeededGlweCiphertext,
-    SeededLweCompactPublicKey,
+    LweCompactPublicKey, LweSize, PolynomialSize, SeededGlweCiphertext, SeededLweCompactPublicKey,
 };
 use super::wire::high_level::{
     CompactCiphertextList as WireList, CompactPublicKey as WireKey,
@@ -24,11 +26,11 @@ use super::wire::high_level::{
     HlCompressedCompactPublicKeyInner, IntegerCompactCiphertextList, IntegerCompactPublicKey,
     IntegerCompressedCompactPublicKey,
 };
+use super::wire::shortint::CompactCiphertextListExpansionKind as WireExpansionKind;
 use super::wire::shortint::{
-    AtomicPatternKind, CarryModulus, CompactCiphertextList as ShortintList,
-    CompactCiphertextListExpansionKind, CompactPublicKey as ShortintKey,
+    CarryModulus, CompactCiphertextList as ShortintList, CompactPublicKey as ShortintKey,
     CompactPublicKeyEncryptionParameters, CompressedCompactPublicKey as ShortintCompressedKey,
-    Degree, MessageModulus, SupportedCompactPkeZkScheme,
+    Degree, MessageModulus,
 };
 use super::{versionize_through_wire, TfheRsForm};
 use crate::error::{check_eq, Error, Result};
@@ -37,7 +39,10 @@ use crate::high_level::{
     CompactCiphertextList, CompactPublicKey, CompressedCompactPublicKey, DataKind,
 };
 use crate::shortint::compact::{divided_by_minus_x, sigma, times_minus_x};
-use crate::shortint::{self, ShortintParameters};
+use crate::shortint::{
+    self, CompactCiphertextListExpansionKind as ExpansionKind,
+    CompactPublicKeyEncryptionParameters as Pke, ShortintParameters,
+};
 use std::num::NonZeroUsize;
 
 /// `Err` unless `p`'s GLWE ciphertexts are one polynomial (`k = 1`), the only shape
@@ -54,51 +59,22 @@ fn check_one_polynomial(p: &ShortintParameters, what: &str) -> Result<()> {
     }
 }
 
-/// TFHE-rs's encryption parameters of compact keys and lists of block parameters
-/// `p`: the big key, its GLWE noise, no casting, no proofs.
-fn encryption_parameters(p: &ShortintParameters) -> CompactPublicKeyEncryptionParameters {
-    CompactPublicKeyEncryptionParameters {
-        encryption_lwe_dimension: LweDimension(p.big_lwe_dimension().0),
-        encryption_noise_distribution: super::parameters::distribution_to_wire(
-            p.glwe_noise_distribution,
-        ),
-        message_modulus: MessageModulus(p.message_modulus),
-        carry_modulus: CarryModulus(p.carry_modulus),
-        ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-        expansion_kind: no_casting(),
-        zk_scheme: SupportedCompactPkeZkScheme::ZkNotSupported,
-    }
-}
-
-/// `Err` unless compact keys of encryption parameters `e` encrypt computation
-/// blocks (no keyswitch, no proofs, native modulus).
-fn check_encryption_parameters(e: &CompactPublicKeyEncryptionParameters, what: &str) -> Result<()> {
-    e.ciphertext_modulus.check_native_u64(what)?;
-    check_no_casting(&e.expansion_kind, what)?;
-    if e.zk_scheme != SupportedCompactPkeZkScheme::ZkNotSupported {
-        return Err(Error::InvalidParameter(format!(
-            "a TFHE-rs {what} for proven lists, which gpufhe does not support yet"
-        )));
-    }
-    Ok(())
-}
-
-/// Blocks of the standard pattern, used as they expand.
-fn no_casting() -> CompactCiphertextListExpansionKind {
-    CompactCiphertextListExpansionKind::NoCasting(AtomicPatternKind::Standard(
-        PBSOrder::KeyswitchBootstrap,
-    ))
-}
-
-/// `Err` unless the list or key needs no keyswitch to computation blocks.
-fn check_no_casting(kind: &CompactCiphertextListExpansionKind, what: &str) -> Result<()> {
-    if *kind == no_casting() {
-        Ok(())
+/// The encryption parameters of TFHE-rs's compact key, and the block parameters
+/// the key is held as (those of the current server key, else a known set) and
+/// whether they are dedicated ones.
+fn key_parameters(
+    e: &CompactPublicKeyEncryptionParameters,
+    what: &str,
+) -> Result<(ShortintParameters, Option<Pke>)> {
+    let pke = pke_from_wire(e, what)?;
+    if pke.requires_casting() {
+        let block = block_parameters(what, |p| {
+            (p.message_modulus, p.carry_modulus) == (pke.message_modulus.0, pke.carry_modulus.0)
+        })?;
+        Ok((pke.carrier(&block)?, Some(pke)))
     } else {
-        Err(Error::InvalidParameter(format!(
-            "a TFHE-rs {what} of dedicated encryption parameters ({kind:?}), whose \
-             expansion needs a keyswitch gpufhe does not support"
-        )))
+        let p = block_parameters(what, |p| Pke::of_blocks(p) == pke)?;
+        Ok((p, None))
     }
 }
 
@@ -145,7 +121,7 @@ impl TfheRsForm for CompactPublicKey {
                                 ciphertext_modulus: CiphertextModulus::NATIVE_U64,
                             },
                         },
-                        parameters: encryption_parameters(p),
+                        parameters: pke_to_wire(&self.parameters()),
                     },
                 },
             },
@@ -156,7 +132,7 @@ impl TfheRsForm for CompactPublicKey {
     fn from_wire(wire: WireKey) -> Result<Self> {
         let key = wire.key.key.key;
         let e = &key.parameters;
-        check_encryption_parameters(e, "compact public key")?;
+        let (p, dedicated) = key_parameters(e, "compact public key")?;
         let glwe = key.key.glwe_ciphertext;
         glwe.ciphertext_modulus
             .check_native_u64("compact public key")?;
@@ -167,19 +143,13 @@ impl TfheRsForm for CompactPublicKey {
             glwe.polynomial_size.0,
         )?;
         check_eq("words of the compact public key", 2 * n, glwe.data.len())?;
-        let p = block_parameters("compact public key", |p| {
-            p.big_lwe_dimension().0 == n
-                && p.message_modulus == e.message_modulus.0
-                && p.carry_modulus == e.carry_modulus.0
-                && super::parameters::distribution_to_wire(p.glwe_noise_distribution)
-                    == e.encryption_noise_distribution
-        })?;
         let (a, b) = glwe.data.split_at(n);
         let mut data = sigma(&divided_by_minus_x(a));
         data.extend(sigma(b));
         Ok(CompactPublicKey {
             tag: tag_from_wire(&wire.tag),
             key: shortint::CompactPublicKey::from_parts(p, data)?,
+            dedicated,
         })
     }
 }
@@ -257,7 +227,11 @@ impl TfheRsForm for CompactCiphertextList {
                     }),
                     message_modulus: MessageModulus(p.message_modulus),
                     carry_modulus: CarryModulus(p.carry_modulus),
-                    expansion_kind: no_casting(),
+                    expansion_kind: if self.casting().is_some() {
+                        WireExpansionKind::RequiresCasting
+                    } else {
+                        no_casting()
+                    },
                 },
                 info,
             },
@@ -267,7 +241,7 @@ impl TfheRsForm for CompactCiphertextList {
 
     fn from_wire(wire: WireList) -> Result<Self> {
         let list = wire.inner.ct_list;
-        check_no_casting(&list.expansion_kind, "compact list")?;
+        let kind = expansion_kind_from_wire(&list.expansion_kind, "compact list")?;
         let lwe = list.ct_list;
         lwe.ciphertext_modulus.check_native_u64("compact list")?;
         let (m, carry) = (list.message_modulus.0, list.carry_modulus.0);
@@ -289,9 +263,22 @@ impl TfheRsForm for CompactCiphertextList {
             .checked_sub(1)
             .filter(|&n| n > 0)
             .ok_or_else(|| Error::InvalidParameter("a compact list of LWE size 0 or 1".into()))?;
-        let p = block_parameters("compact list", |p| {
-            p.big_lwe_dimension().0 == n && p.message_modulus == m && p.carry_modulus == carry
-        })?;
+        let (p, casting) = if kind == ExpansionKind::RequiresCasting {
+            let block = block_parameters("compact list", |p| {
+                p.message_modulus == m && p.carry_modulus == carry
+            })?;
+            let pke = current_server_key()
+                .ok()
+                .and_then(|k| k.casting_key().map(|c| *c.parameters()))
+                .filter(|pke| pke.encryption_lwe_dimension.0 == n)
+                .unwrap_or_else(|| inferred_pke(n, &block));
+            (pke.carrier(&block)?, Some(pke))
+        } else {
+            let p = block_parameters("compact list", |p| {
+                p.big_lwe_dimension().0 == n && p.message_modulus == m && p.carry_modulus == carry
+            })?;
+            (p, None)
+        };
         let kinds = wire
             .inner
             .info
@@ -323,7 +310,14 @@ impl TfheRsForm for CompactCiphertextList {
                 glwe
             })
             .collect();
-        CompactCiphertextList::from_parts(tag_from_wire(&wire.tag), p, kinds, lists, packed)
+        CompactCiphertextList::from_parts(
+            tag_from_wire(&wire.tag),
+            p,
+            kinds,
+            lists,
+            packed,
+            casting,
+        )
     }
 }
 
@@ -348,7 +342,7 @@ impl TfheRsForm for CompressedCompactPublicKey {
                                 ciphertext_modulus: CiphertextModulus::NATIVE_U64,
                             },
                         },
-                        parameters: encryption_parameters(p),
+                        parameters: pke_to_wire(&self.parameters()),
                     },
                 },
             },
@@ -359,7 +353,7 @@ impl TfheRsForm for CompressedCompactPublicKey {
     fn from_wire(wire: WireCompressedKey) -> Result<Self> {
         let key = wire.key.key.key;
         let e = &key.parameters;
-        check_encryption_parameters(e, "compressed compact public key")?;
+        let (p, dedicated) = key_parameters(e, "compressed compact public key")?;
         let glwe = key.key.seeded_glwe_ciphertext;
         glwe.ciphertext_modulus
             .check_native_u64("compressed compact public key")?;
@@ -370,13 +364,11 @@ impl TfheRsForm for CompressedCompactPublicKey {
             n,
             glwe.data.len(),
         )?;
-        let p = block_parameters("compressed compact public key", |p| {
-            encryption_parameters(p) == *e
-        })?;
         let seed = seed_from_wire(&glwe.compression_seed)?;
         Ok(CompressedCompactPublicKey {
             tag: tag_from_wire(&wire.tag),
             key: shortint::CompressedCompactPublicKey::from_parts(p, seed, glwe.data)?,
+            dedicated,
         })
     }
 }

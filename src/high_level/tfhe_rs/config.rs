@@ -2,6 +2,7 @@
 //! for it: its form travels inside keys, or alone as `versionize()`'s bytes).
 
 use super::compression::{compression_parameters_from_wire, compression_parameters_to_wire};
+use super::dedicated::{ks_from_wire, ks_to_wire, pke_from_wire, pke_to_wire};
 use super::parameters::{parameters_from_wire, parameters_to_wire};
 use super::wire::high_level::{Config as WireConfig, IntegerConfig};
 use super::wire::shortint::AtomicPatternParameters;
@@ -12,7 +13,8 @@ use crate::high_level::{Config, ConfigBuilder};
 impl TfheRsForm for Config {
     type Wire = WireConfig;
 
-    /// The block and compression parameters; TFHE-rs's dedicated OPRF key is on, as
+    /// The block, compression and dedicated compact public-key parameters; TFHE-rs's
+    /// dedicated OPRF key is on, as
     /// in TFHE-rs's default (gpufhe's own pseudo-random values need no key).
     fn to_wire(&self) -> Result<WireConfig> {
         Ok(WireConfig {
@@ -20,7 +22,9 @@ impl TfheRsForm for Config {
                 block_parameters: AtomicPatternParameters::Standard(parameters_to_wire(
                     self.parameters(),
                 )),
-                dedicated_compact_public_key_parameters: None,
+                dedicated_compact_public_key_parameters: self
+                    .dedicated_compact_public_key_parameters()
+                    .map(|(pke, ks)| (pke_to_wire(&pke), ks_to_wire(&ks))),
                 compression_parameters: self
                     .compression_parameters()
                     .map(compression_parameters_to_wire),
@@ -35,7 +39,8 @@ impl TfheRsForm for Config {
         })
     }
 
-    /// The block and compression parameters (the other optional parts TFHE-rs may
+    /// The block, compression and dedicated compact public-key parameters (the other
+    /// optional parts TFHE-rs may
     /// hold are refused when read; whether TFHE-rs would make a dedicated OPRF key
     /// does not matter here).
     fn from_wire(wire: WireConfig) -> Result<Self> {
@@ -49,6 +54,13 @@ impl TfheRsForm for Config {
         let builder = match &wire.inner.compression_parameters {
             None => builder,
             Some(c) => builder.try_enable_compression(compression_parameters_from_wire(c)?)?,
+        };
+        let builder = match &wire.inner.dedicated_compact_public_key_parameters {
+            None => builder,
+            Some((pke, ks)) => builder.use_dedicated_compact_public_key_parameters((
+                pke_from_wire(pke, "configuration")?,
+                ks_from_wire(ks),
+            )),
         };
         Ok(match &wire.inner.noise_squashing_parameters {
             None => builder,

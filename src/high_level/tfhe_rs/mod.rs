@@ -18,6 +18,7 @@ mod compressed_list;
 mod compression;
 mod compression_keys;
 mod config;
+mod dedicated;
 mod fourier;
 mod key_switching;
 mod multi_bit;

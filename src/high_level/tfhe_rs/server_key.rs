@@ -294,7 +294,9 @@ impl TfheRsForm for ServerKey {
                 key: IntegerServerKey {
                     key: shortint_server_key_to_wire(self.scheduler().host_key())?,
                 },
-                cpk_key_switching_key_material: None,
+                cpk_key_switching_key_material: self
+                    .casting_key()
+                    .map(super::dedicated::casting_key_to_wire),
                 compression_key,
                 decompression_key,
                 noise_squashing_key: None,
@@ -310,12 +312,17 @@ impl TfheRsForm for ServerKey {
     fn from_wire(wire: WireServerKey) -> Result<Self> {
         let hl = wire.key;
         let host = shortint_server_key_from_wire(hl.key.key)?;
+        let casting = hl
+            .cpk_key_switching_key_material
+            .map(|m| super::dedicated::casting_key_from_wire(m, host.parameters()).map(Arc::new))
+            .transpose()?;
         let compression = compression_keys_from_wire(
             hl.compression_key,
             hl.decompression_key,
             host.parameters(),
         )?;
-        let key = server_key_with_compression(tag_from_wire(&wire.tag), host, compression)?;
+        let key = server_key_with_compression(tag_from_wire(&wire.tag), host, compression)?
+            .with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -563,7 +570,9 @@ impl TfheRsForm for CompressedServerKey {
                         max_noise_level: MaxNoiseLevel(p.max_noise_level),
                     },
                 },
-                cpk_key_switching_key_material: None,
+                cpk_key_switching_key_material: self
+                    .casting_key()
+                    .map(|k| super::dedicated::compressed_casting_key_to_wire(k)),
                 compression_key,
                 decompression_key,
                 noise_squashing_key: None,
@@ -650,6 +659,10 @@ impl TfheRsForm for CompressedServerKey {
             seed_from_wire(&ggsw.compression_seed)?,
         )?;
         let seeded = shortint::CompressedServerKey::from_keys(keyswitch_key, bootstrap_key, p)?;
+        let casting = hl
+            .cpk_key_switching_key_material
+            .map(|m| super::dedicated::compressed_casting_key_from_wire(m, &p).map(Arc::new))
+            .transpose()?;
         let compression =
             compressed_compression_keys_from_wire(hl.compression_key, hl.decompression_key, &p)?;
         let mut config = ConfigBuilder::default().with_insecure_custom_parameters(p)?;
@@ -661,7 +674,8 @@ impl TfheRsForm for CompressedServerKey {
             config.build(),
             seeded,
             compression,
-        )?;
+        )?
+        .with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }

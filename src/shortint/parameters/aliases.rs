@@ -22,11 +22,13 @@
 //! assert_eq!(V1_8_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, DEFAULT_PARAMETERS);
 //! ```
 
+use crate::core_crypto::{DecompositionBaseLog, DecompositionLevelCount};
+use crate::shortint::key_switching::EncryptionKeyChoice;
+
 use super::{
-    CompactPublicKeyEncryptionParameters, CompressionParameters, ShortintKeySwitchingParameters,
-    ShortintParameters, COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-    COMP_PARAM_MESSAGE_2_CARRY_2, PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    CompressionParameters, ShortintKeySwitchingParameters, ShortintParameters,
+    COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    COMP_PARAM_MESSAGE_2_CARRY_2, PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
     PARAM_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
 };
 
@@ -60,18 +62,31 @@ pub const COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters = COMP_PARA
 pub const COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS: CompressionParameters =
     COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
 
-/// TFHE-rs's parameters of compact public-key encryption for the default blocks.
-/// This crate's compact public keys encrypt under the block parameters, with no
-/// keyswitch on expansion, so these are the default block parameters
-/// ([`PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]).
-pub const PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: CompactPublicKeyEncryptionParameters =
-    PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+/// TFHE-rs 1.8's keyswitch from its dedicated public-key encryptions
+/// ([`super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]) to the small key of
+/// the default blocks (`2^4`, 4 levels), followed by a bootstrap on expansion.
+pub const PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+    ShortintKeySwitchingParameters = ShortintKeySwitchingParameters {
+    ks_base_log: DecompositionBaseLog(4),
+    ks_level: DecompositionLevelCount(4),
+    destination_key: EncryptionKeyChoice::Small,
+};
 
-/// TFHE-rs's keyswitch from public-key encryptions to the big key of the default
-/// blocks: here [`PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`], which
-/// switches to the big key.
+/// TFHE-rs's short name of
+/// [`PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+pub const PARAM_KEYSWITCH_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+    ShortintKeySwitchingParameters =
+    PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+
+/// TFHE-rs 1.8's keyswitch from its dedicated public-key encryptions to the big key
+/// of the default blocks (`2^24`, 1 level), followed by a keyswitch and a bootstrap
+/// on expansion.
 pub const PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
-    ShortintKeySwitchingParameters = PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    ShortintKeySwitchingParameters = ShortintKeySwitchingParameters {
+    ks_base_log: DecompositionBaseLog(24),
+    ks_level: DecompositionLevelCount(1),
+    destination_key: EncryptionKeyChoice::Big,
+};
 
 /// The parameter sets of TFHE-rs 1.8 that this crate has, under their versioned
 /// names (`V1_8_...`).
@@ -163,11 +178,11 @@ pub mod v1_8 {
     /// [`super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128`].
     pub const V1_8_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128: CompressionParameters =
         super::super::COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_GAUSSIAN_2M128;
-    /// [`super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (the default block
-    /// parameters: compact public keys encrypt under the block parameters).
+    /// [`super::super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (dedicated
+    /// parameters, TFHE-rs's values).
     pub const V1_8_PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
         CompactPublicKeyEncryptionParameters =
-        super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+        super::super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
     /// [`super::super::PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`] (to the
     /// big key, where TFHE-rs's set of this name switches to the small key).
     pub const V1_8_PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
@@ -177,6 +192,18 @@ pub mod v1_8 {
     pub const V1_8_PARAM_KEYSWITCH_PKE_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
         ShortintKeySwitchingParameters =
         super::PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
+        ShortintKeySwitchingParameters =
+        super::PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`].
+    pub const V1_8_PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128_ZKV2:
+        CompactPublicKeyEncryptionParameters =
+        super::super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128;
+    /// [`super::super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128_ZKV1`].
+    pub const V1_8_PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128_ZKV1:
+        CompactPublicKeyEncryptionParameters =
+        super::super::PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128_ZKV1;
 }
 
 pub use v1_8 as current_params;

@@ -7,6 +7,7 @@
 
 mod aliases;
 mod block;
+mod compact_pke;
 mod multi_bit;
 mod names;
 
@@ -25,12 +26,15 @@ pub use aliases::{
     current_params, v1_8, COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS,
     COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS,
     PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
-    PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, PARAM_MESSAGE_2_CARRY_2,
-    PARAM_MESSAGE_2_CARRY_2_KS_PBS, PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    PARAM_KEYSWITCH_PKE_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+    PARAM_KEYSWITCH_TO_SMALL_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128, PARAM_MESSAGE_2_CARRY_2,
+    PARAM_MESSAGE_2_CARRY_2_KS_PBS,
 };
 pub use block::*;
+pub use compact_pke::*;
 pub use multi_bit::*;
 pub use names::{
-    AtomicPatternParameters, CarryModulus, ClassicPBSParameters,
-    CompactPublicKeyEncryptionParameters, MessageModulus, MultiBitPBSParameters, PBSParameters,
+    AtomicPatternParameters, CarryModulus, ClassicPBSParameters, MessageModulus,
+    MultiBitPBSParameters, PBSParameters,
 };

@@ -1,7 +1,6 @@
 //! TFHE-rs's names of the parameter types: one type, [`ShortintParameters`], stands
 //! for its classical, multi-bit, atomic-pattern and compact-public-key parameter
-//! types (a block's bootstrap is chosen by [`super::PbsKind`], and compact public
-//! keys encrypt under the block parameters), and the message and carry moduli as
+//! types (a block's bootstrap is chosen by [`super::PbsKind`]), and the message and carry moduli as
 //! the newtypes TFHE-rs returns from its accessors.
 //!
 //! ```
@@ -31,11 +30,6 @@ pub type PBSParameters = ShortintParameters;
 /// TFHE-rs's parameters of an atomic pattern (keyswitch then bootstrap, the only
 /// pattern this crate runs): [`ShortintParameters`].
 pub type AtomicPatternParameters = ShortintParameters;
-
-/// TFHE-rs's parameters of compact public-key encryption: [`ShortintParameters`].
-/// This crate's compact public keys encrypt under the block parameters, so the
-/// public-key parameters of a configuration are its block parameters.
-pub type CompactPublicKeyEncryptionParameters = ShortintParameters;
 
 /// The number of message values of a block (TFHE-rs's `MessageModulus`).
 #[derive(

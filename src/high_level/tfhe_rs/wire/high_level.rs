@@ -7,8 +7,8 @@ use super::shortint::{
     CompactCiphertextList as ShortintCompactCiphertextList,
     CompactPublicKey as ShortintCompactPublicKey, CompressedCiphertext,
     CompressedCompactPublicKey as ShortintCompressedCompactPublicKey,
-    CompressedModulusSwitchedCiphertext, DedicatedCompactKey, NoiseSquashingCompressionKey,
-    ReRandomizationKey, TranscipheringKey,
+    CompressedModulusSwitchedCiphertext, NoiseSquashingCompressionKey, ReRandomizationKey,
+    TranscipheringKey,
 };
 
 wire!(TagVersions [] V0 Tag:
@@ -153,7 +153,8 @@ wire!(HlIntegerClientKeyVersions [V0 V1 V2 V3 V4 V5 V6 V7 V8] V9 HlIntegerClient
 /// The high level's client key with its optional keys.
 pub struct HlIntegerClientKey {
     pub(crate) key: IntegerClientKey,
-    pub(crate) dedicated_compact_private_key: Option<DedicatedCompactKey>,
+    pub(crate) dedicated_compact_private_key:
+        Option<super::dedicated::DedicatedCompactPrivateKey>,
     pub(crate) compression_key: Option<super::compression::IntegerCompressionPrivateKeys>,
     pub(crate) noise_squashing_private_key:
         Option<super::noise_squashing::NoiseSquashingPrivateKey>,
@@ -244,7 +245,8 @@ wire!(IntegerConfigVersions [V0 V1] V2 IntegerConfig:
 /// The parameters of the high level's keys.
 pub struct IntegerConfig {
     pub(crate) block_parameters: super::shortint::AtomicPatternParameters,
-    pub(crate) dedicated_compact_public_key_parameters: Option<DedicatedCompactKey>,
+    pub(crate) dedicated_compact_public_key_parameters:
+        Option<super::dedicated::DedicatedCompactParameters>,
     pub(crate) compression_parameters: Option<super::compression::CompressionParameters>,
     pub(crate) noise_squashing_parameters:
         Option<super::noise_squashing::NoiseSquashingParameters>,

@@ -3,29 +3,11 @@
 //! keyswitching key material, the destination server key, an optional source
 //! server key).
 
-use super::core::{EncryptionKeyChoice, LweKeyswitchKey};
+pub(crate) use super::dedicated::{
+    KeySwitchingKeyDestinationAtomicPattern, ShortintKeySwitchingKeyMaterial,
+};
 use super::high_level::Tag;
 use super::server::ShortintServerKey;
-
-wire!(KeySwitchingKeyDestinationAtomicPatternVersions [] V0
-KeySwitchingKeyDestinationAtomicPattern:
-/// The atomic pattern of the destination server key.
-#[derive(Copy)]
-pub enum KeySwitchingKeyDestinationAtomicPattern {
-    /// The standard pattern.
-    Standard,
-    /// TFHE-rs's 32-bit keyswitch pattern.
-    KeySwitch32,
-});
-
-wire!(ShortintKeySwitchingKeyMaterialVersions [V0] V1 ShortintKeySwitchingKeyMaterial:
-/// The keyswitching key and how switched blocks are used.
-pub struct ShortintKeySwitchingKeyMaterial {
-    pub(crate) key_switching_key: LweKeyswitchKey,
-    pub(crate) cast_rshift: i8,
-    pub(crate) destination_key: EncryptionKeyChoice,
-    pub(crate) destination_atomic_pattern: KeySwitchingKeyDestinationAtomicPattern,
-});
 
 wire!(ShortintKeySwitchingKeyVersions [] V0 ShortintKeySwitchingKey:
 /// `shortint`'s keyswitching key between two key sets.

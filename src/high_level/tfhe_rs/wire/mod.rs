@@ -43,6 +43,7 @@ macro_rules! wire {
 pub(crate) mod compressed_list;
 pub(crate) mod compression;
 pub(crate) mod core;
+pub(crate) mod dedicated;
 pub(crate) mod high_level;
 pub(crate) mod key_switching;
 pub(crate) mod noise_squashing;

@@ -9,7 +9,7 @@ use super::core::{
 };
 use super::high_level::Tag;
 use super::shortint::{
-    CarryModulus, DedicatedCompactKey, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
+    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
     NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
@@ -218,7 +218,8 @@ wire!(HlIntegerServerKeyVersions [V0 V1 V2 V3 V4 V5 V6 V7 V8 V9] V10 HlIntegerSe
 /// The high level's server key with its optional keys.
 pub struct HlIntegerServerKey {
     pub(crate) key: IntegerServerKey,
-    pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
+    pub(crate) cpk_key_switching_key_material:
+        Option<super::dedicated::IntegerKeySwitchingKeyMaterial>,
     pub(crate) compression_key: Option<IntegerCompressionKey>,
     pub(crate) decompression_key: Option<IntegerDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
@@ -331,7 +332,8 @@ HlIntegerCompressedServerKey:
 /// The high level's seeded server key with its optional keys.
 pub struct HlIntegerCompressedServerKey {
     pub(crate) key: IntegerCompressedServerKey,
-    pub(crate) cpk_key_switching_key_material: Option<DedicatedCompactKey>,
+    pub(crate) cpk_key_switching_key_material:
+        Option<super::dedicated::IntegerCompressedKeySwitchingKeyMaterial>,
     pub(crate) compression_key: Option<IntegerCompressedCompressionKey>,
     pub(crate) decompression_key: Option<IntegerCompressedDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,

@@ -80,7 +80,6 @@ unsupported!(
     NoiseSquashingCompressionKey "a noise-squashing compression key",
     ReRandomizationKey "re-randomization keys or parameters",
     TranscipheringKey "a transciphering key",
-    DedicatedCompactKey "a dedicated compact public-key encryption key",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
 );
 
