@@ -293,13 +293,18 @@ mod tests {
             }
             let after_bsk = rng.noise(noise).unwrap();
             let mut rng = fresh();
+            // Packing keys too: drawn in TFHE-rs's level order, expanded to gpufhe's.
             let mut packing = Vec::new();
             for &s in big.as_slice() {
-                for j in 1..=l.0 {
+                let mut levels = Vec::new();
+                for j in (1..=l.0).rev() {
                     let mut ct = GlweCiphertextOwned::new_zero(GlweSize(3), n).unwrap();
                     let mut m = vec![0u64; n.0];
                     m[0] = s.wrapping_mul(1 << (64 - j * b.0));
                     encrypt_glwe_ciphertext(&glwe, &mut ct, &m, noise, &mut rng).unwrap();
+                    levels.push(ct);
+                }
+                for ct in levels.iter().rev() {
                     packing.extend_from_slice(ct.as_slice());
                 }
             }
