@@ -1,9 +1,12 @@
 //! Every high-level operation on the multi-bit default parameters
 //! (`ConfigBuilder::use_multi_bit_pbs`, grouping factor 4, 128-bit security), on the
 //! CPU: the tests of `support/ops.rs` (`tests/gpu/gpu_multi_bit_default_parameters.rs`
-//! runs them on a GPU), whose circuits (and bootstrap counts) are those of the
-//! classical parameters, with keys, serialization and validation of the multi-bit
-//! set.
+//! runs them on a GPU, with those of `support/ops_wide.rs`), whose circuits (and
+//! bootstrap counts) are those of the classical parameters, with keys,
+//! serialization and validation of the multi-bit set. The wide-operand half
+//! (`support/ops_wide.rs`: 64-bit products and comparisons, 256 bits) runs on the
+//! classical parameters only on the CPU, where it would take three fifths of this
+//! suite's time for circuits identical block for block.
 
 use crate::common;
 // The same tests over this module's keys (and over the other parameter sets' and

@@ -1,5 +1,5 @@
 //! Every high-level operation on the default (secure) parameters, on the CPU (the
-//! tests of `support/ops.rs`; `tests/gpu/gpu_default_parameters.rs` runs them on a
+//! tests of `support/ops.rs` and `support/ops_wide.rs`; `tests/gpu/gpu_default_parameters.rs` runs them on a
 //! GPU).
 
 use crate::common;
@@ -8,6 +8,9 @@ use crate::common;
 #[allow(clippy::duplicate_mod)]
 #[path = "../support/ops.rs"]
 mod ops;
+#[allow(clippy::duplicate_mod)]
+#[path = "../support/ops_wide.rs"]
+mod ops_wide;
 
 use common::keys;
 use gpufhe::{ClientKey, ServerKey};

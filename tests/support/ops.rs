@@ -1,10 +1,11 @@
 //! Every high-level operation, on the secure parameters and the backend of the
 //! module that includes this one (its `keys`, and its `setup` and `counting_setup`,
 //! which set a server key on the thread, or return `None` after printing a skip
-//! where the backend is missing): all of them on FheUint8, the main ones on
-//! FheUint64, FheBool, casts and encryption. Expected values come from the same
-//! operation on the clear type. Written once: included for the CPU and for a GPU,
-//! on the classical and the multi-bit default parameters.
+//! where the backend is missing): all of them on FheUint8, 64-bit addition and
+//! subtraction, FheBool, casts and encryption; `ops_wide.rs` has the other 64-bit
+//! and 256-bit ones. Expected values come from the same operation on the clear type.
+//! Written once: included for the CPU and for a GPU, on the classical and the
+//! multi-bit default parameters.
 
 use super::common::Rng;
 use super::{counting_setup, setup};
@@ -19,15 +20,15 @@ fn dec8(x: &FheUint8) -> u8 {
     x.decrypt(&super::keys().0)
 }
 
-fn enc64(v: u64) -> FheUint64 {
+pub(super) fn enc64(v: u64) -> FheUint64 {
     FheUint64::encrypt(v, &super::keys().0)
 }
 
-fn dec64(x: &FheUint64) -> u64 {
+pub(super) fn dec64(x: &FheUint64) -> u64 {
     x.decrypt(&super::keys().0)
 }
 
-fn dec_bool(x: &FheBool) -> bool {
+pub(super) fn dec_bool(x: &FheBool) -> bool {
     x.decrypt(&super::keys().0)
 }
 
@@ -39,7 +40,7 @@ fn pairs8() -> Vec<(u8, u8)> {
     pairs
 }
 
-fn pairs64() -> Vec<(u64, u64)> {
+pub(super) fn pairs64() -> Vec<(u64, u64)> {
     let mut rng = Rng::new(64);
     vec![
         (u64::MAX, 1), // the carry crosses all 32 blocks
@@ -375,81 +376,6 @@ fn u64_addition_and_subtraction() {
 }
 
 #[test]
-fn u64_multiplication() {
-    let Some((_, key)) = counting_setup() else {
-        return;
-    };
-    let mut rng = Rng::new(6464);
-    let (a, b) = (rng.next_u64(), rng.next_u64());
-    let (ea, eb) = (enc64(a), enc64(b));
-    let before = key.pbs_count();
-    let product = &ea * &eb;
-    assert!(
-        key.pbs_count() - before <= 1737,
-        "TFHE-rs needs 1,737 bootstraps"
-    );
-    assert_eq!(dec64(&product), a.wrapping_mul(b), "{a} * {b}");
-}
-
-#[test]
-fn u64_comparisons_and_bitand() {
-    let Some(_) = setup() else { return };
-    let mut pairs = pairs64();
-    pairs.push((0xdead_beef_0000_0001, 0xdead_beef_0000_0001));
-    pairs.push((1 << 63, (1 << 63) - 1));
-    for (a, b) in pairs {
-        let (ea, eb) = (enc64(a), enc64(b));
-        assert_eq!(dec_bool(&ea.eq(&eb)), a == b, "{a} == {b}");
-        assert_eq!(dec_bool(&ea.lt(&eb)), a < b, "{a} < {b}");
-        assert_eq!(dec64(&(&ea & &eb)), a & b, "{a} & {b}");
-    }
-}
-
-#[test]
-fn u64_shift_left() {
-    let Some(_) = setup() else { return };
-    let a = 0x8000_0001_dead_beefu64;
-    let ea = enc64(a);
-    for k in [0u32, 1, 31, 63, 64, 100] {
-        assert_eq!(dec64(&(&ea << k)), a.wrapping_shl(k), "<< {k}");
-    }
-    let k = 37u64;
-    assert_eq!(dec64(&(&ea << &enc64(k))), a << k, "<< encrypted {k}");
-}
-
-#[test]
-fn u64_selection() {
-    let Some(ck) = setup() else { return };
-    let (a, b) = (u64::MAX, 0x0123_4567_89ab_cdef);
-    let (ea, eb) = (enc64(a), enc64(b));
-    for cond in [false, true] {
-        let c = FheBool::encrypt(cond, ck);
-        assert_eq!(dec64(&c.if_then_else(&ea, &eb)), if cond { a } else { b });
-    }
-}
-
-/// The bootstrap counts of the reference library (TFHE-rs) for 64-bit operands are
-/// upper bounds; bitwise and equality have known exact counts.
-#[test]
-fn u64_bootstrap_counts() {
-    let Some((_, key)) = counting_setup() else {
-        return;
-    };
-    let (ea, eb) = (enc64(3), enc64(5));
-    let count = |f: &dyn Fn()| {
-        let before = key.pbs_count();
-        f();
-        key.pbs_count() - before
-    };
-    assert_eq!(count(&|| drop(&ea & &eb)), 32, "bitand");
-    assert_eq!(count(&|| drop(ea.eq(&eb))), 42, "eq");
-    assert!(count(&|| drop(&ea + &eb)) <= 64, "add");
-    assert!(count(&|| drop(&ea - &eb)) <= 64, "sub");
-    assert!(count(&|| drop(&ea + 12345u64)) <= 63, "scalar add");
-    assert!(count(&|| drop(ea.lt(&eb))) <= 47, "lt");
-}
-
-#[test]
 fn u8_addition_costs_at_most_eight_bootstraps() {
     let Some((_, key)) = counting_setup() else {
         return;
@@ -458,39 +384,4 @@ fn u8_addition_costs_at_most_eight_bootstraps() {
     let before = key.pbs_count();
     assert_eq!(dec8(&(&ea + &eb)), 3);
     assert!(key.pbs_count() - before <= 8);
-}
-
-/// `FheUint256` on the secure parameters with values above 2^128: an addition whose
-/// carry crosses the middle, a product by a clear value, comparisons (the other
-/// operations run on the test parameters in `fhe_uint256.rs`).
-#[test]
-fn u256_arithmetic_and_comparisons_above_2_128() {
-    use gpufhe::integer::U256;
-    use gpufhe::FheUint256;
-    let Some((ck, key)) = counting_setup() else {
-        return;
-    };
-    let a = U256::from((u128::MAX - 1, 0x0123_4567_89ab_cdef_0011_2233_4455_6677));
-    let b = U256::from((3u128, 1u128 << 100));
-    let (ea, eb) = (FheUint256::encrypt(a, ck), FheUint256::encrypt(b, ck));
-    let dec = |x: &FheUint256| -> U256 { x.decrypt(ck) };
-    let before = key.pbs_count();
-    let sum = &ea + &eb;
-    let add = key.pbs_count() - before;
-    assert_eq!(dec(&sum), a + b);
-    assert_eq!(
-        dec(&sum),
-        U256::from((
-            1u128,
-            (1u128 << 100) + 0x0123_4567_89ab_cdef_0011_2233_4455_6678
-        ))
-    );
-    assert_eq!(dec(&(&ea * U256::from(3u8))), a * U256::from(3u8));
-    assert!(eb.lt(&ea).decrypt(ck), "b < a");
-    assert!(!sum.eq(a).decrypt(ck), "a + b != a");
-    eprintln!("FheUint256 addition: {add} bootstraps");
-    assert!(
-        add <= 2 * 128 + 64,
-        "{add} bootstraps for a 256-bit addition"
-    );
 }
