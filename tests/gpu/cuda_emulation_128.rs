@@ -176,7 +176,7 @@ fn emulated_128_bit_bootstrap_matches_the_cpu_in_every_thread_order() {
 /// The sanitized run (`cuda_emulation::check_sanitized`): a small key, two
 /// ciphertexts, the reverse order.
 pub(crate) fn check_sanitized_128(harness: &Path) {
-    let mut toy = Toy::new(4, 1, 256, 2);
+    let mut toy = Toy::new(2, 1, 256, 2);
     check_128(
         harness,
         &mut toy,
