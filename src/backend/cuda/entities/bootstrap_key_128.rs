@@ -3,28 +3,15 @@
 //! bootstrap kernel (`cuda/noise_squashing_bootstrap.cu`).
 
 use crate::backend::cuda::driver::health::DeviceObject;
-use crate::backend::cuda::driver::launch::launch;
+use crate::backend::cuda::entities::bootstrap_key::launch_key_conversion;
 use crate::backend::cuda::kernels::noise_squashing_kernels;
 use crate::backend::cuda::CudaDevice;
 use crate::core_crypto::fft128::fft128_for;
 use crate::core_crypto::{BootstrapKeyShape, Fourier128LweBootstrapKey, LweBootstrapKey128};
 use crate::error::{check_eq, Result};
-use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
+use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut};
 use rayon::prelude::*;
 use tfhe_fft::fft128::f128;
-
-/// Mirrors `Bsk128ConversionParams` in `cuda/noise_squashing_bootstrap.cu`.
-#[repr(C)]
-struct Bsk128ConversionParams {
-    out: u64,
-    input: u64,
-    twiddles: u64,
-    twist: u64,
-    polynomials: u64,
-}
-
-// SAFETY: a plain `#[repr(C)]` struct of integers, laid out as its C++ twin.
-unsafe impl DeviceRepr for Bsk128ConversionParams {}
 
 /// The double-double tables of the 128-bit kernels' FFT for polynomial size `n`
 /// (`M = N/2`), four `f64` per complex value (re.hi, re.lo, im.hi, im.lo): the
@@ -151,31 +138,20 @@ impl CudaFourierBootstrapKey128 {
             let (input, _in_guard) = standard.device_ptr(stream);
             let (twiddles, _tw_guard) = tables.twiddles.device_ptr(stream);
             let (twist, _twist_guard) = tables.twist.device_ptr(stream);
-            let params = Bsk128ConversionParams {
-                out,
-                input,
-                twiddles,
-                twist,
-                polynomials: polynomials as u64,
-            };
-            let config = LaunchConfig {
-                grid_dim: (polynomials.min(1 << 20) as u32, 1, 1),
-                block_dim: (kernels.threads, 1, 1),
-                shared_mem_bytes: shared,
-            };
             // SAFETY: `input` holds `polynomials * n` 128-bit coefficients (2 u64
             // each) and `out` `polynomials * n/2` complex double-doubles (4 f64 each);
-            // the tables hold n/4 and n/2 complex double-doubles; the kernel
-            // (grid-stride over polynomials) stays inside them, with `shared` bytes
-            // for one polynomial of n/2 complex double-doubles. The guards keep the
-            // buffers' events until the launch is queued, and the buffers outlive it
-            // (`standard` is freed in stream order after the kernel).
+            // the tables hold n/4 and n/2 complex double-doubles; the kernel stays
+            // inside them, with `shared` bytes for one polynomial of n/2 complex
+            // double-doubles. The guards keep the buffers' events until the launch is
+            // queued, and the buffers outlive it (`standard` is freed in stream order
+            // after the kernel).
             unsafe {
-                launch(
+                launch_key_conversion(
                     device,
                     &kernels.bsk_to_fourier,
-                    config,
-                    &params,
+                    (kernels.threads, shared),
+                    [out, input, twiddles, twist],
+                    polynomials,
                     "launching the 128-bit bootstrap key conversion",
                 )?;
             }
