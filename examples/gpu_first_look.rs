@@ -14,6 +14,9 @@
 //! gpu_first_look integer [--ops add,mul,...]  FheUint64 add, mul, eq, lt, bitand, shl,
 //!                                             shr, div (all by default) on a GPU key
 //!                                             against the clear values and the CPU
+//! gpu_first_look squash                      an FheUint64 and an FheBool squashed on a
+//!                                             GPU key (classical), against the clear
+//!                                             values and the CPU key, timed
 //! gpu_first_look speed [--seconds S]          one KS+PBS alone, batches of KS+PBS, one
 //!                                             FheUint64 addition, batched additions
 //! gpu_first_look kernels [--count N] [--seconds S]
@@ -58,6 +61,9 @@ use std::time::{Duration, Instant};
 #[path = "support/first_look_kernels.rs"]
 mod first_look_kernels;
 use first_look_kernels::kernels;
+#[path = "support/first_look_squash.rs"]
+mod first_look_squash;
+use first_look_squash::squash;
 
 type Outcome = Result<(), String>;
 
@@ -678,6 +684,7 @@ fn main() -> ExitCode {
             "device" => device(),
             "bootstrap" => bootstrap(&o),
             "integer" => integer(&o),
+            "squash" => squash(&o),
             "speed" => speed(&o),
             "kernels" => kernels(&o),
             "guide" => guide(&o),

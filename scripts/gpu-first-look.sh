@@ -184,7 +184,7 @@ gpu_tests() {
     "$tests/gpu" cuda_lwe_add:: cuda_linear_combination:: || rc=1
     return "$rc"
   fi
-  "$tests/gpu" --skip cuda_emulation:: --skip gpu_default_parameters:: \
+  "$tests/gpu" --skip cuda_emulation:: --skip cuda_emulation_128:: --skip gpu_default_parameters:: \
     --skip gpu_multi_bit_default_parameters:: || rc=1
   "$tests/scheduler" gpu_selection:: scheduler_cost:: \
     stress::sixty_four_threads_with_transient_pools_on_four_gpus || rc=1
@@ -216,6 +216,8 @@ fi
 step environment 90 bash "$this" --run environment
 step bootstrap 90 "$look" bootstrap "${small[@]}" --count "$count"
 step integer 60 "$look" integer "${small[@]}" "${integer[@]}"
+# Noise squashing on a GPU key (the 128-bit bootstrap), classical keys.
+step squash 60 "$look" squash "${small[@]}"
 # Default parameters: too slow to emulate on the fake driver.
 [ "$fake" = 1 ] || step operation-tests 90 bash "$this" --run operation_tests
 step speed 70 "$look" speed "${small[@]}" "${speed[@]}"

@@ -231,7 +231,7 @@ EXPECTED_SKIP = re.compile(r"fake CUDA driver|fake driver|needs two GPUs|needs \
 TFHE_RS_H100 = {"ks_pbs classical": "4.31 ms", "ks_pbs multi-bit": "1.13 ms",
                 "add classical": "9.52 ms", "guide": "510/s on 8xH100"}
 
-FIRST_LOOK_STEPS = ["environment", "bootstrap", "integer", "operation-tests", "speed",
+FIRST_LOOK_STEPS = ["environment", "bootstrap", "integer", "squash", "operation-tests", "speed",
                     "kernels", "guide", "transfers", "tests", "sanitize", "ncu", "failure-rate"]
 
 # The kernels step's names of the two bootstrap kernels, and the model's for N = 2048.
@@ -342,7 +342,7 @@ def first_look_summary(logdir, model_path=None):
                     f"{fact['budget'] or '-'} |\n")
     text.append("\n## Environment\n\n" + "".join(f"- {l}\n" for l in env.splitlines()
                                                   if l.strip()))
-    for name in ("bootstrap", "integer", "speed", "guide", "failure-rate"):
+    for name in ("bootstrap", "integer", "squash", "speed", "guide", "failure-rate"):
         rows = facts[name]["results"]
         if rows:
             keys = [k for k in rows[0] if k != "step"]

@@ -496,7 +496,9 @@ SHIPPED_SHAPES = [dict(k=1, level=1, n=1024), dict(k=1, level=2, n=1024)]
 # Launched whatever the batch: the keyswitch (each width), its reduction, the linear
 # combinations and the LWE arithmetic.
 ALWAYS = re.compile(r"^(keyswitch_\d+_u64|keyswitch_reduce_u64|linear_combination_lwe_u64|"
-                    r"(add|sub|neg)_lwe_assign_u64)$")
+                    r"(add|sub|neg)_lwe_assign_u64|"
+                    # The 128-bit bootstrap of noise squashing and its key conversion.
+                    r"programmable_bootstrap_128_\d+|bsk128_to_fourier_\d+)$")
 
 
 def local_memory(r):

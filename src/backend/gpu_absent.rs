@@ -117,6 +117,15 @@ impl CudaBackend {
         match *self {}
     }
 
+    pub(crate) fn squash_noise(
+        &self,
+        _key: &std::sync::Arc<crate::shortint::NoiseSquashingKey>,
+        _host_key: &crate::shortint::ServerKey,
+        _blocks: &[crate::shortint::Ciphertext],
+    ) -> Result<Vec<crate::shortint::SquashedNoiseBlock>> {
+        match *self {}
+    }
+
     pub(crate) fn eval_with_bootstrap_kernel(
         &self,
         _kernel: PbsKernel,

@@ -67,6 +67,18 @@ pub fn squash_radix_blocks(
     })
 }
 
+/// The blocks of a radix integer packed two by two, as [`squash_radix_blocks`]
+/// squashes them (for a squashing that runs elsewhere, the GPU's).
+pub(crate) fn pack_radix_blocks(
+    server_key: &ServerKey,
+    blocks: &[Ciphertext],
+) -> Result<Vec<Ciphertext>> {
+    blocks
+        .par_chunks(2)
+        .map(|pair| pack(server_key, pair))
+        .collect()
+}
+
 /// The value of a squashed radix integer, its `original_block_count` digits (the
 /// caller sign-extends a signed one); `Err` if a block is not of this key's
 /// encoding, or the block counts do not match.

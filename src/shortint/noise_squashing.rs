@@ -347,6 +347,14 @@ impl NoiseSquashingKey {
     /// assert_eq!(private.decrypt(&squashed).unwrap(), 13);
     /// ```
     pub fn squash(&self, server_key: &ServerKey, block: &Ciphertext) -> Result<SquashedNoiseBlock> {
+        self.check_block(server_key, block)?;
+        let small = server_key.keyswitch(block)?;
+        self.squash_small(&small, block.degree)
+    }
+
+    /// `Err` unless `block` is a block of `server_key`'s parameters (those this key
+    /// squashes) whose degree fits the cleartext space.
+    pub(crate) fn check_block(&self, server_key: &ServerKey, block: &Ciphertext) -> Result<()> {
         self.params.check_blocks(&server_key.parameters)?;
         let space = self.params.cleartext_space();
         if block.degree >= space {
@@ -355,8 +363,30 @@ impl NoiseSquashingKey {
                 block.degree
             )));
         }
-        let small = server_key.keyswitch(block)?;
-        self.squash_small(&small, block.degree)
+        Ok(())
+    }
+
+    /// The accumulator of the squashing bootstrap: the identity over the cleartext
+    /// space, each value `m` as `m * delta` modulo 2^128.
+    pub(crate) fn accumulator(&self) -> Result<Vec<u128>> {
+        let p = &self.params;
+        identity_lookup_table_128(
+            p.polynomial_size,
+            p.glwe_dimension,
+            p.cleartext_space() as usize,
+            1u128 << p.log2_delta(),
+        )
+    }
+
+    /// The squashed block of a 128-bit bootstrap's output `ct` of a block of degree
+    /// `degree`.
+    pub(crate) fn squashed_block(&self, ct: LweCiphertext128, degree: u64) -> SquashedNoiseBlock {
+        SquashedNoiseBlock {
+            ct,
+            degree,
+            message_modulus: self.params.message_modulus,
+            carry_modulus: self.params.carry_modulus,
+        }
     }
 
     /// Squashes a ciphertext already under the small key.
@@ -368,18 +398,7 @@ impl NoiseSquashingKey {
         let p = &self.params;
         let switched =
             modulus_switch_lwe_ciphertext(small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
-        let lut = identity_lookup_table_128(
-            p.polynomial_size,
-            p.glwe_dimension,
-            p.cleartext_space() as usize,
-            1u128 << p.log2_delta(),
-        )?;
-        let ct = programmable_bootstrap_128(&switched, &lut, &self.bsk)?;
-        Ok(SquashedNoiseBlock {
-            ct,
-            degree,
-            message_modulus: p.message_modulus,
-            carry_modulus: p.carry_modulus,
-        })
+        let ct = programmable_bootstrap_128(&switched, &self.accumulator()?, &self.bsk)?;
+        Ok(self.squashed_block(ct, degree))
     }
 }

@@ -150,6 +150,57 @@ LaunchResult multi_bit_bootstrap(const Geometry &g, void **params,
   });
 }
 
+// The 128-bit key conversion: N 128-bit coefficients (two words) in, N/2 complex
+// double-doubles (four doubles) out per polynomial; M/2 twiddles and M twists.
+template <unsigned N>
+LaunchResult bsk128_to_fourier(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  const auto p = argument<Bsk128ConversionParams>(params, 0);
+  const size_t M = N / 2;
+  if (!covers(check, p.out, p.polynomials * M * 4) ||
+      !covers(check, p.in, p.polynomials * N * 2) || !covers(check, p.twiddles, M / 2 * 4) ||
+      !covers(check, p.twist, M * 4))
+    return LaunchResult::BadArgument;
+  return run_grid(g, [&] {
+    switch (N) {
+#define CASE(S) \
+  case S: bsk128_to_fourier_##S(p); break;
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096)
+#undef CASE
+    }
+  });
+}
+
+// The 128-bit bootstrap: count inputs of n + 1 words, outputs of k N + 1 and
+// accumulators of (k + 1) N 128-bit values, the lookup table, the key of n GGSWs.
+template <unsigned N>
+LaunchResult bootstrap_128(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
+  const auto p = argument<Pbs128Params>(params, 0);
+  const size_t M = N / 2, k = p.glwe_dimension, count = p.count;
+  const size_t ggsw = (k + 1) * p.level * (k + 1) * M * 4;
+  if (p.level == 0 || p.base_log == 0 || p.base_log > 63 || p.base_log * p.level > 128 ||
+      !covers(check, p.in, count * (p.lwe_dimension + 1)) ||
+      !covers(check, p.out, count * (k * N + 1) * 2) ||
+      !covers(check, p.acc, count * (k + 1) * N * 2) || !covers(check, p.lut, (k + 1) * N * 2) ||
+      !covers(check, p.bsk, (size_t)p.lwe_dimension * ggsw) ||
+      !covers(check, p.twiddles, M / 2 * 4) || !covers(check, p.twist, M * 4))
+    return LaunchResult::BadArgument;
+  return run_grid(g, [&] {
+    switch (N) {
+#define CASE(S) \
+  case S: programmable_bootstrap_128_##S(p); break;
+      CASE(256) CASE(512) CASE(1024) CASE(2048) CASE(4096)
+#undef CASE
+    }
+  });
+}
+
+std::string describe_bootstrap_128(void **params) {
+  const auto p = argument<Pbs128Params>(params, 0);
+  return "count=" + std::to_string(p.count) + " lwe_dimension=" +
+         std::to_string(p.lwe_dimension) + " glwe_dimension=" +
+         std::to_string(p.glwe_dimension) + " level=" + std::to_string(p.level);
+}
+
 // Reduce: the reduction kernel; otherwise the keyswitch of CTS ciphertexts per block.
 template <bool Reduce, uint32_t CTS = 16>
 LaunchResult keyswitch(const Geometry &g, void **params, const DeviceMemoryCheck &check) {
@@ -232,6 +283,14 @@ const KernelEntry KERNELS[] = {
     BOOTSTRAP_ENTRIES(256, 32, 256) BOOTSTRAP_ENTRIES(512, 32, 256)
         BOOTSTRAP_ENTRIES(1024, 64, 256) BOOTSTRAP_ENTRIES(2048, 128, 256)
             BOOTSTRAP_ENTRIES(4096, 256, 256)
+#define BOOTSTRAP_128_ENTRIES(N, T)                                                    \
+  {"bsk128_to_fourier_" #N, T, bsk128_to_fourier<N>, {sizeof(Bsk128ConversionParams)}}, \
+      {"programmable_bootstrap_128_" #N, T, bootstrap_128<N>, {sizeof(Pbs128Params)},   \
+       describe_bootstrap_128},
+    BOOTSTRAP_128_ENTRIES(256, 64) BOOTSTRAP_128_ENTRIES(512, 128)
+        BOOTSTRAP_128_ENTRIES(1024, 256) BOOTSTRAP_128_ENTRIES(2048, 256)
+            BOOTSTRAP_128_ENTRIES(4096, 256)
+#undef BOOTSTRAP_128_ENTRIES
     {"keyswitch_1_u64", 128, keyswitch<false, 1>, {sizeof(KeyswitchParams)}},
     {"keyswitch_2_u64", 128, keyswitch<false, 2>, {sizeof(KeyswitchParams)}},
     {"keyswitch_4_u64", 128, keyswitch<false, 4>, {sizeof(KeyswitchParams)}},

@@ -1,6 +1,6 @@
 // Runs the gpufhe kernels under the CPU emulation (cuda_emu.h) on data files, with
 // the launch geometry of the Rust host code (src/backend/cuda/*.rs), which it
-// mirrors. Usage: harness <pbs|mbpbs|ks|linear> <dir> [forward|reverse|shuffled]
+// mirrors. Usage: harness <pbs|mbpbs|pbs128|ks|linear> <dir> [forward|reverse|shuffled]
 // Reads <dir>/meta.txt (whitespace-separated integers, see each command) and binary
 // little-endian arrays, writes <dir>/output.bin. Exit status 0 on success.
 #include <cinttypes>
@@ -238,8 +238,54 @@ static void run_linear(const std::string &dir) {
   write(dir + "/output.bin", out);
 }
 
+// The 128-bit bootstrap (cuda/noise_squashing_bootstrap.cu), with the launches of
+// src/backend/cuda/{entities/bootstrap_key_128,algorithms/lwe_programmable_bootstrapping_128}.rs:
+// the key converted by bsk128_to_fourier_<N>, then one block of T threads per input.
+// meta: lwe_dim glwe_dim N base_log level centered count; bsk.bin (the standard key,
+// 128-bit values as (lo, hi) words), input.bin, lut.bin (128-bit), twiddles.bin and
+// twist.bin (the host's double-double tables, f64).
+static void run_pbs128(const std::string &dir) {
+  auto m = meta(dir);
+  if (m.size() < 7) fail("pbs128 meta: lwe glwe N base_log level centered count");
+  const uint32_t n = m[0], k = m[1], N = m[2], count = m[6];
+  struct Size {
+    unsigned n, threads;
+    void (*convert)(Bsk128ConversionParams);
+    void (*pbs)(Pbs128Params);
+  };
+#define SIZE128(S, T) {S, T, bsk128_to_fourier_##S, programmable_bootstrap_128_##S}
+  static const Size sizes[] = {SIZE128(256, 64), SIZE128(512, 128), SIZE128(1024, 256),
+                               SIZE128(2048, 256), SIZE128(4096, 256)};
+#undef SIZE128
+  const Size *sz = nullptr;
+  for (auto &s : sizes)
+    if (s.n == N) sz = &s;
+  if (!sz) fail("unsupported N");
+  auto bsk = read<uint64_t>(dir + "/bsk.bin");
+  auto input = read<uint64_t>(dir + "/input.bin");
+  auto lut = read<uint64_t>(dir + "/lut.bin");
+  auto twiddles = read<double>(dir + "/twiddles.bin");
+  auto twist = read<double>(dir + "/twist.bin");
+  const size_t M = N / 2, polys = bsk.size() / (2 * (size_t)N);
+  std::vector<double> fourier(polys * M * 4);
+  Bsk128ConversionParams cp{fourier.data(), bsk.data(), twiddles.data(), twist.data(), polys};
+  if (!emu::launch(dim3{(unsigned)std::min<size_t>(polys, 1 << 20), 1, 1},
+                   dim3{sz->threads, 1, 1}, M * 32, 1, [&] { sz->convert(cp); }))
+    fail("128-bit conversion deadlock");
+  std::vector<uint64_t> out((size_t)count * (k * N + 1) * 2, 0);
+  std::vector<uint64_t> acc((size_t)count * (k + 1) * N * 2, 0);
+  Pbs128Params p{out.data(), acc.data(), input.data(), lut.data(), fourier.data(),
+                 twiddles.data(), twist.data(), n, k, (uint32_t)m[3], (uint32_t)m[4],
+                 (uint32_t)m[5], count};
+  // As bootstrap_128_shared_bytes in the host code.
+  const size_t shared = (k + 2) * M * 32 + 4 * ((size_t)n + 1);
+  if (!emu::launch(dim3{count, 1, 1}, dim3{sz->threads, 1, 1}, shared, 1, [&] { sz->pbs(p); }))
+    fail("128-bit bootstrap deadlock");
+  write(dir + "/output.bin", out);
+}
+
 int main(int argc, char **argv) {
-  if (argc < 3) fail("usage: harness <pbs|mbpbs|ks|linear> <dir> [forward|reverse|shuffled]");
+  if (argc < 3) fail("usage: harness <pbs|mbpbs|pbs128|ks|linear> <dir> [forward|reverse|shuffled]");
   std::string cmd = argv[1], dir = argv[2];
   if (argc > 3) {
     std::string o = argv[3];
@@ -249,6 +295,7 @@ int main(int argc, char **argv) {
   }
   if (cmd == "pbs") run_pbs(dir);
   else if (cmd == "mbpbs") run_multi_bit(dir);
+  else if (cmd == "pbs128") run_pbs128(dir);
   else if (cmd == "ks") run_ks(dir);
   else if (cmd == "linear") run_linear(dir);
   else fail("unknown command");

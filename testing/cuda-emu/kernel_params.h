@@ -49,7 +49,35 @@ struct LinearCombinationParams {
   uint64_t lwe_size;
   uint64_t count;
 };
+struct Pbs128Params {
+  uint64_t *out;
+  uint64_t *acc;
+  const uint64_t *in;
+  const uint64_t *lut;
+  const double *bsk;
+  const double *twiddles;
+  const double *twist;
+  uint32_t lwe_dimension, glwe_dimension, base_log, level, centered, count;
+};
+struct Bsk128ConversionParams {
+  double *out;
+  const uint64_t *in;
+  const double *twiddles;
+  const double *twist;
+  uint64_t polynomials;
+};
 }  // namespace gpufhe
+
+// cuda/noise_squashing_bootstrap.cu: the 128-bit bootstrap, per N (with T threads).
+#define GPUFHE_DECLARE_BOOTSTRAP_128(N)                                                     \
+  extern "C" void bsk128_to_fourier_##N(gpufhe::Bsk128ConversionParams);                    \
+  extern "C" void programmable_bootstrap_128_##N(gpufhe::Pbs128Params);
+GPUFHE_DECLARE_BOOTSTRAP_128(256)
+GPUFHE_DECLARE_BOOTSTRAP_128(512)
+GPUFHE_DECLARE_BOOTSTRAP_128(1024)
+GPUFHE_DECLARE_BOOTSTRAP_128(2048)
+GPUFHE_DECLARE_BOOTSTRAP_128(4096)
+#undef GPUFHE_DECLARE_BOOTSTRAP_128
 
 #define GPUFHE_DECLARE_BOOTSTRAP(N)                                                         \
   extern "C" void bsk_to_fourier_##N##_u64(gpufhe::BskConversionParams);                    \

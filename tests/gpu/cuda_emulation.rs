@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 /// How the emulation is compiled: plain, or under a sanitizer.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Build {
+pub(crate) enum Build {
     Plain,
     /// `-fsanitize=address`: out-of-bounds accesses to device buffers and shared
     /// memory (each a heap block of its exact size) abort the run.
@@ -64,7 +64,7 @@ fn fma_flags() -> &'static [&'static str] {
 
 /// Compiles `sources` (the `.cu` files as C++ with the emulation header) into the
 /// program `name` of the build `build`; `None` without a C++ compiler.
-fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
+pub(crate) fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "g++".into());
     Command::new(&cxx).arg("--version").output().ok()?;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -118,7 +118,7 @@ fn compile(build: Build, name: &str, sources: &[PathBuf]) -> Option<PathBuf> {
 
 /// The emulation harness of `build`, compiled once per test process; `None` (and
 /// `SKIPPED`) without a C++ compiler.
-fn harness_of(build: Build) -> Option<&'static Path> {
+pub(crate) fn harness_of(build: Build) -> Option<&'static Path> {
     static HARNESSES: [OnceLock<Option<PathBuf>>; 3] =
         [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let built = HARNESSES[build as usize].get_or_init(|| {
@@ -127,6 +127,7 @@ fn harness_of(build: Build) -> Option<&'static Path> {
             "programmable_bootstrap.cu",
             "keyswitch.cu",
             "linear_combination.cu",
+            "noise_squashing_bootstrap.cu",
         ]
         .iter()
         .map(|s| root.join("cuda").join(s))
@@ -147,7 +148,7 @@ fn harness() -> Option<&'static Path> {
 
 /// A scratch directory of its own for one check (tests run in parallel), removed
 /// when dropped.
-struct Scratch(PathBuf);
+pub(crate) struct Scratch(PathBuf);
 
 impl std::ops::Deref for Scratch {
     type Target = Path;
@@ -162,7 +163,7 @@ impl Drop for Scratch {
     }
 }
 
-fn scratch(name: &str) -> Scratch {
+pub(crate) fn scratch(name: &str) -> Scratch {
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     let id = NEXT.fetch_add(1, Ordering::Relaxed);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
@@ -172,12 +173,12 @@ fn scratch(name: &str) -> Scratch {
     Scratch(dir)
 }
 
-fn write_u64(path: PathBuf, v: &[u64]) {
+pub(crate) fn write_u64(path: PathBuf, v: &[u64]) {
     let bytes: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
     std::fs::write(path, bytes).expect("write");
 }
 
-fn write_meta(dir: &Path, v: &[usize]) {
+pub(crate) fn write_meta(dir: &Path, v: &[usize]) {
     let text: Vec<String> = v.iter().map(|x| x.to_string()).collect();
     std::fs::write(dir.join("meta.txt"), text.join(" ")).expect("write");
 }
@@ -200,7 +201,7 @@ fn sanitizer_options(cmd: &mut Command) -> &mut Command {
 }
 
 /// Runs `harness <command> <dir> <order>` and returns its `output.bin`.
-fn run(harness: &Path, command: &str, dir: &Path, order: &str) -> Vec<u64> {
+pub(crate) fn run(harness: &Path, command: &str, dir: &Path, order: &str) -> Vec<u64> {
     let status = sanitizer_options(&mut Command::new(harness))
         .arg(command)
         .arg(dir)
@@ -679,10 +680,11 @@ fn check_sanitized(build: Build) {
     let Some(harness) = harness_of(build) else {
         return;
     };
-    // Five checks, each its own harness process, at once: a sanitized run is
+    // Six checks, each its own harness process, at once: a sanitized run is
     // single-threaded and slow (ThreadSanitizer most of all).
     std::thread::scope(|scope| {
         scope.spawn(|| check_linear(harness));
+        scope.spawn(|| crate::cuda_emulation_128::check_sanitized_128(harness));
         scope.spawn(|| check_bootstrap(harness, small_parameters(), 3, &["forward"]));
         scope.spawn(|| check_bootstrap(harness, sanitized_levels(), 2, &["reverse"]));
         scope.spawn(|| check_multi_bit(harness, sanitized_levels(), 2, 2, 3, &["reverse"]));

@@ -23,6 +23,7 @@ mod cuda_dedicated_public_key;
 mod cuda_device_lost;
 mod cuda_driver_version;
 mod cuda_emulation;
+mod cuda_emulation_128;
 mod cuda_high_level;
 mod cuda_keyswitch;
 mod cuda_launch_parameters;

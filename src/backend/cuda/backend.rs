@@ -32,7 +32,11 @@ const RESERVED_MEMORY: usize = 64 << 20;
 struct DeviceKeys {
     bootstrap: CudaFourierBootstrapKey,
     keyswitch: CudaKeyswitchKey,
+    /// The 128-bit key of the last noise-squashing key used here (`noise_squashing.rs`).
+    noise_squashing: noise_squashing::SquashingKeyCache,
 }
+
+mod noise_squashing;
 
 /// Runs steps on one GPU with a server key in its memory, on one stream: the stream
 /// of the [`CudaDevice`] handle it was made with, or a new one with
@@ -125,6 +129,7 @@ impl CudaBackend {
             keys: Arc::new(DeviceKeys {
                 bootstrap,
                 keyswitch,
+                noise_squashing: Default::default(),
             }),
             parameters,
             pbs: Arc::new(AtomicU64::new(0)),

@@ -70,12 +70,33 @@ pub(crate) struct StepKernels {
     pub(crate) linear_combination: Kernel,
 }
 
+/// The kernels of `cuda/noise_squashing_bootstrap.cu` (the 128-bit bootstrap) for
+/// one polynomial size.
+#[derive(Debug)]
+pub(crate) struct NoiseSquashingKernels {
+    /// `N`.
+    pub(crate) polynomial_size: usize,
+    /// Threads per block of both kernels.
+    pub(crate) threads: u32,
+    /// Standard to Fourier 128-bit bootstrap key.
+    pub(crate) bsk_to_fourier: Kernel,
+    /// One block per 128-bit bootstrap.
+    pub(crate) bootstrap: Kernel,
+}
+
+/// The polynomial sizes the 128-bit bootstrap is built for, with its threads per
+/// block (must match `NOISE_SQUASHING_KERNELS(N, T)` at the end of
+/// `cuda/noise_squashing_bootstrap.cu`).
+pub(crate) const NOISE_SQUASHING_SIZES: [(usize, u32); 5] =
+    [(256, 64), (512, 128), (1024, 256), (2048, 256), (4096, 256)];
+
 /// Every kernel of a device, looked up once per opening.
 #[derive(Debug)]
 struct DeviceKernels {
     lwe: LweKernels,
     bootstrap: Vec<BootstrapKernels>,
     step: StepKernels,
+    noise_squashing: Vec<NoiseSquashingKernels>,
 }
 
 impl DeviceKernels {
@@ -96,6 +117,18 @@ impl DeviceKernels {
                     multi_bit_key_bundle: pbs(format!("multi_bit_key_bundle_{n}_u64"))?,
                     multi_bit_single_block: pbs(format!("multi_bit_bootstrap_{n}_u64"))?,
                     multi_bit_cluster: pbs(format!("multi_bit_bootstrap_cluster_{n}_u64"))?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let squash = |name: String| device.kernel(NoiseSquashingBootstrap, &name);
+        let noise_squashing = NOISE_SQUASHING_SIZES
+            .iter()
+            .map(|&(n, threads)| {
+                Ok(NoiseSquashingKernels {
+                    polynomial_size: n,
+                    threads,
+                    bsk_to_fourier: squash(format!("bsk128_to_fourier_{n}"))?,
+                    bootstrap: squash(format!("programmable_bootstrap_128_{n}"))?,
                 })
             })
             .collect::<Result<_>>()?;
@@ -120,6 +153,7 @@ impl DeviceKernels {
                 linear_combination: device
                     .kernel(LinearCombination, "linear_combination_lwe_u64")?,
             },
+            noise_squashing,
         })
     }
 }
@@ -150,6 +184,24 @@ pub(crate) fn bootstrap_kernels(device: &CudaDevice, n: usize) -> Result<&Bootst
             Error::InvalidParameter(format!(
                 "no GPU bootstrap for polynomial size {n}; supported: {:?}",
                 BOOTSTRAP_SIZES.map(|(n, _, _)| n)
+            ))
+        })
+}
+
+/// The 128-bit bootstrap kernels of `device` for polynomial size `n`, or `Err` if
+/// none were built for it (or the device is lost).
+pub(crate) fn noise_squashing_kernels(
+    device: &CudaDevice,
+    n: usize,
+) -> Result<&NoiseSquashingKernels> {
+    device_kernels(device)?
+        .noise_squashing
+        .iter()
+        .find(|k| k.polynomial_size == n)
+        .ok_or_else(|| {
+            Error::InvalidParameter(format!(
+                "no GPU 128-bit bootstrap for polynomial size {n}; supported: {:?}",
+                NOISE_SQUASHING_SIZES.map(|(n, _)| n)
             ))
         })
 }

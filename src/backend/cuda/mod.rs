@@ -47,12 +47,14 @@ pub use algorithms::lwe_programmable_bootstrapping::{
     cuda_programmable_bootstrap_lwe_ciphertext_list,
     cuda_programmable_bootstrap_lwe_ciphertext_list_with,
 };
+pub use algorithms::lwe_programmable_bootstrapping_128::cuda_programmable_bootstrap_128_lwe_ciphertext_list;
 pub use backend::{CudaBackend, MAX_CHUNK};
 pub use blocks::CudaBlocks;
 pub(crate) use driver::device::probe_devices;
 pub use driver::device::{cuda_device_count, CudaDevice, DRIVER_SYMBOLS};
 pub use driver::kernel_image::kernels_cuda_version;
 pub use entities::bootstrap_key::CudaFourierBootstrapKey;
+pub use entities::bootstrap_key_128::{fft128_device_tables, CudaFourierBootstrapKey128};
 pub use entities::glwe::CudaGlweCiphertextList;
 pub use entities::keyswitch_key::CudaKeyswitchKey;
 pub use entities::lwe::CudaLweCiphertextList;

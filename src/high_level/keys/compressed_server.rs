@@ -412,8 +412,8 @@ impl CompressedServerKey {
         {
             let scheduler = Scheduler::gpus(&self.key, &self.expanded, gpus.gpus(), config)?;
             let compression = self.expand_compression()?;
-            // Noise squashing runs on the CPU threads (the host key's keyswitch and
-            // the 128-bit bootstrap), for CPU and GPU keys alike.
+            // The noise-squashing key stays on the host here: a GPU key converts it
+            // to its first GPU when it first squashes (`backend::cuda`).
             self.with_tfhe_rs_oprf(
                 self.with_noise_squashing(
                     ServerKey::from_scheduler(self.tag, self.config, scheduler, compression)

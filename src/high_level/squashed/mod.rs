@@ -4,9 +4,11 @@
 //! [`SquashedNoiseFheBool`], with almost no noise, for threshold decryption; the
 //! client key's noise-squashing private key decrypts it.
 //!
-//! Squashing runs on the CPU threads (the rayon pool, one task per pair of blocks)
-//! whatever the server key: a GPU key ([`crate::CudaServerKey`]) squashes on the
-//! host with its host key. It needs a server key whose configuration enables noise
+//! A CPU key squashes on the CPU threads (the rayon pool, one task per pair of
+//! blocks). A GPU key ([`crate::CudaServerKey`]) squashes on its first GPU: the pairs
+//! are packed on the host, then one keyswitch and one 128-bit bootstrap launch
+//! (`cuda/noise_squashing_bootstrap.cu`) squash them all; its noise-squashing key is
+//! converted to that GPU on first use. It needs a server key whose configuration enables noise
 //! squashing ([`crate::ConfigBuilder::enable_noise_squashing`]): without one, or for
 //! a value of another key, [`SquashNoise::squash_noise`] returns an `Err`.
 
@@ -22,7 +24,8 @@ use crate::high_level::keys::server::ServerKey;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::traits::{FheDecrypt, FheTryDecrypt};
 use crate::integer::noise_squashing::{
-    decrypt_squashed_radix, squash_radix_blocks, trivial_radix_blocks, SquashedNoiseRadixCiphertext,
+    decrypt_squashed_radix, pack_radix_blocks, squash_radix_blocks, trivial_radix_blocks,
+    SquashedNoiseRadixCiphertext,
 };
 use crate::integer::sign_extend_wide;
 use crate::integer::U2048;
@@ -112,7 +115,14 @@ fn squash_integer(storage: &Storage, bits: u32) -> Result<(SquashedNoiseRadixCip
     let (server_key, key) = squashing_keys()?;
     let count = server_key.config().block_count(bits);
     let blocks = blocks_of(&server_key, storage, count)?;
-    let inner = squash_radix_blocks(&key, server_key.scheduler().host_key(), &blocks)?;
+    let host = server_key.scheduler().host_key();
+    let inner = match server_key.scheduler().gpu_backends().first() {
+        Some(gpu) => SquashedNoiseRadixCiphertext {
+            packed_blocks: gpu.squash_noise(&key, host, &pack_radix_blocks(host, &blocks)?)?,
+            original_block_count: blocks.len(),
+        },
+        None => squash_radix_blocks(&key, host, &blocks)?,
+    };
     Ok((inner, server_key.tag()))
 }
 
@@ -187,7 +197,11 @@ impl SquashNoise for FheBool {
     fn squash_noise(&self) -> Result<SquashedNoiseFheBool> {
         let (server_key, key) = squashing_keys()?;
         let blocks = blocks_of(&server_key, &self.storage, 1)?;
-        let inner = key.squash(server_key.scheduler().host_key(), &blocks[0])?;
+        let host = server_key.scheduler().host_key();
+        let inner = match server_key.scheduler().gpu_backends().first() {
+            Some(gpu) => gpu.squash_noise(&key, host, &blocks)?.remove(0),
+            None => key.squash(host, &blocks[0])?,
+        };
         Ok(SquashedNoiseFheBool {
             inner,
             tag: server_key.tag(),

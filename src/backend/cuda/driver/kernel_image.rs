@@ -171,15 +171,18 @@ pub(crate) enum KernelModule {
     Keyswitch,
     /// `cuda/linear_combination.cu`.
     LinearCombination,
+    /// `cuda/noise_squashing_bootstrap.cu`.
+    NoiseSquashingBootstrap,
 }
 
 impl KernelModule {
     /// Every module, in the order a device keeps them.
-    pub(crate) const ALL: [Self; 4] = [
+    pub(crate) const ALL: [Self; 5] = [
         Self::LweLinearAlgebra,
         Self::ProgrammableBootstrap,
         Self::Keyswitch,
         Self::LinearCombination,
+        Self::NoiseSquashingBootstrap,
     ];
 
     /// The module's embedded images, `None` when the kernels were not built.
@@ -189,6 +192,7 @@ impl KernelModule {
             Self::ProgrammableBootstrap => kernels::PROGRAMMABLE_BOOTSTRAP,
             Self::Keyswitch => kernels::KEYSWITCH,
             Self::LinearCombination => kernels::LINEAR_COMBINATION,
+            Self::NoiseSquashingBootstrap => kernels::NOISE_SQUASHING_BOOTSTRAP,
         }
     }
 }

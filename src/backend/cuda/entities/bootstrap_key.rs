@@ -2,6 +2,7 @@
 //! domain with the same FFT the bootstrap kernel uses.
 
 use crate::backend::cuda::driver::health::DeviceObject;
+use crate::backend::cuda::driver::kernel::Kernel;
 use crate::backend::cuda::driver::launch::launch;
 use crate::backend::cuda::kernels::bootstrap_kernels;
 use crate::backend::cuda::CudaDevice;
@@ -10,7 +11,8 @@ use crate::error::{check_eq, Error, Result};
 use cudarc::driver::{CudaSlice, DevicePtr, DevicePtrMut, DeviceRepr, LaunchConfig};
 use std::f64::consts::PI;
 
-/// Mirrors `BskConversionParams` in `cuda/programmable_bootstrap.cu`.
+/// Mirrors `BskConversionParams` in `cuda/programmable_bootstrap.cu` and
+/// `Bsk128ConversionParams` in `cuda/noise_squashing_bootstrap.cu` (the same fields).
 #[repr(C)]
 struct BskConversionParams {
     out: u64,
@@ -22,6 +24,40 @@ struct BskConversionParams {
 
 // SAFETY: a plain `#[repr(C)]` struct of integers, laid out as its C++ twin.
 unsafe impl DeviceRepr for BskConversionParams {}
+
+/// Launches a key conversion kernel (`bsk_to_fourier_<N>_u64`, `bsk128_to_fourier_<N>`):
+/// `polynomials` polynomials of `input` transformed into `out` with the FFT tables
+/// (`[out, input, twiddles, twist]`, device addresses), a grid-stride loop of at most
+/// 2^20 blocks of `threads` threads with `shared` bytes of dynamic shared memory.
+///
+/// # Safety
+///
+/// The buffers hold what the kernel reads and writes for `polynomials` polynomials of
+/// its size, the tables are its own, `shared` is what one block needs, and every buffer
+/// outlives the launch (stream order).
+pub(crate) unsafe fn launch_key_conversion(
+    device: &CudaDevice,
+    kernel: &Kernel,
+    (threads, shared): (u32, u32),
+    [out, input, twiddles, twist]: [u64; 4],
+    polynomials: usize,
+    what: &'static str,
+) -> Result<()> {
+    let params = BskConversionParams {
+        out,
+        input,
+        twiddles,
+        twist,
+        polynomials: polynomials as u64,
+    };
+    let config = LaunchConfig {
+        grid_dim: (polynomials.min(1 << 20) as u32, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: shared,
+    };
+    // SAFETY: the caller guarantees the buffers, tables and shared memory.
+    unsafe { launch(device, kernel, config, &params, what) }
+}
 
 /// The twiddle and twisting factors of the negacyclic FFT of polynomial size `n`,
 /// as interleaved (re, im) pairs (`M = N/2`): the twiddles by stage, one run
@@ -143,31 +179,20 @@ impl CudaFourierBootstrapKey {
             let (input, _in_guard) = standard.device_ptr(stream);
             let (twiddles, _tw_guard) = tables.twiddles.device_ptr(stream);
             let (twist, _twist_guard) = tables.twist.device_ptr(stream);
-            let params = BskConversionParams {
-                out,
-                input,
-                twiddles,
-                twist,
-                polynomials: polynomials as u64,
-            };
-            let config = LaunchConfig {
-                grid_dim: (polynomials.min(1 << 20) as u32, 1, 1),
-                block_dim: (threads, 1, 1),
-                shared_mem_bytes: shared,
-            };
             // SAFETY: `input` holds `polynomials * n` u64 and `out` `polynomials * n`
             // f64 (n/2 complex values per polynomial), the tables hold n/4 and n/2
-            // complex values; the kernel (grid-stride over polynomials, `threads`
-            // threads each holding n / (2 threads) values) stays inside them, with
-            // `shared` bytes of shared memory for one padded polynomial. The guards
-            // keep the buffers' events until the launch is queued, and the buffers
-            // outlive it (`standard` is freed in stream order after the kernel).
+            // complex values; the kernel (`threads` threads each holding
+            // n / (2 threads) values) stays inside them, with `shared` bytes of shared
+            // memory for one padded polynomial. The guards keep the buffers' events
+            // until the launch is queued, and the buffers outlive it (`standard` is
+            // freed in stream order after the kernel).
             unsafe {
-                launch(
+                launch_key_conversion(
                     device,
                     &kernels.bsk_to_fourier,
-                    config,
-                    &params,
+                    (threads, shared),
+                    [out, input, twiddles, twist],
+                    polynomials,
                     "launching the bootstrap key conversion",
                 )?;
             }
