@@ -69,8 +69,9 @@ impl Backend for CpuBackend {
 
     /// ```
     /// use gpufhe::backend::{cpu::CpuBackend, Backend, BlockExpr, Step, Table, Term};
-    /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
     /// let xor = Table::new(backend.parameters(), |x| (x >> 2) ^ (x & 3)).unwrap();
     /// let inputs = vec![ck.encrypt(1).unwrap(), ck.encrypt(3).unwrap()];

@@ -38,7 +38,11 @@ const MAX_ERROR_LEN: usize = 4096;
 /// use gpufhe::serialization::ConformanceParams;
 /// use gpufhe::{generate_keys, ConfigBuilder, FheBool, FheUint8};
 /// use gpufhe::prelude::*;
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// let pair = (FheUint8::encrypt(7u8, &client_key), FheBool::encrypt(true, &client_key));
 /// let mut bytes = Vec::new();
 /// pair.write_to(&mut bytes)?;

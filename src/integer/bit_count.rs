@@ -113,8 +113,9 @@ fn count_blocks(c: &Circuit, max: u64) -> usize {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{count_bits, decrypt_radix, encrypt_radix, run, CountOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let x = encrypt_radix(&ck, 0b0010_1100u128, 4).unwrap(); // 8 bits
 /// let out = run(&backend, &[&x], |c, w| {
@@ -240,8 +241,9 @@ fn sum_values(c: &mut Circuit, values: Vec<Wire>, blocks: usize) -> Result<Radix
 /// ```
 /// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, reverse_bits, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let x = encrypt_radix(&ck, 0b0010_1101u128, 4).unwrap();
 /// let out = run(&backend, &[&x], |c, w| Ok(vec![reverse_bits(c, &w[0])?])).unwrap();
@@ -275,8 +277,9 @@ fn reverse_digit(v: u64, bits: u32) -> u64 {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, ilog2, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let x = encrypt_radix(&ck, 100u128, 4).unwrap();
 /// let out = run(&backend, &[&x], |c, w| {

@@ -19,8 +19,9 @@ use crate::integer::CmpOp;
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, overflowing_mul, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 13u128, 2).unwrap(); // 4 bits
 /// let b = encrypt_radix(&ck, 3u128, 2).unwrap();
@@ -48,8 +49,9 @@ pub fn overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<(R
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, overflowing_scalar_mul, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 5u128, 2).unwrap(); // 4 bits
 /// let out = run(&backend, &[&a], |c, x| {

@@ -40,8 +40,9 @@ use crate::integer::circuit::{Circuit, Wire};
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, eq, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let (a, b) = (encrypt_radix(&ck, 9u128, 2).unwrap(), encrypt_radix(&ck, 9u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![vec![eq(c, &x[0], &x[1])?]])).unwrap();
@@ -56,8 +57,9 @@ pub fn eq(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Wire> {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, ne, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let (a, b) = (encrypt_radix(&ck, 9u128, 2).unwrap(), encrypt_radix(&ck, 8u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![vec![ne(c, &x[0], &x[1])?]])).unwrap();
@@ -75,8 +77,9 @@ pub fn ne(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Wire> {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{contains, encrypt_radix, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let xs: Vec<_> = [3u128, 9, 12].iter().map(|&v| encrypt_radix(&ck, v, 2).unwrap()).collect();
 /// let nine = encrypt_radix(&ck, 9u128, 2).unwrap();

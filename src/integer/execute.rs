@@ -15,11 +15,12 @@ use crate::error::{check_eq, Error, Result};
 /// ```
 /// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{execute, Circuit};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let blocks = vec![ck.encrypt(2).unwrap(), ck.encrypt(3).unwrap()];
-/// let mut c = Circuit::new(DEFAULT_PARAMETERS);
+/// let mut c = Circuit::new(PARAMETERS);
 /// let x = c.add_input(&backend.block_infos(&blocks)).unwrap();
 /// let sum = c.add(x[0], x[1]).unwrap();
 /// let parts = c.tables(sum, &[&|v| v % 4, &|v| v / 4]).unwrap();
@@ -43,11 +44,12 @@ pub fn execute<B: Backend>(
 /// ```
 /// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{execute_observed, Circuit};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let blocks = vec![ck.encrypt(2).unwrap()];
-/// let mut c = Circuit::new(DEFAULT_PARAMETERS);
+/// let mut c = Circuit::new(PARAMETERS);
 /// let x = c.add_input(&backend.block_infos(&blocks)).unwrap();
 /// let once = c.table(x[0], |v| v + 1).unwrap();
 /// let twice = c.table(once, |v| v + 1).unwrap();
@@ -285,8 +287,9 @@ fn check_inputs<B: Backend>(backend: &B, circuit: &Circuit, inputs: &[&B::Blocks
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0b1110u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {

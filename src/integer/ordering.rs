@@ -91,8 +91,9 @@ impl CmpOp {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{compare, encrypt_radix, run, CmpOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 200u128, 4).unwrap();
 /// let b = encrypt_radix(&ck, 201u128, 4).unwrap();
@@ -122,8 +123,9 @@ pub fn compare(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: &[Wire]) -> Result
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, run, scalar_compare, CmpOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 77u128, 4).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
@@ -176,8 +178,9 @@ fn fits(c: &Circuit, blocks: usize, clear: U2048) -> bool {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, min, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let (a, b) = (encrypt_radix(&ck, 13u128, 2).unwrap(), encrypt_radix(&ck, 6u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![min(c, &x[0], &x[1])?])).unwrap();
@@ -193,8 +196,9 @@ pub fn min(c: &mut Circuit, lhs: &[Wire], rhs: &[Wire]) -> Result<Radix> {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, max, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let (a, b) = (encrypt_radix(&ck, 13u128, 2).unwrap(), encrypt_radix(&ck, 6u128, 2).unwrap());
 /// let out = run(&backend, &[&a, &b], |c, x| Ok(vec![max(c, &x[0], &x[1])?])).unwrap();
@@ -223,8 +227,9 @@ fn against_clear(c: &mut Circuit, x: &[Wire], clear: U2048) -> Result<(Wire, Rad
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, scalar_min};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 13u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_min(c, &x[0], 9u128)?])).unwrap();
@@ -241,8 +246,9 @@ pub fn scalar_min(c: &mut Circuit, x: &[Wire], clear: impl Into<U2048>) -> Resul
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, scalar_max};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 13u128, 2).unwrap();
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![scalar_max(c, &x[0], 9u128)?])).unwrap();

@@ -20,8 +20,9 @@ pub(crate) fn block_count(parameters: &crate::shortint::ShortintParameters, bits
 ///
 /// ```
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, U2048};
-/// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::ClientKey;
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let blocks = encrypt_radix(&ck, 200u8, 4).unwrap(); // 4 blocks of 2 bits: 8 bits
 /// assert_eq!(decrypt_radix(&ck, &blocks).unwrap(), U2048::from(200u8));
 /// assert!(encrypt_radix(&ck, 256u16, 4).is_err());

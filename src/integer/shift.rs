@@ -117,8 +117,9 @@ impl ShiftOp {
 /// ```
 /// use gpufhe::backend::{cpu::CpuBackend, Backend};
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, shift, ShiftOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0b1011_0110u128, 4).unwrap();
 /// let out = run(&backend, &[&a], |c, x| {
@@ -197,8 +198,9 @@ fn move_blocks(c: &mut Circuit, op: ShiftOp, v: &[Wire], s: usize) -> Result<Rad
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, shift_encrypted, ShiftOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0b1011_0110u128, 4).unwrap();
 /// let amount = encrypt_radix(&ck, 11u128, 4).unwrap(); // 11 mod 8 = 3

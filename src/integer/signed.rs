@@ -76,8 +76,9 @@ fn wrap_clear(value: I2048, bits: u32) -> U2048 {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, run, sign_block};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0b1000_0001u128, 4).unwrap(); // -127 as an i8
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![vec![sign_block(c, &x[0])?]])).unwrap();
@@ -111,8 +112,9 @@ fn sign_table(c: &mut Circuit, x: &[Wire], negative: u64) -> Result<Wire> {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, sign_extend};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0xfeu128, 4).unwrap(); // -2 as an i8
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![sign_extend(c, &x[0], 8)?])).unwrap();
@@ -142,8 +144,9 @@ fn signed_relation(op: CmpOp) -> Option<Relation> {
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, run, signed_compare, CmpOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0xffu128, 4).unwrap(); // -1
 /// let b = encrypt_radix(&ck, 0x01u128, 4).unwrap(); // 1
@@ -166,8 +169,9 @@ pub fn signed_compare(c: &mut Circuit, op: CmpOp, lhs: &[Wire], rhs: &[Wire]) ->
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, run, signed_scalar_compare, CmpOp};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0x80u128, 4).unwrap(); // -128
 /// let out = run(&backend, &[&a], |c, x| {
@@ -277,8 +281,9 @@ pub(crate) fn negate_where(c: &mut Circuit, x: &[Wire], flag: Wire) -> Result<Ra
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{arithmetic_shr, decrypt_radix, encrypt_radix, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0x90u128, 4).unwrap(); // -112
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![arithmetic_shr(c, &x[0], 3)?])).unwrap();
@@ -324,8 +329,9 @@ pub fn arithmetic_shr_encrypted(c: &mut Circuit, x: &[Wire], amount: &[Wire]) ->
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{abs, decrypt_radix, encrypt_radix, run};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0xf9u128, 4).unwrap(); // -7
 /// let out = run(&backend, &[&a], |c, x| Ok(vec![abs(c, &x[0])?])).unwrap();

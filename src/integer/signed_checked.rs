@@ -62,8 +62,9 @@ pub fn signed_overflowing(
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, signed_overflowing_add, Rhs};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 100u128, 4).unwrap(); // an i8
 /// let b = encrypt_radix(&ck, 50u128, 4).unwrap();
@@ -131,8 +132,9 @@ fn add_or_sub(c: &mut Circuit, lhs: &[Wire], rhs: Rhs, subtract: bool) -> Result
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, signed_overflowing_mul, Rhs, U2048};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0xf0u128, 4).unwrap(); // -16 as an i8
 /// let out = run(&backend, &[&a], |c, x| {
@@ -197,8 +199,9 @@ pub fn signed_overflowing_mul(c: &mut Circuit, lhs: &[Wire], rhs: Rhs) -> Result
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{encrypt_radix, run, signed_ilog2};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let a = encrypt_radix(&ck, 0xffu128, 4).unwrap(); // -1 as an i8
 /// let out = run(&backend, &[&a], |c, x| {

@@ -43,8 +43,9 @@ use crate::integer::circuit::{Circuit, Wire};
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, signed_div_rem};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let n = encrypt_radix(&ck, 0xf3u128, 4).unwrap(); // -13 as an i8
 /// let d = encrypt_radix(&ck, 4u128, 4).unwrap();
@@ -83,8 +84,9 @@ pub fn signed_div_rem(c: &mut Circuit, n: &[Wire], d: &[Wire]) -> Result<(Radix,
 /// ```
 /// use gpufhe::backend::cpu::CpuBackend;
 /// use gpufhe::integer::{decrypt_radix, encrypt_radix, run, signed_scalar_div_rem};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let backend = CpuBackend::new(ServerKey::new(&ck).unwrap());
 /// let n = encrypt_radix(&ck, 100u128, 4).unwrap();
 /// let out = run(&backend, &[&n], |c, x| {

@@ -351,8 +351,9 @@ impl fmt::Display for Calibration {
 ///
 /// ```
 /// use gpufhe::scheduler::{measure_cpu, CalibrationOptions};
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let key = ServerKey::new(&ClientKey::new(DEFAULT_PARAMETERS).unwrap()).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let key = ServerKey::new(&ClientKey::new(PARAMETERS).unwrap()).unwrap();
 /// let options = CalibrationOptions { repetitions: 1, cpu_threads: Some(1), cpu_batch_per_thread: 1, ..Default::default() };
 /// let cpu = measure_cpu(&key, &options).unwrap();
 /// assert_eq!(cpu.threads, 1);

@@ -62,11 +62,12 @@ impl Ciphertext {
     /// The underlying LWE ciphertext (under the big key).
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let ct = ck.encrypt(2).unwrap();
     /// // A block lives under the big key, of dimension k * N.
-    /// assert_eq!(ct.as_lwe().lwe_dimension(), DEFAULT_PARAMETERS.big_lwe_dimension());
+    /// assert_eq!(ct.as_lwe().lwe_dimension(), PARAMETERS.big_lwe_dimension());
     /// ```
     pub fn as_lwe(&self) -> &LweCiphertextOwned {
         &self.ct
@@ -75,8 +76,9 @@ impl Ciphertext {
     /// The public upper bound on the encrypted value.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// // Whatever the message, a fresh block may hold up to message_modulus - 1.
     /// assert_eq!(ck.encrypt(1).unwrap().degree(), 3);
     /// assert_eq!(ck.encrypt_with_carry(1).unwrap().degree(), 15);
@@ -89,8 +91,9 @@ impl Ciphertext {
     /// multiplied by scalar multiplications.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// assert_eq!(ck.encrypt(3).unwrap().noise_level(), 1);
     /// ```
     pub fn noise_level(&self) -> u64 {
@@ -100,9 +103,10 @@ impl Ciphertext {
     /// The message modulus of the parameters it was encrypted with.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-    /// assert_eq!(ck.encrypt(0).unwrap().message_modulus(), DEFAULT_PARAMETERS.message_modulus);
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// assert_eq!(ck.encrypt(0).unwrap().message_modulus(), PARAMETERS.message_modulus);
     /// ```
     pub fn message_modulus(&self) -> u64 {
         self.message_modulus
@@ -111,9 +115,10 @@ impl Ciphertext {
     /// The carry modulus of the parameters it was encrypted with.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-    /// assert_eq!(ck.encrypt(0).unwrap().carry_modulus(), DEFAULT_PARAMETERS.carry_modulus);
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// assert_eq!(ck.encrypt(0).unwrap().carry_modulus(), PARAMETERS.carry_modulus);
     /// ```
     pub fn carry_modulus(&self) -> u64 {
         self.carry_modulus

@@ -28,8 +28,9 @@ impl ClientKey {
     /// Generates fresh secret keys from the operating system's randomness.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let ct = ck.encrypt(3).unwrap();
     /// assert_eq!(ck.decrypt(&ct).unwrap(), 3);
     /// ```
@@ -100,9 +101,10 @@ impl ClientKey {
     /// The parameter set.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
-    /// assert_eq!(ck.parameters(), &DEFAULT_PARAMETERS);
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
+    /// assert_eq!(ck.parameters(), &PARAMETERS);
     /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
@@ -146,8 +148,9 @@ impl ClientKey {
     /// Encrypts a message in `[0, message_modulus)`; the carries are empty.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// assert_eq!(ck.decrypt(&ck.encrypt(3).unwrap()).unwrap(), 3);
     /// // 2 message bits: 4 does not fit.
     /// assert!(ck.encrypt(4).is_err());
@@ -159,8 +162,9 @@ impl ClientKey {
     /// Encrypts a value in `[0, message_modulus * carry_modulus)`, carries included.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let ct = ck.encrypt_with_carry(13).unwrap(); // carry 3, message 1
     /// assert_eq!(ck.decrypt_message_and_carry(&ct).unwrap(), 13);
     /// assert!(ck.encrypt_with_carry(16).is_err());
@@ -198,8 +202,9 @@ impl ClientKey {
     /// Decrypts message and carries: a value in `[0, message_modulus * carry_modulus)`.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let ct = ck.encrypt_with_carry(10).unwrap();
     /// assert_eq!(ck.decrypt_message_and_carry(&ct).unwrap(), 10);
     /// ```
@@ -215,8 +220,9 @@ impl ClientKey {
     /// Decrypts the message part: a value in `[0, message_modulus)`.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::ClientKey;
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let ct = ck.encrypt_with_carry(10).unwrap(); // carry 2, message 2
     /// assert_eq!(ck.decrypt(&ct).unwrap(), 2);
     /// ```

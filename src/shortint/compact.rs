@@ -71,10 +71,11 @@ impl CompactPublicKey {
     /// The parameters of the blocks it encrypts.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, CompactPublicKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, CompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let pk = CompactPublicKey::new(&ck).unwrap();
-    /// assert_eq!(pk.parameters(), &DEFAULT_PARAMETERS);
+    /// assert_eq!(pk.parameters(), &PARAMETERS);
     /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
@@ -94,8 +95,9 @@ impl CompactPublicKey {
     /// `Err` unless the key has the size its parameters give (for deserialized keys).
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, CompactPublicKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, CompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let pk = CompactPublicKey::new(&ck).unwrap();
     /// assert!(pk.validate().is_ok());
     /// ```
@@ -249,10 +251,11 @@ impl CompressedCompactPublicKey {
     /// The parameters of the blocks its key encrypts.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let compressed = CompressedCompactPublicKey::new(&ck).unwrap();
-    /// assert_eq!(compressed.parameters(), &DEFAULT_PARAMETERS);
+    /// assert_eq!(compressed.parameters(), &PARAMETERS);
     /// ```
     pub fn parameters(&self) -> &ShortintParameters {
         &self.parameters
@@ -261,8 +264,9 @@ impl CompressedCompactPublicKey {
     /// `Err` unless the body has `N` words (for deserialized keys).
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// assert!(CompressedCompactPublicKey::new(&ck).unwrap().validate().is_ok());
     /// ```
     pub fn validate(&self) -> Result<()> {
@@ -278,8 +282,9 @@ impl CompressedCompactPublicKey {
     /// encrypted with).
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, CompressedCompactPublicKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let compressed = CompressedCompactPublicKey::new(&ck).unwrap();
     /// // The seed gives back the same mask every time.
     /// assert_eq!(compressed.decompress().unwrap(), compressed.decompress().unwrap());

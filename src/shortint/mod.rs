@@ -2,8 +2,9 @@
 //! bit) encrypted as one LWE ciphertext, and the lookup-table evaluations on them.
 //!
 //! ```
-//! use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-//! let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+//! use gpufhe::shortint::{ClientKey, ServerKey};
+//! # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+//! let ck = ClientKey::new(PARAMETERS).unwrap();
 //! let sk = ServerKey::new(&ck).unwrap();
 //! let max = sk.generate_lookup_table_bivariate(|a, b| a.max(b)).unwrap();
 //! let (a, b) = (ck.encrypt(1).unwrap(), ck.encrypt(2).unwrap());

@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 /// [`SeededBlocks::check_parameters`].
 ///
 /// ```
-/// use gpufhe::shortint::{ClientKey, SeededBlocks, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, SeededBlocks};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let seeded = SeededBlocks::encrypt(&ck, &[3, 0, 2]).unwrap();
 /// let blocks = seeded.decompress().unwrap();
 /// let clear: Vec<u64> = blocks.iter().map(|b| ck.decrypt(b).unwrap()).collect();
@@ -148,11 +149,12 @@ impl SeededBlocks {
     /// `Err` unless the blocks have the moduli and the LWE size of `parameters`.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, SeededBlocks, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, SeededBlocks};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let seeded = SeededBlocks::encrypt(&ck, &[1]).unwrap();
-    /// assert!(seeded.check_parameters(&DEFAULT_PARAMETERS).is_ok());
-    /// let mut other = DEFAULT_PARAMETERS;
+    /// assert!(seeded.check_parameters(&PARAMETERS).is_ok());
+    /// let mut other = PARAMETERS;
     /// other.carry_modulus = 2;
     /// assert!(seeded.check_parameters(&other).is_err());
     /// ```

@@ -77,8 +77,9 @@ impl ServerKey {
     /// Generates the server key of `client_key`.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let sk = ServerKey::new(&ck).unwrap();
     /// let lut = sk.generate_lookup_table(|x| (x * x) % 16).unwrap();
     /// let out = sk.apply_lookup_table(&ck.encrypt(3).unwrap(), &lut).unwrap();
@@ -292,8 +293,9 @@ impl ServerKey {
     /// `ct` must hold values below `lut.input_bound()`.
     ///
     /// ```
-    /// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-    /// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+    /// use gpufhe::shortint::{ClientKey, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+    /// let ck = ClientKey::new(PARAMETERS).unwrap();
     /// let sk = ServerKey::new(&ck).unwrap();
     /// let lut = sk.generate_many_lookup_table(&[&|x| x + 1, &|x| 3 * x]).unwrap();
     /// let outs = sk.apply_many_lookup_table(&ck.encrypt(2).unwrap(), &lut).unwrap();

@@ -39,10 +39,11 @@ const CLOSED: usize = 1 << (usize::BITS - 1);
 ///
 /// ```
 /// use gpufhe::core_crypto::*;
-/// use gpufhe::shortint::{ClientKey, ServerKey, DEFAULT_PARAMETERS};
-/// let ck = ClientKey::new(DEFAULT_PARAMETERS).unwrap();
+/// use gpufhe::shortint::{ClientKey, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as PARAMETERS;
+/// let ck = ClientKey::new(PARAMETERS).unwrap();
 /// let sk = ServerKey::new(&ck).unwrap();
-/// let p = &DEFAULT_PARAMETERS;
+/// let p = &PARAMETERS;
 /// let small = sk.keyswitch(&ck.encrypt(3).unwrap()).unwrap();
 /// let switched =
 ///     modulus_switch_lwe_ciphertext(&small, p.polynomial_size.log2() + 1, p.modulus_switch)

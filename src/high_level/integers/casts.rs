@@ -46,7 +46,11 @@ fn resize(value: Input<'_>, bits: u32, signed: bool) -> Result<Storage> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let wide = FheUint16::encrypt(0x1234u16, &client_key);
 /// let narrow: FheUint8 = wide.clone().cast_into();
@@ -64,7 +68,11 @@ impl<Src: FheUintId, Dst: FheUintId> CastFrom<FheUint<Src>> for FheUint<Dst> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8, FheUint16};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let x = FheUint16::cast_from(FheInt8::encrypt(-1i8, &client_key));
 /// assert_eq!(FheDecrypt::<u16>::decrypt(&x, &client_key), 0xffff);

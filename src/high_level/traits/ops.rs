@@ -17,7 +17,11 @@ use std::ops::RangeBounds;
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
 /// let b = FheUint8::encrypt(7u8, &client_key);
@@ -57,7 +61,11 @@ pub trait FheEq<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
 /// let b = FheUint8::encrypt(200u8, &client_key);
@@ -120,7 +128,11 @@ pub trait FheOrd<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
 /// let b = FheUint8::encrypt(200u8, &client_key);
@@ -168,7 +180,11 @@ pub trait FheMax<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(0b1000_0001u8, &client_key);
 /// let amount = FheUint8::encrypt(9u8, &client_key); // 9 mod 8 = 1
@@ -244,7 +260,11 @@ pub trait RotateRightAssign<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(250u8, &client_key);
 /// let (sum, overflowed) = (&a).overflowing_add(10u8);
@@ -260,7 +280,11 @@ pub trait RotateRightAssign<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheInt8::encrypt(-100i8, &client_key);
 /// let b = FheInt8::encrypt(-50i8, &client_key);
@@ -323,7 +347,11 @@ pub trait OverflowingSub<Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(20u8, &client_key);
 /// let b = FheUint8::encrypt(13u8, &client_key);
@@ -361,7 +389,11 @@ pub trait OverflowingMul<Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheInt8::encrypt(i8::MIN, &client_key);
 /// let (negated, overflowed) = (&a).overflowing_neg();
@@ -396,13 +428,17 @@ pub trait OverflowingNeg {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
 /// fn quot_rem<'a, T>(a: &'a T, b: &'a T) -> (T, T)
 /// where
 ///     &'a T: DivRem<&'a T, Output = (T, T)>,
 /// {
 ///     a.div_rem(b)
 /// }
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(23u8, &client_key);
 /// let b = FheUint8::encrypt(5u8, &client_key);
@@ -532,7 +568,11 @@ pub trait FheWait {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
 /// let b = FheUint8::encrypt(200u8, &client_key);
@@ -614,7 +654,11 @@ pub trait ScalarArm<T> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt32};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheInt32::encrypt(-45i32, &client_key);
 /// let b = FheInt32::encrypt(32i32, &client_key);
@@ -680,7 +724,11 @@ pub trait ScalarIfThenElse<Lhs, Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(1u8, &client_key);
 /// let cond = FheBool::encrypt(true, &client_key);
@@ -713,7 +761,11 @@ pub trait Flip<Lhs, Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint64};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let (balance, amount) = (FheUint64::encrypt(50u64, &client_key), FheUint64::encrypt(80u64, &client_key));
 /// let sent = balance.ge(&amount).if_then_zero(&amount); // not enough funds: 0
@@ -742,7 +794,11 @@ pub trait IfThenZero<T> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let x = FheUint16::encrypt(0xABCDu16, &client_key);
 /// let nibble: u16 = (&x).bitslice(4usize..8).unwrap().decrypt(&client_key);

@@ -19,7 +19,11 @@ impl<Id: FheIntId> FheInt<Id> {
     /// ```
     /// use gpufhe::prelude::*;
     /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key);
     /// let a = FheInt8::encrypt(-100i8, &client_key);
     /// let b = FheInt8::encrypt(7i8, &client_key);

@@ -45,7 +45,11 @@ use std::marker::PhantomData;
 /// use gpufhe::prelude::*;
 /// use gpufhe::serialization::{safe_deserialize, safe_serialize};
 /// use gpufhe::{generate_keys, set_server_key, CompressedFheUint32, ConfigBuilder};
-/// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (client_key, server_key) = generate_keys(config);
 /// let compressed = CompressedFheUint32::encrypt(u32::MAX, &client_key);
 /// let mut bytes = Vec::new();
 /// safe_serialize(&compressed, &mut bytes, 1 << 20)?;
@@ -227,7 +231,11 @@ impl<Id: FheUintId> FheUint<Id> {
     /// ```
     /// use gpufhe::prelude::*;
     /// use gpufhe::{generate_keys, set_server_key, CompressedFheUint16, ConfigBuilder, FheUint16};
-    /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (client_key, server_key) = generate_keys(config);
     /// set_server_key(server_key);
     /// let x = FheUint16::encrypt(1234u16, &client_key) * 3u16;
     /// let compressed: CompressedFheUint16 = x.compress();

@@ -103,7 +103,11 @@ checked_methods!(
         /// ```
         /// use gpufhe::prelude::*;
         /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-        /// let (client_key, server_key) = generate_keys(ConfigBuilder::default());
+        /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+        /// # let config = ConfigBuilder::default()
+        /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+        /// #     .unwrap();
+        /// let (client_key, server_key) = generate_keys(config);
         /// set_server_key(server_key);
         /// let a = FheUint8::encrypt(200u8, &client_key);
         /// let (sum, ok) = a.checked_add(100u8);
