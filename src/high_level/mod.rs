@@ -140,6 +140,7 @@ pub(crate) mod keys;
 pub(crate) mod lists;
 pub mod prelude;
 mod raw_parts;
+pub(crate) mod re_randomization;
 pub(crate) mod seed;
 pub(crate) mod serialization;
 pub(crate) mod squashed;
@@ -180,6 +181,7 @@ pub use keys::cuda::{CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes};
 pub use keys::generation::generate_keys;
 pub use keys::key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::public::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
+pub use keys::re_randomization::ReRandomizationSupport;
 pub use keys::server::{ExecutionStats, ServerKey};
 pub use keys::tag::KeyTag;
 pub use lists::compact::CompactPushable as HlCompactable;
@@ -193,8 +195,14 @@ pub use lists::expander::Expandable as HlExpandable;
 pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 pub use lists::kinds::{DataKind, FheTypes};
 pub use raw_parts::{
-    ClientKeyParts, CompressedOprfServerKey, CompressedServerKeyParts, OprfPrivateKey,
-    OprfServerKey, ReRandomizationMetadata, ServerKeyParts, UnsupportedKeyPart,
+    ClientKeyParts, CompressedOprfServerKey, CompressedReRandomizationKey,
+    CompressedReRandomizationKeySwitchingKey, CompressedServerKeyParts, OprfPrivateKey,
+    OprfServerKey, ReRandomizationKey, ReRandomizationKeySwitchingKey, ReRandomizationMetadata,
+    ServerKeyParts, UnsupportedKeyPart,
+};
+pub use re_randomization::{
+    ReRandContextAdd, ReRandomizationContext, ReRandomizationHashAlgo, ReRandomizationMode,
+    ReRandomizationSeed, ReRandomizationSeedGen, ReRandomizationSeedHasher, ReRandomize,
 };
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;

@@ -1,6 +1,7 @@
 //! The server keys' raw parts: [`ServerKey`] and [`CompressedServerKey`] taken
 //! apart into TFHE-rs 1.8's parts, in TFHE-rs's order, and put back together.
 
+use super::re_randomization::{CompressedReRandomizationKey, ReRandomizationKey};
 use crate::error::Result;
 use crate::high_level::config::{check_expanded_keys, Config};
 use crate::high_level::internals::expect_op;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 
 /// A part of TFHE-rs's keys that gpufhe does not hold (the compact public key's
 /// keyswitching material and dedicated private key, TFHE-rs's separate
-/// decompression key, the noise squashing keys, re-randomization, transciphering).
+/// decompression key, the noise squashing keys, transciphering).
 /// It has no value: that part of [`ServerKey::into_raw_parts`] (and of the other
 /// keys' `into_raw_parts`) is always `None`, and [`ServerKey::from_raw_parts`]
 /// takes only `None` there.
@@ -43,7 +44,7 @@ pub type ServerKeyParts = (
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
+    Option<ReRandomizationKey>,
     Option<OprfServerKey>,
     Option<UnsupportedKeyPart>,
     KeyTag,
@@ -66,7 +67,7 @@ pub type CompressedServerKeyParts = (
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
+    Option<CompressedReRandomizationKey>,
     Option<CompressedOprfServerKey>,
     Option<UnsupportedKeyPart>,
     KeyTag,
@@ -117,6 +118,9 @@ impl ServerKey {
         let oprf = self.tfhe_rs_oprf().get().map(|key| OprfServerKey {
             key: Arc::clone(key),
         });
+        let rerand = self
+            .re_randomization_key()
+            .map(|m| super::re_randomization::to_raw(m, self.tag()));
         (
             key,
             None,
@@ -124,7 +128,7 @@ impl ServerKey {
             None,
             None,
             None,
-            None,
+            rerand,
             oprf,
             None,
             self.tag(),
@@ -164,7 +168,7 @@ impl ServerKey {
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<ReRandomizationKey>,
         oprf_key: Option<OprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -215,7 +219,7 @@ impl ServerKey {
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<ReRandomizationKey>,
         oprf_key: Option<OprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -226,10 +230,12 @@ impl ServerKey {
             decompression_key,
             noise_squashing_key,
             noise_squashing_compression_key,
-            cpk_re_randomization_key,
             transciphering_key,
         );
         let key: shortint::ServerKey = key.into_raw_parts();
+        let rerand = cpk_re_randomization_key
+            .map(|r| super::re_randomization::from_raw(r, key.parameters()).map(Arc::new))
+            .transpose()?;
         let config = key_config(
             *key.parameters(),
             compression_key.as_ref().map(CompressionKeys::parameters),
@@ -245,7 +251,7 @@ impl ServerKey {
         if let Some(oprf) = oprf_key {
             let _ = server_key.tfhe_rs_oprf().set(oprf.key);
         }
-        Ok(server_key)
+        Ok(server_key.with_re_randomization_key(rerand))
     }
 }
 
@@ -283,6 +289,9 @@ impl CompressedServerKey {
             });
         let tag = self.tag();
         let key = crate::integer::CompressedServerKey::from_raw_parts(self.shortint_key().clone());
+        let rerand = self
+            .re_randomization_key()
+            .map(|m| super::re_randomization::compressed_to_raw(m, tag));
         (
             key,
             None,
@@ -290,7 +299,7 @@ impl CompressedServerKey {
             None,
             None,
             None,
-            None,
+            rerand,
             oprf,
             None,
             tag,
@@ -327,7 +336,7 @@ impl CompressedServerKey {
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<CompressedReRandomizationKey>,
         oprf_key: Option<CompressedOprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -378,7 +387,7 @@ impl CompressedServerKey {
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<CompressedReRandomizationKey>,
         oprf_key: Option<CompressedOprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -389,10 +398,14 @@ impl CompressedServerKey {
             decompression_key,
             noise_squashing_key,
             noise_squashing_compression_key,
-            cpk_re_randomization_key,
             transciphering_key,
         );
         let key: shortint::CompressedServerKey = integer_key.into_raw_parts();
+        let rerand = cpk_re_randomization_key
+            .map(|r| {
+                super::re_randomization::compressed_from_raw(r, key.parameters()).map(Arc::new)
+            })
+            .transpose()?;
         let config = key_config(
             *key.parameters(),
             compression_key
@@ -400,7 +413,8 @@ impl CompressedServerKey {
                 .map(CompressedCompressionKeys::parameters),
         )?;
         let compressed =
-            CompressedServerKey::from_parts_with_compression(tag, config, key, compression_key)?;
+            CompressedServerKey::from_parts_with_compression(tag, config, key, compression_key)?
+                .with_re_randomization_key(rerand);
         if let Some(oprf) = oprf_key {
             let _ = compressed.tfhe_rs_oprf().set(oprf.key);
         }
