@@ -251,3 +251,57 @@ fn re_randomized_sum_on_the_default_parameters() {
     let sum: u64 = (&a + &b).decrypt(&ck);
     assert_eq!(sum, (u64::MAX - 5).wrapping_add(1_000_000_007));
 }
+
+/// TFHE-rs 1.8.2's golden files (`compare/examples/support/tfhers_rerand.rs`): with
+/// the compact public key TFHE-rs's server key re-randomizes with, gpufhe
+/// re-randomizes TFHE-rs's values with the same context into the very bytes TFHE-rs
+/// wrote, and TFHE-rs's re-randomized values decrypt and compute in gpufhe.
+#[test]
+fn tfhe_rs_re_randomization_is_reproduced_byte_for_byte() {
+    use crate::tfhe_rs_support::{golden, read_small_exactly};
+    use gpufhe::safe_serialization::safe_serialize;
+    let ck: ClientKey = read_small_exactly("small-rerand-client_key.bin");
+    assert_eq!(ck.config().re_randomization_parameters(), Some(DERIVED));
+    let cpk: CompactPublicKey = read_small_exactly("small-rerand-compact_public_key.bin");
+    // gpufhe's server key of that client key, with TFHE-rs's public key in place of
+    // its own (raw parts).
+    let (key, a, c, d, ns, nsc, own, oprf, tc, tag) = ServerKey::new(&ck).into_raw_parts();
+    assert!(own.is_some());
+    let rerand = Some(gpufhe::ReRandomizationKey::DerivedCPKWithoutKeySwitch { cpk });
+    set_server_key(ServerKey::from_raw_parts(key, a, c, d, ns, nsc, rerand, oprf, tc, tag));
+    let mut x: FheUint8 = read_small_exactly("small-rerand-in-fheuint8-201.bin");
+    let mut y: FheInt16 = read_small_exactly("small-rerand-in-fheint16-minus-12345.bin");
+    let mut z: FheBool = read_small_exactly("small-rerand-in-fhebool-true.bin");
+    assert_eq!(x.re_randomization_metadata().data(), b"metadata of a");
+    let mut ctx = ReRandomizationContext::new(
+        *b"TFHE_Rrd",
+        [b"golden u8, i16, bool".as_slice(), &[0x5e; 32]],
+        *b"TFHE_Enc",
+    );
+    ctx.add_ciphertext(&x);
+    ctx.add_ciphertext(&y);
+    ctx.add_ciphertext(&z);
+    let mut seeds = ctx.finalize();
+    let mode = ReRandomizationMode::default();
+    x.re_randomize(mode, seeds.next_seed().unwrap()).unwrap();
+    y.re_randomize(mode, seeds.next_seed().unwrap()).unwrap();
+    z.re_randomize(mode, seeds.next_seed().unwrap()).unwrap();
+    let bytes = |v: &dyn Fn(&mut Vec<u8>)| {
+        let mut out = Vec::new();
+        v(&mut out);
+        out
+    };
+    let limit = crate::tfhe_rs_support::LIMIT;
+    let x_bytes = bytes(&|b| safe_serialize(&x, b, limit).unwrap());
+    let y_bytes = bytes(&|b| safe_serialize(&y, b, limit).unwrap());
+    let z_bytes = bytes(&|b| safe_serialize(&z, b, limit).unwrap());
+    assert!(x_bytes == golden("small-rerand-out-fheuint8-201.bin"), "FheUint8");
+    assert!(y_bytes == golden("small-rerand-out-fheint16-minus-12345.bin"), "FheInt16");
+    assert!(z_bytes == golden("small-rerand-out-fhebool-true.bin"), "FheBool");
+    // TFHE-rs's outputs decrypt and compute in gpufhe.
+    let x: FheUint8 = read_small_exactly("small-rerand-out-fheuint8-201.bin");
+    let y: FheInt16 = read_small_exactly("small-rerand-out-fheint16-minus-12345.bin");
+    let z: FheBool = read_small_exactly("small-rerand-out-fhebool-true.bin");
+    let (x, y, z): (u8, i16, bool) = ((&x + 1u8).decrypt(&ck), y.decrypt(&ck), (!&z).decrypt(&ck));
+    assert_eq!((x, y, z), (202, -12345, false));
+}
