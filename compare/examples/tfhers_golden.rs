@@ -610,7 +610,9 @@ fn write_small_compression(golden: &mut Golden) {
 fn main() {
     fix_fft_plans();
     let with_server_key = std::env::args().skip(1).any(|a| a == "--server-key");
-    let rerand_only = std::env::args().skip(1).any(|a| a == "--re-randomization-only");
+    let rerand_only = std::env::args()
+        .skip(1)
+        .any(|a| a == "--re-randomization-only");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("../tests/data/tfhe-rs-1.8.2");
     std::fs::create_dir_all(&dir).unwrap();

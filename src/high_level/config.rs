@@ -52,7 +52,7 @@ pub struct Config {
     /// format (writing it there is an `Err`; TFHE-rs's form carries it).
     #[serde(
         skip_deserializing,
-        serialize_with = "crate::high_level::re_randomization::not_in_own_format"
+        serialize_with = "crate::high_level::re_randomization_metadata::not_in_own_format"
     )]
     re_randomization: Option<ReRandomizationParameters>,
     /// Noise-squashing parameters ([`ConfigBuilder::enable_noise_squashing`]);

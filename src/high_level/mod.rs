@@ -141,6 +141,7 @@ pub(crate) mod lists;
 pub mod prelude;
 mod raw_parts;
 pub(crate) mod re_randomization;
+pub(crate) mod re_randomization_metadata;
 pub(crate) mod seed;
 pub(crate) mod serialization;
 pub(crate) mod squashed;
@@ -181,7 +182,6 @@ pub use keys::cuda::{CudaGpuChoice, CudaServerKey, CustomMultiGpuIndexes};
 pub use keys::generation::generate_keys;
 pub use keys::key_switching::{FheKeyswitch, KeySwitchingKey};
 pub use keys::public::{CompressedPublicKey, PublicEncryptionKey, PublicKey};
-pub use keys::re_randomization::ReRandomizationSupport;
 pub use keys::server::{ExecutionStats, ServerKey};
 pub use keys::tag::KeyTag;
 pub use lists::compact::CompactPushable as HlCompactable;
@@ -202,7 +202,8 @@ pub use raw_parts::{
 };
 pub use re_randomization::{
     ReRandContextAdd, ReRandomizationContext, ReRandomizationHashAlgo, ReRandomizationMode,
-    ReRandomizationSeed, ReRandomizationSeedGen, ReRandomizationSeedHasher, ReRandomize,
+    ReRandomizationSeed, ReRandomizationSeedGen, ReRandomizationSeedHasher, ReRandomizationSupport,
+    ReRandomize,
 };
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;

@@ -42,15 +42,41 @@
 use crate::error::{Error, Result};
 use crate::high_level::global_state::current_server_key;
 use crate::high_level::internals::storage::Storage;
+use crate::high_level::keys::re_randomization::ReRandomizationKey;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::tfhe_rs::values::{storage_from_blocks, storage_to_blocks};
+use crate::high_level::ServerKey;
 use crate::high_level::{
     CompactPublicKey, FheBool, FheInt, FheIntId, FheUint, FheUintId, ReRandomizationMetadata,
 };
-use crate::shortint::re_randomization::SeedStream;
+use crate::shortint::re_randomization::{re_randomize_blocks, SeedStream};
+use crate::shortint::{self, EncryptionKeyChoice};
 pub use crate::shortint::{
     ReRandomizationHashAlgo, ReRandomizationSeed, ReRandomizationSeedHasher,
 };
+
+/// What a server key can re-randomize with (TFHE-rs's `ReRandomizationSupport`).
+///
+/// ```
+/// use gpufhe::{ReRandomizationSupport, ServerKey};
+/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+/// # let config = gpufhe::ConfigBuilder::default()
+/// #     .with_insecure_custom_parameters(TEST_PARAMS)
+/// #     .unwrap();
+/// let (_client_key, server_key) = gpufhe::generate_keys(config);
+/// assert_eq!(server_key.re_randomization_support(), ReRandomizationSupport::NoSupport);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReRandomizationSupport {
+    /// The key cannot re-randomize.
+    NoSupport,
+    /// The key re-randomizes with a dedicated compact public key the caller passes
+    /// (deprecated in TFHE-rs).
+    LegacyDedicatedCPKWithKeySwitch,
+    /// The key holds a compact public key of its computation key and needs nothing
+    /// from the caller.
+    DerivedCPKWithoutKeySwitch,
+}
 
 /// Which key re-randomizes (TFHE-rs's `ReRandomizationMode`).
 ///
@@ -191,8 +217,14 @@ impl ReRandomizationContext {
             count,
             error,
         } = self;
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        hasher.update(&bytes);
+        // The words as little-endian bytes, a chunk at a time (the hash is the same
+        // whatever the chunks).
+        let mut bytes = Vec::with_capacity(8 * 4096);
+        for chunk in words.chunks(4096) {
+            bytes.clear();
+            bytes.extend(chunk.iter().flat_map(|w| w.to_le_bytes()));
+            hasher.update(&bytes);
+        }
         hasher.update(&metadata);
         hasher.update(&fn_description);
         ReRandomizationSeedGen {
@@ -329,39 +361,134 @@ impl ReRandomize for FheBool {
     }
 }
 
-/// Serializes the re-randomization parameters or key material of gpufhe's own
-/// format: a unit when there is none, an `Err` otherwise (TFHE-rs's form carries
-/// them).
-pub(crate) fn not_in_own_format<T, S: serde::Serializer>(
-    value: &Option<T>,
-    s: S,
-) -> std::result::Result<S::Ok, S::Error> {
-    if value.is_some() {
-        Err(in_own_format())
-    } else {
-        s.serialize_unit()
+impl ServerKey {
+    /// What it can re-randomize with (TFHE-rs's method of this name): the legacy
+    /// mode needs the casting key when its keyswitch is the casting one.
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::ReRandomizationParameters;
+    /// use gpufhe::{ConfigBuilder, ReRandomizationSupport};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// let config = ConfigBuilder::default()
+    ///     .with_insecure_custom_parameters(TEST_PARAMS)?
+    ///     .enable_ciphertext_re_randomization(ReRandomizationParameters::DerivedCPKWithoutKeySwitch);
+    /// let (_client_key, server_key) = gpufhe::generate_keys(config);
+    /// assert_eq!(
+    ///     server_key.re_randomization_support(),
+    ///     ReRandomizationSupport::DerivedCPKWithoutKeySwitch
+    /// );
+    /// assert!(server_key.supports_ciphertext_re_randomization());
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn re_randomization_support(&self) -> ReRandomizationSupport {
+        match self.re_randomization_key() {
+            None => ReRandomizationSupport::NoSupport,
+            Some(ReRandomizationKey::Derived { .. }) => {
+                ReRandomizationSupport::DerivedCPKWithoutKeySwitch
+            }
+            Some(ReRandomizationKey::Legacy { ksk }) => {
+                if ksk.is_some() || self.casting_key().is_some() {
+                    ReRandomizationSupport::LegacyDedicatedCPKWithKeySwitch
+                } else {
+                    ReRandomizationSupport::NoSupport
+                }
+            }
+        }
+    }
+
+    /// Whether it can re-randomize ciphertexts.
+    ///
+    /// ```
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// let (_client_key, server_key) = gpufhe::generate_keys(config);
+    /// assert!(!server_key.supports_ciphertext_re_randomization());
+    /// ```
+    pub fn supports_ciphertext_re_randomization(&self) -> bool {
+        self.re_randomization_support() != ReRandomizationSupport::NoSupport
+    }
+
+    /// [`ServerKey::re_randomization_support`] of the current thread's server key;
+    /// `Err` if there is none.
+    ///
+    /// ```
+    /// use gpufhe::{set_server_key, ReRandomizationSupport, ServerKey};
+    /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
+    /// # let config = gpufhe::ConfigBuilder::default()
+    /// #     .with_insecure_custom_parameters(TEST_PARAMS)
+    /// #     .unwrap();
+    /// gpufhe::unset_server_key();
+    /// assert!(ServerKey::current_server_key_re_randomization_support().is_err());
+    /// let (_client_key, server_key) = gpufhe::generate_keys(config);
+    /// set_server_key(server_key);
+    /// let support = ServerKey::current_server_key_re_randomization_support()?;
+    /// assert_eq!(support, ReRandomizationSupport::NoSupport);
+    /// # Ok::<(), gpufhe::Error>(())
+    /// ```
+    pub fn current_server_key_re_randomization_support() -> Result<ReRandomizationSupport> {
+        Ok(current_server_key()?.re_randomization_support())
+    }
+
+    /// Re-randomizes `blocks` (of this key's parameters) with `seed` in `mode`:
+    /// `Err` if the key cannot, if the legacy mode is not given a dedicated compact
+    /// public key of its parameters, or if a block does not fit.
+    pub(crate) fn re_randomize_blocks(
+        &self,
+        blocks: &mut [shortint::Ciphertext],
+        mode: ReRandomizationMode<'_>,
+        seed: ReRandomizationSeed,
+    ) -> Result<()> {
+        let p = self.config().parameters();
+        match self.re_randomization_key() {
+            None => Err(Error::InvalidParameter(
+                "the server key does not support re-randomization (its configuration did not \
+                 enable_ciphertext_re_randomization)"
+                    .into(),
+            )),
+            Some(ReRandomizationKey::Derived { cpk }) => {
+                re_randomize_blocks(blocks, cpk, None, p, seed)
+            }
+            Some(ReRandomizationKey::Legacy { ksk }) => {
+                let ReRandomizationMode::UseLegacyCPKIfNeeded { cpk } = mode else {
+                    return Err(Error::InvalidParameter(
+                        "the server key re-randomizes with a dedicated compact public key \
+                         (legacy mode) and none was given"
+                            .into(),
+                    ));
+                };
+                let ksk = match ksk {
+                    Some(k) => &**k,
+                    None => self.casting_key().ok_or_else(|| {
+                        Error::InvalidParameter(
+                            "the server key's legacy re-randomization uses its casting key, \
+                             which it does not have"
+                                .into(),
+                        )
+                    })?,
+                };
+                check_legacy_key(cpk, ksk)?;
+                re_randomize_blocks(blocks, &cpk.key, Some(ksk.lwe_keyswitch_key()), p, seed)
+            }
+        }
     }
 }
 
-/// The error of writing re-randomization parameters or keys in gpufhe's own format.
-pub(crate) fn in_own_format<E: serde::ser::Error>() -> E {
-    E::custom(
-        "re-randomization parameters and keys have no form in gpufhe's own format: write them \
-         in TFHE-rs's (safe_serialization::safe_serialize)",
-    )
-}
-
-/// `Err` if a value written in gpufhe's own format has re-randomization metadata
-/// (the format has no place for it; TFHE-rs's form carries it).
-pub(crate) fn no_metadata_in_own_format<E: serde::ser::Error>(
-    metadata: &ReRandomizationMetadata,
-) -> std::result::Result<(), E> {
-    if metadata.data().is_empty() {
-        Ok(())
-    } else {
-        Err(E::custom(
-            "a value with re-randomization metadata has no form in gpufhe's own format: write \
-             it in TFHE-rs's (safe_serialization::safe_serialize), or clear the metadata",
-        ))
+/// `Err` unless `cpk` is a dedicated compact public key of `ksk`'s parameters and
+/// `ksk` switches to the big key.
+fn check_legacy_key(cpk: &CompactPublicKey, ksk: &shortint::CastingKey) -> Result<()> {
+    if ksk.destination() != EncryptionKeyChoice::Big {
+        return Err(Error::InvalidParameter(
+            "re-randomization's keyswitch must target the big key".into(),
+        ));
     }
+    if cpk.dedicated != Some(*ksk.parameters()) {
+        return Err(Error::InvalidParameter(
+            "the compact public key given for re-randomization is not the dedicated key of \
+             the server key's re-randomization keyswitch (other parameters)"
+                .into(),
+        ));
+    }
+    Ok(())
 }

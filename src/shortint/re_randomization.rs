@@ -22,8 +22,9 @@
 //! **Noise** (TFHE-rs's analysis, on its figures): a re-randomized block's noise is
 //! its own plus the zero's. The zero's variance, from the public key's noise `E`
 //! (variance `σ²`, TUniform of the key's parameters) and the encryption's
-//! `e_1, e_2` (same distribution): `Var = n/2·σ² (E·r, r binary of weight ~n/2)
-//! + n/2·σ² (<e_1, s>, s binary) + σ²`, that is `(n + 1)·σ²`. On the default
+//! `e_1, e_2` (same distribution): `n/2·σ²` for `E·r` (`r` binary of weight about
+//! `n/2`), as much for `<e_1, s>` (`s` binary) and `σ²` for `e_2`, that is
+//! `(n + 1)·σ²`. On the default
 //! parameters (`n = 2048`, TUniform(17): `σ² = (2^35 + 1)/6 ≈ 2^32.4`) this is
 //! about `2^43.4`; a fresh block's noise (the bootstrap's output, `≈ 2^98.4` here
 //! as the expansion's docs in `compact` state) is `2^55` times larger, so the sum
@@ -73,11 +74,13 @@ pub enum ReRandomizationHashAlgo {
 /// let _hasher = ReRandomizationSeedHasher::new(ReRandomizationHashAlgo::Shake256, *b"TFHE_Rrd");
 /// ```
 #[derive(Clone)]
+// TFHE-rs's shape: the states unboxed (the larger one, BLAKE3's, is the default).
+#[allow(clippy::large_enum_variant)]
 pub enum ReRandomizationSeedHasher {
     /// SHAKE256.
     Shake256(sha3::Shake256),
     /// BLAKE3.
-    Blake3(Box<blake3::Hasher>),
+    Blake3(blake3::Hasher),
 }
 
 impl std::fmt::Debug for ReRandomizationSeedHasher {
@@ -100,7 +103,7 @@ impl ReRandomizationSeedHasher {
     pub fn new(algo: ReRandomizationHashAlgo, domain_separator: [u8; 8]) -> Self {
         let mut hasher = match algo {
             ReRandomizationHashAlgo::Shake256 => Self::Shake256(sha3::Shake256::default()),
-            ReRandomizationHashAlgo::Blake3 => Self::Blake3(Box::default()),
+            ReRandomizationHashAlgo::Blake3 => Self::Blake3(blake3::Hasher::default()),
         };
         hasher.update(&domain_separator);
         hasher

@@ -268,7 +268,9 @@ fn tfhe_rs_re_randomization_is_reproduced_byte_for_byte() {
     let (key, a, c, d, ns, nsc, own, oprf, tc, tag) = ServerKey::new(&ck).into_raw_parts();
     assert!(own.is_some());
     let rerand = Some(gpufhe::ReRandomizationKey::DerivedCPKWithoutKeySwitch { cpk });
-    set_server_key(ServerKey::from_raw_parts(key, a, c, d, ns, nsc, rerand, oprf, tc, tag));
+    set_server_key(ServerKey::from_raw_parts(
+        key, a, c, d, ns, nsc, rerand, oprf, tc, tag,
+    ));
     let mut x: FheUint8 = read_small_exactly("small-rerand-in-fheuint8-201.bin");
     let mut y: FheInt16 = read_small_exactly("small-rerand-in-fheint16-minus-12345.bin");
     let mut z: FheBool = read_small_exactly("small-rerand-in-fhebool-true.bin");
@@ -295,9 +297,18 @@ fn tfhe_rs_re_randomization_is_reproduced_byte_for_byte() {
     let x_bytes = bytes(&|b| safe_serialize(&x, b, limit).unwrap());
     let y_bytes = bytes(&|b| safe_serialize(&y, b, limit).unwrap());
     let z_bytes = bytes(&|b| safe_serialize(&z, b, limit).unwrap());
-    assert!(x_bytes == golden("small-rerand-out-fheuint8-201.bin"), "FheUint8");
-    assert!(y_bytes == golden("small-rerand-out-fheint16-minus-12345.bin"), "FheInt16");
-    assert!(z_bytes == golden("small-rerand-out-fhebool-true.bin"), "FheBool");
+    assert!(
+        x_bytes == golden("small-rerand-out-fheuint8-201.bin"),
+        "FheUint8"
+    );
+    assert!(
+        y_bytes == golden("small-rerand-out-fheint16-minus-12345.bin"),
+        "FheInt16"
+    );
+    assert!(
+        z_bytes == golden("small-rerand-out-fhebool-true.bin"),
+        "FheBool"
+    );
     // TFHE-rs's outputs decrypt and compute in gpufhe.
     let x: FheUint8 = read_small_exactly("small-rerand-out-fheuint8-201.bin");
     let y: FheInt16 = read_small_exactly("small-rerand-out-fheint16-minus-12345.bin");

@@ -247,7 +247,7 @@ impl FheTryTrivialEncrypt<bool> for FheBool {
 /// Writes the key tag and the block (or the value of a trivial encryption).
 impl Serialize for FheBool {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        crate::high_level::re_randomization::no_metadata_in_own_format(
+        crate::high_level::re_randomization_metadata::no_metadata_in_own_format(
             &self.re_randomization_metadata,
         )?;
         self.storage.serialize(s)

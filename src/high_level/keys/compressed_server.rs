@@ -1,7 +1,7 @@
 //! The compressed server key: seeds and bodies, decompressed to the CPU or to GPUs.
 
 use super::client::{expect_os_randomness, ClientKey};
-use super::re_randomization::CompressedReRandomizationKey;
+use super::re_randomization::{CompressedReRandomizationKey, ReRandomizationKey};
 use super::server::{key_material_accessors, ServerKey};
 use super::tag::KeyTag;
 use crate::error::{Error, Result};
@@ -66,7 +66,7 @@ pub struct CompressedServerKey {
     /// TFHE-rs's form carries it).
     #[serde(
         skip_deserializing,
-        serialize_with = "crate::high_level::re_randomization::not_in_own_format"
+        serialize_with = "crate::high_level::re_randomization_metadata::not_in_own_format"
     )]
     re_randomization: Option<Arc<CompressedReRandomizationKey>>,
 }
@@ -303,6 +303,14 @@ impl CompressedServerKey {
     /// Its re-randomization key material, if it has some.
     pub(crate) fn re_randomization_key(&self) -> Option<&CompressedReRandomizationKey> {
         self.re_randomization.as_deref()
+    }
+
+    /// Its re-randomization material with the masks regenerated, if it has some.
+    fn expand_re_randomization(&self) -> Result<Option<Arc<ReRandomizationKey>>> {
+        self.re_randomization
+            .as_ref()
+            .map(|k| k.decompress().map(Arc::new))
+            .transpose()
     }
 
     /// This key with the re-randomization key material `key`.

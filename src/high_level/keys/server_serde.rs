@@ -35,7 +35,7 @@ impl Serialize for ServerKey {
             return Err(crate::high_level::lists::casting::dedicated_in_own_format());
         }
         if self.re_randomization_key().is_some() {
-            return Err(crate::high_level::re_randomization::in_own_format());
+            return Err(crate::high_level::re_randomization_metadata::in_own_format());
         }
         ServerKeyRef {
             tag: self.tag(),

@@ -21,6 +21,7 @@ mod client_key;
 mod keys;
 mod re_randomization;
 
+pub use crate::high_level::re_randomization_metadata::ReRandomizationMetadata;
 pub use client_key::{ClientKeyParts, OprfPrivateKey};
 pub use keys::{
     CompressedOprfServerKey, CompressedServerKeyParts, OprfServerKey, ServerKeyParts,
@@ -30,72 +31,6 @@ pub use re_randomization::{
     CompressedReRandomizationKey, CompressedReRandomizationKeySwitchingKey, ReRandomizationKey,
     ReRandomizationKeySwitchingKey,
 };
-
-/// The re-randomization metadata of a value, a part of TFHE-rs's values: bytes that
-/// a [`crate::ReRandomizationContext`] hashes with the value (see
-/// [`crate::ReRandomize`]). Values carry it through `into_raw_parts` /
-/// `from_raw_parts`, clones and TFHE-rs's serialized form; results of operations
-/// and re-randomized values have none.
-///
-/// ```
-/// use gpufhe::ReRandomizationMetadata;
-/// let metadata = ReRandomizationMetadata::new(b"context");
-/// assert_eq!(metadata.data(), b"context");
-/// assert!(ReRandomizationMetadata::default().data().is_empty());
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct ReRandomizationMetadata {
-    data: Vec<u8>,
-}
-
-impl ReRandomizationMetadata {
-    /// Metadata holding `data`.
-    ///
-    /// ```
-    /// use gpufhe::ReRandomizationMetadata;
-    /// assert_eq!(ReRandomizationMetadata::new(&[1, 2]).data(), &[1, 2]);
-    /// ```
-    pub fn new(data: &[u8]) -> Self {
-        Self {
-            data: data.to_vec(),
-        }
-    }
-
-    /// The bytes.
-    ///
-    /// ```
-    /// use gpufhe::ReRandomizationMetadata;
-    /// assert_eq!(ReRandomizationMetadata::new(b"x").data(), b"x");
-    /// ```
-    pub fn data(&self) -> &[u8] {
-        &self.data
-    }
-
-    /// Replaces the bytes with `data`.
-    ///
-    /// ```
-    /// use gpufhe::ReRandomizationMetadata;
-    /// let mut metadata = ReRandomizationMetadata::default();
-    /// metadata.set_data(b"proof");
-    /// assert_eq!(metadata.data(), b"proof");
-    /// ```
-    pub fn set_data(&mut self, data: &[u8]) {
-        self.data.clear();
-        self.data.extend_from_slice(data);
-    }
-
-    /// Removes the bytes.
-    ///
-    /// ```
-    /// use gpufhe::ReRandomizationMetadata;
-    /// let mut metadata = ReRandomizationMetadata::new(b"proof");
-    /// metadata.clear();
-    /// assert!(metadata.data().is_empty());
-    /// ```
-    pub fn clear(&mut self) {
-        self.data.clear();
-    }
-}
 
 impl<Id: FheUintId> FheUint<Id> {
     /// The value's parts, as in TFHE-rs: its blocks, its width, the tag of its key

@@ -160,7 +160,7 @@ pub(super) fn compressed_to_raw(
             CompressedReRandomizationKey::DerivedCPKWithoutKeySwitch {
                 cpk: CompressedCompactPublicKey {
                     tag,
-                    key: cpk.clone(),
+                    key: (**cpk).clone(),
                     dedicated: None,
                 },
             }
@@ -182,7 +182,9 @@ pub(super) fn compressed_from_raw(
     Ok(match r {
         CompressedReRandomizationKey::DerivedCPKWithoutKeySwitch { cpk } => {
             check_derived(cpk.dedicated.is_some(), cpk.key.parameters(), block)?;
-            CompressedMaterial::Derived { cpk: cpk.key }
+            CompressedMaterial::Derived {
+                cpk: Box::new(cpk.key),
+            }
         }
         CompressedReRandomizationKey::LegacyDedicatedCPK { ksk } => CompressedMaterial::Legacy {
             ksk: match ksk {

@@ -11,10 +11,11 @@ use super::dedicated::{
     casting_key_from_wire, casting_key_to_wire, compressed_casting_key_from_wire,
     compressed_casting_key_to_wire, ks_from_wire, ks_to_wire,
 };
+use super::wire::dedicated::ReRandomizationParameters as WireParameters;
 use super::wire::re_randomization::{
     CompressedReRandomizationKey as WireCompressedKey,
     CompressedReRandomizationKeySwitchingKey as WireCompressedKsk, ReRandomizationKey as WireKey,
-    ReRandomizationKeySwitchingKey as WireKsk, ReRandomizationParameters as WireParameters,
+    ReRandomizationKeySwitchingKey as WireKsk,
 };
 use crate::error::{Error, Result};
 use crate::high_level::keys::re_randomization::{CompressedReRandomizationKey, ReRandomizationKey};
@@ -131,7 +132,7 @@ pub(crate) fn compressed_key_from_wire(
         WireCompressedKey::DerivedCPKWithoutKeySwitch { cpk } => {
             check_derived(&cpk.key.parameters, block)?;
             CompressedReRandomizationKey::Derived {
-                cpk: integer_compressed_key_from_wire(cpk, *block)?,
+                cpk: Box::new(integer_compressed_key_from_wire(cpk, *block)?),
             }
         }
         WireCompressedKey::LegacyDedicatedCPK { ksk } => CompressedReRandomizationKey::Legacy {

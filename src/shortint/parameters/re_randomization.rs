@@ -1,6 +1,6 @@
 //! How ciphertexts are re-randomized (TFHE-rs 1.8's `ReRandomizationParameters`).
 
-use super::ShortintKeySwitchingParameters;
+use crate::shortint::key_switching::ShortintKeySwitchingParameters;
 
 /// How a server key re-randomizes ciphertexts
 /// ([`crate::ConfigBuilder::enable_ciphertext_re_randomization`]).

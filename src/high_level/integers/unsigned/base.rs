@@ -461,7 +461,7 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryTrivialEncrypt<T> for FheUint<Id> {
 /// it; TFHE-rs's form carries it).
 impl<Id: FheUintId> Serialize for FheUint<Id> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        crate::high_level::re_randomization::no_metadata_in_own_format(
+        crate::high_level::re_randomization_metadata::no_metadata_in_own_format(
             &self.re_randomization_metadata,
         )?;
         self.storage.serialize(s)

@@ -159,7 +159,7 @@ pub struct HlIntegerClientKey {
         Option<super::noise_squashing::NoiseSquashingPrivateKey>,
     pub(crate) noise_squashing_compression_private_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_params:
-        Option<super::re_randomization::ReRandomizationParameters>,
+        Option<super::dedicated::ReRandomizationParameters>,
     pub(crate) dedicated_oprf_private_key: Option<OprfPrivateKey>,
     pub(crate) transciphering_private_key: Option<TranscipheringKey>,
 });
@@ -252,7 +252,7 @@ pub struct IntegerConfig {
         Option<super::noise_squashing::NoiseSquashingParameters>,
     pub(crate) noise_squashing_compression_parameters: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_params:
-        Option<super::re_randomization::ReRandomizationParameters>,
+        Option<super::dedicated::ReRandomizationParameters>,
     pub(crate) dedicated_oprf_key: bool,
     pub(crate) transciphering_parameters: Option<TranscipheringKey>,
 });

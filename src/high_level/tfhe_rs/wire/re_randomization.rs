@@ -1,25 +1,10 @@
-//! TFHE-rs 1.8's re-randomization parameters and key material, as serialized: the
-//! configuration's and client key's `ReRandomizationParameters`, and the server
-//! keys' `ReRandomizationKey` (a compact public key of the computation key, or the
-//! keyswitch of the legacy mode) with its compressed form.
+//! TFHE-rs 1.8's re-randomization key material, as serialized: the server keys'
+//! `ReRandomizationKey` (a compact public key of the computation key, or the
+//! keyswitch of the legacy mode) with its compressed form (the parameters are in
+//! `dedicated`).
 
-use super::dedicated::{
-    IntegerCompressedKeySwitchingKeyMaterial, IntegerKeySwitchingKeyMaterial,
-    ShortintKeySwitchingParameters,
-};
+use super::dedicated::{IntegerCompressedKeySwitchingKeyMaterial, IntegerKeySwitchingKeyMaterial};
 use super::high_level::{IntegerCompactPublicKey, IntegerCompressedCompactPublicKey};
-
-wire!(ReRandomizationParametersVersions [] V0 ReRandomizationParameters:
-/// How ciphertexts are re-randomized.
-#[derive(Copy)]
-pub enum ReRandomizationParameters {
-    /// A dedicated compact public key and a keyswitch of these parameters.
-    LegacyDedicatedCPKWithKeySwitch {
-        rerand_ksk_params: ShortintKeySwitchingParameters,
-    },
-    /// A compact public key of the computation key, in the server key.
-    DerivedCPKWithoutKeySwitch,
-});
 
 wire!(ReRandomizationKeySwitchingKeyVersions [] V0 ReRandomizationKeySwitchingKey:
 /// The keyswitch of the legacy mode.
