@@ -316,3 +316,45 @@ fn tfhe_rs_re_randomization_is_reproduced_byte_for_byte() {
     let (x, y, z): (u8, i16, bool) = ((&x + 1u8).decrypt(&ck), y.decrypt(&ck), (!&z).decrypt(&ck));
     assert_eq!((x, y, z), (202, -12345, false));
 }
+
+/// The legacy mode with the casting key's keyswitch (TFHE-rs's
+/// `UseCPKEncryptionKSK`), the casting key and the re-randomization key taken apart
+/// and put back as raw parts; without the casting key, no support.
+#[test]
+fn legacy_mode_with_the_casting_key_through_raw_parts() {
+    let config = ConfigBuilder::default()
+        .with_insecure_custom_parameters(TEST)
+        .unwrap()
+        .use_dedicated_compact_public_key_parameters((PKE_TEST, KS_BIG))
+        .enable_ciphertext_re_randomization(KS_BIG);
+    let ck = ClientKey::generate(config);
+    let (key, casting, c, d, ns, nsc, rr, oprf, tc, tag) = ServerKey::new(&ck).into_raw_parts();
+    assert!(casting.is_some());
+    assert!(matches!(
+        rr,
+        Some(gpufhe::ReRandomizationKey::LegacyDedicatedCPK {
+            ksk: gpufhe::ReRandomizationKeySwitchingKey::UseCPKEncryptionKSK
+        })
+    ));
+    let sk = ServerKey::from_raw_parts(key, casting, c, d, ns, nsc, rr, oprf, tc, tag);
+    set_server_key(sk.clone());
+    let cpk = CompactPublicKey::new(&ck);
+    let list = gpufhe::CompactCiphertextList::builder(&cpk)
+        .push(77u8)
+        .build();
+    let mut x: FheUint8 = list.expand().unwrap().get(0).unwrap().unwrap();
+    let mut seeds = {
+        let mut ctx = context(b"casting");
+        ctx.add_ciphertext(&x);
+        ctx.finalize()
+    };
+    x.re_randomize(&cpk, seeds.next_seed().unwrap()).unwrap();
+    let clear: u8 = (&x + 3u8).decrypt(&ck);
+    assert_eq!(clear, 80);
+    let (key, _, c, d, ns, nsc, rr, oprf, tc, tag) = sk.into_raw_parts();
+    let without = ServerKey::from_raw_parts(key, None, c, d, ns, nsc, rr, oprf, tc, tag);
+    assert_eq!(
+        without.re_randomization_support(),
+        ReRandomizationSupport::NoSupport
+    );
+}

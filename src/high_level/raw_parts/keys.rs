@@ -16,9 +16,9 @@ use crate::shortint::{
 };
 use std::sync::Arc;
 
-/// A part of TFHE-rs's keys that gpufhe does not hold (the compact public key's
-/// keyswitching material and dedicated private key, TFHE-rs's separate
-/// decompression key, the noise squashing keys, transciphering).
+/// A part of TFHE-rs's keys that gpufhe does not hold (the client key's dedicated
+/// compact private key, TFHE-rs's separate decompression key, the noise squashing
+/// keys, transciphering).
 /// It has no value: that part of [`ServerKey::into_raw_parts`] (and of the other
 /// keys' `into_raw_parts`) is always `None`, and [`ServerKey::from_raw_parts`]
 /// takes only `None` there.
@@ -39,7 +39,7 @@ pub struct OprfServerKey {
 /// re-randomization key, the OPRF key, the transciphering key and the tag.
 pub type ServerKeyParts = (
     crate::integer::ServerKey,
-    Option<UnsupportedKeyPart>,
+    Option<shortint::CastingKey>,
     Option<CompressionKeys>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
@@ -62,7 +62,7 @@ pub struct CompressedOprfServerKey {
 /// [`ServerKeyParts`], in their seeded forms).
 pub type CompressedServerKeyParts = (
     crate::integer::CompressedServerKey,
-    Option<UnsupportedKeyPart>,
+    Option<shortint::CompressedCastingKey>,
     Option<CompressedCompressionKeys>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
@@ -87,10 +87,22 @@ pub(super) fn key_config(
     .build())
 }
 
+/// `Err` unless a casting key of the dedicated parameters `pke` casts to blocks of
+/// `block` (the same moduli, a power-of-two encryption dimension).
+fn check_casting(
+    pke: &shortint::CompactPublicKeyEncryptionParameters,
+    block: &ShortintParameters,
+) -> Result<()> {
+    pke.carrier(block).map(|_| ())
+}
+
 impl ServerKey {
     /// The key's parts, in TFHE-rs's order ([`ServerKeyParts`]): the integer
     /// key (the block key, on the CPU: a key that computes on GPUs gives its host
-    /// key), `None` for the parts gpufhe does not hold ([`UnsupportedKeyPart`]),
+    /// key), the casting key of dedicated compact lists (gpufhe's
+    /// `shortint::CastingKey`, where TFHE-rs has its keyswitching key material) and
+    /// the re-randomization key if it has them, `None` for the parts gpufhe does
+    /// not hold ([`UnsupportedKeyPart`]),
     /// gpufhe's compression keys in the third place (they hold both directions:
     /// the fourth place, TFHE-rs's decompression key, is `None`), TFHE-rs's OPRF key
     /// if the key was read from TFHE-rs's data, and the tag.
@@ -123,7 +135,7 @@ impl ServerKey {
             .map(|m| super::re_randomization::to_raw(m, self.tag()));
         (
             key,
-            None,
+            self.casting_key().cloned(),
             compression,
             None,
             None,
@@ -163,7 +175,7 @@ impl ServerKey {
     #[track_caller]
     pub fn from_raw_parts(
         key: crate::integer::ServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CastingKey>,
         compression_key: Option<CompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
@@ -214,7 +226,7 @@ impl ServerKey {
     #[allow(clippy::too_many_arguments)]
     pub fn try_from_raw_parts(
         key: crate::integer::ServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CastingKey>,
         compression_key: Option<CompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
@@ -226,7 +238,6 @@ impl ServerKey {
     ) -> Result<Self> {
         // The parts gpufhe does not hold have no value: they are all `None`.
         let _ = (
-            cpk_key_switching_key_material,
             decompression_key,
             noise_squashing_key,
             noise_squashing_compression_key,
@@ -235,6 +246,9 @@ impl ServerKey {
         let key: shortint::ServerKey = key.into_raw_parts();
         let rerand = cpk_re_randomization_key
             .map(|r| super::re_randomization::from_raw(r, key.parameters()).map(Arc::new))
+            .transpose()?;
+        let casting = cpk_key_switching_key_material
+            .map(|k| check_casting(k.parameters(), key.parameters()).map(|()| Arc::new(k)))
             .transpose()?;
         let config = key_config(
             *key.parameters(),
@@ -251,7 +265,9 @@ impl ServerKey {
         if let Some(oprf) = oprf_key {
             let _ = server_key.tfhe_rs_oprf().set(oprf.key);
         }
-        Ok(server_key.with_re_randomization_key(rerand))
+        Ok(server_key
+            .with_casting_key(casting)
+            .with_re_randomization_key(rerand))
     }
 }
 
@@ -294,7 +310,7 @@ impl CompressedServerKey {
             .map(|m| super::re_randomization::compressed_to_raw(m, tag));
         (
             key,
-            None,
+            self.casting_key().map(|k| (**k).clone()),
             compression,
             None,
             None,
@@ -331,7 +347,7 @@ impl CompressedServerKey {
     #[track_caller]
     pub fn from_raw_parts(
         integer_key: crate::integer::CompressedServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CompressedCastingKey>,
         compression_key: Option<CompressedCompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
@@ -382,7 +398,7 @@ impl CompressedServerKey {
     #[allow(clippy::too_many_arguments)]
     pub fn try_from_raw_parts(
         integer_key: crate::integer::CompressedServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CompressedCastingKey>,
         compression_key: Option<CompressedCompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
@@ -394,7 +410,6 @@ impl CompressedServerKey {
     ) -> Result<Self> {
         // The parts gpufhe does not hold have no value: they are all `None`.
         let _ = (
-            cpk_key_switching_key_material,
             decompression_key,
             noise_squashing_key,
             noise_squashing_compression_key,
@@ -406,6 +421,9 @@ impl CompressedServerKey {
                 super::re_randomization::compressed_from_raw(r, key.parameters()).map(Arc::new)
             })
             .transpose()?;
+        let casting = cpk_key_switching_key_material
+            .map(|k| check_casting(k.parameters(), key.parameters()).map(|()| Arc::new(k)))
+            .transpose()?;
         let config = key_config(
             *key.parameters(),
             compression_key
@@ -414,6 +432,7 @@ impl CompressedServerKey {
         )?;
         let compressed =
             CompressedServerKey::from_parts_with_compression(tag, config, key, compression_key)?
+                .with_casting_key(casting)
                 .with_re_randomization_key(rerand);
         if let Some(oprf) = oprf_key {
             let _ = compressed.tfhe_rs_oprf().set(oprf.key);
