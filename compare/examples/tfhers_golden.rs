@@ -66,6 +66,8 @@ use tfhe::{
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
+#[path = "support/tfhers_rerand.rs"]
+mod tfhers_rerand;
 use tfhers::{fix_fft_plans, small_compression_parameters, small_parameters};
 
 const LIMIT: u64 = 1 << 30;
@@ -608,6 +610,9 @@ fn write_small_compression(golden: &mut Golden) {
 fn main() {
     fix_fft_plans();
     let with_server_key = std::env::args().skip(1).any(|a| a == "--server-key");
+    let rerand_only = std::env::args()
+        .skip(1)
+        .any(|a| a == "--re-randomization-only");
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("../tests/data/tfhe-rs-1.8.2");
     std::fs::create_dir_all(&dir).unwrap();
@@ -619,12 +624,27 @@ fn main() {
         dir,
         clears: Vec::new(),
     };
+    if rerand_only {
+        // Only the re-randomization files; their clears.txt lines replace the old.
+        tfhers_rerand::write_small_re_randomization(&mut golden);
+        let path = golden.dir.join("clears.txt");
+        let old = std::fs::read_to_string(&path).unwrap_or_default();
+        let mut lines: Vec<String> = old
+            .lines()
+            .filter(|l| !l.starts_with("small-rerand-"))
+            .map(String::from)
+            .collect();
+        lines.extend(golden.clears);
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        return;
+    }
     write_default(&mut golden);
     write_small(
         &mut golden,
         with_server_key.then_some(server_key_dir.as_path()),
     );
     write_small_compression(&mut golden);
+    tfhers_rerand::write_small_re_randomization(&mut golden);
     let mut clears = golden.clears.join("\n");
     clears.push('\n');
     std::fs::write(golden.dir.join("clears.txt"), clears).unwrap();

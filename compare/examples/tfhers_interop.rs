@@ -26,7 +26,10 @@
 //! - server keys with compression keys (plain and compressed) both ways
 //!   (`support/tfhers_compression.rs`): one library's key read by the other, which
 //!   compresses the first's values into a CompressedCiphertextList that the first
-//!   decompresses and decrypts, and decompresses the first's lists.
+//!   decompresses and decrypts, and decompresses the first's lists;
+//! - re-randomization both ways (`support/tfhers_rerand_interop.rs`): one library's
+//!   keys and values re-randomized by the other with a context give the same bytes as
+//!   the first's own re-randomization, and decrypt with the first's client key.
 //!
 //! Each scenario prints PASS, or FAIL with the error (or panic) at its first failing
 //! step, and the program goes on; it exits with 1 when one failed.
@@ -52,12 +55,14 @@ use std::time::Instant;
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
-#[path = "support/tfhers_dedicated.rs"]
-mod tfhers_dedicated;
 #[path = "support/tfhers_compression.rs"]
 mod tfhers_compression;
+#[path = "support/tfhers_dedicated.rs"]
+mod tfhers_dedicated;
 #[path = "support/tfhers_keys.rs"]
 mod tfhers_keys;
+#[path = "support/tfhers_rerand_interop.rs"]
+mod tfhers_rerand_interop;
 
 /// The serialized size limit of every read and write.
 const LIMIT: u64 = 1 << 32;
@@ -737,6 +742,14 @@ fn main() {
         (
             "gpufhe client of dedicated public-key parameters, TFHE-rs server",
             Box::new(|| tfhers_dedicated::gpufhe_client_tfhe_server(small)),
+        ),
+        (
+            "TFHE-rs keys and values re-randomized by gpufhe (same bytes)",
+            Box::new(|| tfhers_rerand_interop::tfhe_keys_gpufhe_rerand(small)),
+        ),
+        (
+            "gpufhe keys and values re-randomized by TFHE-rs (same bytes)",
+            Box::new(|| tfhers_rerand_interop::gpufhe_keys_tfhe_rerand(small)),
         ),
     ];
     let mut failed = 0;

@@ -18,6 +18,9 @@ pub(crate) use algorithms::with_legacy_packing_order;
 pub(crate) use compression_seed::with_legacy_seeds;
 mod random;
 pub(crate) mod sha256;
+mod xof_noise;
+pub(crate) use xof_noise::XofNoiseGenerator;
+pub use xof_noise::XofSeed;
 
 pub use algorithms::noise;
 pub(crate) use algorithms::polynomial;

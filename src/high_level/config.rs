@@ -3,8 +3,9 @@
 use crate::error::{Error, Result};
 use crate::shortint::{
     self, CompactPublicKeyEncryptionParameters, CompressedCompressionKeys, CompressionKeys,
-    CompressionParameters, CompressionPrivateKey, NoiseSquashingParameters,
-    ShortintKeySwitchingParameters, ShortintParameters, DEFAULT_PARAMETERS,
+    CompressionParameters, CompressionPrivateKey, EncryptionKeyChoice, NoiseSquashingParameters,
+    ReRandomizationParameters, ShortintKeySwitchingParameters, ShortintParameters,
+    DEFAULT_PARAMETERS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -39,9 +40,21 @@ pub struct Config {
     unchecked: bool,
     /// Dedicated compact public-key parameters and the keyswitch to the blocks
     /// ([`ConfigBuilder::use_dedicated_compact_public_key_parameters`]), checked at
-    /// key generation (not in gpufhe's own format; in TFHE-rs's).
-    #[serde(skip)]
+    /// key generation (not in gpufhe's own format: writing them there is an `Err`;
+    /// TFHE-rs's form carries them).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format"
+    )]
     dedicated_pke: Option<DedicatedPke>,
+    /// How ciphertexts are re-randomized, if enabled
+    /// ([`ConfigBuilder::enable_ciphertext_re_randomization`]); not in gpufhe's own
+    /// format (writing it there is an `Err`; TFHE-rs's form carries it).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::re_randomization_metadata::not_in_own_format"
+    )]
+    re_randomization: Option<ReRandomizationParameters>,
     /// Noise-squashing parameters ([`ConfigBuilder::enable_noise_squashing`]);
     /// not in gpufhe's own format (writing them there is an `Err`; TFHE-rs's form
     /// carries them).
@@ -61,11 +74,13 @@ impl PartialEq for Config {
             self.compression,
             self.dedicated_pke,
             self.noise_squashing,
+            self.re_randomization,
         ) == (
             other.parameters,
             other.compression,
             other.dedicated_pke,
             other.noise_squashing,
+            other.re_randomization,
         )
     }
 }
@@ -88,6 +103,7 @@ impl TryFrom<ConfigParts> for Config {
             unchecked: false,
             dedicated_pke: None,
             noise_squashing: None,
+            re_randomization: None,
         };
         config.check_compression()?;
         Ok(config)
@@ -134,11 +150,62 @@ impl Config {
             self.parameters.check_security()?;
         }
         self.public_key_encryption_parameters()?;
+        self.check_re_randomization()?;
         if let Some(ns) = &self.noise_squashing {
             ns.validate()?;
             ns.check_blocks(&self.parameters)?;
         }
         self.check_compression()
+    }
+
+    /// How ciphertexts are re-randomized, if enabled
+    /// ([`ConfigBuilder::enable_ciphertext_re_randomization`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::ReRandomizationParameters;
+    /// use gpufhe::ConfigBuilder;
+    /// assert_eq!(ConfigBuilder::default().build().re_randomization_parameters(), None);
+    /// let derived = ReRandomizationParameters::DerivedCPKWithoutKeySwitch;
+    /// let config = ConfigBuilder::default().enable_ciphertext_re_randomization(derived).build();
+    /// assert_eq!(config.re_randomization_parameters(), Some(derived));
+    /// ```
+    pub fn re_randomization_parameters(&self) -> Option<ReRandomizationParameters> {
+        self.re_randomization
+    }
+
+    /// This configuration with the re-randomization parameters `parameters`.
+    pub(crate) fn with_re_randomization(
+        self,
+        parameters: Option<ReRandomizationParameters>,
+    ) -> Self {
+        Self {
+            re_randomization: parameters,
+            ..self
+        }
+    }
+
+    /// `Err` unless the re-randomization parameters go with the rest (TFHE-rs
+    /// asserts the same when it builds the configuration): the legacy mode needs
+    /// dedicated compact public-key parameters and a keyswitch to the big key.
+    fn check_re_randomization(&self) -> Result<()> {
+        let Some(ReRandomizationParameters::LegacyDedicatedCPKWithKeySwitch { rerand_ksk_params }) =
+            self.re_randomization
+        else {
+            return Ok(());
+        };
+        if self.dedicated_pke.is_none() {
+            return Err(Error::InvalidParameter(
+                "legacy re-randomization (LegacyDedicatedCPKWithKeySwitch) needs dedicated \
+                 compact public-key parameters (use_dedicated_compact_public_key_parameters)"
+                    .into(),
+            ));
+        }
+        if rerand_ksk_params.destination_key != EncryptionKeyChoice::Big {
+            return Err(Error::InvalidParameter(
+                "re-randomization's keyswitch must target the big (large) key".into(),
+            ));
+        }
+        shortint::check_casting_parameters(&rerand_ksk_params)
     }
 
     /// The noise-squashing parameters, if noise squashing is enabled
@@ -249,6 +316,7 @@ pub struct ConfigBuilder {
     unchecked: bool,
     dedicated_pke: Option<DedicatedPke>,
     noise_squashing: Option<NoiseSquashingParameters>,
+    re_randomization: Option<ReRandomizationParameters>,
 }
 
 impl Default for ConfigBuilder {
@@ -261,6 +329,7 @@ impl Default for ConfigBuilder {
             unchecked: false,
             dedicated_pke: None,
             noise_squashing: None,
+            re_randomization: None,
         }
     }
 }
@@ -304,6 +373,7 @@ impl ConfigBuilder {
             unchecked: true,
             dedicated_pke: None,
             noise_squashing: None,
+            re_randomization: None,
         }
     }
 
@@ -480,6 +550,7 @@ impl ConfigBuilder {
             unchecked: self.unchecked,
             dedicated_pke: self.dedicated_pke,
             noise_squashing: self.noise_squashing,
+            re_randomization: self.re_randomization,
         }
     }
 
@@ -497,6 +568,40 @@ impl ConfigBuilder {
     pub fn enable_noise_squashing(self, parameters: NoiseSquashingParameters) -> Self {
         Self {
             noise_squashing: Some(parameters),
+            ..self
+        }
+    }
+}
+
+impl ConfigBuilder {
+    /// Enables the re-randomization of ciphertexts (as TFHE-rs's method of this
+    /// name): with [`ReRandomizationParameters::DerivedCPKWithoutKeySwitch`] the
+    /// server key holds a compact public key of the computation key; with
+    /// [`ReRandomizationParameters::LegacyDedicatedCPKWithKeySwitch`] (which needs
+    /// [`ConfigBuilder::use_dedicated_compact_public_key_parameters`]) it holds the
+    /// keyswitch from the dedicated key to the big key, and the caller passes the
+    /// dedicated compact public key. Where TFHE-rs panics on parameters that do not
+    /// go together, key generation returns the `Err`
+    /// ([`crate::ClientKey::try_generate`]). See [`crate::ReRandomize`].
+    ///
+    /// ```
+    /// use gpufhe::shortint::parameters::ReRandomizationParameters;
+    /// use gpufhe::shortint::PARAM_KEYSWITCH_TO_BIG_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS;
+    /// use gpufhe::{ClientKey, ConfigBuilder};
+    /// let config = ConfigBuilder::default()
+    ///     .enable_ciphertext_re_randomization(ReRandomizationParameters::DerivedCPKWithoutKeySwitch)
+    ///     .build();
+    /// assert!(config.re_randomization_parameters().is_some());
+    /// // The legacy mode without dedicated public-key parameters: refused.
+    /// let legacy = ConfigBuilder::default().enable_ciphertext_re_randomization(KS);
+    /// assert!(ClientKey::try_generate(legacy).is_err());
+    /// ```
+    pub fn enable_ciphertext_re_randomization(
+        self,
+        parameters: impl Into<ReRandomizationParameters>,
+    ) -> Self {
+        Self {
+            re_randomization: Some(parameters.into()),
             ..self
         }
     }

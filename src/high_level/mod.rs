@@ -140,6 +140,8 @@ pub(crate) mod keys;
 pub(crate) mod lists;
 pub mod prelude;
 mod raw_parts;
+pub(crate) mod re_randomization;
+pub(crate) mod re_randomization_metadata;
 pub(crate) mod seed;
 pub(crate) mod serialization;
 pub(crate) mod squashed;
@@ -193,8 +195,15 @@ pub use lists::expander::Expandable as HlExpandable;
 pub use lists::expander::{CompactCiphertextListExpander, Expandable, ExpandedBlocks};
 pub use lists::kinds::{DataKind, FheTypes};
 pub use raw_parts::{
-    ClientKeyParts, CompressedOprfServerKey, CompressedServerKeyParts, OprfPrivateKey,
-    OprfServerKey, ReRandomizationMetadata, ServerKeyParts, UnsupportedKeyPart,
+    ClientKeyParts, CompressedOprfServerKey, CompressedReRandomizationKey,
+    CompressedReRandomizationKeySwitchingKey, CompressedServerKeyParts, OprfPrivateKey,
+    OprfServerKey, ReRandomizationKey, ReRandomizationKeySwitchingKey, ReRandomizationMetadata,
+    ServerKeyParts, UnsupportedKeyPart,
+};
+pub use re_randomization::{
+    ReRandContextAdd, ReRandomizationContext, ReRandomizationHashAlgo, ReRandomizationMode,
+    ReRandomizationSeed, ReRandomizationSeedGen, ReRandomizationSeedHasher, ReRandomizationSupport,
+    ReRandomize,
 };
 pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;

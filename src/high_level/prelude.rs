@@ -1,6 +1,7 @@
 //! The traits of the high-level API: `use gpufhe::prelude::*;`.
 
 pub use super::array::FheSliceDotProduct;
+pub use super::re_randomization::ReRandomize;
 pub use super::squashed::SquashNoise;
 pub use super::traits::{
     CastFrom, CastInto, DivRem, FheDecrypt, FheEncrypt, FheEq, FheMax, FheMin, FheOrd,

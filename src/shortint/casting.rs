@@ -123,8 +123,20 @@ impl DedicatedCompactPrivateKey {
     /// The casting key from this key to `block`'s keys, its masks drawn from a
     /// seed (TFHE-rs's compressed form); `Err` if the OS random source fails.
     pub(crate) fn compressed_casting_key(&self, block: &ClientKey) -> Result<CompressedCastingKey> {
+        self.compressed_keyswitch_key(block, &self.casting)
+    }
+
+    /// The keyswitching key from this key to `block`'s key of `casting` (the
+    /// casting key with the key's own keyswitch parameters, or re-randomization's
+    /// dedicated keyswitch), seeded.
+    pub(crate) fn compressed_keyswitch_key(
+        &self,
+        block: &ClientKey,
+        casting: &ShortintKeySwitchingParameters,
+    ) -> Result<CompressedCastingKey> {
+        check_casting_parameters(casting)?;
         let p = block.parameters();
-        let (to, noise) = match self.casting.destination_key {
+        let (to, noise) = match casting.destination_key {
             EncryptionKeyChoice::Small => (block.small_lwe_secret_key(), p.lwe_noise_distribution),
             EncryptionKeyChoice::Big => (block.big_lwe_secret_key(), p.glwe_noise_distribution),
         };
@@ -132,13 +144,13 @@ impl DedicatedCompactPrivateKey {
         let ksk = generate_seeded_lwe_keyswitch_key(
             &self.key,
             to,
-            self.casting.ks_base_log,
-            self.casting.ks_level,
+            casting.ks_base_log,
+            casting.ks_level,
             noise,
             CompressionSeed::from_os()?,
             &mut rng,
         )?;
-        CompressedCastingKey::from_parts(ksk, self.casting.destination_key, self.parameters, p)
+        CompressedCastingKey::from_parts(ksk, casting.destination_key, self.parameters, p)
     }
 }
 

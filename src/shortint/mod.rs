@@ -25,6 +25,7 @@ mod oprf;
 pub mod parameters;
 mod pbs_stats;
 mod public_key;
+pub(crate) mod re_randomization;
 mod safety;
 mod seeded;
 mod server_key;
@@ -51,6 +52,9 @@ pub use parameters::*;
 pub(crate) use pbs_stats::count_bootstraps;
 pub use pbs_stats::{pbs_count, reset_pbs_count};
 pub use public_key::{ClassicalPublicKey, CompressedClassicalPublicKey};
+pub use re_randomization::{
+    ReRandomizationHashAlgo, ReRandomizationSeed, ReRandomizationSeedHasher,
+};
 pub use safety::{
     minimal_secure_variance, security_curve_128, MAX_BIG_LWE_DIMENSION, MAX_GLWE_DIMENSION,
     MAX_LWE_DIMENSION, MAX_SERVER_KEY_BYTES,

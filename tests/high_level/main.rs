@@ -35,6 +35,7 @@ mod noise_squashing_default_parameters;
 mod operand_forms;
 mod operations_default_parameters;
 mod oprf_default_parameters;
+mod re_randomization;
 mod serialization;
 mod signed;
 mod signed_bits_and_division;

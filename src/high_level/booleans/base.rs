@@ -34,6 +34,9 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone)]
 pub struct FheBool {
     pub(crate) storage: Storage,
+    /// The bytes a re-randomization context hashes with the value
+    /// ([`crate::ReRandomize`]); results of operations have none.
+    pub(crate) re_randomization_metadata: crate::high_level::ReRandomizationMetadata,
 }
 
 impl std::fmt::Debug for FheBool {
@@ -47,7 +50,39 @@ impl std::fmt::Debug for FheBool {
 
 impl FheBool {
     pub(crate) fn from_storage(storage: Storage) -> Self {
-        Self { storage }
+        Self {
+            storage,
+            re_randomization_metadata: Default::default(),
+        }
+    }
+
+    /// Its re-randomization metadata (TFHE-rs's accessor): bytes that a
+    /// [`crate::ReRandomizationContext`] hashes with the value.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// let mut a = FheBool::encrypt_trivial(true);
+    /// a.re_randomization_metadata_mut().set_data(b"origin");
+    /// assert_eq!(a.re_randomization_metadata().data(), b"origin");
+    /// ```
+    pub fn re_randomization_metadata(&self) -> &crate::high_level::ReRandomizationMetadata {
+        &self.re_randomization_metadata
+    }
+
+    /// Its re-randomization metadata, to change.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheBool;
+    /// let mut a = FheBool::encrypt_trivial(true);
+    /// a.re_randomization_metadata_mut().set_data(b"x");
+    /// assert_eq!(a.re_randomization_metadata().data(), b"x");
+    /// ```
+    pub fn re_randomization_metadata_mut(
+        &mut self,
+    ) -> &mut crate::high_level::ReRandomizationMetadata {
+        &mut self.re_randomization_metadata
     }
 
     /// The value as an input of a circuit.
@@ -212,6 +247,9 @@ impl FheTryTrivialEncrypt<bool> for FheBool {
 /// Writes the key tag and the block (or the value of a trivial encryption).
 impl Serialize for FheBool {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        crate::high_level::re_randomization_metadata::no_metadata_in_own_format(
+            &self.re_randomization_metadata,
+        )?;
         self.storage.serialize(s)
     }
 }

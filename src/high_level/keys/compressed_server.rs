@@ -1,6 +1,7 @@
 //! The compressed server key: seeds and bodies, decompressed to the CPU or to GPUs.
 
 use super::client::{expect_os_randomness, ClientKey};
+use super::re_randomization::{CompressedReRandomizationKey, ReRandomizationKey};
 use super::server::{key_material_accessors, ServerKey};
 use super::tag::KeyTag;
 use crate::error::{Error, Result};
@@ -60,6 +61,14 @@ pub struct CompressedServerKey {
     /// gpufhe's own format (in TFHE-rs's: writing it in gpufhe's is an `Err`).
     #[serde(serialize_with = "crate::high_level::lists::casting::not_dedicated_in_own_format")]
     casting: Option<Arc<shortint::CompressedCastingKey>>,
+    /// The re-randomization key material, when the configuration enables
+    /// re-randomization; not in gpufhe's own format (writing it there is an `Err`;
+    /// TFHE-rs's form carries it).
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::re_randomization_metadata::not_in_own_format"
+    )]
+    re_randomization: Option<Arc<CompressedReRandomizationKey>>,
 }
 
 /// The fields of a [`CompressedServerKey`] as read, before they are checked.
@@ -86,6 +95,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             tfhe_rs_oprf: Default::default(),
             noise_squashing: Default::default(),
             casting: None,
+            re_randomization: None,
         })
     }
 }
@@ -188,6 +198,7 @@ impl CompressedServerKey {
                         .map(Arc::new)
                 })
                 .transpose()?,
+            re_randomization: CompressedReRandomizationKey::new(client_key)?.map(Arc::new),
         };
         if let Some(private) = client_key.noise_squashing_key() {
             let key =
@@ -278,7 +289,8 @@ impl CompressedServerKey {
         self.with_tfhe_rs_oprf(
             self.with_noise_squashing(
                 ServerKey::from_parts(self.tag, self.config, key, compression, config)
-                    .with_casting_key(self.expand_casting()),
+                    .with_casting_key(self.expand_casting())
+                    .with_re_randomization_key(self.expand_re_randomization()?),
             ),
         )
     }
@@ -286,6 +298,30 @@ impl CompressedServerKey {
     /// The casting key of dedicated compact public-key lists, if it has one.
     pub(crate) fn casting_key(&self) -> Option<&Arc<shortint::CompressedCastingKey>> {
         self.casting.as_ref()
+    }
+
+    /// Its re-randomization key material, if it has some.
+    pub(crate) fn re_randomization_key(&self) -> Option<&CompressedReRandomizationKey> {
+        self.re_randomization.as_deref()
+    }
+
+    /// Its re-randomization material with the masks regenerated, if it has some.
+    fn expand_re_randomization(&self) -> Result<Option<Arc<ReRandomizationKey>>> {
+        self.re_randomization
+            .as_ref()
+            .map(|k| k.decompress().map(Arc::new))
+            .transpose()
+    }
+
+    /// This key with the re-randomization key material `key`.
+    pub(crate) fn with_re_randomization_key(
+        self,
+        key: Option<Arc<CompressedReRandomizationKey>>,
+    ) -> Self {
+        Self {
+            re_randomization: key,
+            ..self
+        }
     }
 
     /// The casting key with its masks regenerated, if it has one.
@@ -417,7 +453,8 @@ impl CompressedServerKey {
             self.with_tfhe_rs_oprf(
                 self.with_noise_squashing(
                     ServerKey::from_scheduler(self.tag, self.config, scheduler, compression)
-                        .with_casting_key(self.expand_casting()),
+                        .with_casting_key(self.expand_casting())
+                        .with_re_randomization_key(self.expand_re_randomization()?),
                 ),
             )
         }

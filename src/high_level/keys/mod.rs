@@ -13,6 +13,7 @@ pub(crate) mod generation;
 pub(crate) mod key_switching;
 pub(crate) mod public;
 pub(crate) mod public_forms;
+pub(crate) mod re_randomization;
 pub(crate) mod server;
 pub(crate) mod server_serde;
 pub(crate) mod tag;

@@ -59,6 +59,9 @@ struct ServerKeyInner {
     /// The casting key of dedicated compact public-key lists, if its configuration
     /// has dedicated compact public-key parameters (`lists::casting`).
     casting: OnceLock<Arc<shortint::CastingKey>>,
+    /// The re-randomization key material, when the configuration enables
+    /// re-randomization (`keys::re_randomization`).
+    re_randomization: OnceLock<Arc<super::re_randomization::ReRandomizationKey>>,
 }
 
 impl std::fmt::Debug for ServerKey {
@@ -118,6 +121,7 @@ impl ServerKey {
                 tfhe_rs_oprf: OnceLock::new(),
                 noise_squashing: OnceLock::new(),
                 casting: OnceLock::new(),
+                re_randomization: OnceLock::new(),
             }),
         }
     }
@@ -350,6 +354,25 @@ impl ServerKey {
         self
     }
 
+    /// Its re-randomization key material, if it has some.
+    pub(crate) fn re_randomization_key(
+        &self,
+    ) -> Option<&super::re_randomization::ReRandomizationKey> {
+        self.inner.re_randomization.get().map(|k| &**k)
+    }
+
+    /// This key with the re-randomization key material `key` (`None`: unchanged).
+    pub(crate) fn with_re_randomization_key(
+        self,
+        key: Option<Arc<super::re_randomization::ReRandomizationKey>>,
+    ) -> Self {
+        if let Some(key) = key {
+            // A key just built: the lock is empty.
+            let _ = self.inner.re_randomization.set(key);
+        }
+        self
+    }
+
     pub(crate) fn scheduler(&self) -> &Scheduler {
         &self.inner.scheduler
     }
@@ -460,11 +483,13 @@ macro_rules! key_material_accessors {
                 false
             }
 
-            /// Whether it holds a re-randomization key: always `false` (not
-            /// supported).
+            /// Whether it holds re-randomization key material: whether its
+            /// configuration enables re-randomization
+            /// ([`crate::ConfigBuilder::enable_ciphertext_re_randomization`]).
             ///
             /// ```
             #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
+            /// use gpufhe::shortint::parameters::ReRandomizationParameters;
             /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
             /// # let config = gpufhe::ConfigBuilder::default()
             /// #     .with_insecure_custom_parameters(TEST_PARAMS)
@@ -472,9 +497,13 @@ macro_rules! key_material_accessors {
             /// let client_key = ClientKey::generate(config);
             #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
             /// assert!(!key.has_re_randomization_key());
+            /// let derived = ReRandomizationParameters::DerivedCPKWithoutKeySwitch;
+            /// let client_key = ClientKey::generate(config.enable_ciphertext_re_randomization(derived));
+            #[doc = concat!("let key = ", stringify!($key), "::new(&client_key);")]
+            /// assert!(key.has_re_randomization_key());
             /// ```
             pub fn has_re_randomization_key(&self) -> bool {
-                false
+                self.re_randomization_key().is_some()
             }
 
             /// Whether it holds a dedicated OPRF key: always `false` (random values

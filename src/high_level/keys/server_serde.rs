@@ -34,6 +34,9 @@ impl Serialize for ServerKey {
         if self.casting_key().is_some() {
             return Err(crate::high_level::lists::casting::dedicated_in_own_format());
         }
+        if self.re_randomization_key().is_some() {
+            return Err(crate::high_level::re_randomization_metadata::in_own_format());
+        }
         ServerKeyRef {
             tag: self.tag(),
             config: self.config(),

@@ -8,7 +8,7 @@ use crate::high_level::config::check_private_key;
 use crate::high_level::internals::expect_op;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::ClientKey;
-use crate::shortint::{self, CompressionPrivateKey};
+use crate::shortint::{self, CompressionPrivateKey, ReRandomizationParameters};
 
 /// TFHE-rs's dedicated OPRF secret key, a part of the client keys read from
 /// TFHE-rs's data. gpufhe's pseudo-random values need no key: it is kept, opaque,
@@ -35,7 +35,7 @@ pub type ClientKeyParts = (
     Option<CompressionPrivateKey>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
+    Option<ReRandomizationParameters>,
     Option<OprfPrivateKey>,
     Option<UnsupportedKeyPart>,
     KeyTag,
@@ -102,7 +102,7 @@ impl ClientKey {
             compression,
             None,
             None,
-            None,
+            self.config().re_randomization_parameters(),
             oprf,
             None,
             self.tag(),
@@ -137,7 +137,7 @@ impl ClientKey {
         compression_key: Option<CompressionPrivateKey>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_parameters: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_parameters: Option<ReRandomizationParameters>,
         oprf_private_key: Option<OprfPrivateKey>,
         transciphering_private_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -184,7 +184,7 @@ impl ClientKey {
         compression_key: Option<CompressionPrivateKey>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_parameters: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_parameters: Option<ReRandomizationParameters>,
         oprf_private_key: Option<OprfPrivateKey>,
         transciphering_private_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -194,7 +194,6 @@ impl ClientKey {
             dedicated_compact_private_key,
             noise_squashing_key,
             noise_squashing_compression_key,
-            cpk_re_randomization_parameters,
             transciphering_private_key,
         );
         let key = key.into_raw_parts();
@@ -202,7 +201,10 @@ impl ClientKey {
         if let Some(c) = &compression {
             c.validate(key.parameters())?;
         }
-        let config = key_config(*key.parameters(), compression.as_ref())?;
+        let config = key_config(*key.parameters(), compression.as_ref())?
+            .with_re_randomization(cpk_re_randomization_parameters);
+        // The legacy mode needs the dedicated private key, not among the parts.
+        config.check()?;
         check_private_key(&config, compression_key.as_ref())?;
         Ok(ClientKey::with_tfhe_rs_oprf_key(
             config,

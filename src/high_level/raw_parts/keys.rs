@@ -1,6 +1,7 @@
 //! The server keys' raw parts: [`ServerKey`] and [`CompressedServerKey`] taken
 //! apart into TFHE-rs 1.8's parts, in TFHE-rs's order, and put back together.
 
+use super::re_randomization::{CompressedReRandomizationKey, ReRandomizationKey};
 use crate::error::Result;
 use crate::high_level::config::{check_expanded_keys, Config};
 use crate::high_level::internals::expect_op;
@@ -15,9 +16,9 @@ use crate::shortint::{
 };
 use std::sync::Arc;
 
-/// A part of TFHE-rs's keys that gpufhe does not hold (the compact public key's
-/// keyswitching material and dedicated private key, TFHE-rs's separate
-/// decompression key, the noise squashing keys, re-randomization, transciphering).
+/// A part of TFHE-rs's keys that gpufhe does not hold (the client key's dedicated
+/// compact private key, TFHE-rs's separate decompression key, the noise squashing
+/// keys, transciphering).
 /// It has no value: that part of [`ServerKey::into_raw_parts`] (and of the other
 /// keys' `into_raw_parts`) is always `None`, and [`ServerKey::from_raw_parts`]
 /// takes only `None` there.
@@ -38,12 +39,12 @@ pub struct OprfServerKey {
 /// re-randomization key, the OPRF key, the transciphering key and the tag.
 pub type ServerKeyParts = (
     crate::integer::ServerKey,
-    Option<UnsupportedKeyPart>,
+    Option<shortint::CastingKey>,
     Option<CompressionKeys>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
+    Option<ReRandomizationKey>,
     Option<OprfServerKey>,
     Option<UnsupportedKeyPart>,
     KeyTag,
@@ -61,12 +62,12 @@ pub struct CompressedOprfServerKey {
 /// [`ServerKeyParts`], in their seeded forms).
 pub type CompressedServerKeyParts = (
     crate::integer::CompressedServerKey,
-    Option<UnsupportedKeyPart>,
+    Option<shortint::CompressedCastingKey>,
     Option<CompressedCompressionKeys>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
     Option<UnsupportedKeyPart>,
-    Option<UnsupportedKeyPart>,
+    Option<CompressedReRandomizationKey>,
     Option<CompressedOprfServerKey>,
     Option<UnsupportedKeyPart>,
     KeyTag,
@@ -86,10 +87,22 @@ pub(super) fn key_config(
     .build())
 }
 
+/// `Err` unless a casting key of the dedicated parameters `pke` casts to blocks of
+/// `block` (the same moduli, a power-of-two encryption dimension).
+fn check_casting(
+    pke: &shortint::CompactPublicKeyEncryptionParameters,
+    block: &ShortintParameters,
+) -> Result<()> {
+    pke.carrier(block).map(|_| ())
+}
+
 impl ServerKey {
     /// The key's parts, in TFHE-rs's order ([`ServerKeyParts`]): the integer
     /// key (the block key, on the CPU: a key that computes on GPUs gives its host
-    /// key), `None` for the parts gpufhe does not hold ([`UnsupportedKeyPart`]),
+    /// key), the casting key of dedicated compact lists (gpufhe's
+    /// `shortint::CastingKey`, where TFHE-rs has its keyswitching key material) and
+    /// the re-randomization key if it has them, `None` for the parts gpufhe does
+    /// not hold ([`UnsupportedKeyPart`]),
     /// gpufhe's compression keys in the third place (they hold both directions:
     /// the fourth place, TFHE-rs's decompression key, is `None`), TFHE-rs's OPRF key
     /// if the key was read from TFHE-rs's data, and the tag.
@@ -117,14 +130,17 @@ impl ServerKey {
         let oprf = self.tfhe_rs_oprf().get().map(|key| OprfServerKey {
             key: Arc::clone(key),
         });
+        let rerand = self
+            .re_randomization_key()
+            .map(|m| super::re_randomization::to_raw(m, self.tag()));
         (
             key,
-            None,
+            self.casting_key().cloned(),
             compression,
             None,
             None,
             None,
-            None,
+            rerand,
             oprf,
             None,
             self.tag(),
@@ -159,12 +175,12 @@ impl ServerKey {
     #[track_caller]
     pub fn from_raw_parts(
         key: crate::integer::ServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CastingKey>,
         compression_key: Option<CompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<ReRandomizationKey>,
         oprf_key: Option<OprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -210,26 +226,30 @@ impl ServerKey {
     #[allow(clippy::too_many_arguments)]
     pub fn try_from_raw_parts(
         key: crate::integer::ServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CastingKey>,
         compression_key: Option<CompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<ReRandomizationKey>,
         oprf_key: Option<OprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
     ) -> Result<Self> {
         // The parts gpufhe does not hold have no value: they are all `None`.
         let _ = (
-            cpk_key_switching_key_material,
             decompression_key,
             noise_squashing_key,
             noise_squashing_compression_key,
-            cpk_re_randomization_key,
             transciphering_key,
         );
         let key: shortint::ServerKey = key.into_raw_parts();
+        let rerand = cpk_re_randomization_key
+            .map(|r| super::re_randomization::from_raw(r, key.parameters()).map(Arc::new))
+            .transpose()?;
+        let casting = cpk_key_switching_key_material
+            .map(|k| check_casting(k.parameters(), key.parameters()).map(|()| Arc::new(k)))
+            .transpose()?;
         let config = key_config(
             *key.parameters(),
             compression_key.as_ref().map(CompressionKeys::parameters),
@@ -245,7 +265,9 @@ impl ServerKey {
         if let Some(oprf) = oprf_key {
             let _ = server_key.tfhe_rs_oprf().set(oprf.key);
         }
-        Ok(server_key)
+        Ok(server_key
+            .with_casting_key(casting)
+            .with_re_randomization_key(rerand))
     }
 }
 
@@ -283,14 +305,17 @@ impl CompressedServerKey {
             });
         let tag = self.tag();
         let key = crate::integer::CompressedServerKey::from_raw_parts(self.shortint_key().clone());
+        let rerand = self
+            .re_randomization_key()
+            .map(|m| super::re_randomization::compressed_to_raw(m, tag));
         (
             key,
-            None,
+            self.casting_key().map(|k| (**k).clone()),
             compression,
             None,
             None,
             None,
-            None,
+            rerand,
             oprf,
             None,
             tag,
@@ -322,12 +347,12 @@ impl CompressedServerKey {
     #[track_caller]
     pub fn from_raw_parts(
         integer_key: crate::integer::CompressedServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CompressedCastingKey>,
         compression_key: Option<CompressedCompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<CompressedReRandomizationKey>,
         oprf_key: Option<CompressedOprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
@@ -373,26 +398,32 @@ impl CompressedServerKey {
     #[allow(clippy::too_many_arguments)]
     pub fn try_from_raw_parts(
         integer_key: crate::integer::CompressedServerKey,
-        cpk_key_switching_key_material: Option<UnsupportedKeyPart>,
+        cpk_key_switching_key_material: Option<shortint::CompressedCastingKey>,
         compression_key: Option<CompressedCompressionKeys>,
         decompression_key: Option<UnsupportedKeyPart>,
         noise_squashing_key: Option<UnsupportedKeyPart>,
         noise_squashing_compression_key: Option<UnsupportedKeyPart>,
-        cpk_re_randomization_key: Option<UnsupportedKeyPart>,
+        cpk_re_randomization_key: Option<CompressedReRandomizationKey>,
         oprf_key: Option<CompressedOprfServerKey>,
         transciphering_key: Option<UnsupportedKeyPart>,
         tag: KeyTag,
     ) -> Result<Self> {
         // The parts gpufhe does not hold have no value: they are all `None`.
         let _ = (
-            cpk_key_switching_key_material,
             decompression_key,
             noise_squashing_key,
             noise_squashing_compression_key,
-            cpk_re_randomization_key,
             transciphering_key,
         );
         let key: shortint::CompressedServerKey = integer_key.into_raw_parts();
+        let rerand = cpk_re_randomization_key
+            .map(|r| {
+                super::re_randomization::compressed_from_raw(r, key.parameters()).map(Arc::new)
+            })
+            .transpose()?;
+        let casting = cpk_key_switching_key_material
+            .map(|k| check_casting(k.parameters(), key.parameters()).map(|()| Arc::new(k)))
+            .transpose()?;
         let config = key_config(
             *key.parameters(),
             compression_key
@@ -400,7 +431,9 @@ impl CompressedServerKey {
                 .map(CompressedCompressionKeys::parameters),
         )?;
         let compressed =
-            CompressedServerKey::from_parts_with_compression(tag, config, key, compression_key)?;
+            CompressedServerKey::from_parts_with_compression(tag, config, key, compression_key)?
+                .with_casting_key(casting)
+                .with_re_randomization_key(rerand);
         if let Some(oprf) = oprf_key {
             let _ = compressed.tfhe_rs_oprf().set(oprf.key);
         }

@@ -19,57 +19,22 @@ use crate::shortint::Ciphertext;
 
 mod client_key;
 mod keys;
+mod re_randomization;
 
+pub use crate::high_level::re_randomization_metadata::ReRandomizationMetadata;
 pub use client_key::{ClientKeyParts, OprfPrivateKey};
 pub use keys::{
     CompressedOprfServerKey, CompressedServerKeyParts, OprfServerKey, ServerKeyParts,
     UnsupportedKeyPart,
 };
-
-/// The re-randomization metadata of a value, a part of TFHE-rs's values (bytes that
-/// TFHE-rs's re-randomization of ciphertexts takes into account). gpufhe does not
-/// re-randomize ciphertexts and its values carry no metadata: `into_raw_parts`
-/// returns empty metadata and `from_raw_parts` does not keep what it is given (as
-/// gpufhe does not keep the metadata of TFHE-rs's values it reads).
-///
-/// ```
-/// use gpufhe::ReRandomizationMetadata;
-/// let metadata = ReRandomizationMetadata::new(b"context");
-/// assert_eq!(metadata.data(), b"context");
-/// assert!(ReRandomizationMetadata::default().data().is_empty());
-/// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
-pub struct ReRandomizationMetadata {
-    data: Vec<u8>,
-}
-
-impl ReRandomizationMetadata {
-    /// Metadata holding `data`.
-    ///
-    /// ```
-    /// use gpufhe::ReRandomizationMetadata;
-    /// assert_eq!(ReRandomizationMetadata::new(&[1, 2]).data(), &[1, 2]);
-    /// ```
-    pub fn new(data: &[u8]) -> Self {
-        Self {
-            data: data.to_vec(),
-        }
-    }
-
-    /// The bytes.
-    ///
-    /// ```
-    /// use gpufhe::ReRandomizationMetadata;
-    /// assert_eq!(ReRandomizationMetadata::new(b"x").data(), b"x");
-    /// ```
-    pub fn data(&self) -> &[u8] {
-        &self.data
-    }
-}
+pub use re_randomization::{
+    CompressedReRandomizationKey, CompressedReRandomizationKeySwitchingKey, ReRandomizationKey,
+    ReRandomizationKeySwitchingKey,
+};
 
 impl<Id: FheUintId> FheUint<Id> {
     /// The value's parts, as in TFHE-rs: its blocks, its width, the tag of its key
-    /// and its (empty) re-randomization metadata. The blocks are copied to the CPU
+    /// and its re-randomization metadata. The blocks are copied to the CPU
     /// if the value is on a GPU; a trivial value becomes trivial blocks (noise
     /// level 0) of the current server key's parameters (else the default ones)
     /// under [`KeyTag`] 0. Panics if a GPU fails ([`Self::try_into_raw_parts`]
@@ -117,14 +82,14 @@ impl<Id: FheUintId> FheUint<Id> {
             RadixCiphertext::from(blocks),
             Id::default(),
             tag,
-            ReRandomizationMetadata::default(),
+            self.re_randomization_metadata,
         ))
     }
 
     /// The value of these parts (TFHE-rs's order). The blocks must make an
     /// `Id::BITS`-bit value: as many as the width needs, with the same moduli and
     /// LWE size, clean (carries empty, noise level at most 1); blocks that are all
-    /// trivial make a trivial value. gpufhe keeps no re-randomization metadata.
+    /// trivial make a trivial value, with the metadata given.
     /// TFHE-rs takes the parts on trust; gpufhe panics with the reason on parts
     /// that do not make a value ([`Self::try_from_raw_parts`] returns it). The
     /// blocks' parameters are checked against the server key by each operation.
@@ -180,21 +145,18 @@ impl<Id: FheUintId> FheUint<Id> {
         ciphertext: RadixCiphertext,
         _id: Id,
         tag: KeyTag,
-        _re_randomization_metadata: ReRandomizationMetadata,
+        re_randomization_metadata: ReRandomizationMetadata,
     ) -> Result<Self> {
         let blocks = ciphertext.into_blocks();
-        Ok(Self::from_storage(storage_from_blocks(
-            blocks,
-            tag,
-            Id::BITS,
-            None,
-        )?))
+        let mut value = Self::from_storage(storage_from_blocks(blocks, tag, Id::BITS, None)?);
+        *value.re_randomization_metadata_mut() = re_randomization_metadata;
+        Ok(value)
     }
 }
 
 impl<Id: FheIntId> FheInt<Id> {
     /// The value's parts, as in TFHE-rs: its blocks (two's complement), its width,
-    /// the tag of its key and its (empty) re-randomization metadata; as
+    /// the tag of its key and its re-randomization metadata; as
     /// [`FheUint::into_raw_parts`] (copied to the CPU, trivial blocks for a trivial
     /// value, a panic if a GPU fails: [`Self::try_into_raw_parts`] returns it).
     ///
@@ -237,7 +199,7 @@ impl<Id: FheIntId> FheInt<Id> {
             SignedRadixCiphertext::from(blocks),
             Id::default(),
             tag,
-            ReRandomizationMetadata::default(),
+            self.inner.re_randomization_metadata,
         ))
     }
 
@@ -294,15 +256,12 @@ impl<Id: FheIntId> FheInt<Id> {
         ciphertext: SignedRadixCiphertext,
         _id: Id,
         tag: KeyTag,
-        _re_randomization_metadata: ReRandomizationMetadata,
+        re_randomization_metadata: ReRandomizationMetadata,
     ) -> Result<Self> {
         let blocks = ciphertext.into_blocks();
-        Ok(Self::from_storage(storage_from_blocks(
-            blocks,
-            tag,
-            Self::bits(),
-            None,
-        )?))
+        let mut value = Self::from_storage(storage_from_blocks(blocks, tag, Self::bits(), None)?);
+        *value.re_randomization_metadata_mut() = re_randomization_metadata;
+        Ok(value)
     }
 }
 

@@ -60,7 +60,11 @@ impl TfheRsForm for ClientKey {
                     .map(TfheRsForm::to_wire)
                     .transpose()?,
                 noise_squashing_compression_private_key: None,
-                cpk_re_randomization_params: None,
+                cpk_re_randomization_params: self
+                    .config()
+                    .re_randomization_parameters()
+                    .as_ref()
+                    .map(super::re_randomization::parameters_to_wire),
                 dedicated_oprf_private_key: oprf,
                 transciphering_private_key: None,
             },
@@ -125,6 +129,12 @@ impl TfheRsForm for ClientKey {
                 *d.parameters(),
                 *d.casting_parameters(),
             )),
+        };
+        let builder = match &hl.cpk_re_randomization_params {
+            None => builder,
+            Some(r) => builder.enable_ciphertext_re_randomization(
+                super::re_randomization::parameters_from_wire(r),
+            ),
         };
         let config = match &noise_squashing {
             None => builder,

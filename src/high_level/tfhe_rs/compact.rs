@@ -104,54 +104,71 @@ impl TfheRsForm for CompactPublicKey {
     type Wire = WireKey;
 
     fn to_wire(&self) -> Result<WireKey> {
-        let p = self.key.parameters();
-        check_one_polynomial(p, "compact public key")?;
-        let n = p.polynomial_size.0;
-        let (mask, body) = self.key.words().split_at(n);
-        let mut data = times_minus_x(&sigma(mask));
-        data.extend(sigma(body));
         Ok(WireKey {
             key: HlCompactPublicKeyInner {
-                key: IntegerCompactPublicKey {
-                    key: ShortintKey {
-                        key: LweCompactPublicKey {
-                            glwe_ciphertext: GlweCiphertext {
-                                data,
-                                polynomial_size: PolynomialSize(n),
-                                ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                            },
-                        },
-                        parameters: pke_to_wire(&self.parameters()),
-                    },
-                },
+                key: integer_key_to_wire(&self.key, &self.parameters())?,
             },
             tag: tag_to_wire(self.tag),
         })
     }
 
     fn from_wire(wire: WireKey) -> Result<Self> {
-        let key = wire.key.key.key;
-        let e = &key.parameters;
-        let (p, dedicated) = key_parameters(e, "compact public key")?;
-        let glwe = key.key.glwe_ciphertext;
-        glwe.ciphertext_modulus
-            .check_native_u64("compact public key")?;
-        let n = e.encryption_lwe_dimension.0;
-        check_eq(
-            "polynomial size of the compact public key",
-            n,
-            glwe.polynomial_size.0,
-        )?;
-        check_eq("words of the compact public key", 2 * n, glwe.data.len())?;
-        let (a, b) = glwe.data.split_at(n);
-        let mut data = sigma(&divided_by_minus_x(a));
-        data.extend(sigma(b));
+        let key = wire.key.key;
+        let (p, dedicated) = key_parameters(&key.key.parameters, "compact public key")?;
         Ok(CompactPublicKey {
             tag: tag_from_wire(&wire.tag),
-            key: shortint::CompactPublicKey::from_parts(p, data)?,
+            key: integer_key_from_wire(key, p)?,
             dedicated,
         })
     }
+}
+
+/// TFHE-rs's form of a compact public key (encrypting with `pke`).
+pub(super) fn integer_key_to_wire(
+    key: &shortint::CompactPublicKey,
+    pke: &Pke,
+) -> Result<IntegerCompactPublicKey> {
+    let p = key.parameters();
+    check_one_polynomial(p, "compact public key")?;
+    let n = p.polynomial_size.0;
+    let (mask, body) = key.words().split_at(n);
+    let mut data = times_minus_x(&sigma(mask));
+    data.extend(sigma(body));
+    Ok(IntegerCompactPublicKey {
+        key: ShortintKey {
+            key: LweCompactPublicKey {
+                glwe_ciphertext: GlweCiphertext {
+                    data,
+                    polynomial_size: PolynomialSize(n),
+                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                },
+            },
+            parameters: pke_to_wire(pke),
+        },
+    })
+}
+
+/// The compact public key of TFHE-rs's form, held with the parameters `p` (its
+/// carrier: one polynomial of the encryption dimension).
+pub(super) fn integer_key_from_wire(
+    key: IntegerCompactPublicKey,
+    p: ShortintParameters,
+) -> Result<shortint::CompactPublicKey> {
+    let key = key.key;
+    let glwe = key.key.glwe_ciphertext;
+    glwe.ciphertext_modulus
+        .check_native_u64("compact public key")?;
+    let n = key.parameters.encryption_lwe_dimension.0;
+    check_eq(
+        "polynomial size of the compact public key",
+        n,
+        glwe.polynomial_size.0,
+    )?;
+    check_eq("words of the compact public key", 2 * n, glwe.data.len())?;
+    let (a, b) = glwe.data.split_at(n);
+    let mut data = sigma(&divided_by_minus_x(a));
+    data.extend(sigma(b));
+    shortint::CompactPublicKey::from_parts(p, data)
 }
 
 /// TFHE-rs's kind of a value: its block count.
@@ -328,49 +345,66 @@ impl TfheRsForm for CompressedCompactPublicKey {
     type Wire = WireCompressedKey;
 
     fn to_wire(&self) -> Result<WireCompressedKey> {
-        let p = self.key.parameters();
-        check_one_polynomial(p, "compressed compact public key")?;
         Ok(WireCompressedKey {
             key: HlCompressedCompactPublicKeyInner {
-                key: IntegerCompressedCompactPublicKey {
-                    key: ShortintCompressedKey {
-                        key: SeededLweCompactPublicKey {
-                            seeded_glwe_ciphertext: SeededGlweCiphertext {
-                                data: self.key.body().to_vec(),
-                                glwe_size: GlweSize(2),
-                                compression_seed: seed_to_wire(self.key.seed()),
-                                ciphertext_modulus: CiphertextModulus::NATIVE_U64,
-                            },
-                        },
-                        parameters: pke_to_wire(&self.parameters()),
-                    },
-                },
+                key: integer_compressed_key_to_wire(&self.key, &self.parameters())?,
             },
             tag: tag_to_wire(self.tag),
         })
     }
 
     fn from_wire(wire: WireCompressedKey) -> Result<Self> {
-        let key = wire.key.key.key;
-        let e = &key.parameters;
-        let (p, dedicated) = key_parameters(e, "compressed compact public key")?;
-        let glwe = key.key.seeded_glwe_ciphertext;
-        glwe.ciphertext_modulus
-            .check_native_u64("compressed compact public key")?;
-        check_eq("GLWE size of the compact public key", 2, glwe.glwe_size.0)?;
-        let n = e.encryption_lwe_dimension.0;
-        check_eq(
-            "words of the compressed compact public key",
-            n,
-            glwe.data.len(),
-        )?;
-        let seed = seed_from_wire(&glwe.compression_seed)?;
+        let key = wire.key.key;
+        let what = "compressed compact public key";
+        let (p, dedicated) = key_parameters(&key.key.parameters, what)?;
         Ok(CompressedCompactPublicKey {
             tag: tag_from_wire(&wire.tag),
-            key: shortint::CompressedCompactPublicKey::from_parts(p, seed, glwe.data)?,
+            key: integer_compressed_key_from_wire(key, p)?,
             dedicated,
         })
     }
+}
+
+/// TFHE-rs's form of a compressed compact public key (encrypting with `pke`).
+pub(super) fn integer_compressed_key_to_wire(
+    key: &shortint::CompressedCompactPublicKey,
+    pke: &Pke,
+) -> Result<IntegerCompressedCompactPublicKey> {
+    check_one_polynomial(key.parameters(), "compressed compact public key")?;
+    Ok(IntegerCompressedCompactPublicKey {
+        key: ShortintCompressedKey {
+            key: SeededLweCompactPublicKey {
+                seeded_glwe_ciphertext: SeededGlweCiphertext {
+                    data: key.body().to_vec(),
+                    glwe_size: GlweSize(2),
+                    compression_seed: seed_to_wire(key.seed()),
+                    ciphertext_modulus: CiphertextModulus::NATIVE_U64,
+                },
+            },
+            parameters: pke_to_wire(pke),
+        },
+    })
+}
+
+/// The compressed compact public key of TFHE-rs's form, held with the parameters
+/// `p` (its carrier).
+pub(super) fn integer_compressed_key_from_wire(
+    key: IntegerCompressedCompactPublicKey,
+    p: ShortintParameters,
+) -> Result<shortint::CompressedCompactPublicKey> {
+    let key = key.key;
+    let glwe = key.key.seeded_glwe_ciphertext;
+    glwe.ciphertext_modulus
+        .check_native_u64("compressed compact public key")?;
+    check_eq("GLWE size of the compact public key", 2, glwe.glwe_size.0)?;
+    let n = key.parameters.encryption_lwe_dimension.0;
+    check_eq(
+        "words of the compressed compact public key",
+        n,
+        glwe.data.len(),
+    )?;
+    let seed = seed_from_wire(&glwe.compression_seed)?;
+    shortint::CompressedCompactPublicKey::from_parts(p, seed, glwe.data)
 }
 
 versionize_through_wire!(

@@ -32,7 +32,10 @@ impl TfheRsForm for Config {
                     .noise_squashing_parameters()
                     .map(super::squashed::noise_squashing_parameters_to_wire),
                 noise_squashing_compression_parameters: None,
-                cpk_re_randomization_params: None,
+                cpk_re_randomization_params: self
+                    .re_randomization_parameters()
+                    .as_ref()
+                    .map(super::re_randomization::parameters_to_wire),
                 dedicated_oprf_key: true,
                 transciphering_parameters: None,
             },
@@ -61,6 +64,12 @@ impl TfheRsForm for Config {
                 pke_from_wire(pke, "configuration")?,
                 ks_from_wire(ks),
             )),
+        };
+        let builder = match &wire.inner.cpk_re_randomization_params {
+            None => builder,
+            Some(r) => builder.enable_ciphertext_re_randomization(
+                super::re_randomization::parameters_from_wire(r),
+            ),
         };
         Ok(match &wire.inner.noise_squashing_parameters {
             None => builder,

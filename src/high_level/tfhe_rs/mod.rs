@@ -25,6 +25,7 @@ mod multi_bit;
 mod oprf;
 mod parameters;
 mod public_key;
+mod re_randomization;
 pub(crate) mod safe;
 mod server_key;
 mod squashed;

@@ -301,7 +301,10 @@ impl TfheRsForm for ServerKey {
                 decompression_key,
                 noise_squashing_key: None,
                 noise_squashing_compression_key: None,
-                cpk_re_randomization_key: None,
+                cpk_re_randomization_key: self
+                    .re_randomization_key()
+                    .map(|k| super::re_randomization::key_to_wire(k, self.config().parameters()))
+                    .transpose()?,
                 oprf_key: self.tfhe_rs_oprf().get().map(|k| (**k).clone()),
                 transciphering_key: None,
             },
@@ -316,13 +319,18 @@ impl TfheRsForm for ServerKey {
             .cpk_key_switching_key_material
             .map(|m| super::dedicated::casting_key_from_wire(m, host.parameters()).map(Arc::new))
             .transpose()?;
+        let re_randomization = hl
+            .cpk_re_randomization_key
+            .map(|w| super::re_randomization::key_from_wire(w, host.parameters()).map(Arc::new))
+            .transpose()?;
         let compression = compression_keys_from_wire(
             hl.compression_key,
             hl.decompression_key,
             host.parameters(),
         )?;
         let key = server_key_with_compression(tag_from_wire(&wire.tag), host, compression)?
-            .with_casting_key(casting);
+            .with_casting_key(casting)
+            .with_re_randomization_key(re_randomization);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -577,7 +585,10 @@ impl TfheRsForm for CompressedServerKey {
                 decompression_key,
                 noise_squashing_key: None,
                 noise_squashing_compression_key: None,
-                cpk_re_randomization_key: None,
+                cpk_re_randomization_key: self
+                    .re_randomization_key()
+                    .map(|k| super::re_randomization::compressed_key_to_wire(k, &p))
+                    .transpose()?,
                 oprf_key: self.tfhe_rs_oprf().get().map(|k| (**k).clone()),
                 transciphering_key: None,
             },
@@ -663,6 +674,10 @@ impl TfheRsForm for CompressedServerKey {
             .cpk_key_switching_key_material
             .map(|m| super::dedicated::compressed_casting_key_from_wire(m, &p).map(Arc::new))
             .transpose()?;
+        let re_randomization = hl
+            .cpk_re_randomization_key
+            .map(|w| super::re_randomization::compressed_key_from_wire(w, &p).map(Arc::new))
+            .transpose()?;
         let compression =
             compressed_compression_keys_from_wire(hl.compression_key, hl.decompression_key, &p)?;
         let mut config = ConfigBuilder::default().with_insecure_custom_parameters(p)?;
@@ -675,7 +690,8 @@ impl TfheRsForm for CompressedServerKey {
             seeded,
             compression,
         )?
-        .with_casting_key(casting);
+        .with_casting_key(casting)
+        .with_re_randomization_key(re_randomization);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }

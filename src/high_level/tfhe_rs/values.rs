@@ -153,18 +153,15 @@ impl<Id: FheUintId> TfheRsForm for FheUint<Id> {
         Ok(WireFheUint {
             ciphertext: InnerRadix(RadixCiphertext { blocks }),
             tag,
-            re_randomization_metadata: ReRandomizationMetadata::default(),
+            re_randomization_metadata: metadata_to_wire(&self.re_randomization_metadata),
         })
     }
 
     fn from_wire(wire: WireFheUint) -> Result<Self> {
         let blocks = wire.ciphertext.0.blocks;
-        Ok(Self::from_storage(storage_from_wire(
-            blocks,
-            &wire.tag,
-            Id::BITS,
-            None,
-        )?))
+        let mut value = Self::from_storage(storage_from_wire(blocks, &wire.tag, Id::BITS, None)?);
+        value.re_randomization_metadata = metadata_from_wire(wire.re_randomization_metadata);
+        Ok(value)
     }
 }
 
@@ -176,18 +173,16 @@ impl<Id: FheIntId> TfheRsForm for FheInt<Id> {
         Ok(WireFheInt {
             ciphertext: InnerRadix(RadixCiphertext { blocks }),
             tag,
-            re_randomization_metadata: ReRandomizationMetadata::default(),
+            re_randomization_metadata: metadata_to_wire(self.re_randomization_metadata()),
         })
     }
 
     fn from_wire(wire: WireFheInt) -> Result<Self> {
         let blocks = wire.ciphertext.0.blocks;
-        Ok(Self::from_storage(storage_from_wire(
-            blocks,
-            &wire.tag,
-            Self::bits(),
-            None,
-        )?))
+        let storage = storage_from_wire(blocks, &wire.tag, Self::bits(), None)?;
+        let mut value = Self::from_storage(storage);
+        *value.re_randomization_metadata_mut() = metadata_from_wire(wire.re_randomization_metadata);
+        Ok(value)
     }
 }
 
@@ -203,19 +198,32 @@ impl TfheRsForm for FheBool {
         Ok(WireFheBool {
             ciphertext: InnerBoolean(BooleanBlock(block)),
             tag,
-            re_randomization_metadata: ReRandomizationMetadata::default(),
+            re_randomization_metadata: metadata_to_wire(&self.re_randomization_metadata),
         })
     }
 
     fn from_wire(wire: WireFheBool) -> Result<Self> {
         let block = wire.ciphertext.0 .0;
-        Ok(Self::from_storage(storage_from_wire(
-            vec![block],
-            &wire.tag,
-            1,
-            Some(1),
-        )?))
+        let mut value = Self::from_storage(storage_from_wire(vec![block], &wire.tag, 1, Some(1))?);
+        value.re_randomization_metadata = metadata_from_wire(wire.re_randomization_metadata);
+        Ok(value)
     }
+}
+
+/// TFHE-rs's form of a value's re-randomization metadata.
+pub(crate) fn metadata_to_wire(
+    metadata: &crate::high_level::ReRandomizationMetadata,
+) -> ReRandomizationMetadata {
+    ReRandomizationMetadata {
+        inner: metadata.data().to_vec(),
+    }
+}
+
+/// The re-randomization metadata of TFHE-rs's form.
+pub(crate) fn metadata_from_wire(
+    wire: ReRandomizationMetadata,
+) -> crate::high_level::ReRandomizationMetadata {
+    crate::high_level::ReRandomizationMetadata::new(&wire.inner)
 }
 
 versionize_through_wire!("high_level_api::FheUint", WireFheUint, [Id: FheUintId] FheUint<Id>);

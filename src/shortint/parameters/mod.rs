@@ -10,6 +10,7 @@ mod block;
 mod compact_pke;
 mod multi_bit;
 mod names;
+mod re_randomization;
 
 pub use super::compression::{
     CompressionParameters,
@@ -38,3 +39,4 @@ pub use names::{
     AtomicPatternParameters, CarryModulus, ClassicPBSParameters, MessageModulus,
     MultiBitPBSParameters, PBSParameters,
 };
+pub use re_randomization::ReRandomizationParameters;

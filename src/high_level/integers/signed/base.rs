@@ -168,6 +168,35 @@ impl<Id: FheIntId> FheInt<Id> {
         Self::from_inner(FheUint::from_storage(storage))
     }
 
+    /// Its re-randomization metadata (TFHE-rs's accessor): bytes that a
+    /// [`crate::ReRandomizationContext`] hashes with the value.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// let mut a = FheInt8::encrypt_trivial(-3i8);
+    /// a.re_randomization_metadata_mut().set_data(b"origin");
+    /// assert_eq!(a.re_randomization_metadata().data(), b"origin");
+    /// ```
+    pub fn re_randomization_metadata(&self) -> &crate::high_level::ReRandomizationMetadata {
+        self.inner.re_randomization_metadata()
+    }
+
+    /// Its re-randomization metadata, to change.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheInt8;
+    /// let mut a = FheInt8::encrypt_trivial(-3i8);
+    /// a.re_randomization_metadata_mut().set_data(b"x");
+    /// assert_eq!(a.re_randomization_metadata().data(), b"x");
+    /// ```
+    pub fn re_randomization_metadata_mut(
+        &mut self,
+    ) -> &mut crate::high_level::ReRandomizationMetadata {
+        self.inner.re_randomization_metadata_mut()
+    }
+
     /// The width in bits.
     ///
     /// ```

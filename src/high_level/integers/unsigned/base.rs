@@ -159,11 +159,18 @@ pub trait FheUintId:
 pub struct FheUint<Id: FheUintId> {
     pub(crate) storage: Storage,
     id: PhantomData<Id>,
+    /// The bytes a re-randomization context hashes with the value
+    /// ([`crate::ReRandomize`]); results of operations have none.
+    pub(crate) re_randomization_metadata: crate::high_level::ReRandomizationMetadata,
 }
 
 impl<Id: FheUintId> Clone for FheUint<Id> {
     fn clone(&self) -> Self {
-        Self::from_storage(self.storage.clone())
+        Self {
+            storage: self.storage.clone(),
+            id: PhantomData,
+            re_randomization_metadata: self.re_randomization_metadata.clone(),
+        }
     }
 }
 
@@ -221,7 +228,39 @@ impl<Id: FheUintId> FheUint<Id> {
         Self {
             storage,
             id: PhantomData,
+            re_randomization_metadata: Default::default(),
         }
+    }
+
+    /// Its re-randomization metadata (TFHE-rs's accessor): bytes that a
+    /// [`crate::ReRandomizationContext`] hashes with the value.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// let mut a = FheUint8::encrypt_trivial(3u8);
+    /// assert!(a.re_randomization_metadata().data().is_empty());
+    /// a.re_randomization_metadata_mut().set_data(b"origin");
+    /// assert_eq!(a.re_randomization_metadata().data(), b"origin");
+    /// ```
+    pub fn re_randomization_metadata(&self) -> &crate::high_level::ReRandomizationMetadata {
+        &self.re_randomization_metadata
+    }
+
+    /// Its re-randomization metadata, to change.
+    ///
+    /// ```
+    /// use gpufhe::prelude::*;
+    /// use gpufhe::FheUint8;
+    /// let mut a = FheUint8::encrypt_trivial(3u8);
+    /// a.re_randomization_metadata_mut().set_data(b"x");
+    /// a.re_randomization_metadata_mut().clear();
+    /// assert!(a.re_randomization_metadata().data().is_empty());
+    /// ```
+    pub fn re_randomization_metadata_mut(
+        &mut self,
+    ) -> &mut crate::high_level::ReRandomizationMetadata {
+        &mut self.re_randomization_metadata
     }
 
     /// The value as an input of a circuit.
@@ -417,9 +456,14 @@ impl<Id: FheUintId, T: UnsignedClear> FheTryTrivialEncrypt<T> for FheUint<Id> {
     }
 }
 
-/// Writes the key tag and the blocks (or the value of a trivial encryption).
+/// Writes the key tag and the blocks (or the value of a trivial encryption); a value
+/// with re-randomization metadata is an `Err` (gpufhe's own format has no place for
+/// it; TFHE-rs's form carries it).
 impl<Id: FheUintId> Serialize for FheUint<Id> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        crate::high_level::re_randomization_metadata::no_metadata_in_own_format(
+            &self.re_randomization_metadata,
+        )?;
         self.storage.serialize(s)
     }
 }

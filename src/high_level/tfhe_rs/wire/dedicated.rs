@@ -85,3 +85,15 @@ IntegerCompressedKeySwitchingKeyMaterial:
 pub struct IntegerCompressedKeySwitchingKeyMaterial {
     pub(crate) material: ShortintCompressedKeySwitchingKeyMaterial,
 });
+
+wire!(ReRandomizationParametersVersions [] V0 ReRandomizationParameters:
+/// How ciphertexts are re-randomized.
+#[derive(Copy)]
+pub enum ReRandomizationParameters {
+    /// A dedicated compact public key and a keyswitch of these parameters.
+    LegacyDedicatedCPKWithKeySwitch {
+        rerand_ksk_params: ShortintKeySwitchingParameters,
+    },
+    /// A compact public key of the computation key, in the server key.
+    DerivedCPKWithoutKeySwitch,
+});

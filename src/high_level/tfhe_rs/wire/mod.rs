@@ -48,6 +48,7 @@ pub(crate) mod high_level;
 pub(crate) mod key_switching;
 pub(crate) mod noise_squashing;
 pub(crate) mod public_key;
+pub(crate) mod re_randomization;
 pub(crate) mod server;
 pub(crate) mod shortint;
 pub(crate) mod squashed_values;

@@ -10,7 +10,7 @@ use super::core::{
 use super::high_level::Tag;
 use super::shortint::{
     CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
-    NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
+    NoiseSquashingCompressionKey, NoiseSquashingKey, TranscipheringKey,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
@@ -224,7 +224,7 @@ pub struct HlIntegerServerKey {
     pub(crate) decompression_key: Option<IntegerDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
-    pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
+    pub(crate) cpk_re_randomization_key: Option<super::re_randomization::ReRandomizationKey>,
     pub(crate) oprf_key: Option<OprfServerKey>,
     pub(crate) transciphering_key: Option<TranscipheringKey>,
 });
@@ -338,7 +338,8 @@ pub struct HlIntegerCompressedServerKey {
     pub(crate) decompression_key: Option<IntegerCompressedDecompressionKey>,
     pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
-    pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
+    pub(crate) cpk_re_randomization_key:
+        Option<super::re_randomization::CompressedReRandomizationKey>,
     pub(crate) oprf_key: Option<CompressedOprfServerKey>,
     pub(crate) transciphering_key: Option<TranscipheringKey>,
 });

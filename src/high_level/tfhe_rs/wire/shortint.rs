@@ -78,7 +78,6 @@ unsupported!(
     WopbsParameters "WoPBS parameters",
     NoiseSquashingKey "a noise-squashing key",
     NoiseSquashingCompressionKey "a noise-squashing compression key",
-    ReRandomizationKey "re-randomization keys or parameters",
     TranscipheringKey "a transciphering key",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
 );
