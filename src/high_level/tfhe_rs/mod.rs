@@ -24,12 +24,16 @@ mod key_switching;
 mod multi_bit;
 mod oprf;
 mod parameters;
+#[cfg(feature = "zk-pok")]
+mod proven;
 mod public_key;
 pub(crate) mod safe;
 mod server_key;
 mod squashed;
 pub(crate) mod values;
 
+#[cfg(feature = "zk-pok")]
+pub(crate) use compact::key_halves;
 pub(crate) use oprf::expand_oprf_key;
 
 use crate::error::Result;

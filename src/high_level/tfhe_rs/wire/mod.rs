@@ -51,3 +51,5 @@ pub(crate) mod public_key;
 pub(crate) mod server;
 pub(crate) mod shortint;
 pub(crate) mod squashed_values;
+#[cfg(feature = "zk-pok")]
+pub(crate) mod zk;
