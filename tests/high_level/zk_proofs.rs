@@ -200,15 +200,6 @@ fn wrong_metadata_key_or_crs_is_invalid_and_nothing_expands() {
     assert!(list
         .verify(&other_crs, &f.public_key, b"right")
         .is_invalid());
-    // A version 1 CRS.
-    let v1 = gpufhe::shortint::CompactPublicKeyEncryptionParameters {
-        zk_scheme: gpufhe::shortint::parameters::SupportedCompactPkeZkScheme::V1,
-        ..PKE_TEST
-    };
-    let v1_crs =
-        CompactPkeCrs::from_shortint_params(v1, gpufhe::core_crypto::LweCiphertextCount(4))
-            .unwrap();
-    assert!(list.verify(&v1_crs, &f.public_key, b"right").is_invalid());
     // A CRS of a smaller noise bound cannot prove this key's encryptions.
     let narrow = gpufhe::shortint::CompactPublicKeyEncryptionParameters {
         encryption_noise_distribution: gpufhe::core_crypto::NoiseDistribution::TUniform {
