@@ -10,8 +10,7 @@
 //!
 //! - [`CompactPkeCrs`]: the public parameters (common reference string), made once
 //!   per set of encryption parameters and largest number of bits per proof.
-//! - [`ProvenCompactCiphertextList`](crate::ProvenCompactCiphertextList): the
-//!   proven list, built by
+//! - The proven list, [`ProvenCompactCiphertextList`], built by
 //!   [`build_with_proof_packed`](crate::CompactCiphertextListBuilder::build_with_proof_packed),
 //!   checked by `verify` and expanded by `verify_and_expand`.
 //!
