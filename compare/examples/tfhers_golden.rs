@@ -25,9 +25,10 @@
 //!
 //! - the small parameters with dedicated public-key parameters for ZK v2 proofs
 //!   (`small-zk-*.bin`, gpufhe's `PARAM_PKE_INSECURE_TEST_MESSAGE_2_CARRY_2_ZKV2`): a
-//!   client key, the compact public key, a compressed CRS of 16 bits per proof and a
-//!   list proven in two parts (`--zk` writes these alone; their values are in their
-//!   names, not in `clears.txt`).
+//!   client key, the compact public key, a compressed CRS of 16 bits per proof (1.3
+//!   MB: not committed, TFHE-rs's CRS cannot be regenerated from a seed outside
+//!   TFHE-rs) and a list proven in two parts (`--zk` writes these alone; their values
+//!   are in their names, not in `clears.txt`).
 //!
 //! `clears.txt` holds one line per value file: its name, then its clear values.
 //!

@@ -332,3 +332,42 @@ fn default_parameters_prove_verify_and_expand_a_mixed_list() {
     assert_eq!((a, b, c), (-1234, 200, true));
     unset_server_key();
 }
+
+#[test]
+fn a_list_proven_by_tfhe_rs_reads_exactly_and_expands() {
+    use crate::tfhe_rs_support::{golden, read_small_exactly};
+    use gpufhe::zk::{CompactPkeProofConformanceParams, CompactPkeZkScheme};
+    // TFHE-rs 1.8.2's small parameters of dedicated keys for ZK v2 proofs
+    // (compare/examples/tfhers_golden.rs --zk): a list proven in two parts. Its CRS
+    // (1.3 MB compressed) is not committed: the proofs' verification across the
+    // libraries is compare/examples/tfhers_interop.rs's ("proven" scenarios).
+    let ck: ClientKey = with_insecure_parameters_allowed(|| {
+        safe_deserialize(golden("small-zk-client_key.bin").as_slice(), LIMIT)
+    })
+    .unwrap();
+    let _: CompactPublicKey = read_small_exactly("small-zk-compact_public_key.bin");
+    let list: ProvenCompactCiphertextList =
+        read_small_exactly("small-zk-proven_list-201-true-minus-1234.bin");
+    let params = ListParams {
+        encryption_lwe_dimension: PKE_TEST.encryption_lwe_dimension,
+        message_modulus: PKE_TEST.message_modulus,
+        carry_modulus: PKE_TEST.carry_modulus,
+        expansion_kind: PKE_TEST.expansion_kind,
+        max_elements_per_compact_list: 4,
+        allow_unpacked: false,
+        zk_conformance_params: CompactPkeProofConformanceParams::new(CompactPkeZkScheme::V2),
+    };
+    assert!(list.is_conformant(&params));
+    let three = ListParams {
+        max_elements_per_compact_list: 3,
+        ..params
+    };
+    assert!(!list.is_conformant(&three));
+    set_server_key(ServerKey::new(&ck));
+    let e = list.expand_without_verification().unwrap();
+    let a: u8 = e.get::<FheUint8>(0).unwrap().unwrap().decrypt(&ck);
+    let b: bool = e.get::<FheBool>(1).unwrap().unwrap().decrypt(&ck);
+    let c: i16 = e.get::<FheInt16>(2).unwrap().unwrap().decrypt(&ck);
+    assert_eq!((a, b, c), (201, true, -1234));
+    unset_server_key();
+}
