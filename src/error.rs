@@ -107,6 +107,10 @@ pub enum Error {
         /// What failed, with the driver's error, and what to do.
         message: String,
     },
+    /// A zero-knowledge proof of a proven compact list does not hold (TFHE-rs's
+    /// `ErrorKind::InvalidZkProof`): nothing of the list was expanded.
+    #[error("the zero-knowledge proof of the list is invalid")]
+    InvalidZkProof,
     /// An error described only by its message: what `Error::from("...")` makes
     /// (TFHE-rs's `ErrorKind::Message`).
     #[error("{0}")]
@@ -136,6 +140,14 @@ impl Error {
     /// ```
     pub fn kind(&self) -> &ErrorKind {
         self
+    }
+}
+
+impl From<std::convert::Infallible> for Error {
+    /// Never called: the error of conversions that cannot fail (so that functions
+    /// taking `impl TryInto<T>` accept a `T` itself, as TFHE-rs's do).
+    fn from(never: std::convert::Infallible) -> Self {
+        match never {}
     }
 }
 

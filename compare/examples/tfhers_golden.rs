@@ -6,6 +6,7 @@
 //! ```text
 //! cd compare && cargo run --release --example tfhers_golden
 //! cd compare && cargo run --release --example tfhers_golden -- --server-key
+//! cd compare && cargo run --release --example tfhers_golden -- --zk
 //! ```
 //!
 //! Two configurations:
@@ -21,6 +22,13 @@
 //! - the small parameters with compression (`small-compression-*.bin`, gpufhe's
 //!   `COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2` as TFHE-rs's parameters): a client
 //!   key with its compression private key and a CompressedCiphertextList.
+//!
+//! - the small parameters with dedicated public-key parameters for ZK v2 proofs
+//!   (`small-zk-*.bin`, gpufhe's `PARAM_PKE_INSECURE_TEST_MESSAGE_2_CARRY_2_ZKV2`): a
+//!   client key, the compact public key, a compressed CRS of 16 bits per proof (1.3
+//!   MB: not committed, TFHE-rs's CRS cannot be regenerated from a seed outside
+//!   TFHE-rs) and a list proven in two parts (`--zk` writes these alone; their values
+//!   are in their names, not in `clears.txt`).
 //!
 //! `clears.txt` holds one line per value file: its name, then its clear values.
 //!
@@ -607,6 +615,70 @@ fn write_small_compression(golden: &mut Golden) {
     unset_server_key();
 }
 
+/// The small configuration of dedicated public-key parameters for ZK v2 proofs
+/// (seeds 0x5eed_003b and 0x5eed_0500..): its client key, compact public key, CRS
+/// (compressed: half the size, read back whole) and a list of an FheUint8, an
+/// FheBool and an FheInt16 proven for the metadata `gpufhe-golden` (seeded: the
+/// same bytes every run), checked to verify and expand in TFHE-rs.
+fn write_small_zk(golden: &Golden) {
+    use tfhe::shortint::parameters::{
+        CarryModulus, CiphertextModulus, CompactCiphertextListExpansionKind,
+        CompactPublicKeyEncryptionParameters, DynamicDistribution, LweDimension,
+        SupportedCompactPkeZkScheme, PARAM_KEYSWITCH_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as KS,
+    };
+    use tfhe::zk::{CompactPkeCrs, Compressible, ZkComputeLoad};
+    let pke = CompactPublicKeyEncryptionParameters {
+        encryption_lwe_dimension: LweDimension(512),
+        encryption_noise_distribution: DynamicDistribution::new_t_uniform(20),
+        message_modulus: MessageModulus(4),
+        carry_modulus: CarryModulus(4),
+        ciphertext_modulus: CiphertextModulus::new_native(),
+        expansion_kind: CompactCiphertextListExpansionKind::RequiresCasting,
+        zk_scheme: SupportedCompactPkeZkScheme::V2,
+    };
+    let config = ConfigBuilder::with_custom_parameters(small_parameters())
+        .use_dedicated_oprf_key(false)
+        .use_dedicated_compact_public_key_parameters((pke, KS))
+        .build();
+    let client_key = ClientKey::generate_with_seed(config, Seed(0x5eed_003b));
+    golden.write("small-zk-client_key.bin", &client_key);
+    reseed(0x5eed_0500);
+    let crs = CompactPkeCrs::from_config(config, 16).expect("a CRS of the parameters");
+    golden.write("small-zk-crs.bin", &crs.compress());
+    reseed(0x5eed_0501);
+    let public_key = CompactPublicKey::new(&client_key);
+    golden.write("small-zk-compact_public_key.bin", &public_key);
+    let name = "small-zk-proven_list-201-true-minus-1234.bin";
+    let list = tfhe::ProvenCompactCiphertextList::builder(&public_key)
+        .push(201u8)
+        .push(true)
+        .push(-1234i16)
+        .build_with_proof_packed_seeded(
+            &crs,
+            b"gpufhe-golden",
+            ZkComputeLoad::Proof,
+            &0x5eed_0502u128.to_le_bytes(),
+        )
+        .expect("TFHE-rs proves its list");
+    golden.write(name, &list);
+    // Read back, it verifies and expands in TFHE-rs.
+    let crs: CompactPkeCrs = read(&golden.dir, "small-zk-crs.bin");
+    let public_key: CompactPublicKey = read(&golden.dir, "small-zk-compact_public_key.bin");
+    let list: tfhe::ProvenCompactCiphertextList = read(&golden.dir, name);
+    assert!(list.verify(&crs, &public_key, b"gpufhe-golden").is_valid());
+    set_server_key(ServerKey::new(&client_key));
+    let expanded = list
+        .verify_and_expand(&crs, &public_key, b"gpufhe-golden")
+        .expect("the golden list verifies");
+    let a: FheUint8 = expanded.get(0).unwrap().unwrap();
+    let b: FheBool = expanded.get(1).unwrap().unwrap();
+    let c: FheInt16 = expanded.get(2).unwrap().unwrap();
+    assert_eq!(FheDecrypt::<u8>::decrypt(&a, &client_key), 201);
+    assert!(FheDecrypt::<bool>::decrypt(&b, &client_key));
+    assert_eq!(FheDecrypt::<i16>::decrypt(&c, &client_key), -1234);
+    unset_server_key();
+}
+
 fn main() {
     fix_fft_plans();
     let with_server_key = std::env::args().skip(1).any(|a| a == "--server-key");
@@ -616,6 +688,13 @@ fn main() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = root.join("../tests/data/tfhe-rs-1.8.2");
     std::fs::create_dir_all(&dir).unwrap();
+    if std::env::args().skip(1).any(|a| a == "--zk") {
+        write_small_zk(&Golden {
+            dir,
+            clears: Vec::new(),
+        });
+        return;
+    }
     let server_key_dir = root.join("target/tfhers-golden");
     if with_server_key {
         std::fs::create_dir_all(&server_key_dir).unwrap();
@@ -645,6 +724,7 @@ fn main() {
     );
     write_small_compression(&mut golden);
     tfhers_rerand::write_small_re_randomization(&mut golden);
+    write_small_zk(&golden);
     let mut clears = golden.clears.join("\n");
     clears.push('\n');
     std::fs::write(golden.dir.join("clears.txt"), clears).unwrap();

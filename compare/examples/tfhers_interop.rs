@@ -19,6 +19,8 @@
 //! - keyswitching keys and classical public keys (plain and compressed) both ways
 //!   (`support/tfhers_keys.rs`): one library's key read by the other, which switches
 //!   or encrypts a value that the first decrypts;
+//! - zero-knowledge-proven compact lists both ways (`support/tfhers_zk.rs`): one
+//!   library proves (ZK v2, both compute loads), the other verifies and expands;
 //! - dedicated compact public-key parameters both ways (`support/tfhers_dedicated.rs`):
 //!   a client of one library with a dedicated public key, whose lists (plain and
 //!   packed) the other library's server expands (casting them to its computation key)
@@ -55,6 +57,8 @@ use std::time::Instant;
 
 #[path = "support/tfhers.rs"]
 mod tfhers;
+#[path = "support/tfhers_zk.rs"]
+mod tfhers_zk;
 #[path = "support/tfhers_compression.rs"]
 mod tfhers_compression;
 #[path = "support/tfhers_dedicated.rs"]
@@ -750,6 +754,14 @@ fn main() {
         (
             "gpufhe keys and values re-randomized by TFHE-rs (same bytes)",
             Box::new(|| tfhers_rerand_interop::gpufhe_keys_tfhe_rerand(small)),
+        ),
+        (
+            "TFHE-rs proven list (both compute loads) verified and expanded by gpufhe",
+            Box::new(|| tfhers_zk::tfhe_prover_gpufhe_verifier(small)),
+        ),
+        (
+            "gpufhe proven list (both compute loads) verified and expanded by TFHE-rs",
+            Box::new(|| tfhers_zk::gpufhe_prover_tfhe_verifier(small)),
         ),
     ];
     let mut failed = 0;

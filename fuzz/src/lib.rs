@@ -21,7 +21,8 @@
 //!   serialized form: their shapes are what hostile input reaches).
 //! - [`tfhe_rs::tfhe_rs_data`]: TFHE-rs 1.8's format (`gpufhe::safe_serialization`);
 //!   the type is the one its TFHE-rs header names (several widths for the
-//!   integers), read, written back, read again, then used.
+//!   integers), read, written back, read again, then used; proven compact lists
+//!   and CRS are also verified ([`zk`]).
 //!
 //! The libFuzzer binaries (`fuzz_targets/`) and the stable replay runner
 //! (`src/bin/replay.rs`) call these same functions. Every run is under a memory
@@ -39,6 +40,7 @@ pub mod keys;
 pub mod mutate;
 pub mod params;
 pub mod tfhe_rs;
+pub mod zk;
 
 use exercise::Exercise;
 use gpufhe::serialization::{

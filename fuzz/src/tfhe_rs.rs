@@ -318,6 +318,9 @@ pub fn tfhe_rs_data(data: &[u8]) {
         }
     }
     let name = header_name(data).unwrap_or_default();
+    if crate::zk::zk_data(name, data) {
+        return;
+    }
     if visit_named(name, &mut Read(data)) == 0 {
         // No type of that name: the payload as an `FheUint8`, whatever the header.
         let reader = DeserializationConfig::new(LIMIT)

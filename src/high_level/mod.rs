@@ -147,6 +147,8 @@ pub(crate) mod serialization;
 pub(crate) mod squashed;
 pub(crate) mod tfhe_rs;
 pub(crate) mod traits;
+#[cfg(feature = "zk-pok")]
+pub mod zk;
 
 pub use crate::integer::{BinaryOp, CmpOp as ComparisonOp};
 pub use crate::scheduler::{get_number_of_gpus, Device, GpuIndex, GpuSelection};
@@ -225,4 +227,9 @@ pub use traits::{
     FusedMulScalarDiv, FusedScalarMulScalarDiv, IfThenElse, IfThenZero, OverflowingAdd,
     OverflowingMul, OverflowingNeg, OverflowingSub, RotateLeft, RotateLeftAssign, RotateRight,
     RotateRightAssign, ScalarArm, ScalarIfThenElse,
+};
+#[cfg(feature = "zk-pok")]
+pub use zk::{
+    IntegerProvenCompactCiphertextListConformanceParams as ProvenCompactCiphertextListConformanceParams,
+    ProvenCompactCiphertextList,
 };

@@ -53,3 +53,4 @@ mod tfhe_rs_small;
 mod tfhe_rs_support;
 mod wide_integers;
 mod wide_integers_default_parameters;
+mod zk_proofs;

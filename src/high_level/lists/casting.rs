@@ -12,7 +12,7 @@ use crate::high_level::global_state::current_server_key;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::lists::kinds::DataKind;
 use crate::high_level::ServerKey;
-use crate::shortint::{self, Ciphertext, CompactPublicKeyEncryptionParameters, ShortintParameters};
+use crate::shortint::{self, Ciphertext, CompactPublicKeyEncryptionParameters};
 
 /// Writes nothing for a key or list without dedicated public-key parts (the field
 /// is not in gpufhe's own format) and refuses one with them, which that format
@@ -55,16 +55,14 @@ fn casting_server_key(tag: KeyTag, given: Option<&ServerKey>) -> Result<ServerKe
     Ok(key)
 }
 
-/// The computation blocks of a list of dedicated parameters `pke` (held as
-/// `carrier` block parameters): `lists` hold `stored` blocks (pairs if `packed`)
-/// of values of `kinds` with `counts` blocks each.
-#[allow(clippy::too_many_arguments)]
+/// The computation blocks of a list of dedicated parameters `pke`: `expanded`, its
+/// blocks as extracted (pairs if `packed`), of values of `kinds` with `counts`
+/// blocks each.
 pub(crate) fn cast_blocks(
     tag: KeyTag,
     server_key: Option<&ServerKey>,
     pke: &CompactPublicKeyEncryptionParameters,
-    carrier: &ShortintParameters,
-    lists: &[Vec<u64>],
+    expanded: Vec<Ciphertext>,
     kinds: &[DataKind],
     counts: &[usize],
     packed: bool,
@@ -106,7 +104,11 @@ pub(crate) fn cast_blocks(
         .collect();
     let total = tables.len();
     let stored = if packed { total.div_ceil(2) } else { total };
-    let expanded = shortint::expand_compact_blocks(carrier, lists, stored)?;
+    crate::error::check_eq(
+        "number of blocks of the compact list",
+        stored,
+        expanded.len(),
+    )?;
     let (mut inputs, mut luts) = (Vec::with_capacity(total), Vec::with_capacity(total));
     if packed {
         let packed_degree = m * m - 1;

@@ -383,22 +383,54 @@ impl CompactCiphertextList {
     /// `server_key`, else by the thread's server key.
     fn expand_with(&self, server_key: Option<&ServerKey>) -> Result<CompactCiphertextListExpander> {
         let counts = self.block_counts()?;
+        let stored = self.stored_count(counts.iter().sum());
+        let blocks = shortint::expand_compact_blocks(&self.parameters, &self.lists, stored)?;
+        ExpansionParts {
+            tag: self.tag,
+            parameters: &self.parameters,
+            casting: self.casting.as_ref(),
+            kinds: &self.kinds,
+            packed: self.packed,
+        }
+        .expander(server_key, blocks)
+    }
+}
+
+/// What turns the blocks extracted from a compact list (or from the lists of a
+/// proven one) into its values.
+pub(crate) struct ExpansionParts<'a> {
+    pub(crate) tag: KeyTag,
+    pub(crate) parameters: &'a shortint::ShortintParameters,
+    pub(crate) casting: Option<&'a shortint::CompactPublicKeyEncryptionParameters>,
+    pub(crate) kinds: &'a [DataKind],
+    pub(crate) packed: bool,
+}
+
+impl ExpansionParts<'_> {
+    /// The values of `stored`, the list's blocks as extracted (pairs if packed):
+    /// cast to computation blocks for dedicated parameters (by `server_key`, else
+    /// the thread's), bootstrapped apart if packed.
+    pub(crate) fn expander(
+        &self,
+        server_key: Option<&ServerKey>,
+        stored: Vec<shortint::Ciphertext>,
+    ) -> Result<CompactCiphertextListExpander> {
+        let counts = block_counts(self.parameters, self.kinds, "compact list")?;
         let total = counts.iter().sum();
-        let mut blocks = if let Some(pke) = &self.casting {
+        let mut blocks = if let Some(pke) = self.casting {
             super::casting::cast_blocks(
                 self.tag,
                 server_key,
                 pke,
-                &self.parameters,
-                &self.lists,
-                &self.kinds,
+                stored,
+                self.kinds,
                 &counts,
                 self.packed,
             )?
         } else if self.packed {
-            super::packed::unpacked_blocks(self.tag, &self.parameters, &self.lists, total)?
+            super::packed::unpacked_blocks(self.tag, self.parameters, stored, total)?
         } else {
-            shortint::expand_compact_blocks(&self.parameters, &self.lists, total)?
+            stored
         }
         .into_iter();
         let values = self
@@ -436,9 +468,10 @@ impl<'a> From<&'a CudaServerKey> for Result<&'a ServerKey> {
 /// Collects values for a [`CompactCiphertextList`]; see there for an example.
 #[derive(Debug)]
 pub struct CompactCiphertextListBuilder<'a> {
-    key: &'a CompactPublicKey,
-    kinds: Vec<DataKind>,
-    digits: Vec<u64>,
+    pub(crate) key: &'a CompactPublicKey,
+    pub(crate) kinds: Vec<DataKind>,
+    /// The block messages of the values, in order.
+    pub(crate) digits: Vec<u64>,
 }
 
 /// A clear value that a [`CompactCiphertextListBuilder`] takes: `u8` ... `u128`,

@@ -6,7 +6,7 @@
 use crate::error::{Error, Result};
 use crate::high_level::global_state::current_server_key;
 use crate::high_level::keys::tag::KeyTag;
-use crate::shortint::{self, Ciphertext, ShortintParameters};
+use crate::shortint::{Ciphertext, ShortintParameters};
 
 /// Writes nothing for an unpacked list (the field is not in gpufhe's own format)
 /// and refuses a packed one, which that format cannot hold.
@@ -24,12 +24,12 @@ pub(crate) fn unpacked_in_own_format<S: serde::Serializer>(
     }
 }
 
-/// The `total` blocks of packed `lists`: each packed block bootstrapped into its
-/// low digit and, but for a last odd one, its high digit.
+/// The `total` blocks of `packed` (as extracted from a packed list): each packed
+/// block bootstrapped into its low digit and, but for a last odd one, its high digit.
 pub(crate) fn unpacked_blocks(
     tag: KeyTag,
     parameters: &ShortintParameters,
-    lists: &[Vec<u64>],
+    packed: Vec<Ciphertext>,
     total: usize,
 ) -> Result<Vec<Ciphertext>> {
     let key = current_server_key().map_err(|_| {
@@ -47,7 +47,11 @@ pub(crate) fn unpacked_blocks(
     let m = parameters.message_modulus;
     let low = host.generate_lookup_table(|x| x % m)?;
     let high = host.generate_lookup_table(|x| (x / m) % m)?;
-    let packed = shortint::expand_compact_blocks(parameters, lists, total.div_ceil(2))?;
+    crate::error::check_eq(
+        "number of blocks of the packed compact list",
+        total.div_ceil(2),
+        packed.len(),
+    )?;
     if m.checked_mul(m)
         .is_none_or(|mm| mm > parameters.total_modulus())
     {

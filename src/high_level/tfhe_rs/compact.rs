@@ -100,6 +100,56 @@ fn block_parameters(
         })
 }
 
+/// The halves of `key` in TFHE-rs's form: its mask `a = -X·σ(A)` and body
+/// `b = σ(B)`; `Err` for a key of more than one mask polynomial.
+pub(crate) fn key_halves(key: &shortint::CompactPublicKey) -> Result<(Vec<u64>, Vec<u64>)> {
+    let p = key.parameters();
+    check_one_polynomial(p, "compact public key")?;
+    let (mask, body) = key.words().split_at(p.polynomial_size.0);
+    Ok((times_minus_x(&sigma(mask)), sigma(body)))
+}
+
+/// Whether a TFHE-rs list of `degree` and message modulus `m` is packed; `Err`
+/// for a degree of neither TFHE-rs's `build()` nor its `build_packed()`.
+pub(super) fn packed_of_degree(degree: u64, m: u64) -> Result<bool> {
+    match degree {
+        d if d == m.saturating_sub(1) => Ok(false),
+        d if Some(d) == m.checked_mul(m).and_then(|mm| mm.checked_sub(1)) => Ok(true),
+        d => Err(Error::InvalidParameter(format!(
+            "a TFHE-rs compact list of degree {d}: gpufhe reads lists of degree \
+             {} (TFHE-rs's build()) or {} (build_packed())",
+            m.saturating_sub(1),
+            m.saturating_mul(m).saturating_sub(1)
+        ))),
+    }
+}
+
+/// The block parameters a TFHE-rs list of `kind` holds its blocks as, for a key
+/// of dimension `n` and blocks of moduli `m` and `carry`, and its dedicated
+/// public-key parameters if it needs casting.
+pub(super) fn list_shape(
+    kind: ExpansionKind,
+    n: usize,
+    m: u64,
+    carry: u64,
+    what: &str,
+) -> Result<(ShortintParameters, Option<Pke>)> {
+    if kind == ExpansionKind::RequiresCasting {
+        let block = block_parameters(what, |p| p.message_modulus == m && p.carry_modulus == carry)?;
+        let pke = current_server_key()
+            .ok()
+            .and_then(|k| k.casting_key().map(|c| *c.parameters()))
+            .filter(|pke| pke.encryption_lwe_dimension.0 == n)
+            .unwrap_or_else(|| inferred_pke(n, &block));
+        Ok((pke.carrier(&block)?, Some(pke)))
+    } else {
+        let p = block_parameters(what, |p| {
+            p.big_lwe_dimension().0 == n && p.message_modulus == m && p.carry_modulus == carry
+        })?;
+        Ok((p, None))
+    }
+}
+
 impl TfheRsForm for CompactPublicKey {
     type Wire = WireKey;
 
@@ -262,40 +312,14 @@ impl TfheRsForm for CompactCiphertextList {
         let lwe = list.ct_list;
         lwe.ciphertext_modulus.check_native_u64("compact list")?;
         let (m, carry) = (list.message_modulus.0, list.carry_modulus.0);
-        let packed = match list.degree.0 {
-            d if d == m.saturating_sub(1) => false,
-            d if Some(d) == m.checked_mul(m).and_then(|mm| mm.checked_sub(1)) => true,
-            d => {
-                return Err(Error::InvalidParameter(format!(
-                    "a TFHE-rs compact list of degree {d}: gpufhe reads lists of degree \
-                     {} (TFHE-rs's build()) or {} (build_packed())",
-                    m.saturating_sub(1),
-                    m.saturating_mul(m).saturating_sub(1)
-                )))
-            }
-        };
+        let packed = packed_of_degree(list.degree.0, m)?;
         let n = lwe
             .lwe_size
             .0
             .checked_sub(1)
             .filter(|&n| n > 0)
             .ok_or_else(|| Error::InvalidParameter("a compact list of LWE size 0 or 1".into()))?;
-        let (p, casting) = if kind == ExpansionKind::RequiresCasting {
-            let block = block_parameters("compact list", |p| {
-                p.message_modulus == m && p.carry_modulus == carry
-            })?;
-            let pke = current_server_key()
-                .ok()
-                .and_then(|k| k.casting_key().map(|c| *c.parameters()))
-                .filter(|pke| pke.encryption_lwe_dimension.0 == n)
-                .unwrap_or_else(|| inferred_pke(n, &block));
-            (pke.carrier(&block)?, Some(pke))
-        } else {
-            let p = block_parameters("compact list", |p| {
-                p.big_lwe_dimension().0 == n && p.message_modulus == m && p.carry_modulus == carry
-            })?;
-            (p, None)
-        };
+        let (p, casting) = list_shape(kind, n, m, carry, "compact list")?;
         let kinds = wire
             .inner
             .info

@@ -24,6 +24,8 @@ mod key_switching;
 mod multi_bit;
 mod oprf;
 mod parameters;
+#[cfg(feature = "zk-pok")]
+mod proven;
 mod public_key;
 mod re_randomization;
 pub(crate) mod safe;
@@ -31,6 +33,8 @@ mod server_key;
 mod squashed;
 pub(crate) mod values;
 
+#[cfg(feature = "zk-pok")]
+pub(crate) use compact::key_halves;
 pub(crate) use oprf::expand_oprf_key;
 
 use crate::error::Result;

@@ -18,8 +18,8 @@ pub enum CompactCiphertextListExpansionKind {
     NoCasting,
 }
 
-/// Which zero-knowledge proofs a compact public key's lists may carry (this crate
-/// does not make or verify proofs yet: the field is kept for TFHE-rs's data).
+/// Which zero-knowledge proofs a compact public key's lists may carry (made and
+/// verified with the `zk-pok` feature: `gpufhe::zk`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum SupportedCompactPkeZkScheme {
     /// None.
@@ -153,6 +153,16 @@ pub const PARAM_PKE_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128_ZKV1:
     expansion_kind: CompactCiphertextListExpansionKind::RequiresCasting,
     zk_scheme: SupportedCompactPkeZkScheme::V1,
 };
+
+/// **Insecure**: [`PARAM_PKE_INSECURE_TEST_MESSAGE_2_CARRY_2`] for version 2
+/// zero-knowledge proofs (feature `zk-pok`), for tests only: small keys and CRS,
+/// fast proofs.
+#[cfg(any(test, feature = "test-params"))]
+pub const PARAM_PKE_INSECURE_TEST_MESSAGE_2_CARRY_2_ZKV2: CompactPublicKeyEncryptionParameters =
+    CompactPublicKeyEncryptionParameters {
+        zk_scheme: SupportedCompactPkeZkScheme::V2,
+        ..PARAM_PKE_INSECURE_TEST_MESSAGE_2_CARRY_2
+    };
 
 /// **Insecure**: dedicated compact public-key parameters for the insecure test
 /// blocks ([`super::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2`]), for tests only: a key

@@ -52,3 +52,5 @@ pub(crate) mod re_randomization;
 pub(crate) mod server;
 pub(crate) mod shortint;
 pub(crate) mod squashed_values;
+#[cfg(feature = "zk-pok")]
+pub(crate) mod zk;
