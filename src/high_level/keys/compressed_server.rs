@@ -197,6 +197,13 @@ impl CompressedServerKey {
         Ok(out)
     }
 
+    /// Its seeded noise-squashing key (set once).
+    pub(crate) fn noise_squashing_key(
+        &self,
+    ) -> &std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingKey>> {
+        &self.noise_squashing
+    }
+
     /// `server_key` with the expanded noise-squashing key (on the rayon pool).
     fn with_noise_squashing(&self, server_key: ServerKey) -> ServerKey {
         if let Some(key) = self.noise_squashing.get() {

@@ -22,6 +22,7 @@ mod dedicated;
 mod fourier;
 mod key_switching;
 mod multi_bit;
+mod noise_squashing_keys;
 mod oprf;
 mod parameters;
 mod public_key;

@@ -31,12 +31,12 @@ use crate::integer::noise_squashing::SquashedNoiseRadixCiphertext;
 use crate::shortint::{NoiseSquashingParameters, NoiseSquashingPrivateKey, SquashedNoiseBlock};
 
 /// The native modulus 2^128 of TFHE-rs's `u128` data.
-const NATIVE_U128: CiphertextModulus = CiphertextModulus {
+pub(super) const NATIVE_U128: CiphertextModulus = CiphertextModulus {
     modulus: 0,
     scalar_bits: 128,
 };
 
-fn check_native_u128(m: &CiphertextModulus, what: &str) -> Result<()> {
+pub(super) fn check_native_u128(m: &CiphertextModulus, what: &str) -> Result<()> {
     if *m == NATIVE_U128 {
         Ok(())
     } else {

@@ -47,6 +47,7 @@ pub(crate) mod dedicated;
 pub(crate) mod high_level;
 pub(crate) mod key_switching;
 pub(crate) mod noise_squashing;
+pub(crate) mod noise_squashing_keys;
 pub(crate) mod public_key;
 pub(crate) mod server;
 pub(crate) mod shortint;

@@ -10,7 +10,7 @@ use super::core::{
 use super::high_level::Tag;
 use super::shortint::{
     CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
-    NoiseSquashingCompressionKey, NoiseSquashingKey, ReRandomizationKey, TranscipheringKey,
+    NoiseSquashingCompressionKey, ReRandomizationKey, TranscipheringKey,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
@@ -222,7 +222,7 @@ pub struct HlIntegerServerKey {
         Option<super::dedicated::IntegerKeySwitchingKeyMaterial>,
     pub(crate) compression_key: Option<IntegerCompressionKey>,
     pub(crate) decompression_key: Option<IntegerDecompressionKey>,
-    pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_key: Option<super::noise_squashing_keys::NoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
     pub(crate) oprf_key: Option<OprfServerKey>,
@@ -336,7 +336,8 @@ pub struct HlIntegerCompressedServerKey {
         Option<super::dedicated::IntegerCompressedKeySwitchingKeyMaterial>,
     pub(crate) compression_key: Option<IntegerCompressedCompressionKey>,
     pub(crate) decompression_key: Option<IntegerCompressedDecompressionKey>,
-    pub(crate) noise_squashing_key: Option<NoiseSquashingKey>,
+    pub(crate) noise_squashing_key:
+        Option<super::noise_squashing_keys::CompressedNoiseSquashingKey>,
     pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
     pub(crate) oprf_key: Option<CompressedOprfServerKey>,
