@@ -3,8 +3,9 @@
 use crate::error::{Error, Result};
 use crate::shortint::{
     self, CompactPublicKeyEncryptionParameters, CompressedCompressionKeys, CompressionKeys,
-    CompressionParameters, CompressionPrivateKey, NoiseSquashingParameters,
-    ShortintKeySwitchingParameters, ShortintParameters, DEFAULT_PARAMETERS,
+    CompressionParameters, CompressionPrivateKey, NoiseSquashingCompressionParameters,
+    NoiseSquashingParameters, ShortintKeySwitchingParameters, ShortintParameters,
+    DEFAULT_PARAMETERS,
 };
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +51,14 @@ pub struct Config {
         serialize_with = "crate::high_level::serialization::own_format::no_squashing"
     )]
     noise_squashing: Option<NoiseSquashingParameters>,
+    /// Compression parameters of squashed values
+    /// ([`ConfigBuilder::enable_noise_squashing_compression`]); like the
+    /// noise-squashing parameters, not in gpufhe's own format.
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing"
+    )]
+    noise_squashing_compression: Option<NoiseSquashingCompressionParameters>,
 }
 
 impl PartialEq for Config {
@@ -61,11 +70,13 @@ impl PartialEq for Config {
             self.compression,
             self.dedicated_pke,
             self.noise_squashing,
+            self.noise_squashing_compression,
         ) == (
             other.parameters,
             other.compression,
             other.dedicated_pke,
             other.noise_squashing,
+            other.noise_squashing_compression,
         )
     }
 }
@@ -88,6 +99,7 @@ impl TryFrom<ConfigParts> for Config {
             unchecked: false,
             dedicated_pke: None,
             noise_squashing: None,
+            noise_squashing_compression: None,
         };
         config.check_compression()?;
         Ok(config)
@@ -138,6 +150,17 @@ impl Config {
             ns.validate()?;
             ns.check_blocks(&self.parameters)?;
         }
+        match (&self.noise_squashing, &self.noise_squashing_compression) {
+            (Some(ns), Some(c)) => c.validate(ns)?,
+            (None, Some(_)) => {
+                return Err(Error::InvalidParameter(
+                    "noise-squashing compression needs noise squashing: call \
+                     ConfigBuilder::enable_noise_squashing too"
+                        .into(),
+                ))
+            }
+            _ => {}
+        }
         self.check_compression()
     }
 
@@ -153,6 +176,23 @@ impl Config {
     /// ```
     pub fn noise_squashing_parameters(&self) -> Option<&NoiseSquashingParameters> {
         self.noise_squashing.as_ref()
+    }
+
+    /// The compression parameters of squashed values, if enabled
+    /// ([`ConfigBuilder::enable_noise_squashing_compression`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::NOISE_SQUASHING_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as COMP;
+    /// use gpufhe::ConfigBuilder;
+    /// let builder = ConfigBuilder::default();
+    /// assert_eq!(builder.build().noise_squashing_compression_parameters(), None);
+    /// let config = builder.enable_noise_squashing_compression(COMP).build();
+    /// assert_eq!(config.noise_squashing_compression_parameters(), Some(&COMP));
+    /// ```
+    pub fn noise_squashing_compression_parameters(
+        &self,
+    ) -> Option<&NoiseSquashingCompressionParameters> {
+        self.noise_squashing_compression.as_ref()
     }
 
     /// The parameters compact public keys of this configuration encrypt under (as
@@ -249,6 +289,7 @@ pub struct ConfigBuilder {
     unchecked: bool,
     dedicated_pke: Option<DedicatedPke>,
     noise_squashing: Option<NoiseSquashingParameters>,
+    noise_squashing_compression: Option<NoiseSquashingCompressionParameters>,
 }
 
 impl Default for ConfigBuilder {
@@ -261,6 +302,7 @@ impl Default for ConfigBuilder {
             unchecked: false,
             dedicated_pke: None,
             noise_squashing: None,
+            noise_squashing_compression: None,
         }
     }
 }
@@ -304,6 +346,7 @@ impl ConfigBuilder {
             unchecked: true,
             dedicated_pke: None,
             noise_squashing: None,
+            noise_squashing_compression: None,
         }
     }
 
@@ -480,6 +523,7 @@ impl ConfigBuilder {
             unchecked: self.unchecked,
             dedicated_pke: self.dedicated_pke,
             noise_squashing: self.noise_squashing,
+            noise_squashing_compression: self.noise_squashing_compression,
         }
     }
 
@@ -497,6 +541,33 @@ impl ConfigBuilder {
     pub fn enable_noise_squashing(self, parameters: NoiseSquashingParameters) -> Self {
         Self {
             noise_squashing: Some(parameters),
+            ..self
+        }
+    }
+
+    /// Enables the compression of squashed values (as TFHE-rs's method of this
+    /// name): client keys get a compression private key, server keys a 128-bit
+    /// packing keyswitching key, and squashed values can be packed into a
+    /// [`crate::CompressedSquashedNoiseCiphertextList`]. It needs noise squashing
+    /// ([`ConfigBuilder::enable_noise_squashing`]); parameters that do not suit it
+    /// make key generation fail.
+    ///
+    /// ```
+    /// use gpufhe::shortint::NOISE_SQUASHING_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as COMP;
+    /// use gpufhe::shortint::NOISE_SQUASHING_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as NS;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default()
+    ///     .enable_noise_squashing(NS)
+    ///     .enable_noise_squashing_compression(COMP)
+    ///     .build();
+    /// assert_eq!(config.noise_squashing_compression_parameters(), Some(&COMP));
+    /// ```
+    pub fn enable_noise_squashing_compression(
+        self,
+        parameters: NoiseSquashingCompressionParameters,
+    ) -> Self {
+        Self {
+            noise_squashing_compression: Some(parameters),
             ..self
         }
     }

@@ -56,6 +56,8 @@ struct ServerKeyInner {
     tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
     /// The noise-squashing key, when the configuration enables noise squashing.
     noise_squashing: OnceLock<Arc<shortint::NoiseSquashingKey>>,
+    /// The compression key of squashed values, when the configuration enables it.
+    noise_squashing_compression: OnceLock<Arc<shortint::NoiseSquashingCompressionKey>>,
     /// The casting key of dedicated compact public-key lists, if its configuration
     /// has dedicated compact public-key parameters (`lists::casting`).
     casting: OnceLock<Arc<shortint::CastingKey>>,
@@ -117,6 +119,7 @@ impl ServerKey {
                 layers: AtomicU64::new(0),
                 tfhe_rs_oprf: OnceLock::new(),
                 noise_squashing: OnceLock::new(),
+                noise_squashing_compression: OnceLock::new(),
                 casting: OnceLock::new(),
             }),
         }
@@ -336,6 +339,13 @@ impl ServerKey {
         &self.inner.noise_squashing
     }
 
+    /// Its compression key of squashed values (set once, when it is expanded).
+    pub(crate) fn noise_squashing_compression_key(
+        &self,
+    ) -> &OnceLock<Arc<shortint::NoiseSquashingCompressionKey>> {
+        &self.inner.noise_squashing_compression
+    }
+
     /// The casting key of dedicated compact public-key lists, if it has one.
     pub(crate) fn casting_key(&self) -> Option<&shortint::CastingKey> {
         self.inner.casting.get().map(|k| &**k)
@@ -443,8 +453,9 @@ macro_rules! key_material_accessors {
                 self.config().noise_squashing_parameters().is_some()
             }
 
-            /// Whether it holds a noise-squashing compression key: always `false`
-            /// (not supported).
+            /// Whether it holds a noise-squashing compression key: whether its
+            /// configuration enables the compression of squashed values
+            /// ([`crate::ConfigBuilder::enable_noise_squashing_compression`]).
             ///
             /// ```
             #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
@@ -457,7 +468,9 @@ macro_rules! key_material_accessors {
             /// assert!(!key.has_noise_squashing_compression_key());
             /// ```
             pub fn has_noise_squashing_compression_key(&self) -> bool {
-                false
+                self.config()
+                    .noise_squashing_compression_parameters()
+                    .is_some()
             }
 
             /// Whether it holds a re-randomization key: always `false` (not
@@ -569,8 +582,8 @@ impl ServerKey {
         self.inner.noise_squashing.get().is_some()
     }
 
-    /// Whether it can compress squashed ciphertexts: always `false` (not
-    /// supported).
+    /// Whether it can compress squashed ciphertexts (it holds a noise-squashing
+    /// compression key).
     ///
     /// ```
     /// use gpufhe::generate_keys;
@@ -582,7 +595,7 @@ impl ServerKey {
     /// assert!(!server_key.supports_noise_squashing_compression());
     /// ```
     pub fn supports_noise_squashing_compression(&self) -> bool {
-        false
+        self.inner.noise_squashing_compression.get().is_some()
     }
 }
 

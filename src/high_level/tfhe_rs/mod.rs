@@ -29,6 +29,7 @@ mod public_key;
 pub(crate) mod safe;
 mod server_key;
 mod squashed;
+mod squashed_lists;
 pub(crate) mod values;
 
 pub(crate) use oprf::expand_oprf_key;

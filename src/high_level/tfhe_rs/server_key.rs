@@ -252,15 +252,21 @@ fn server_key_with_keys(
     tag: KeyTag,
     host: shortint::ServerKey,
     compression: Option<shortint::CompressionKeys>,
-    noise_squashing: Option<shortint::NoiseSquashingKey>,
+    noise_squashing: Option<(
+        shortint::NoiseSquashingKey,
+        Option<shortint::NoiseSquashingCompressionKey>,
+    )>,
 ) -> Result<ServerKey> {
     let mut builder =
         ConfigBuilder::default().with_insecure_custom_parameters(*host.parameters())?;
     if let Some(c) = &compression {
         builder = builder.enable_compression(c.parameters);
     }
-    if let Some(ns) = &noise_squashing {
+    if let Some((ns, c)) = &noise_squashing {
         builder = builder.enable_noise_squashing(*ns.parameters());
+        if let Some(c) = c {
+            builder = builder.enable_noise_squashing_compression(*c.parameters());
+        }
     }
     let key = ServerKey::from_parts(
         tag,
@@ -269,10 +275,21 @@ fn server_key_with_keys(
         compression.map(Arc::new),
         &SchedulerConfig::from_env()?,
     );
-    if let Some(ns) = noise_squashing {
+    if let Some((ns, c)) = noise_squashing {
         let _ = key.noise_squashing_key().set(Arc::new(ns));
+        if let Some(c) = c {
+            let _ = key.noise_squashing_compression_key().set(Arc::new(c));
+        }
     }
     Ok(key)
+}
+
+/// The error of a TFHE-rs key with a noise-squashing compression key but no
+/// noise-squashing key.
+fn compression_without_squashing() -> Error {
+    Error::InvalidParameter(
+        "a server key with a noise-squashing compression key but no noise-squashing key".into(),
+    )
 }
 
 /// The noise-squashing key of a key whose configuration enables noise squashing;
@@ -316,7 +333,12 @@ impl TfheRsForm for ServerKey {
                 compression_key,
                 decompression_key,
                 noise_squashing_key,
-                noise_squashing_compression_key: None,
+                noise_squashing_compression_key: kept_noise_squashing_key(
+                    self.has_noise_squashing_compression_key(),
+                    self.noise_squashing_compression_key().get(),
+                    "server key",
+                )?
+                .map(|k| super::squashed_lists::key_to_wire(k)),
                 cpk_re_randomization_key: None,
                 oprf_key: self.tfhe_rs_oprf().get().map(|k| (**k).clone()),
                 transciphering_key: None,
@@ -341,9 +363,18 @@ impl TfheRsForm for ServerKey {
             .noise_squashing_key
             .map(|k| noise_squashing_key_from_wire(k, host.parameters()))
             .transpose()?;
-        let key =
-            server_key_with_keys(tag_from_wire(&wire.tag), host, compression, noise_squashing)?
-                .with_casting_key(casting);
+        let squashing_compression = match (hl.noise_squashing_compression_key, &noise_squashing) {
+            (None, _) => None,
+            (Some(c), Some(ns)) => Some(super::squashed_lists::key_from_wire(c, ns.parameters())?),
+            (Some(_), None) => return Err(compression_without_squashing()),
+        };
+        let key = server_key_with_keys(
+            tag_from_wire(&wire.tag),
+            host,
+            compression,
+            noise_squashing.map(|ns| (ns, squashing_compression)),
+        )?
+        .with_casting_key(casting);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -602,7 +633,12 @@ impl TfheRsForm for CompressedServerKey {
                 compression_key,
                 decompression_key,
                 noise_squashing_key,
-                noise_squashing_compression_key: None,
+                noise_squashing_compression_key: kept_noise_squashing_key(
+                    self.has_noise_squashing_compression_key(),
+                    self.noise_squashing_compression_key().get(),
+                    "compressed server key",
+                )?
+                .map(|k| super::squashed_lists::compressed_key_to_wire(k)),
                 cpk_re_randomization_key: None,
                 oprf_key: self.tfhe_rs_oprf().get().map(|k| (**k).clone()),
                 transciphering_key: None,
@@ -695,12 +731,23 @@ impl TfheRsForm for CompressedServerKey {
             .noise_squashing_key
             .map(|k| compressed_noise_squashing_key_from_wire(k, &p))
             .transpose()?;
+        let squashing_compression = match (hl.noise_squashing_compression_key, &noise_squashing) {
+            (None, _) => None,
+            (Some(c), Some(ns)) => Some(super::squashed_lists::compressed_key_from_wire(
+                c,
+                ns.parameters(),
+            )?),
+            (Some(_), None) => return Err(compression_without_squashing()),
+        };
         let mut config = ConfigBuilder::default().with_insecure_custom_parameters(p)?;
         if let Some(c) = &compression {
             config = config.enable_compression(c.parameters);
         }
         if let Some(ns) = &noise_squashing {
             config = config.enable_noise_squashing(*ns.parameters());
+        }
+        if let Some(c) = &squashing_compression {
+            config = config.enable_noise_squashing_compression(*c.parameters());
         }
         let key = CompressedServerKey::from_parts_with_compression(
             tag_from_wire(&wire.tag),
@@ -714,6 +761,9 @@ impl TfheRsForm for CompressedServerKey {
         }
         if let Some(ns) = noise_squashing {
             let _ = key.noise_squashing_key().set(Arc::new(ns));
+        }
+        if let Some(c) = squashing_compression {
+            let _ = key.noise_squashing_compression_key().set(Arc::new(c));
         }
         Ok(key)
     }

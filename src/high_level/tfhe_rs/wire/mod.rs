@@ -51,4 +51,5 @@ pub(crate) mod noise_squashing_keys;
 pub(crate) mod public_key;
 pub(crate) mod server;
 pub(crate) mod shortint;
+pub(crate) mod squashed_lists;
 pub(crate) mod squashed_values;

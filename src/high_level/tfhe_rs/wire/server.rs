@@ -9,8 +9,8 @@ use super::core::{
 };
 use super::high_level::Tag;
 use super::shortint::{
-    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
-    NoiseSquashingCompressionKey, ReRandomizationKey, TranscipheringKey,
+    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus, ReRandomizationKey,
+    TranscipheringKey,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
@@ -223,7 +223,8 @@ pub struct HlIntegerServerKey {
     pub(crate) compression_key: Option<IntegerCompressionKey>,
     pub(crate) decompression_key: Option<IntegerDecompressionKey>,
     pub(crate) noise_squashing_key: Option<super::noise_squashing_keys::NoiseSquashingKey>,
-    pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
+    pub(crate) noise_squashing_compression_key:
+        Option<super::squashed_lists::NoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
     pub(crate) oprf_key: Option<OprfServerKey>,
     pub(crate) transciphering_key: Option<TranscipheringKey>,
@@ -338,7 +339,8 @@ pub struct HlIntegerCompressedServerKey {
     pub(crate) decompression_key: Option<IntegerCompressedDecompressionKey>,
     pub(crate) noise_squashing_key:
         Option<super::noise_squashing_keys::CompressedNoiseSquashingKey>,
-    pub(crate) noise_squashing_compression_key: Option<NoiseSquashingCompressionKey>,
+    pub(crate) noise_squashing_compression_key:
+        Option<super::squashed_lists::CompressedNoiseSquashingCompressionKey>,
     pub(crate) cpk_re_randomization_key: Option<ReRandomizationKey>,
     pub(crate) oprf_key: Option<CompressedOprfServerKey>,
     pub(crate) transciphering_key: Option<TranscipheringKey>,

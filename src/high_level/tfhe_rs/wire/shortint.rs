@@ -77,7 +77,6 @@ unsupported!(
     KeySwitch32Parameters "parameters of the KeySwitch32 atomic pattern",
     WopbsParameters "WoPBS parameters",
     MultiBitNoiseSquashingKey "a multi-bit noise-squashing key",
-    NoiseSquashingCompressionKey "a noise-squashing compression key",
     ReRandomizationKey "re-randomization keys or parameters",
     TranscipheringKey "a transciphering key",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
