@@ -95,3 +95,52 @@ impl Conformant for SquashedNoiseFheBool {
         check_blocks(params, [&self.inner], self.post_decompression)
     }
 }
+
+impl SafeSerialization for super::list::CompressedSquashedNoiseCiphertextList {
+    const TYPE_NAME: &'static str = "CompressedSquashedNoiseCiphertextList";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl Conformant for super::list::CompressedSquashedNoiseCiphertextList {
+    /// The key tag, a well-formed list, and GLWE ciphertexts of the configuration's
+    /// noise-squashing compression parameters.
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the compressed squashed list", Some(self.tag))?;
+        self.validate()?;
+        if self.list.is_empty() {
+            return Ok(());
+        }
+        let c = params
+            .config()
+            .noise_squashing_compression_parameters()
+            .ok_or_else(|| {
+                Error::InvalidParameter(
+                    "a compressed squashed list of a configuration without noise-squashing \
+                     compression"
+                        .into(),
+                )
+            })?;
+        let l = &self.list;
+        let expected = (
+            c.packing_ks_glwe_dimension.0,
+            c.packing_ks_polynomial_size.0,
+            c.lwe_per_glwe,
+            c.message_modulus,
+            c.carry_modulus,
+        );
+        let got = (
+            l.glwe_dimension.0,
+            l.polynomial_size.0,
+            l.lwe_per_glwe,
+            l.message_modulus,
+            l.carry_modulus,
+        );
+        if got != expected {
+            return Err(Error::InvalidParameter(format!(
+                "a compressed squashed list of (k, N, blocks per GLWE, message, carry) = \
+                 {got:?}, where the compression parameters give {expected:?}"
+            )));
+        }
+        Ok(())
+    }
+}
