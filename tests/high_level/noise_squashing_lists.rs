@@ -165,4 +165,3 @@ fn compressed_squashed_lists_round_trip_and_refuse_bad_uses() {
         .enable_noise_squashing_compression(bad);
     assert!(ClientKey::try_generate(config).is_err());
 }
-

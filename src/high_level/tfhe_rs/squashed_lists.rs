@@ -331,12 +331,13 @@ impl TfheRsForm for CompressedSquashedNoiseCiphertextList {
                 },
             )
             .collect::<Vec<_>>();
-        let meta =
-            (!glwe_ciphertext_list.is_empty()).then(|| CompressedSquashedNoiseCiphertextListMeta {
+        let meta = (!glwe_ciphertext_list.is_empty()).then_some(
+            CompressedSquashedNoiseCiphertextListMeta {
                 message_modulus: MessageModulus(l.message_modulus),
                 carry_modulus: CarryModulus(l.carry_modulus),
                 lwe_per_glwe: LweCiphertextCount(l.lwe_per_glwe),
-            });
+            },
+        );
         Ok(WireList {
             inner: IntegerCompressedSquashedNoiseCiphertextList {
                 list: ShortintCompressedSquashedNoiseCiphertextList {
