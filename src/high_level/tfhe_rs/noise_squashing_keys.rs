@@ -11,13 +11,12 @@
 //! they have.
 
 use super::parameters::{seed_from_wire, seed_to_wire};
-use super::server_key::modulus_switch;
 use super::squashed::{check_native_u128, NATIVE_U128};
 use super::wire::core::{
     DecompositionBaseLog as WireBaseLog, DecompositionLevelCount as WireLevel, GlweSize,
     LweDimension as WireLweDimension, PolynomialSize as WirePolynomialSize,
 };
-use super::wire::noise_squashing_keys::{
+use super::wire::server::{
     AtomicPatternNoiseSquashingKey, CompressedAtomicPatternNoiseSquashingKey,
     CompressedNoiseSquashingKey as WireCompressed, CompressedShortint128BootstrappingKey,
     CompressedStandardAtomicPatternNoiseSquashingKey, Fourier128LweBootstrapKey,
@@ -36,6 +35,19 @@ use crate::shortint::{
     self, CompressedNoiseSquashingKey, NoiseSquashingKey, NoiseSquashingParameters,
     ShortintParameters,
 };
+
+/// gpufhe's modulus switch of TFHE-rs's configuration.
+pub(super) fn modulus_switch(standard: bool, centered: bool) -> Result<ModulusSwitchType> {
+    match (standard, centered) {
+        (true, _) => Ok(ModulusSwitchType::Standard),
+        (_, true) => Ok(ModulusSwitchType::CenteredMeanNoiseReduction),
+        _ => Err(Error::InvalidParameter(
+            "a server key with the drift-technique modulus switch, which gpufhe does not \
+             support"
+                .into(),
+        )),
+    }
+}
 
 /// What a TFHE-rs noise-squashing key says of its parameters.
 struct StatedShape {

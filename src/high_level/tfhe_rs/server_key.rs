@@ -16,7 +16,7 @@ use super::fourier::{fourier_polynomials, fourier_to_wire};
 use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs};
 use super::noise_squashing_keys::{
     compressed_noise_squashing_key_from_wire, compressed_noise_squashing_key_to_wire,
-    noise_squashing_key_from_wire, noise_squashing_key_to_wire,
+    modulus_switch, noise_squashing_key_from_wire, noise_squashing_key_to_wire,
 };
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
@@ -121,19 +121,6 @@ impl KeyShape {
             base_log: DecompositionBaseLog(self.pbs_base_log),
             level: DecompositionLevelCount(self.pbs_level),
         }
-    }
-}
-
-/// gpufhe's modulus switch of TFHE-rs's configuration.
-pub(super) fn modulus_switch(standard: bool, centered: bool) -> Result<ModulusSwitchType> {
-    match (standard, centered) {
-        (true, _) => Ok(ModulusSwitchType::Standard),
-        (_, true) => Ok(ModulusSwitchType::CenteredMeanNoiseReduction),
-        _ => Err(Error::InvalidParameter(
-            "a server key with the drift-technique modulus switch, which gpufhe does not \
-             support"
-                .into(),
-        )),
     }
 }
 

@@ -19,16 +19,17 @@ use super::wire::core::{
 };
 use super::wire::high_level::DataKind;
 use super::wire::shortint::{CarryModulus, MessageModulus};
-use super::wire::squashed_lists::{
-    CompressedModulusSwitchedGlweCiphertext128,
-    CompressedNoiseSquashingCompressionKey as WireCompressedKey,
-    CompressedSquashedNoiseCiphertextList as WireList, CompressedSquashedNoiseCiphertextListMeta,
-    IntegerCompressedSquashedNoiseCiphertextList, LwePackingKeyswitchKey128,
+use super::wire::squashed_compression_keys::{
+    CompressedNoiseSquashingCompressionKey as WireCompressedKey, LwePackingKeyswitchKey128,
     NoiseSquashingCompressionKey as WireKey, NoiseSquashingCompressionParameters as WireParams,
-    NoiseSquashingCompressionPrivateKey as WirePrivate, PackedIntegers128,
-    SeededLwePackingKeyswitchKey128, ShortintCompressedNoiseSquashingCompressionKey,
-    ShortintCompressedSquashedNoiseCiphertextList, ShortintNoiseSquashingCompressionKey,
+    NoiseSquashingCompressionPrivateKey as WirePrivate, SeededLwePackingKeyswitchKey128,
+    ShortintCompressedNoiseSquashingCompressionKey, ShortintNoiseSquashingCompressionKey,
     ShortintNoiseSquashingCompressionPrivateKey,
+};
+use super::wire::squashed_lists::{
+    CompressedModulusSwitchedGlweCiphertext128, CompressedSquashedNoiseCiphertextList as WireList,
+    CompressedSquashedNoiseCiphertextListMeta, IntegerCompressedSquashedNoiseCiphertextList,
+    PackedIntegers128, ShortintCompressedSquashedNoiseCiphertextList,
 };
 use super::{versionize_through_wire, TfheRsForm};
 use crate::core_crypto::{

@@ -158,7 +158,7 @@ pub struct HlIntegerClientKey {
     pub(crate) noise_squashing_private_key:
         Option<super::noise_squashing::NoiseSquashingPrivateKey>,
     pub(crate) noise_squashing_compression_private_key:
-        Option<super::squashed_lists::NoiseSquashingCompressionPrivateKey>,
+        Option<super::squashed_compression_keys::NoiseSquashingCompressionPrivateKey>,
     pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
     pub(crate) dedicated_oprf_private_key: Option<OprfPrivateKey>,
     pub(crate) transciphering_private_key: Option<TranscipheringKey>,
@@ -251,7 +251,7 @@ pub struct IntegerConfig {
     pub(crate) noise_squashing_parameters:
         Option<super::noise_squashing::NoiseSquashingParameters>,
     pub(crate) noise_squashing_compression_parameters:
-        Option<super::squashed_lists::NoiseSquashingCompressionParameters>,
+        Option<super::squashed_compression_keys::NoiseSquashingCompressionParameters>,
     pub(crate) cpk_re_randomization_params: Option<ReRandomizationKey>,
     pub(crate) dedicated_oprf_key: bool,
     pub(crate) transciphering_parameters: Option<TranscipheringKey>,
