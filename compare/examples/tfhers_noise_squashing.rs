@@ -9,6 +9,12 @@
 //! - gpufhe makes its keys, squashes the same values, and TFHE-rs reads its client key
 //!   and squashed values and decrypts them.
 //!
+//! - the server keys with their noise-squashing keys, both ways: TFHE-rs's
+//!   `CompressedServerKey` and `ServerKey` are read by gpufhe (written back byte for
+//!   byte), squash in gpufhe and decrypt; gpufhe's are read by TFHE-rs and squash
+//!   there. The seeded key is decompressed by both libraries from the same seed, so
+//!   its masks must be drawn in the same order. (The keys are MiB: no golden files.)
+//!
 //! Every byte string is also checked to be written back identically (read then
 //! written by the other library). The client key comes from a fixed seed; the
 //! squashed values do not (TFHE-rs's engine), so running this again rewrites them
@@ -72,7 +78,9 @@ fn main() {
         .enable_noise_squashing(small_noise_squashing())
         .build();
     let ck = ClientKey::generate_with_seed(config, Seed(0x5eed_0039));
-    let sk = CompressedServerKey::new(&ck).decompress();
+    let csk = CompressedServerKey::new(&ck);
+    let sk = csk.clone().decompress();
+    server_keys_from_tfhe_rs(&ck, &csk, &sk);
     tfhe::set_server_key(sk);
     let a = FheUint8::encrypt(173u8, &ck).squash_noise().unwrap();
     let b = FheInt8::encrypt(-77i8, &ck).squash_noise().unwrap();
@@ -138,6 +146,7 @@ fn main() {
         .unwrap();
     let key_bytes = gpufhe_bytes(&gck);
     let ck: ClientKey = safe_deserialize(key_bytes.as_slice(), LIMIT).unwrap();
+    server_keys_from_gpufhe(&gck, &ck);
     let a: tfhe::SquashedNoiseFheUint =
         safe_deserialize(gpufhe_bytes(&ga).as_slice(), LIMIT).unwrap();
     let b: tfhe::SquashedNoiseFheInt =
@@ -150,4 +159,71 @@ fn main() {
     let vc: bool = c.decrypt(&ck);
     assert_eq!((va, vb, vc), (201, -128, false));
     println!("gpufhe squashed, TFHE-rs decrypted: {va} {vb} {vc}");
+}
+
+/// TFHE-rs's server keys with noise squashing, read by gpufhe: written back byte for
+/// byte, and squashing there decrypts with TFHE-rs's client key.
+fn server_keys_from_tfhe_rs(ck: &ClientKey, csk: &CompressedServerKey, sk: &tfhe::ServerKey) {
+    use gpufhe::prelude::{FheDecrypt as _, FheEncrypt as _, SquashNoise as _};
+    let (csk_bytes, sk_bytes) = (bytes_of(csk), bytes_of(sk));
+    println!(
+        "TFHE-rs keys with noise squashing: compressed {} bytes, plain {} bytes",
+        csk_bytes.len(),
+        sk_bytes.len()
+    );
+    gpufhe::serialization::with_insecure_parameters_allowed(|| {
+        let gck: gpufhe::ClientKey =
+            gpufhe::safe_serialization::safe_deserialize(bytes_of(ck).as_slice(), LIMIT).unwrap();
+        let gcsk: gpufhe::CompressedServerKey =
+            gpufhe::safe_serialization::safe_deserialize(csk_bytes.as_slice(), LIMIT).unwrap();
+        assert_eq!(
+            gpufhe_bytes(&gcsk),
+            csk_bytes,
+            "compressed server key written back"
+        );
+        let gsk: gpufhe::ServerKey =
+            gpufhe::safe_serialization::safe_deserialize(sk_bytes.as_slice(), LIMIT).unwrap();
+        assert_eq!(gpufhe_bytes(&gsk), sk_bytes, "server key written back");
+        for (what, key) in [("plain", gsk), ("decompressed", gcsk.decompress())] {
+            gpufhe::set_server_key(key);
+            let a: u8 = gpufhe::FheUint8::encrypt(99u8, &gck)
+                .squash_noise()
+                .unwrap()
+                .decrypt(&gck);
+            let b: bool = gpufhe::FheBool::encrypt(true, &gck)
+                .squash_noise()
+                .unwrap()
+                .decrypt(&gck);
+            assert_eq!((a, b), (99, true), "TFHE-rs's {what} key in gpufhe");
+            println!("TFHE-rs's {what} server key squashed in gpufhe: {a} {b}");
+        }
+    });
+}
+
+/// gpufhe's server keys with noise squashing, read by TFHE-rs: written back byte for
+/// byte, and squashing there decrypts with TFHE-rs's client key.
+fn server_keys_from_gpufhe(gck: &gpufhe::ClientKey, ck: &ClientKey) {
+    let gcsk = gpufhe::CompressedServerKey::new(gck);
+    let (csk_bytes, sk_bytes) = (gpufhe_bytes(&gcsk), gpufhe_bytes(&gcsk.decompress()));
+    let csk: CompressedServerKey = safe_deserialize(csk_bytes.as_slice(), LIMIT).unwrap();
+    assert_eq!(
+        bytes_of(&csk),
+        csk_bytes,
+        "compressed server key written back"
+    );
+    let sk: tfhe::ServerKey = safe_deserialize(sk_bytes.as_slice(), LIMIT).unwrap();
+    assert_eq!(bytes_of(&sk), sk_bytes, "server key written back");
+    for (what, key) in [("plain", sk), ("decompressed", csk.decompress())] {
+        tfhe::set_server_key(key);
+        let a: u8 = FheUint8::encrypt(42u8, ck)
+            .squash_noise()
+            .unwrap()
+            .decrypt(ck);
+        let b: i8 = FheInt8::encrypt(-5i8, ck)
+            .squash_noise()
+            .unwrap()
+            .decrypt(ck);
+        assert_eq!((a, b), (42, -5), "gpufhe's {what} key in TFHE-rs");
+        println!("gpufhe's {what} server key squashed in TFHE-rs: {a} {b}");
+    }
 }

@@ -3,8 +3,9 @@
 use crate::error::{Error, Result};
 use crate::shortint::{
     self, CompactPublicKeyEncryptionParameters, CompressedCompressionKeys, CompressionKeys,
-    CompressionParameters, CompressionPrivateKey, EncryptionKeyChoice, NoiseSquashingParameters,
-    ReRandomizationParameters, ShortintKeySwitchingParameters, ShortintParameters,
+    CompressionParameters, CompressionPrivateKey, EncryptionKeyChoice,
+    NoiseSquashingCompressionParameters, NoiseSquashingParameters, ReRandomizationParameters,
+    ShortintKeySwitchingParameters, ShortintParameters,
     DEFAULT_PARAMETERS,
 };
 use serde::{Deserialize, Serialize};
@@ -63,6 +64,14 @@ pub struct Config {
         serialize_with = "crate::high_level::serialization::own_format::no_squashing"
     )]
     noise_squashing: Option<NoiseSquashingParameters>,
+    /// Compression parameters of squashed values
+    /// ([`ConfigBuilder::enable_noise_squashing_compression`]); like the
+    /// noise-squashing parameters, not in gpufhe's own format.
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing"
+    )]
+    noise_squashing_compression: Option<NoiseSquashingCompressionParameters>,
 }
 
 impl PartialEq for Config {
@@ -75,12 +84,14 @@ impl PartialEq for Config {
             self.dedicated_pke,
             self.noise_squashing,
             self.re_randomization,
+            self.noise_squashing_compression,
         ) == (
             other.parameters,
             other.compression,
             other.dedicated_pke,
             other.noise_squashing,
             other.re_randomization,
+            other.noise_squashing_compression,
         )
     }
 }
@@ -104,6 +115,7 @@ impl TryFrom<ConfigParts> for Config {
             dedicated_pke: None,
             noise_squashing: None,
             re_randomization: None,
+            noise_squashing_compression: None,
         };
         config.check_compression()?;
         Ok(config)
@@ -154,6 +166,17 @@ impl Config {
         if let Some(ns) = &self.noise_squashing {
             ns.validate()?;
             ns.check_blocks(&self.parameters)?;
+        }
+        match (&self.noise_squashing, &self.noise_squashing_compression) {
+            (Some(ns), Some(c)) => c.validate(ns)?,
+            (None, Some(_)) => {
+                return Err(Error::InvalidParameter(
+                    "noise-squashing compression needs noise squashing: call \
+                     ConfigBuilder::enable_noise_squashing too"
+                        .into(),
+                ))
+            }
+            _ => {}
         }
         self.check_compression()
     }
@@ -220,6 +243,23 @@ impl Config {
     /// ```
     pub fn noise_squashing_parameters(&self) -> Option<&NoiseSquashingParameters> {
         self.noise_squashing.as_ref()
+    }
+
+    /// The compression parameters of squashed values, if enabled
+    /// ([`ConfigBuilder::enable_noise_squashing_compression`]).
+    ///
+    /// ```
+    /// use gpufhe::shortint::NOISE_SQUASHING_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as COMP;
+    /// use gpufhe::ConfigBuilder;
+    /// let builder = ConfigBuilder::default();
+    /// assert_eq!(builder.build().noise_squashing_compression_parameters(), None);
+    /// let config = builder.enable_noise_squashing_compression(COMP).build();
+    /// assert_eq!(config.noise_squashing_compression_parameters(), Some(&COMP));
+    /// ```
+    pub fn noise_squashing_compression_parameters(
+        &self,
+    ) -> Option<&NoiseSquashingCompressionParameters> {
+        self.noise_squashing_compression.as_ref()
     }
 
     /// The parameters compact public keys of this configuration encrypt under (as
@@ -317,6 +357,7 @@ pub struct ConfigBuilder {
     dedicated_pke: Option<DedicatedPke>,
     noise_squashing: Option<NoiseSquashingParameters>,
     re_randomization: Option<ReRandomizationParameters>,
+    noise_squashing_compression: Option<NoiseSquashingCompressionParameters>,
 }
 
 impl Default for ConfigBuilder {
@@ -330,6 +371,7 @@ impl Default for ConfigBuilder {
             dedicated_pke: None,
             noise_squashing: None,
             re_randomization: None,
+            noise_squashing_compression: None,
         }
     }
 }
@@ -374,6 +416,7 @@ impl ConfigBuilder {
             dedicated_pke: None,
             noise_squashing: None,
             re_randomization: None,
+            noise_squashing_compression: None,
         }
     }
 
@@ -551,6 +594,7 @@ impl ConfigBuilder {
             dedicated_pke: self.dedicated_pke,
             noise_squashing: self.noise_squashing,
             re_randomization: self.re_randomization,
+            noise_squashing_compression: self.noise_squashing_compression,
         }
     }
 
@@ -568,6 +612,33 @@ impl ConfigBuilder {
     pub fn enable_noise_squashing(self, parameters: NoiseSquashingParameters) -> Self {
         Self {
             noise_squashing: Some(parameters),
+            ..self
+        }
+    }
+
+    /// Enables the compression of squashed values (as TFHE-rs's method of this
+    /// name): client keys get a compression private key, server keys a 128-bit
+    /// packing keyswitching key, and squashed values can be packed into a
+    /// [`crate::CompressedSquashedNoiseCiphertextList`]. It needs noise squashing
+    /// ([`ConfigBuilder::enable_noise_squashing`]); parameters that do not suit it
+    /// make key generation fail.
+    ///
+    /// ```
+    /// use gpufhe::shortint::NOISE_SQUASHING_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as COMP;
+    /// use gpufhe::shortint::NOISE_SQUASHING_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as NS;
+    /// use gpufhe::ConfigBuilder;
+    /// let config = ConfigBuilder::default()
+    ///     .enable_noise_squashing(NS)
+    ///     .enable_noise_squashing_compression(COMP)
+    ///     .build();
+    /// assert_eq!(config.noise_squashing_compression_parameters(), Some(&COMP));
+    /// ```
+    pub fn enable_noise_squashing_compression(
+        self,
+        parameters: NoiseSquashingCompressionParameters,
+    ) -> Self {
+        Self {
+            noise_squashing_compression: Some(parameters),
             ..self
         }
     }

@@ -211,6 +211,10 @@ pub use seed::{OprfSeed, Seed};
 pub use serialization::config::*;
 pub use serialization::conformance::ParameterSetConformant;
 pub use serialization::list_size::ListSizeConstraint;
+pub use squashed::list::{
+    CompressedSquashedNoiseCiphertextList, CompressedSquashedNoiseCiphertextListBuilder,
+    SquashedNoiseCompressible, SquashedNoiseExpandable,
+};
 pub use squashed::{SquashNoise, SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint};
 pub use tfhe_rs::safe::{
     DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,

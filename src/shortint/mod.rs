@@ -21,6 +21,7 @@ mod compression;
 mod key_switching;
 mod lookup_table;
 mod noise_squashing;
+mod noise_squashing_compression;
 mod oprf;
 pub mod parameters;
 mod pbs_stats;
@@ -47,6 +48,7 @@ pub use key_switching::{
 };
 pub use lookup_table::{BivariateLookupTable, LookupTable, ManyLookupTable};
 pub use noise_squashing::*;
+pub use noise_squashing_compression::*;
 pub use oprf::{oprf_seed_blocks, oprf_seed_blocks_from_bytes, seed_block_info};
 pub use parameters::*;
 pub(crate) use pbs_stats::count_bootstraps;

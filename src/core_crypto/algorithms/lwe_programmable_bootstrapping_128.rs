@@ -54,7 +54,7 @@ fn polynomial_wrapping_add_mul_binary_assign_128(out: &mut [u128], a: &[u128], s
 
 /// One uniform mask coefficient modulo 2^128: 16 bytes of the mask stream, little
 /// endian (TFHE-rs's uniform `u128`).
-fn fill_mask_128(rng: &mut EncryptionRandomGenerator, out: &mut [u128]) {
+pub(crate) fn fill_mask_128(rng: &mut EncryptionRandomGenerator, out: &mut [u128]) {
     let mut words = vec![0u64; 2 * out.len()];
     rng.fill_mask(&mut words);
     for (o, w) in out.iter_mut().zip(words.chunks_exact(2)) {
@@ -75,7 +75,7 @@ fn check_noise_128(noise: NoiseDistribution) -> Result<()> {
 
 /// Encrypts the polynomial `plaintext` modulo 2^128 under `key` into `mask` (drawn)
 /// and `body`.
-fn encrypt_glwe_128(
+pub(crate) fn encrypt_glwe_128(
     key: &GlweSecretKey,
     mask: &mut [u128],
     body: &mut [u128],
@@ -390,7 +390,7 @@ fn rotate_left_128(out: &mut [u128], input: &[u128], power: usize) {
 /// into `digits[0..level]`, least significant level (`l`) first: the order of the
 /// key's levels.
 #[inline(always)]
-fn decompose_128(x: u128, base_log: usize, level: usize, digits: &mut [u128]) {
+pub(crate) fn decompose_128(x: u128, base_log: usize, level: usize, digits: &mut [u128]) {
     let kept = base_log * level;
     let mut state = if kept == 128 {
         x

@@ -51,6 +51,14 @@ struct ClientKeyInner {
         serialize_with = "crate::high_level::serialization::own_format::no_squashing_lock"
     )]
     noise_squashing: std::sync::OnceLock<shortint::NoiseSquashingPrivateKey>,
+    /// The compression private key of squashed values, when the configuration
+    /// enables their compression; like the noise-squashing key, not in gpufhe's own
+    /// format.
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing_lock"
+    )]
+    noise_squashing_compression: std::sync::OnceLock<shortint::NoiseSquashingCompressionPrivateKey>,
     /// The dedicated compact secret key, when the configuration has dedicated
     /// compact public-key parameters; not in gpufhe's own format (in TFHE-rs's:
     /// writing it in gpufhe's is an `Err`).
@@ -150,7 +158,35 @@ impl ClientKey {
         if let Some(params) = config.noise_squashing_parameters() {
             out.set_noise_squashing_key(shortint::NoiseSquashingPrivateKey::new(*params)?)?;
         }
+        if let Some(params) = config.noise_squashing_compression_parameters() {
+            out.set_noise_squashing_compression_key(
+                shortint::NoiseSquashingCompressionPrivateKey::new(*params)?,
+            )?;
+        }
         Ok(out)
+    }
+
+    /// Its compression private key of squashed values, if its configuration enables
+    /// their compression.
+    pub(crate) fn noise_squashing_compression_key(
+        &self,
+    ) -> Option<&shortint::NoiseSquashingCompressionPrivateKey> {
+        self.inner.noise_squashing_compression.get()
+    }
+
+    /// Sets its compression private key of squashed values (once).
+    pub(crate) fn set_noise_squashing_compression_key(
+        &self,
+        key: shortint::NoiseSquashingCompressionPrivateKey,
+    ) -> Result<()> {
+        self.inner
+            .noise_squashing_compression
+            .set(key)
+            .map_err(|_| {
+                crate::Error::InvalidParameter(
+                    "the client key has a noise-squashing compression key".into(),
+                )
+            })
     }
 
     /// Its noise-squashing private key, if its configuration enables noise squashing.
@@ -197,6 +233,7 @@ impl ClientKey {
             compression,
             tfhe_rs_oprf_key,
             noise_squashing: Default::default(),
+            noise_squashing_compression: Default::default(),
             dedicated_compact,
         };
         Self {
@@ -377,6 +414,14 @@ impl ClientKey {
                 shortint::NoiseSquashingPrivateKey::from_secret_generator(
                     *params,
                     &mut generator(b"gpufhe:squash\0\0\0"),
+                )?,
+            )?;
+        }
+        if let Some(params) = config.noise_squashing_compression_parameters() {
+            out.set_noise_squashing_compression_key(
+                shortint::NoiseSquashingCompressionPrivateKey::from_secret_generator(
+                    *params,
+                    &mut generator(b"gpufhe:sq-compr\0"),
                 )?,
             )?;
         }

@@ -56,6 +56,14 @@ pub struct CompressedServerKey {
         serialize_with = "crate::high_level::serialization::own_format::no_squashing_lock"
     )]
     noise_squashing: std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingKey>>,
+    /// The seeded compression key of squashed values, when the configuration
+    /// enables it; not in gpufhe's own format.
+    #[serde(
+        skip_deserializing,
+        serialize_with = "crate::high_level::serialization::own_format::no_squashing_lock"
+    )]
+    noise_squashing_compression:
+        std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingCompressionKey>>,
     /// The casting key of dedicated compact public-key lists (not compressed), if
     /// the configuration has dedicated compact public-key parameters; not in
     /// gpufhe's own format (in TFHE-rs's: writing it in gpufhe's is an `Err`).
@@ -94,6 +102,7 @@ impl TryFrom<CompressedServerKeyParts> for CompressedServerKey {
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
             noise_squashing: Default::default(),
+            noise_squashing_compression: Default::default(),
             casting: None,
             re_randomization: None,
         })
@@ -191,6 +200,7 @@ impl CompressedServerKey {
             expanded: ExpansionCache::default(),
             tfhe_rs_oprf: Default::default(),
             noise_squashing: Default::default(),
+            noise_squashing_compression: Default::default(),
             casting: client_key
                 .dedicated_compact_key()
                 .map(|d| {
@@ -204,15 +214,41 @@ impl CompressedServerKey {
             let key =
                 shortint::CompressedNoiseSquashingKey::new(client_key.shortint_key(), private)?;
             out.noise_squashing.get_or_init(|| Arc::new(key));
+            if let Some(compression) = client_key.noise_squashing_compression_key() {
+                let key =
+                    shortint::CompressedNoiseSquashingCompressionKey::new(private, compression)?;
+                out.noise_squashing_compression
+                    .get_or_init(|| Arc::new(key));
+            }
         }
         Ok(out)
     }
 
-    /// `server_key` with the expanded noise-squashing key (on the rayon pool).
+    /// Its seeded noise-squashing key (set once).
+    pub(crate) fn noise_squashing_key(
+        &self,
+    ) -> &std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingKey>> {
+        &self.noise_squashing
+    }
+
+    /// Its seeded compression key of squashed values (set once).
+    pub(crate) fn noise_squashing_compression_key(
+        &self,
+    ) -> &std::sync::OnceLock<Arc<shortint::CompressedNoiseSquashingCompressionKey>> {
+        &self.noise_squashing_compression
+    }
+
+    /// `server_key` with the expanded noise-squashing keys (on the rayon pool).
     fn with_noise_squashing(&self, server_key: ServerKey) -> ServerKey {
         if let Some(key) = self.noise_squashing.get() {
             let expanded = Arc::new(key.decompress());
             server_key.noise_squashing_key().get_or_init(|| expanded);
+        }
+        if let Some(key) = self.noise_squashing_compression.get() {
+            let expanded = Arc::new(key.decompress());
+            server_key
+                .noise_squashing_compression_key()
+                .get_or_init(|| expanded);
         }
         server_key
     }

@@ -56,6 +56,8 @@ struct ServerKeyInner {
     tfhe_rs_oprf: OnceLock<Arc<crate::high_level::tfhe_rs::wire::server::OprfServerKey>>,
     /// The noise-squashing key, when the configuration enables noise squashing.
     noise_squashing: OnceLock<Arc<shortint::NoiseSquashingKey>>,
+    /// The compression key of squashed values, when the configuration enables it.
+    noise_squashing_compression: OnceLock<Arc<shortint::NoiseSquashingCompressionKey>>,
     /// The casting key of dedicated compact public-key lists, if its configuration
     /// has dedicated compact public-key parameters (`lists::casting`).
     casting: OnceLock<Arc<shortint::CastingKey>>,
@@ -120,6 +122,7 @@ impl ServerKey {
                 layers: AtomicU64::new(0),
                 tfhe_rs_oprf: OnceLock::new(),
                 noise_squashing: OnceLock::new(),
+                noise_squashing_compression: OnceLock::new(),
                 casting: OnceLock::new(),
                 re_randomization: OnceLock::new(),
             }),
@@ -340,6 +343,13 @@ impl ServerKey {
         &self.inner.noise_squashing
     }
 
+    /// Its compression key of squashed values (set once, when it is expanded).
+    pub(crate) fn noise_squashing_compression_key(
+        &self,
+    ) -> &OnceLock<Arc<shortint::NoiseSquashingCompressionKey>> {
+        &self.inner.noise_squashing_compression
+    }
+
     /// The casting key of dedicated compact public-key lists, if it has one.
     pub(crate) fn casting_key(&self) -> Option<&shortint::CastingKey> {
         self.inner.casting.get().map(|k| &**k)
@@ -466,8 +476,9 @@ macro_rules! key_material_accessors {
                 self.config().noise_squashing_parameters().is_some()
             }
 
-            /// Whether it holds a noise-squashing compression key: always `false`
-            /// (not supported).
+            /// Whether it holds a noise-squashing compression key: whether its
+            /// configuration enables the compression of squashed values
+            /// ([`crate::ConfigBuilder::enable_noise_squashing_compression`]).
             ///
             /// ```
             #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
@@ -480,7 +491,9 @@ macro_rules! key_material_accessors {
             /// assert!(!key.has_noise_squashing_compression_key());
             /// ```
             pub fn has_noise_squashing_compression_key(&self) -> bool {
-                false
+                self.config()
+                    .noise_squashing_compression_parameters()
+                    .is_some()
             }
 
             /// Whether it holds re-randomization key material: whether its
@@ -598,8 +611,8 @@ impl ServerKey {
         self.inner.noise_squashing.get().is_some()
     }
 
-    /// Whether it can compress squashed ciphertexts: always `false` (not
-    /// supported).
+    /// Whether it can compress squashed ciphertexts (it holds a noise-squashing
+    /// compression key).
     ///
     /// ```
     /// use gpufhe::generate_keys;
@@ -611,7 +624,7 @@ impl ServerKey {
     /// assert!(!server_key.supports_noise_squashing_compression());
     /// ```
     pub fn supports_noise_squashing_compression(&self) -> bool {
-        false
+        self.inner.noise_squashing_compression.get().is_some()
     }
 }
 

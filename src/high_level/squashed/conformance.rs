@@ -10,10 +10,12 @@ use crate::high_level::serialization::conformance::{
 use crate::serialization::codec::SafeSerialization;
 use crate::shortint::SquashedNoiseBlock;
 
-/// `Err` unless `blocks` are of the noise-squashing parameters of `params`.
+/// `Err` unless `blocks` are of the noise-squashing parameters of `params` (under
+/// its compression key for blocks out of a compressed list).
 fn check_blocks<'a>(
     params: &ConformanceParams,
     blocks: impl IntoIterator<Item = &'a SquashedNoiseBlock>,
+    post_decompression: bool,
 ) -> Result<()> {
     let ns = params
         .config()
@@ -23,7 +25,21 @@ fn check_blocks<'a>(
                 "a squashed value of a configuration without noise squashing".into(),
             )
         })?;
-    let size = ns.glwe_dimension.0 * ns.polynomial_size.0;
+    let size = if post_decompression {
+        let c = params
+            .config()
+            .noise_squashing_compression_parameters()
+            .ok_or_else(|| {
+                Error::InvalidParameter(
+                    "a squashed value out of a compressed list, of a configuration without \
+                     noise-squashing compression"
+                        .into(),
+                )
+            })?;
+        c.packing_ks_glwe_dimension.0 * c.packing_ks_polynomial_size.0
+    } else {
+        ns.glwe_dimension.0 * ns.polynomial_size.0
+    };
     for b in blocks {
         check_eq(
             "message modulus of a squashed block",
@@ -59,7 +75,7 @@ macro_rules! squashed_radix_conformance {
                     self.inner.original_block_count.div_ceil(2),
                     self.inner.packed_blocks.len(),
                 )?;
-                check_blocks(params, &self.inner.packed_blocks)
+                check_blocks(params, &self.inner.packed_blocks, self.post_decompression)
             }
         }
     };
@@ -76,6 +92,55 @@ impl SafeSerialization for SquashedNoiseFheBool {
 impl Conformant for SquashedNoiseFheBool {
     fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
         params.check_tag("the squashed value", Some(self.tag))?;
-        check_blocks(params, [&self.inner])
+        check_blocks(params, [&self.inner], self.post_decompression)
+    }
+}
+
+impl SafeSerialization for super::list::CompressedSquashedNoiseCiphertextList {
+    const TYPE_NAME: &'static str = "CompressedSquashedNoiseCiphertextList";
+    const DEFAULT_SIZE_LIMIT: u64 = VALUE_SIZE_LIMIT;
+}
+
+impl Conformant for super::list::CompressedSquashedNoiseCiphertextList {
+    /// The key tag, a well-formed list, and GLWE ciphertexts of the configuration's
+    /// noise-squashing compression parameters.
+    fn conforms_to(&self, params: &ConformanceParams) -> Result<()> {
+        params.check_tag("the compressed squashed list", Some(self.tag))?;
+        self.validate()?;
+        if self.list.is_empty() {
+            return Ok(());
+        }
+        let c = params
+            .config()
+            .noise_squashing_compression_parameters()
+            .ok_or_else(|| {
+                Error::InvalidParameter(
+                    "a compressed squashed list of a configuration without noise-squashing \
+                     compression"
+                        .into(),
+                )
+            })?;
+        let l = &self.list;
+        let expected = (
+            c.packing_ks_glwe_dimension.0,
+            c.packing_ks_polynomial_size.0,
+            c.lwe_per_glwe,
+            c.message_modulus,
+            c.carry_modulus,
+        );
+        let got = (
+            l.glwe_dimension.0,
+            l.polynomial_size.0,
+            l.lwe_per_glwe,
+            l.message_modulus,
+            l.carry_modulus,
+        );
+        if got != expected {
+            return Err(Error::InvalidParameter(format!(
+                "a compressed squashed list of (k, N, blocks per GLWE, message, carry) = \
+                 {got:?}, where the compression parameters give {expected:?}"
+            )));
+        }
+        Ok(())
     }
 }

@@ -51,6 +51,10 @@ pub trait SquashNoise {
 pub struct SquashedNoiseFheUint {
     pub(crate) inner: SquashedNoiseRadixCiphertext,
     pub(crate) tag: KeyTag,
+    /// Whether it comes out of a [`crate::CompressedSquashedNoiseCiphertextList`]
+    /// (under the compression key: TFHE-rs's `PostDecompression` state).
+    #[serde(default)]
+    pub(crate) post_decompression: bool,
 }
 
 /// A squashed signed integer (TFHE-rs's `SquashedNoiseFheInt`).
@@ -58,6 +62,10 @@ pub struct SquashedNoiseFheUint {
 pub struct SquashedNoiseFheInt {
     pub(crate) inner: SquashedNoiseRadixCiphertext,
     pub(crate) tag: KeyTag,
+    /// Whether it comes out of a [`crate::CompressedSquashedNoiseCiphertextList`]
+    /// (under the compression key: TFHE-rs's `PostDecompression` state).
+    #[serde(default)]
+    pub(crate) post_decompression: bool,
 }
 
 /// A squashed boolean: one 128-bit ciphertext (TFHE-rs's `SquashedNoiseFheBool`).
@@ -65,6 +73,9 @@ pub struct SquashedNoiseFheInt {
 pub struct SquashedNoiseFheBool {
     pub(crate) inner: SquashedNoiseBlock,
     pub(crate) tag: KeyTag,
+    /// Whether it comes out of a [`crate::CompressedSquashedNoiseCiphertextList`].
+    #[serde(default)]
+    pub(crate) post_decompression: bool,
 }
 
 /// The thread's server key and its noise-squashing key.
@@ -149,7 +160,11 @@ impl<Id: FheUintId> SquashNoise for FheUint<Id> {
     /// ```
     fn squash_noise(&self) -> Result<SquashedNoiseFheUint> {
         let (inner, tag) = squash_integer(&self.storage, Id::BITS)?;
-        Ok(SquashedNoiseFheUint { inner, tag })
+        Ok(SquashedNoiseFheUint {
+            inner,
+            tag,
+            post_decompression: false,
+        })
     }
 }
 
@@ -173,7 +188,11 @@ impl<Id: FheIntId> SquashNoise for FheInt<Id> {
     /// ```
     fn squash_noise(&self) -> Result<SquashedNoiseFheInt> {
         let (inner, tag) = squash_integer(&self.inner.storage, FheInt::<Id>::bits())?;
-        Ok(SquashedNoiseFheInt { inner, tag })
+        Ok(SquashedNoiseFheInt {
+            inner,
+            tag,
+            post_decompression: false,
+        })
     }
 }
 
@@ -205,16 +224,36 @@ impl SquashNoise for FheBool {
         Ok(SquashedNoiseFheBool {
             inner,
             tag: server_key.tag(),
+            post_decompression: false,
         })
     }
 }
 
-/// The client key's noise-squashing private key, after checking `tag`.
-fn private_key(key: &ClientKey, tag: KeyTag) -> Result<&shortint::NoiseSquashingPrivateKey> {
+/// The client key's private key of a squashed value, after checking `tag`: its
+/// noise-squashing key, or for a value out of a compressed list its compression key.
+fn private_key(
+    key: &ClientKey,
+    tag: KeyTag,
+    post_decompression: bool,
+) -> Result<std::borrow::Cow<'_, shortint::NoiseSquashingPrivateKey>> {
     key.tag()
         .check("the squashed value (decrypt with its own client key)", tag)?;
-    key.noise_squashing_key()
-        .ok_or_else(|| Error::InvalidParameter("the client key has no noise-squashing key".into()))
+    let squashing = key.noise_squashing_key().ok_or_else(|| {
+        Error::InvalidParameter("the client key has no noise-squashing key".into())
+    })?;
+    if !post_decompression {
+        return Ok(std::borrow::Cow::Borrowed(squashing));
+    }
+    let compression = key.noise_squashing_compression_key().ok_or_else(|| {
+        Error::InvalidParameter(
+            "the client key has no noise-squashing compression key (the squashed value comes \
+             out of a compressed list)"
+                .into(),
+        )
+    })?;
+    Ok(std::borrow::Cow::Owned(
+        compression.decryption_key(squashing),
+    ))
 }
 
 macro_rules! squashed_integer {
@@ -239,8 +278,8 @@ macro_rules! squashed_integer {
         impl<T: $clear> FheTryDecrypt<T> for $ty {
             /// `Err` for a value of another key or a key without noise squashing.
             fn try_decrypt(&self, key: &ClientKey) -> Result<T> {
-                let private = private_key(key, self.tag)?;
-                let bits = decrypt_squashed_radix(private, &self.inner)?;
+                let private = private_key(key, self.tag, self.post_decompression)?;
+                let bits = decrypt_squashed_radix(&private, &self.inner)?;
                 Ok(T::from_wide_wrapping($value(bits, self.num_bits() as u32)))
             }
         }
@@ -268,7 +307,7 @@ impl SquashedNoiseFheBool {
 impl FheTryDecrypt<bool> for SquashedNoiseFheBool {
     /// `Err` for a value of another key or a key without noise squashing.
     fn try_decrypt(&self, key: &ClientKey) -> Result<bool> {
-        Ok(private_key(key, self.tag)?.decrypt(&self.inner)? != 0)
+        Ok(private_key(key, self.tag, self.post_decompression)?.decrypt(&self.inner)? != 0)
     }
 }
 
@@ -279,3 +318,4 @@ impl FheDecrypt<bool> for SquashedNoiseFheBool {
     }
 }
 mod conformance;
+pub(crate) mod list;

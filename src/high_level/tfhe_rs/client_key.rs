@@ -59,7 +59,9 @@ impl TfheRsForm for ClientKey {
                     .noise_squashing_key()
                     .map(TfheRsForm::to_wire)
                     .transpose()?,
-                noise_squashing_compression_private_key: None,
+                noise_squashing_compression_private_key: self
+                    .noise_squashing_compression_key()
+                    .map(super::squashed_lists::private_key_to_wire),
                 cpk_re_randomization_params: self
                     .config()
                     .re_randomization_parameters()
@@ -136,15 +138,26 @@ impl TfheRsForm for ClientKey {
                 super::re_randomization::parameters_from_wire(r),
             ),
         };
-        let config = match &noise_squashing {
+        let squashing_compression = hl
+            .noise_squashing_compression_private_key
+            .map(super::squashed_lists::private_key_from_wire)
+            .transpose()?;
+        let builder = match &noise_squashing {
             None => builder,
             Some(ns) => builder.enable_noise_squashing(*ns.parameters()),
+        };
+        let config = match &squashing_compression {
+            None => builder,
+            Some(c) => builder.enable_noise_squashing_compression(*c.parameters()),
         }
         .build();
         config.check()?; // the noise-squashing parameters against the blocks
         let out = ClientKey::from_all_parts(config, tag, key, compression, oprf, dedicated);
         if let Some(ns) = noise_squashing {
             out.set_noise_squashing_key(ns)?;
+        }
+        if let Some(c) = squashing_compression {
+            out.set_noise_squashing_compression_key(c)?;
         }
         Ok(out)
     }

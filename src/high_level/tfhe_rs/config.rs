@@ -31,7 +31,9 @@ impl TfheRsForm for Config {
                 noise_squashing_parameters: self
                     .noise_squashing_parameters()
                     .map(super::squashed::noise_squashing_parameters_to_wire),
-                noise_squashing_compression_parameters: None,
+                noise_squashing_compression_parameters: self
+                    .noise_squashing_compression_parameters()
+                    .map(super::squashed_lists::parameters_to_wire),
                 cpk_re_randomization_params: self
                     .re_randomization_parameters()
                     .as_ref()
@@ -71,10 +73,16 @@ impl TfheRsForm for Config {
                 super::re_randomization::parameters_from_wire(r),
             ),
         };
-        Ok(match &wire.inner.noise_squashing_parameters {
+        let builder = match &wire.inner.noise_squashing_parameters {
             None => builder,
             Some(ns) => builder
                 .enable_noise_squashing(super::squashed::noise_squashing_parameters_from_wire(ns)?),
+        };
+        Ok(match &wire.inner.noise_squashing_compression_parameters {
+            None => builder,
+            Some(c) => builder.enable_noise_squashing_compression(
+                super::squashed_lists::parameters_from_wire(c)?,
+            ),
         }
         .build())
     }

@@ -22,6 +22,7 @@ mod dedicated;
 mod fourier;
 mod key_switching;
 mod multi_bit;
+mod noise_squashing_keys;
 mod oprf;
 mod parameters;
 #[cfg(feature = "zk-pok")]
@@ -31,6 +32,7 @@ mod re_randomization;
 pub(crate) mod safe;
 mod server_key;
 mod squashed;
+mod squashed_lists;
 pub(crate) mod values;
 
 #[cfg(feature = "zk-pok")]

@@ -14,6 +14,10 @@ use super::compression_keys::{
 };
 use super::fourier::{fourier_polynomials, fourier_to_wire};
 use super::multi_bit::{multi_bit_key_from_tfhe_rs, multi_bit_key_to_tfhe_rs};
+use super::noise_squashing_keys::{
+    compressed_noise_squashing_key_from_wire, compressed_noise_squashing_key_to_wire,
+    modulus_switch, noise_squashing_key_from_wire, noise_squashing_key_to_wire,
+};
 use super::parameters::{
     known_parameters, seed_from_wire, seed_to_wire, tag_from_wire, tag_to_wire,
 };
@@ -117,19 +121,6 @@ impl KeyShape {
             base_log: DecompositionBaseLog(self.pbs_base_log),
             level: DecompositionLevelCount(self.pbs_level),
         }
-    }
-}
-
-/// gpufhe's modulus switch of TFHE-rs's configuration.
-fn modulus_switch(standard: bool, centered: bool) -> Result<ModulusSwitchType> {
-    match (standard, centered) {
-        (true, _) => Ok(ModulusSwitchType::Standard),
-        (_, true) => Ok(ModulusSwitchType::CenteredMeanNoiseReduction),
-        _ => Err(Error::InvalidParameter(
-            "a server key with the drift-technique modulus switch, which gpufhe does not \
-             support"
-                .into(),
-        )),
     }
 }
 
@@ -239,48 +230,77 @@ pub(super) fn shortint_server_key_from_wire(key: ShortintServerKey) -> Result<sh
 
 /// A high-level server key computing on the CPU with `host`, tagged `tag`.
 pub(super) fn server_key_of(tag: KeyTag, host: shortint::ServerKey) -> Result<ServerKey> {
-    server_key_with_compression(tag, host, None)
+    server_key_with_keys(tag, host, None, None)
 }
 
-/// [`server_key_of`] with these compression keys (checked against the blocks).
-fn server_key_with_compression(
+/// [`server_key_of`] with these compression and noise-squashing keys (checked
+/// against the blocks).
+fn server_key_with_keys(
     tag: KeyTag,
     host: shortint::ServerKey,
     compression: Option<shortint::CompressionKeys>,
+    noise_squashing: Option<(
+        shortint::NoiseSquashingKey,
+        Option<shortint::NoiseSquashingCompressionKey>,
+    )>,
 ) -> Result<ServerKey> {
     let mut builder =
         ConfigBuilder::default().with_insecure_custom_parameters(*host.parameters())?;
     if let Some(c) = &compression {
         builder = builder.enable_compression(c.parameters);
     }
-    Ok(ServerKey::from_parts(
+    if let Some((ns, c)) = &noise_squashing {
+        builder = builder.enable_noise_squashing(*ns.parameters());
+        if let Some(c) = c {
+            builder = builder.enable_noise_squashing_compression(*c.parameters());
+        }
+    }
+    let key = ServerKey::from_parts(
         tag,
         builder.build(),
         host,
         compression.map(Arc::new),
         &SchedulerConfig::from_env()?,
-    ))
+    );
+    if let Some((ns, c)) = noise_squashing {
+        let _ = key.noise_squashing_key().set(Arc::new(ns));
+        if let Some(c) = c {
+            let _ = key.noise_squashing_compression_key().set(Arc::new(c));
+        }
+    }
+    Ok(key)
 }
 
-/// `Err` for a key with a noise-squashing key: its TFHE-rs form (a Fourier-128 key,
-/// seeded in the compressed key) is not written yet, and dropping it silently would
-/// lose it.
-fn refuse_noise_squashing(has_key: bool, what: &str) -> Result<()> {
-    if has_key {
-        return Err(Error::Serialization(format!(
-            "a {what} with a noise-squashing key cannot be written in this version of \
-             gpufhe (the noise-squashing key's serialized form is to come): generate \
-             such keys where they are used"
-        )));
+/// The error of a TFHE-rs key with a noise-squashing compression key but no
+/// noise-squashing key.
+fn compression_without_squashing() -> Error {
+    Error::InvalidParameter(
+        "a server key with a noise-squashing compression key but no noise-squashing key".into(),
+    )
+}
+
+/// The noise-squashing key of a key whose configuration enables noise squashing;
+/// `Err` if it was lost (gpufhe's own format does not hold it).
+fn kept_noise_squashing_key<T>(enabled: bool, key: Option<T>, what: &str) -> Result<Option<T>> {
+    match (enabled, key) {
+        (true, None) => Err(Error::Serialization(format!(
+            "this {what} enables noise squashing but does not hold its noise-squashing key \
+             (gpufhe's own format leaves it out): write the key it was made from"
+        ))),
+        (_, key) => Ok(key),
     }
-    Ok(())
 }
 
 impl TfheRsForm for ServerKey {
     type Wire = WireServerKey;
 
     fn to_wire(&self) -> Result<WireServerKey> {
-        refuse_noise_squashing(self.has_noise_squashing_key(), "server key")?;
+        let noise_squashing_key = kept_noise_squashing_key(
+            self.has_noise_squashing_key(),
+            self.noise_squashing_key().get(),
+            "server key",
+        )?
+        .map(|k| noise_squashing_key_to_wire(k));
         let (compression_key, decompression_key) =
             match self.compression_keys().map(compression_keys_to_wire) {
                 Some(keys) => {
@@ -299,8 +319,13 @@ impl TfheRsForm for ServerKey {
                     .map(super::dedicated::casting_key_to_wire),
                 compression_key,
                 decompression_key,
-                noise_squashing_key: None,
-                noise_squashing_compression_key: None,
+                noise_squashing_key,
+                noise_squashing_compression_key: kept_noise_squashing_key(
+                    self.has_noise_squashing_compression_key(),
+                    self.noise_squashing_compression_key().get(),
+                    "server key",
+                )?
+                .map(|k| super::squashed_lists::key_to_wire(k)),
                 cpk_re_randomization_key: self
                     .re_randomization_key()
                     .map(|k| super::re_randomization::key_to_wire(k, self.config().parameters()))
@@ -328,9 +353,23 @@ impl TfheRsForm for ServerKey {
             hl.decompression_key,
             host.parameters(),
         )?;
-        let key = server_key_with_compression(tag_from_wire(&wire.tag), host, compression)?
-            .with_casting_key(casting)
-            .with_re_randomization_key(re_randomization);
+        let noise_squashing = hl
+            .noise_squashing_key
+            .map(|k| noise_squashing_key_from_wire(k, host.parameters()))
+            .transpose()?;
+        let squashing_compression = match (hl.noise_squashing_compression_key, &noise_squashing) {
+            (None, _) => None,
+            (Some(c), Some(ns)) => Some(super::squashed_lists::key_from_wire(c, ns.parameters())?),
+            (Some(_), None) => return Err(compression_without_squashing()),
+        };
+        let key = server_key_with_keys(
+            tag_from_wire(&wire.tag),
+            host,
+            compression,
+            noise_squashing.map(|ns| (ns, squashing_compression)),
+        )?
+        .with_casting_key(casting)
+        .with_re_randomization_key(re_randomization);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
         }
@@ -512,7 +551,12 @@ impl TfheRsForm for CompressedServerKey {
     type Wire = WireCompressed;
 
     fn to_wire(&self) -> Result<WireCompressed> {
-        refuse_noise_squashing(self.has_noise_squashing_key(), "compressed server key")?;
+        let noise_squashing_key = kept_noise_squashing_key(
+            self.has_noise_squashing_key(),
+            self.noise_squashing_key().get(),
+            "compressed server key",
+        )?
+        .map(|k| compressed_noise_squashing_key_to_wire(k));
         let (compression_key, decompression_key) = match self
             .compression_keys()
             .map(compressed_compression_keys_to_wire)
@@ -583,8 +627,13 @@ impl TfheRsForm for CompressedServerKey {
                     .map(|k| super::dedicated::compressed_casting_key_to_wire(k)),
                 compression_key,
                 decompression_key,
-                noise_squashing_key: None,
-                noise_squashing_compression_key: None,
+                noise_squashing_key,
+                noise_squashing_compression_key: kept_noise_squashing_key(
+                    self.has_noise_squashing_compression_key(),
+                    self.noise_squashing_compression_key().get(),
+                    "compressed server key",
+                )?
+                .map(|k| super::squashed_lists::compressed_key_to_wire(k)),
                 cpk_re_randomization_key: self
                     .re_randomization_key()
                     .map(|k| super::re_randomization::compressed_key_to_wire(k, &p))
@@ -680,9 +729,27 @@ impl TfheRsForm for CompressedServerKey {
             .transpose()?;
         let compression =
             compressed_compression_keys_from_wire(hl.compression_key, hl.decompression_key, &p)?;
+        let noise_squashing = hl
+            .noise_squashing_key
+            .map(|k| compressed_noise_squashing_key_from_wire(k, &p))
+            .transpose()?;
+        let squashing_compression = match (hl.noise_squashing_compression_key, &noise_squashing) {
+            (None, _) => None,
+            (Some(c), Some(ns)) => Some(super::squashed_lists::compressed_key_from_wire(
+                c,
+                ns.parameters(),
+            )?),
+            (Some(_), None) => return Err(compression_without_squashing()),
+        };
         let mut config = ConfigBuilder::default().with_insecure_custom_parameters(p)?;
         if let Some(c) = &compression {
             config = config.enable_compression(c.parameters);
+        }
+        if let Some(ns) = &noise_squashing {
+            config = config.enable_noise_squashing(*ns.parameters());
+        }
+        if let Some(c) = &squashing_compression {
+            config = config.enable_noise_squashing_compression(*c.parameters());
         }
         let key = CompressedServerKey::from_parts_with_compression(
             tag_from_wire(&wire.tag),
@@ -694,6 +761,12 @@ impl TfheRsForm for CompressedServerKey {
         .with_re_randomization_key(re_randomization);
         if let Some(oprf) = hl.oprf_key {
             let _ = key.tfhe_rs_oprf().set(Arc::new(oprf));
+        }
+        if let Some(ns) = noise_squashing {
+            let _ = key.noise_squashing_key().set(Arc::new(ns));
+        }
+        if let Some(c) = squashing_compression {
+            let _ = key.noise_squashing_compression_key().set(Arc::new(c));
         }
         Ok(key)
     }

@@ -31,12 +31,12 @@ use crate::integer::noise_squashing::SquashedNoiseRadixCiphertext;
 use crate::shortint::{NoiseSquashingParameters, NoiseSquashingPrivateKey, SquashedNoiseBlock};
 
 /// The native modulus 2^128 of TFHE-rs's `u128` data.
-const NATIVE_U128: CiphertextModulus = CiphertextModulus {
+pub(super) const NATIVE_U128: CiphertextModulus = CiphertextModulus {
     modulus: 0,
     scalar_bits: 128,
 };
 
-fn check_native_u128(m: &CiphertextModulus, what: &str) -> Result<()> {
+pub(super) fn check_native_u128(m: &CiphertextModulus, what: &str) -> Result<()> {
     if *m == NATIVE_U128 {
         Ok(())
     } else {
@@ -152,10 +152,7 @@ impl TfheRsForm for NoiseSquashingPrivateKey {
     fn to_wire(&self) -> Result<WirePrivateKey> {
         Ok(WirePrivateKey {
             key: ShortintNoiseSquashingPrivateKey {
-                post_noise_squashing_secret_key: GlweSecretKey128 {
-                    data: self.key.as_slice().iter().map(|&s| u128::from(s)).collect(),
-                    polynomial_size: WirePolynomialSize(self.key.polynomial_size().0),
-                },
+                post_noise_squashing_secret_key: glwe_key_128_to_wire(&self.key),
                 params: noise_squashing_parameters_to_wire(&self.params),
             },
         })
@@ -164,22 +161,34 @@ impl TfheRsForm for NoiseSquashingPrivateKey {
     /// `Err` for coefficients other than 0 and 1, or a key of another shape than
     /// its parameters'.
     fn from_wire(wire: WirePrivateKey) -> Result<Self> {
-        let k = wire.key.post_noise_squashing_secret_key;
-        let data = k
-            .data
-            .iter()
-            .map(|&s| {
-                u64::try_from(s).ok().filter(|&s| s <= 1).ok_or_else(|| {
-                    Error::InvalidParameter(
-                        "a noise-squashing secret key coefficient other than 0 and 1".into(),
-                    )
-                })
-            })
-            .collect::<Result<Vec<u64>>>()?;
-        let key =
-            GlweSecretKey::from_binary_coefficients(data, PolynomialSize(k.polynomial_size.0))?;
+        let key = glwe_key_128_from_wire(wire.key.post_noise_squashing_secret_key)?;
         Self::from_parts(key, noise_squashing_parameters_from_wire(&wire.key.params)?)
     }
+}
+
+/// TFHE-rs's form of a binary 128-bit GLWE key.
+pub(super) fn glwe_key_128_to_wire(key: &GlweSecretKey) -> GlweSecretKey128 {
+    GlweSecretKey128 {
+        data: key.as_slice().iter().map(|&s| u128::from(s)).collect(),
+        polynomial_size: WirePolynomialSize(key.polynomial_size().0),
+    }
+}
+
+/// A binary 128-bit GLWE key of TFHE-rs's; `Err` for coefficients other than 0
+/// and 1 or an invalid shape.
+pub(super) fn glwe_key_128_from_wire(k: GlweSecretKey128) -> Result<GlweSecretKey> {
+    let data = k
+        .data
+        .iter()
+        .map(|&s| {
+            u64::try_from(s).ok().filter(|&s| s <= 1).ok_or_else(|| {
+                Error::InvalidParameter(
+                    "a 128-bit secret key coefficient other than 0 and 1".into(),
+                )
+            })
+        })
+        .collect::<Result<Vec<u64>>>()?;
+    GlweSecretKey::from_binary_coefficients(data, PolynomialSize(k.polynomial_size.0))
 }
 
 versionize_through_wire!(
@@ -225,13 +234,26 @@ fn block_from_wire(b: SquashedNoiseCiphertext) -> Result<SquashedNoiseBlock> {
     })
 }
 
-fn radix_to_wire(r: &SquashedNoiseRadixCiphertext, tag: crate::KeyTag) -> WireRadix {
+/// TFHE-rs's state of a squashed value.
+fn state_to_wire(post_decompression: bool) -> SquashedNoiseCiphertextState {
+    if post_decompression {
+        SquashedNoiseCiphertextState::PostDecompression
+    } else {
+        SquashedNoiseCiphertextState::Normal
+    }
+}
+
+fn radix_to_wire(
+    r: &SquashedNoiseRadixCiphertext,
+    tag: crate::KeyTag,
+    post_decompression: bool,
+) -> WireRadix {
     WireRadix {
         inner: InnerSquashedRadix(WireRadixInner {
             packed_blocks: r.packed_blocks.iter().map(block_to_wire).collect(),
             original_block_count: r.original_block_count,
         }),
-        state: SquashedNoiseCiphertextState::Normal,
+        state: state_to_wire(post_decompression),
         tag: tag_to_wire(tag),
     }
 }
@@ -265,12 +287,18 @@ macro_rules! squashed_radix_form {
             type Wire = WireRadix;
 
             fn to_wire(&self) -> Result<WireRadix> {
-                Ok(radix_to_wire(&self.inner, self.tag))
+                Ok(radix_to_wire(&self.inner, self.tag, self.post_decompression))
             }
 
             fn from_wire(wire: WireRadix) -> Result<Self> {
+                let post_decompression =
+                    wire.state == SquashedNoiseCiphertextState::PostDecompression;
                 let (inner, tag) = radix_from_wire(wire)?;
-                Ok(Self { inner, tag })
+                Ok(Self {
+                    inner,
+                    tag,
+                    post_decompression,
+                })
             }
         }
 
@@ -289,7 +317,7 @@ impl TfheRsForm for SquashedNoiseFheBool {
             inner: InnerSquashedBool(SquashedNoiseBooleanBlock {
                 ciphertext: block_to_wire(&self.inner),
             }),
-            state: SquashedNoiseCiphertextState::Normal,
+            state: state_to_wire(self.post_decompression),
             tag: tag_to_wire(self.tag),
         })
     }
@@ -298,6 +326,7 @@ impl TfheRsForm for SquashedNoiseFheBool {
         Ok(Self {
             inner: block_from_wire(wire.inner.0.ciphertext)?,
             tag: tag_from_wire(&wire.tag),
+            post_decompression: wire.state == SquashedNoiseCiphertextState::PostDecompression,
         })
     }
 }

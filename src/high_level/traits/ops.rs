@@ -17,10 +17,7 @@ use std::ops::RangeBounds;
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
@@ -61,10 +58,7 @@ pub trait FheEq<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
@@ -128,10 +122,7 @@ pub trait FheOrd<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
@@ -180,10 +171,7 @@ pub trait FheMax<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(0b1000_0001u8, &client_key);
@@ -260,10 +248,7 @@ pub trait RotateRightAssign<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(250u8, &client_key);
@@ -280,10 +265,7 @@ pub trait RotateRightAssign<Rhs = Self> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheInt8::encrypt(-100i8, &client_key);
@@ -347,10 +329,7 @@ pub trait OverflowingSub<Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(20u8, &client_key);
@@ -389,10 +368,7 @@ pub trait OverflowingMul<Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheInt8::encrypt(i8::MIN, &client_key);
@@ -428,10 +404,7 @@ pub trait OverflowingNeg {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// fn quot_rem<'a, T>(a: &'a T, b: &'a T) -> (T, T)
 /// where
 ///     &'a T: DivRem<&'a T, Output = (T, T)>,
@@ -568,10 +541,7 @@ pub trait FheWait {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(7u8, &client_key);
@@ -654,10 +624,7 @@ pub trait ScalarArm<T> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheInt32};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheInt32::encrypt(-45i32, &client_key);
@@ -724,10 +691,7 @@ pub trait ScalarIfThenElse<Lhs, Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheBool, FheUint8};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let a = FheUint8::encrypt(1u8, &client_key);
@@ -761,10 +725,7 @@ pub trait Flip<Lhs, Rhs> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint64};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let (balance, amount) = (FheUint64::encrypt(50u64, &client_key), FheUint64::encrypt(80u64, &client_key));
@@ -794,10 +755,7 @@ pub trait IfThenZero<T> {
 /// ```
 /// use gpufhe::prelude::*;
 /// use gpufhe::{generate_keys, set_server_key, ConfigBuilder, FheUint16};
-/// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_PARAMS;
-/// # let config = ConfigBuilder::default()
-/// #     .with_insecure_custom_parameters(TEST_PARAMS)
-/// #     .unwrap();
+/// # let config = ConfigBuilder::default().with_insecure_custom_parameters(gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2).unwrap();
 /// let (client_key, server_key) = generate_keys(config);
 /// set_server_key(server_key);
 /// let x = FheUint16::encrypt(0xABCDu16, &client_key);

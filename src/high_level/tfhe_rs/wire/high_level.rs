@@ -7,7 +7,7 @@ use super::shortint::{
     CompactCiphertextList as ShortintCompactCiphertextList,
     CompactPublicKey as ShortintCompactPublicKey, CompressedCiphertext,
     CompressedCompactPublicKey as ShortintCompressedCompactPublicKey,
-    CompressedModulusSwitchedCiphertext, NoiseSquashingCompressionKey, TranscipheringKey,
+    CompressedModulusSwitchedCiphertext, TranscipheringKey,
 };
 
 wire!(TagVersions [] V0 Tag:
@@ -157,7 +157,8 @@ pub struct HlIntegerClientKey {
     pub(crate) compression_key: Option<super::compression::IntegerCompressionPrivateKeys>,
     pub(crate) noise_squashing_private_key:
         Option<super::noise_squashing::NoiseSquashingPrivateKey>,
-    pub(crate) noise_squashing_compression_private_key: Option<NoiseSquashingCompressionKey>,
+    pub(crate) noise_squashing_compression_private_key:
+        Option<super::squashed_compression_keys::NoiseSquashingCompressionPrivateKey>,
     pub(crate) cpk_re_randomization_params:
         Option<super::dedicated::ReRandomizationParameters>,
     pub(crate) dedicated_oprf_private_key: Option<OprfPrivateKey>,
@@ -250,7 +251,8 @@ pub struct IntegerConfig {
     pub(crate) compression_parameters: Option<super::compression::CompressionParameters>,
     pub(crate) noise_squashing_parameters:
         Option<super::noise_squashing::NoiseSquashingParameters>,
-    pub(crate) noise_squashing_compression_parameters: Option<NoiseSquashingCompressionKey>,
+    pub(crate) noise_squashing_compression_parameters:
+        Option<super::squashed_compression_keys::NoiseSquashingCompressionParameters>,
     pub(crate) cpk_re_randomization_params:
         Option<super::dedicated::ReRandomizationParameters>,
     pub(crate) dedicated_oprf_key: bool,

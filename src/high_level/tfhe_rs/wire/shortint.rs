@@ -76,8 +76,7 @@ unsupported!(
     KeySwitch32Key "a key of the KeySwitch32 atomic pattern",
     KeySwitch32Parameters "parameters of the KeySwitch32 atomic pattern",
     WopbsParameters "WoPBS parameters",
-    NoiseSquashingKey "a noise-squashing key",
-    NoiseSquashingCompressionKey "a noise-squashing compression key",
+    MultiBitNoiseSquashingKey "a multi-bit noise-squashing key",
     TranscipheringKey "a transciphering key",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
 );
