@@ -215,6 +215,10 @@ pub use squashed::list::{
     CompressedSquashedNoiseCiphertextList, CompressedSquashedNoiseCiphertextListBuilder,
     SquashedNoiseCompressible, SquashedNoiseExpandable,
 };
+pub use squashed::list::{
+    SquashedNoiseCompressible as HlSquashedNoiseCompressible,
+    SquashedNoiseExpandable as HlSquashedNoiseExpandable,
+};
 pub use squashed::{SquashNoise, SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint};
 pub use tfhe_rs::safe::{
     DeserializationConfig, NonConformantDeserializationConfig, SerializationConfig,
