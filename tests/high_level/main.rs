@@ -31,7 +31,6 @@ mod keys_and_threads;
 mod memory_budget;
 mod multi_bit_default_parameters;
 mod noise_squashing;
-mod noise_squashing_default_parameters;
 mod noise_squashing_lists;
 mod operand_forms;
 mod operations_default_parameters;
