@@ -5,8 +5,7 @@ use crate::shortint::{
     self, CompactPublicKeyEncryptionParameters, CompressedCompressionKeys, CompressionKeys,
     CompressionParameters, CompressionPrivateKey, EncryptionKeyChoice,
     NoiseSquashingCompressionParameters, NoiseSquashingParameters, ReRandomizationParameters,
-    ShortintKeySwitchingParameters, ShortintParameters,
-    DEFAULT_PARAMETERS,
+    ShortintKeySwitchingParameters, ShortintParameters, DEFAULT_PARAMETERS,
 };
 use serde::{Deserialize, Serialize};
 
