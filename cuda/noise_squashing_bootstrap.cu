@@ -355,13 +355,15 @@ using gpufhe::Pbs128Params;
 
 // One instantiation per polynomial size N with T threads per block (M / 2 butterflies
 // per stage, at most 256 threads). The host takes T from
-// src/backend/cuda/kernels.rs (NOISE_SQUASHING_SIZES).
+// src/backend/cuda/kernels.rs (NOISE_SQUASHING_SIZES). The bootstrap asks for one
+// block per SM at least and no more: without it, ptxas for sm_80 held the kernel to 64
+// registers and spilled 16 bytes; with it, 92 registers and no local memory.
 #define NOISE_SQUASHING_KERNELS(N, T)                                                        \
   extern "C" __global__ void __launch_bounds__(T)                                            \
       bsk128_to_fourier_##N(Bsk128ConversionParams p) {                                      \
     gpufhe::bsk128_to_fourier<N, T>(p);                                                      \
   }                                                                                          \
-  extern "C" __global__ void __launch_bounds__(T)                                            \
+  extern "C" __global__ void __launch_bounds__(T, 1)                                         \
       programmable_bootstrap_128_##N(Pbs128Params p) {                                       \
     gpufhe::programmable_bootstrap_128<N, T>(p);                                             \
   }
