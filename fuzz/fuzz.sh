@@ -20,11 +20,13 @@
 # tfhe_rs_data. Every run is under a memory limit of FUZZ_MEMORY_MB (4096) MiB,
 # so an allocation a small input should never make aborts visibly instead of
 # exhausting the machine; new crash inputs go to fuzz/artifacts/<target>/. Exits
-# non-zero on any finding.
+# non-zero on any finding. The build goes to FUZZ_TARGET_DIR (fuzz/target/libfuzzer);
+# CI points it at the crate's own target directory, whose dependencies the fuzz
+# build then reuses (fuzz/Cargo.toml).
 set -euo pipefail
 cd "$(dirname "$0")"
 
-export CARGO_TARGET_DIR="$PWD/target/libfuzzer"
+export CARGO_TARGET_DIR="${FUZZ_TARGET_DIR:-$PWD/target/libfuzzer}"
 MEMORY_MB="${FUZZ_MEMORY_MB:-4096}"
 BIN="$CARGO_TARGET_DIR/release"
 
