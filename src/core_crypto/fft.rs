@@ -59,6 +59,18 @@ pub fn fft_for(n: PolynomialSize) -> &'static Fft {
     f
 }
 
+/// How long the planner times each of its 8 candidate algorithms (twice, at
+/// most, per size it tries): 10 ms, as TFHE-rs does, from 512 complex numbers
+/// (polynomials of 1024 coefficients and more: every secure parameter set); 1 ms
+/// below, where one transform takes under a microsecond, so that 1 ms is still
+/// thousands of runs. The planner's time is spent once per process and size, but
+/// it was most of a short process's time on small parameters: at 10 ms, planning
+/// 256 complex numbers took 0.4 s (wall, two busy cores), more than the keys and
+/// the bootstraps of a doctest on the insecure test parameters; at 1 ms, 0.1 s.
+fn measure_time_per_algorithm(complex_size: usize) -> Duration {
+    Duration::from_millis(if complex_size >= 512 { 10 } else { 1 })
+}
+
 impl Fft {
     fn new(n: PolynomialSize) -> Self {
         assert!(
@@ -67,7 +79,7 @@ impl Fft {
             n.0
         );
         let half = n.0 / 2;
-        let plan = Plan::new(half, Method::Measure(Duration::from_millis(10)));
+        let plan = Plan::new(half, Method::Measure(measure_time_per_algorithm(half)));
         let angle = |j: usize| std::f64::consts::PI * j as f64 / n.0 as f64;
         let twist = (0..half)
             .map(|j| c64::new(angle(j).cos(), angle(j).sin()))
