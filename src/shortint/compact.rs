@@ -12,8 +12,8 @@
 //!
 //! **Expansion** (server side, no key needed) extracts each coefficient as an LWE
 //! block under the big key, exactly what a client-key encryption gives. Its noise
-//! variance, `(N/2 + kN/2 + 1) Var(e)` (2^45.4 on the default parameters), is far
-//! below the bootstrap's output variance (2^98.4) that a block's noise level 1
+//! variance, `(N/2 + kN/2 + 1) Var(e)` (2^43.4 on the default parameters: 2049 times
+//! TUniform(17)'s 2^32.4), is far below the bootstrap's output variance (2^98.4) that a block's noise level 1
 //! stands for, so expanded blocks are clean blocks of noise level 1.
 
 use super::{Ciphertext, ClientKey, ShortintParameters};

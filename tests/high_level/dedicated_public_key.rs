@@ -102,6 +102,11 @@ fn dedicated_keys_and_lists_speak_tfhe_rs_form() {
     assert_eq!(ck2.config(), ck.config());
     let compressed2: CompressedServerKey = round_trip(compressed);
     let sk2: ServerKey = round_trip(sk);
+    // They hold the casting key (TFHE-rs's `cpk_key_switching_key_material`).
+    assert!(sk.has_cpk_key_switching_key_material());
+    assert!(compressed.has_cpk_key_switching_key_material());
+    assert!(sk2.has_cpk_key_switching_key_material());
+    assert!(compressed2.has_cpk_key_switching_key_material());
     let pk2: CompactPublicKey = round_trip(&pk);
     assert_eq!(pk2.parameters(), PKE_TEST);
     let list2: CompactCiphertextList = round_trip(&list);

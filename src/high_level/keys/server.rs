@@ -407,7 +407,9 @@ macro_rules! key_material_accessors {
     ($key:ty) => {
         impl $key {
             /// Whether it holds dedicated keyswitch material for compact public keys:
-            /// always `false` (they encrypt under the block parameters).
+            /// the casting key of a configuration with dedicated compact public-key
+            /// parameters (`use_dedicated_compact_public_key_parameters`); `false`
+            /// when compact public keys encrypt under the block parameters.
             ///
             /// ```
             #[doc = concat!("use gpufhe::{ClientKey, ", stringify!($key), "};")]
@@ -420,7 +422,7 @@ macro_rules! key_material_accessors {
             /// assert!(!key.has_cpk_key_switching_key_material());
             /// ```
             pub fn has_cpk_key_switching_key_material(&self) -> bool {
-                false
+                self.casting_key().is_some()
             }
 
             /// Whether it holds a compression key: whether its configuration
