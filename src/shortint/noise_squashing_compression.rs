@@ -73,12 +73,14 @@ pub const NOISE_SQUASHING_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_
 };
 
 /// **Insecure**: small compression parameters for the insecure test blocks
-/// (`k = 1`, `N = 256`), for tests only.
+/// (`k = 1`, `N = 256`, 16 blocks per GLWE ciphertext, so that a short list spans
+/// several), for tests only.
 #[cfg(any(test, feature = "test-params"))]
 pub const NOISE_SQUASHING_COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2:
     NoiseSquashingCompressionParameters = NoiseSquashingCompressionParameters {
     packing_ks_polynomial_size: PolynomialSize(256),
     packing_ks_glwe_dimension: GlweDimension(1),
+    lwe_per_glwe: 16,
     ..NOISE_SQUASHING_COMP_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
 };
 

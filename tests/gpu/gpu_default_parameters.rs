@@ -15,3 +15,8 @@ mod ops_wide;
 
 use common::keys;
 gpu_ops_setup!(keys);
+
+#[test]
+fn u64_multiplication() {
+    ops_wide::u64_multiplication();
+}

@@ -17,3 +17,8 @@ mod ops_wide;
 
 use common::multi_bit_keys as keys;
 gpu_ops_setup!(keys);
+
+#[test]
+fn u64_multiplication() {
+    ops_wide::u64_multiplication();
+}

@@ -30,6 +30,7 @@ mod hostile_input;
 mod keys_and_threads;
 mod memory_budget;
 mod multi_bit_default_parameters;
+mod multi_bit_test_parameters;
 mod noise_squashing;
 mod noise_squashing_lists;
 mod operand_forms;

@@ -5,7 +5,6 @@
 //! written back byte for byte, squashing after the round trip).
 
 use crate::tfhe_rs_support::round_trip;
-use gpufhe::integer::U256;
 use gpufhe::prelude::*;
 use gpufhe::shortint::{
     NOISE_SQUASHING_COMP_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST_COMP,
@@ -16,7 +15,7 @@ use gpufhe::{
     set_server_key, ClientKey, CompressedServerKey, ConfigBuilder, FheInt8, FheUint8, ServerKey,
 };
 use gpufhe::{
-    CompressedSquashedNoiseCiphertextList as List, FheBool, FheUint256, FheUint64,
+    CompressedSquashedNoiseCiphertextList as List, FheBool, FheUint128, FheUint64,
     SquashedNoiseFheBool, SquashedNoiseFheInt, SquashedNoiseFheUint,
 };
 use std::sync::OnceLock;
@@ -117,25 +116,26 @@ fn compressed_squashed_list_on_the_default_parameters() {
 fn compressed_squashed_lists_round_trip_and_refuse_bad_uses() {
     let (ck, csk) = keys();
     set_server_key(csk.decompress());
-    let values = [
-        U256::from((0x0123_4567_89ab_cdefu128, u128::MAX - 5)),
-        U256::from((u128::MAX, 0xdead_beefu128)),
-    ];
-    let mut builder = List::builder();
-    for v in values {
-        builder.push(FheUint256::encrypt(v, ck).squash_noise().unwrap());
-    }
-    builder.push(FheUint8::encrypt(9u8, ck).squash_noise().unwrap());
-    let list = builder.build().unwrap();
+    // 32 + 16 + 2 squashed blocks (pairs of blocks): four GLWE ciphertexts of 16.
+    let wide = u128::MAX - (0x0123_4567_89ab_cdefu128 << 64);
+    let narrow = u64::MAX - 0xdead_beef;
+    let list = List::builder()
+        .push(FheUint128::encrypt(wide, ck).squash_noise().unwrap())
+        .push(FheUint64::encrypt(narrow, ck).squash_noise().unwrap())
+        .push(FheUint8::encrypt(9u8, ck).squash_noise().unwrap())
+        .build()
+        .unwrap();
     assert_eq!(list.len(), 3);
+    // Taken out in any order.
     let last: SquashedNoiseFheUint = list.get(2).unwrap().unwrap();
     let nine: u8 = last.decrypt(ck);
     assert_eq!(nine, 9);
-    for (i, v) in values.iter().enumerate() {
-        let x: SquashedNoiseFheUint = list.get(i).unwrap().unwrap();
-        let d: U256 = x.decrypt(ck);
-        assert_eq!(d, *v);
-    }
+    let x: SquashedNoiseFheUint = list.get(1).unwrap().unwrap();
+    let d: u64 = x.decrypt(ck);
+    assert_eq!(d, narrow);
+    let x: SquashedNoiseFheUint = list.get(0).unwrap().unwrap();
+    let d: u128 = x.decrypt(ck);
+    assert_eq!(d, wide);
     assert!(list.get::<SquashedNoiseFheInt>(0).is_err());
     assert!(list.get::<SquashedNoiseFheBool>(3).unwrap().is_none());
     assert!(List::builder().build().unwrap().is_empty());

@@ -296,7 +296,9 @@ fn conformant_reads_and_crs_round_trip() {
     let crs_params_other =
         new_compact_pke_crs_conformance_params(PKE, crs.max_num_messages()).unwrap();
     assert!(!crs.is_conformant(&crs_params_other));
-    for cut in (0..crs_bytes.len()).step_by(crs_bytes.len() / 50 + 1) {
+    // Truncated (each read checks every point up to the cut: a few cuts suffice).
+    let n = crs_bytes.len();
+    for cut in [0, 1, 64, n / 3, n / 2, 2 * n / 3, n - 1] {
         assert!(safe_deserialize::<CompactPkeCrs>(&crs_bytes[..cut], LIMIT).is_err());
     }
     // A size limit below the list's size.

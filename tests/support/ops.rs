@@ -1,11 +1,12 @@
-//! Every high-level operation, on the secure parameters and the backend of the
-//! module that includes this one (its `keys`, and its `setup` and `counting_setup`,
+//! Every high-level operation, on the parameters and the backend of the module
+//! that includes this one (its `keys`, and its `setup` and `counting_setup`,
 //! which set a server key on the thread, or return `None` after printing a skip
 //! where the backend is missing): all of them on FheUint8, 64-bit addition and
 //! subtraction, FheBool, casts and encryption; `ops_wide.rs` has the other 64-bit
 //! and 256-bit ones. Expected values come from the same operation on the clear type.
 //! Written once: included for the CPU and for a GPU, on the classical and the
-//! multi-bit default parameters.
+//! multi-bit default parameters (on the CPU, the multi-bit ones run it on their
+//! insecure test twin: `multi_bit_test_parameters.rs`).
 
 use super::common::Rng;
 use super::{counting_setup, setup};
