@@ -8,7 +8,7 @@
 //! [`EncryptionKeyChoice::Small`], TFHE-rs's default, else its big key) and a
 //! bootstrap with the expansion's lookup table (the message, a boolean, or one digit
 //! of a packed pair) makes it a fresh block of noise level 1, as TFHE-rs does.
-//! [`CastingKey::cast`] runs both steps on the CPU threads (one block per thread;
+//! `CastingKey::cast` runs both steps on the CPU threads (one block per thread;
 //! the bootstrap spreads over idle ones); a `CudaServerKey` runs them on its GPU
 //! (`backend/cuda/backend/compact_expansion.rs`).
 //!
