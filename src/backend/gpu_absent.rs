@@ -126,6 +126,16 @@ impl CudaBackend {
         match *self {}
     }
 
+    pub(crate) fn cast_compact_blocks(
+        &self,
+        _key: &std::sync::Arc<crate::shortint::CastingKey>,
+        _blocks: &[Ciphertext],
+        _tables: &[&crate::backend::Table],
+        _table_of: &[usize],
+    ) -> Result<CudaBlocks> {
+        match *self {}
+    }
+
     pub(crate) fn eval_with_bootstrap_kernel(
         &self,
         _kernel: PbsKernel,

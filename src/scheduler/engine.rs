@@ -227,6 +227,16 @@ impl Scheduler {
         self.gpus.iter().map(|g| g.key().clone()).collect()
     }
 
+    /// A stream-bound worker of this key's GPU with the fewest circuits in flight,
+    /// lent until dropped, for GPU work outside circuits (expanding compact lists);
+    /// `None` for a CPU key.
+    pub(crate) fn lease_gpu(&self) -> Option<super::worker::Lease<'_>> {
+        match self.single_target(&[]) {
+            Target::Gpu(position) => self.gpus.get(position).map(GpuWorkers::lease),
+            Target::Cpu => None,
+        }
+    }
+
     /// The CPU worker, started on first use.
     pub(crate) fn cpu_worker(&self) -> Result<&CpuWorker> {
         self.cpu

@@ -7,9 +7,10 @@
 //! [`CastingKey`] keyswitches it to the computation key (its small key for
 //! [`EncryptionKeyChoice::Small`], TFHE-rs's default, else its big key) and a
 //! bootstrap with the expansion's lookup table (the message, a boolean, or one digit
-//! of a packed pair) makes it a fresh block of noise level 1, as TFHE-rs does. Both
-//! steps run on the CPU threads (one block per thread; the bootstrap spreads over
-//! idle ones), also when the server key is a `CudaServerKey`.
+//! of a packed pair) makes it a fresh block of noise level 1, as TFHE-rs does.
+//! `CastingKey::cast` runs both steps on the CPU threads (one block per thread;
+//! the bootstrap spreads over idle ones); a `CudaServerKey` runs them on its GPU
+//! (`backend/cuda/backend/compact_expansion.rs`).
 //!
 //! Noise: a cast block's noise before the bootstrap is the public-key encryption's
 //! plus the keyswitch's (its decomposition's rounding over the encryption

@@ -157,5 +157,15 @@ fn a_tfhe_rs_compressed_server_key_computes_on_the_gpu() {
     let mut bytes = Vec::new();
     safe_serialize(&sum, &mut bytes, LIMIT).unwrap();
     assert_eq!(bytes.len(), golden("small-fheuint8-a-plus-b.bin").len());
+    // A packed list (TFHE-rs's build_packed): its pairs bootstrapped apart on the GPU,
+    // where the values stay.
+    let list: CompactCiphertextList =
+        read_exactly("small-compact_list_packed-7-true-minus-3-48879.bin");
+    let expander = list.expand().unwrap();
+    let y: FheBool = expander.get(1).unwrap().unwrap();
+    let w: gpufhe::FheUint16 = expander.get(3).unwrap().unwrap();
+    assert!(matches!(w.current_device(), gpufhe::Device::CudaGpu(_)));
+    assert!(y.decrypt(client_key));
+    assert_eq!(FheDecrypt::<u16>::decrypt(&w, client_key), 48879);
     gpufhe::unset_server_key();
 }

@@ -34,8 +34,11 @@ struct DeviceKeys {
     keyswitch: CudaKeyswitchKey,
     /// The 128-bit key of the last noise-squashing key used here (`noise_squashing.rs`).
     noise_squashing: noise_squashing::SquashingKeyCache,
+    /// The last casting key of compact lists used here (`compact_expansion.rs`).
+    casting: compact_expansion::CastingKeyCache,
 }
 
+mod compact_expansion;
 mod noise_squashing;
 
 /// Runs steps on one GPU with a server key in its memory, on one stream: the stream
@@ -130,6 +133,7 @@ impl CudaBackend {
                 bootstrap,
                 keyswitch,
                 noise_squashing: Default::default(),
+                casting: Default::default(),
             }),
             parameters,
             pbs: Arc::new(AtomicU64::new(0)),
@@ -298,6 +302,19 @@ impl CudaBackend {
                 })
             })
             .collect::<Result<Vec<usize>>>()?;
+        self.bootstrap_small(&small, luts, &lut_indexes, slots, out)
+    }
+
+    /// Bootstraps `small` (ciphertexts under the small key), ciphertext `i` with
+    /// table `lut_indexes[i]`, writing its outputs from `slots[i]` on in `out`.
+    fn bootstrap_small(
+        &self,
+        small: &CudaLweCiphertextList,
+        luts: &CudaLookupTableList,
+        lut_indexes: &[usize],
+        slots: &[usize],
+        out: &mut CudaLweCiphertextList,
+    ) -> Result<()> {
         let (bsk, ms) = (&self.keys.bootstrap, self.parameters.modulus_switch);
         let request = KernelRequest {
             kernel: self.kernel,
@@ -305,15 +322,15 @@ impl CudaBackend {
         };
         match self.parameters.pbs_kind {
             PbsKind::Classical => {
-                classical_bootstrap(bsk, &small, out, luts, &lut_indexes, slots, ms, request)
+                classical_bootstrap(bsk, small, out, luts, lut_indexes, slots, ms, request)
             }
             PbsKind::MultiBit { grouping_factor } => multi_bit_bootstrap(
                 bsk,
                 grouping_factor,
-                &small,
+                small,
                 out,
                 luts,
-                &lut_indexes,
+                lut_indexes,
                 slots,
                 ms,
                 request,

@@ -355,6 +355,11 @@ impl ServerKey {
         self.inner.casting.get().map(|k| &**k)
     }
 
+    /// The casting key shared with the GPU copies made of it.
+    pub(crate) fn shared_casting_key(&self) -> Option<&Arc<shortint::CastingKey>> {
+        self.inner.casting.get()
+    }
+
     /// This key with the casting key `key` (`None`: unchanged).
     pub(crate) fn with_casting_key(self, key: Option<Arc<shortint::CastingKey>>) -> Self {
         if let Some(key) = key {

@@ -23,31 +23,13 @@ use crate::high_level::keys::cuda::CudaServerKey;
 use crate::high_level::keys::server::ServerKey;
 use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::lists::expander::CompactCiphertextListExpander;
+pub(crate) use crate::high_level::lists::expansion::{block_counts, ExpansionParts};
 pub use crate::high_level::lists::kinds::DataKind;
 use crate::high_level::lists::kinds::FheTypes;
 use crate::high_level::{SignedClear, UnsignedClear};
 use crate::integer::{sign_extend_wide, I1024, I2048, I256, I512, U1024, U2048, U256, U512};
 use crate::shortint;
 use serde::{Deserialize, Serialize};
-
-/// The number of blocks of each value of `kinds` under `parameters`; `Err` for a
-/// width of 0 or above 256 bits (read from untrusted data), naming `what` holds it.
-pub(crate) fn block_counts(
-    parameters: &shortint::ShortintParameters,
-    kinds: &[DataKind],
-    what: &str,
-) -> Result<Vec<usize>> {
-    kinds
-        .iter()
-        .map(|kind| match kind.bits() {
-            0 | 2049.. => Err(Error::InvalidParameter(format!(
-                "a value of {} bits in a {what}",
-                kind.bits()
-            ))),
-            bits => Ok(block_count(parameters, bits)),
-        })
-        .collect()
-}
 
 /// Values of mixed types encrypted with a [`CompactPublicKey`], packed (see the
 /// module docs); [`CompactCiphertextList::expand`] turns them into values.
@@ -327,7 +309,9 @@ impl CompactCiphertextList {
     /// [`CompactCiphertextList::expand`], after checking that `server_key` (a
     /// [`ServerKey`] or a [`CudaServerKey`]) is the key of the list's client key:
     /// `Err` if it is another key's, or a `CudaServerKey` that could not be made.
-    /// The expansion itself needs no key.
+    /// The key casts lists of dedicated parameters and unpacks packed ones; with a
+    /// `CudaServerKey` that work runs on its GPU, where the values stay (also for
+    /// a plain list, whose blocks are copied there), else on the CPU threads.
     ///
     /// ```
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
@@ -355,9 +339,10 @@ impl CompactCiphertextList {
     }
 
     /// The values as blocks of the client key, ready to compute with (no server key
-    /// needed, but for a list of dedicated public-key parameters, which the thread's
-    /// server key casts to computation blocks: `Err` without one, or with another
-    /// key's); `Err` if the list is malformed, and `Err(OutOfMemory)`, before
+    /// needed, but for a list of dedicated public-key parameters or a packed one,
+    /// which the thread's server key casts to computation blocks or unpacks, on its
+    /// GPU for a GPU key: `Err` without one, or with another key's); `Err` if the
+    /// list is malformed, and `Err(OutOfMemory)`, before
     /// anything is allocated, if [`CompactCiphertextList::expanded_bytes`] is above
     /// the memory budget ([`crate::memory`]).
     ///
@@ -393,63 +378,6 @@ impl CompactCiphertextList {
             packed: self.packed,
         }
         .expander(server_key, blocks)
-    }
-}
-
-/// What turns the blocks extracted from a compact list (or from the lists of a
-/// proven one) into its values.
-pub(crate) struct ExpansionParts<'a> {
-    pub(crate) tag: KeyTag,
-    pub(crate) parameters: &'a shortint::ShortintParameters,
-    pub(crate) casting: Option<&'a shortint::CompactPublicKeyEncryptionParameters>,
-    pub(crate) kinds: &'a [DataKind],
-    pub(crate) packed: bool,
-}
-
-impl ExpansionParts<'_> {
-    /// The values of `stored`, the list's blocks as extracted (pairs if packed):
-    /// cast to computation blocks for dedicated parameters (by `server_key`, else
-    /// the thread's), bootstrapped apart if packed.
-    pub(crate) fn expander(
-        &self,
-        server_key: Option<&ServerKey>,
-        stored: Vec<shortint::Ciphertext>,
-    ) -> Result<CompactCiphertextListExpander> {
-        let counts = block_counts(self.parameters, self.kinds, "compact list")?;
-        let total = counts.iter().sum();
-        let mut blocks = if let Some(pke) = self.casting {
-            super::casting::cast_blocks(
-                self.tag,
-                server_key,
-                pke,
-                stored,
-                self.kinds,
-                &counts,
-                self.packed,
-            )?
-        } else if self.packed {
-            super::packed::unpacked_blocks(self.tag, self.parameters, stored, total)?
-        } else {
-            stored
-        }
-        .into_iter();
-        let values = self
-            .kinds
-            .iter()
-            .zip(counts)
-            .map(|(&kind, count)| {
-                let mut value: Vec<shortint::Ciphertext> = blocks.by_ref().take(count).collect();
-                if kind == DataKind::Boolean {
-                    // A boolean block holds 0 or 1: its public bound says so.
-                    value[0].degree = 1;
-                }
-                (kind, value)
-            })
-            .collect();
-        Ok(CompactCiphertextListExpander {
-            tag: self.tag,
-            values,
-        })
     }
 }
 

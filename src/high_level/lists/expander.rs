@@ -1,4 +1,4 @@
-//! What an expanded [`CompactCiphertextList`](crate::CompactCiphertextList)(crate::CompactCiphertextList) holds: its values as blocks, and the
+//! What an expanded [`CompactCiphertextList`](crate::CompactCiphertextList) holds: its values as blocks, and the
 //! types they expand into ([`Expandable`]).
 
 use crate::error::{Error, Result};
@@ -7,13 +7,14 @@ use crate::high_level::keys::tag::KeyTag;
 use crate::high_level::lists::kinds::{DataKind, FheTypes};
 use crate::high_level::{FheBool, FheInt, FheIntId, FheUint, FheUintId};
 use crate::scheduler::Blocks;
-use crate::shortint;
 
 /// The values of an expanded [`CompactCiphertextList`](crate::CompactCiphertextList).
 #[derive(Debug)]
 pub struct CompactCiphertextListExpander {
     pub(crate) tag: KeyTag,
-    pub(crate) values: Vec<(DataKind, Vec<shortint::Ciphertext>)>,
+    /// Each value's kind and blocks (on the CPU, or on the GPU of the key that
+    /// expanded the list).
+    pub(crate) values: Vec<(DataKind, Blocks)>,
 }
 
 /// The blocks of one expanded value (opaque).
@@ -137,7 +138,7 @@ impl CompactCiphertextListExpander {
         };
         let storage = Storage::Encrypted {
             tag: self.tag,
-            blocks: Blocks::cpu(blocks.clone()),
+            blocks: blocks.clone(),
         };
         T::from_expanded(*kind, ExpandedBlocks(storage)).map(Some)
     }

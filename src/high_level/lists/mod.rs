@@ -5,6 +5,8 @@
 pub(crate) mod casting;
 pub(crate) mod compact;
 pub(crate) mod compressed;
+pub(crate) mod cuda_expansion;
 pub(crate) mod expander;
+pub(crate) mod expansion;
 pub(crate) mod kinds;
 pub(crate) mod packed;

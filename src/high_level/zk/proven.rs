@@ -22,7 +22,7 @@ use rayon::prelude::*;
 /// [`ProvenCompactCiphertextList::verify_and_expand`], which expands nothing
 /// unless every proof verifies. The blocks are packed two by two, and expanding
 /// keyswitches and bootstraps them with the server key of the thread (set it
-/// first). Lists with more blocks than the CRS's capacity are proven in parts.
+/// first): on its GPU for a `CudaServerKey`, else on the CPU threads. Lists with more blocks than the CRS's capacity are proven in parts.
 ///
 /// ```
 /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
@@ -353,7 +353,8 @@ impl ProvenCompactCiphertextList {
     /// proofs were verified (TFHE-rs's function of this name). Lists of dedicated
     /// parameters are keyswitched to the computation key, and the packed blocks
     /// bootstrapped apart, by the server key of the thread: `Err` if none is set, or
-    /// it is another key's. Runs on the CPU threads.
+    /// it is another key's. Runs on the GPU for a `CudaServerKey` (the values stay
+    /// on that GPU), else on the CPU threads.
     ///
     /// ```
     /// # use gpufhe::shortint::PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2 as TEST;
