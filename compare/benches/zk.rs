@@ -21,10 +21,10 @@
 //! cd compare && COMPARE_ZK_BATCH=4 cargo bench --bench zk -- verify_and_expand
 //! ```
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use rayon::prelude::*;
 use std::hint::black_box;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const METADATA: &[u8] = b"compare";
 const VALUES: [u64; 8] = [1, 2, 3, u64::MAX, 5, 6, 7, 0x1234_5678_9abc_def0];
@@ -60,7 +60,10 @@ fn gpufhe_setup() -> Gpufhe {
         .build();
     let start = Instant::now();
     let crs = gpufhe::zk::CompactPkeCrs::from_config(config, 512).unwrap();
-    eprintln!("gpufhe CRS generation (512 bits): {:.2} s", start.elapsed().as_secs_f64());
+    eprintln!(
+        "gpufhe CRS generation (512 bits): {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
     let ck = gpufhe::ClientKey::generate(config);
     let sk = gpufhe::ServerKey::new(&ck);
     let pk = gpufhe::CompactPublicKey::new(&ck);
@@ -77,7 +80,10 @@ fn tfhe_setup() -> Tfhe {
         .build();
     let start = Instant::now();
     let crs = tfhe::zk::CompactPkeCrs::from_config(config, 512).unwrap();
-    eprintln!("tfhe CRS generation (512 bits): {:.2} s", start.elapsed().as_secs_f64());
+    eprintln!(
+        "tfhe CRS generation (512 bits): {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
     let ck = tfhe::ClientKey::generate(config);
     let sk = tfhe::ServerKey::new(&ck);
     let pk = tfhe::CompactPublicKey::new(&ck);
@@ -87,47 +93,126 @@ fn tfhe_setup() -> Tfhe {
 fn gpufhe_list(g: &Gpufhe, load: gpufhe::zk::ZkComputeLoad) -> gpufhe::ProvenCompactCiphertextList {
     let mut builder = gpufhe::ProvenCompactCiphertextList::builder(&g.pk);
     builder.extend(VALUES.into_iter());
-    builder.build_with_proof_packed(&g.crs, METADATA, load).unwrap()
+    builder
+        .build_with_proof_packed(&g.crs, METADATA, load)
+        .unwrap()
 }
 
 fn tfhe_list(t: &Tfhe, load: tfhe::zk::ZkComputeLoad) -> tfhe::ProvenCompactCiphertextList {
     let mut builder = tfhe::ProvenCompactCiphertextList::builder(&t.pk);
     builder.extend(VALUES.into_iter());
-    builder.build_with_proof_packed(&t.crs, METADATA, load).unwrap()
+    builder
+        .build_with_proof_packed(&t.crs, METADATA, load)
+        .unwrap()
 }
 
-fn gpufhe_verify_and_expand(g: &Gpufhe, list: &gpufhe::ProvenCompactCiphertextList) -> gpufhe::FheUint64 {
+fn gpufhe_verify_and_expand(
+    g: &Gpufhe,
+    list: &gpufhe::ProvenCompactCiphertextList,
+) -> gpufhe::FheUint64 {
     gpufhe::set_server_key(g.sk.clone());
     let expander = list.verify_and_expand(&g.crs, &g.pk, METADATA).unwrap();
     expander.get(7).unwrap().unwrap()
 }
 
+/// Value 7 of `list`, verified and expanded with the thread's server key.
+fn tfhe_expand_7(t: &Tfhe, list: &tfhe::ProvenCompactCiphertextList) -> tfhe::FheUint64 {
+    use tfhe::prelude::CiphertextList as _;
+    let expander = list.verify_and_expand(&t.crs, &t.pk, METADATA).unwrap();
+    expander.get(7).unwrap().unwrap()
+}
+
 fn tfhe_verify_and_expand(t: &Tfhe, list: &tfhe::ProvenCompactCiphertextList) -> tfhe::FheUint64 {
+    use tfhe::prelude::CiphertextList as _;
     tfhe::set_server_key(t.sk.clone());
     let expander = list.verify_and_expand(&t.crs, &t.pk, METADATA).unwrap();
     expander.get(7).unwrap().unwrap()
+}
+
+/// Value 7 of each list, by gpufhe's batch API (the thread's server key set).
+fn gpufhe_batch(
+    g: &Gpufhe,
+    lists: &[gpufhe::ProvenCompactCiphertextList],
+) -> Vec<gpufhe::FheUint64> {
+    gpufhe::ProvenCompactCiphertextList::verify_and_expand_batch(lists, &g.crs, &g.pk, METADATA)
+        .into_iter()
+        .map(|out| out.unwrap().get(7).unwrap().unwrap())
+        .collect()
 }
 
 fn bench(c: &mut Criterion) {
     let g = gpufhe_setup();
     let t = tfhe_setup();
     let loads = [
-        ("proof", gpufhe::zk::ZkComputeLoad::Proof, tfhe::zk::ZkComputeLoad::Proof),
-        ("verify", gpufhe::zk::ZkComputeLoad::Verify, tfhe::zk::ZkComputeLoad::Verify),
+        (
+            "proof",
+            gpufhe::zk::ZkComputeLoad::Proof,
+            tfhe::zk::ZkComputeLoad::Proof,
+        ),
+        (
+            "verify",
+            gpufhe::zk::ZkComputeLoad::Verify,
+            tfhe::zk::ZkComputeLoad::Verify,
+        ),
     ];
-    // Checked once: each crate's list verifies and decrypts.
+    let (gpufhe_proven, tfhe_proven) = (gpufhe_list(&g, loads[0].1), tfhe_list(&t, loads[0].2));
+    // Checked once: each crate's list verifies and decrypts, alone and in a batch.
     {
         use gpufhe::prelude::FheDecrypt as _;
-        let x: u64 = gpufhe_verify_and_expand(&g, &gpufhe_list(&g, loads[0].1)).decrypt(&g.ck);
+        let x: u64 = gpufhe_verify_and_expand(&g, &gpufhe_proven).decrypt(&g.ck);
         assert_eq!(x, VALUES[7]);
+        gpufhe::set_server_key(g.sk.clone());
+        let lists = [gpufhe_proven.clone(), gpufhe_proven.clone()];
+        for out in gpufhe_batch(&g, &lists) {
+            let x: u64 = out.decrypt(&g.ck);
+            assert_eq!(x, VALUES[7]);
+        }
     }
     {
         use tfhe::prelude::FheDecrypt as _;
-        let x: u64 = tfhe_verify_and_expand(&t, &tfhe_list(&t, loads[0].2)).decrypt(&t.ck);
+        let x: u64 = tfhe_verify_and_expand(&t, &tfhe_proven).decrypt(&t.ck);
         assert_eq!(x, VALUES[7]);
     }
     let mut group = c.benchmark_group("zk");
-    group.sample_size(10);
+    // Each iteration takes seconds: the fewest criterion allows (one warm-up
+    // iteration, 10 samples of one iteration).
+    group
+        .sample_size(10)
+        .sampling_mode(SamplingMode::Flat)
+        .warm_up_time(Duration::from_millis(1))
+        .measurement_time(Duration::from_millis(1));
+
+    // The batch: the same proven list `n` times (verification does all its work
+    // for each copy), gpufhe's batch API against TFHE-rs's best equivalent (a
+    // `par_iter` of `verify_and_expand`), then the same `par_iter` on gpufhe.
+    let n = batch_size();
+    let gpufhe_lists = vec![gpufhe_proven.clone(); n];
+    let tfhe_lists = vec![tfhe_proven.clone(); n];
+    group.throughput(Throughput::Elements(n as u64));
+    gpufhe::set_server_key(g.sk.clone());
+    group.bench_function(
+        format!("verify_and_expand/{n}x8xFheUint64/gpufhe-batch"),
+        |b| b.iter(|| black_box(gpufhe_batch(&g, &gpufhe_lists))),
+    );
+    // TFHE-rs's verification waits on its own thread pool, and its rayon worker
+    // steals other lists meanwhile, while it holds the thread's server key: a
+    // `set_server_key` in the task then panics ("RefCell already borrowed"). So
+    // the key is set once on every worker, and the tasks only verify and expand.
+    rayon::broadcast(|_| tfhe::set_server_key(t.sk.clone()));
+    group.bench_function(
+        format!("verify_and_expand/{n}x8xFheUint64/tfhe-par_iter"),
+        |b| {
+            b.iter(|| {
+                let out: Vec<_> = tfhe_lists
+                    .par_iter()
+                    .map(|l| tfhe_expand_7(&t, l))
+                    .collect();
+                black_box(out)
+            })
+        },
+    );
+
+    group.throughput(Throughput::Elements(1));
     for (name, gl, tl) in loads {
         group.bench_function(format!("prove/8xFheUint64/{name}/gpufhe"), |b| {
             b.iter(|| black_box(gpufhe_list(&g, gl)))
@@ -143,28 +228,26 @@ fn bench(c: &mut Criterion) {
             b.iter(|| assert!(tfhe_proven.verify(&t.crs, &t.pk, METADATA).is_valid()))
         });
     }
-    let n = batch_size();
-    let gpufhe_lists: Vec<_> = (0..n).map(|_| gpufhe_list(&g, loads[0].1)).collect();
-    let tfhe_lists: Vec<_> = (0..n).map(|_| tfhe_list(&t, loads[0].2)).collect();
+    group.bench_function("verify_and_expand/1x8xFheUint64/gpufhe", |b| {
+        b.iter(|| black_box(gpufhe_verify_and_expand(&g, &gpufhe_proven)))
+    });
+    group.bench_function("verify_and_expand/1x8xFheUint64/tfhe", |b| {
+        b.iter(|| black_box(tfhe_verify_and_expand(&t, &tfhe_proven)))
+    });
+
     group.throughput(Throughput::Elements(n as u64));
-    group.bench_function(format!("verify_and_expand/{n}x8xFheUint64/gpufhe"), |b| {
-        b.iter(|| {
-            let out: Vec<_> = gpufhe_lists
-                .par_iter()
-                .map(|l| gpufhe_verify_and_expand(&g, l))
-                .collect();
-            black_box(out)
-        })
-    });
-    group.bench_function(format!("verify_and_expand/{n}x8xFheUint64/tfhe"), |b| {
-        b.iter(|| {
-            let out: Vec<_> = tfhe_lists
-                .par_iter()
-                .map(|l| tfhe_verify_and_expand(&t, l))
-                .collect();
-            black_box(out)
-        })
-    });
+    group.bench_function(
+        format!("verify_and_expand/{n}x8xFheUint64/gpufhe-par_iter"),
+        |b| {
+            b.iter(|| {
+                let out: Vec<_> = gpufhe_lists
+                    .par_iter()
+                    .map(|l| gpufhe_verify_and_expand(&g, l))
+                    .collect();
+                black_box(out)
+            })
+        },
+    );
     group.finish();
 }
 

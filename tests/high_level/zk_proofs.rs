@@ -237,19 +237,19 @@ fn forged_lists_and_proofs_are_invalid() {
         assert!(read(&bytes[..cut]).is_err(), "cut at {cut}");
     }
     // One flipped byte anywhere: an Err, or a list whose proofs do not hold.
-    let mut flipped_and_read = 0;
+    let mut flipped_and_read = Vec::new();
     for at in (40..bytes.len()).step_by(bytes.len() / 10) {
         let mut bad = bytes.clone();
         bad[at] ^= 0x10;
         if let Ok(bad) = read(&bad) {
-            flipped_and_read += 1;
             assert!(
                 bad.verify(&f.small_crs, &f.public_key, b"m").is_invalid(),
                 "byte {at} flipped still verifies"
             );
+            flipped_and_read.push(bad);
         }
     }
-    assert!(flipped_and_read > 0);
+    assert!(!flipped_and_read.is_empty());
     // Parts' proofs swapped: each proof covers its own part only.
     let a = three_values(&f.small_crs, b"m", ZkComputeLoad::Proof);
     let b = three_values(&f.small_crs, b"m", ZkComputeLoad::Proof);
@@ -266,6 +266,59 @@ fn forged_lists_and_proofs_are_invalid() {
     if let Ok(mixed) = read(&mixed) {
         assert!(mixed.verify(&f.small_crs, &f.public_key, b"m").is_invalid());
     }
+    // A batch with a forged list among valid ones: the forged one alone is refused,
+    // before any expansion (no server key would be needed to fail otherwise); the
+    // others expand with the calling thread's key.
+    let batch = [a, flipped_and_read.swap_remove(0), b];
+    set_server_key(f.server_key.clone());
+    let out = ProvenCompactCiphertextList::verify_and_expand_batch(
+        &batch,
+        &f.small_crs,
+        &f.public_key,
+        b"m",
+    );
+    assert_eq!(out.len(), 3);
+    assert_eq!(out[1].as_ref().unwrap_err(), &Error::InvalidZkProof);
+    for expander in [&out[0], &out[2]] {
+        let expander = expander.as_ref().unwrap();
+        let x: FheUint16 = expander.get(0).unwrap().unwrap();
+        let y: FheInt8 = expander.get(1).unwrap().unwrap();
+        let z: FheBool = expander.get(2).unwrap().unwrap();
+        let clear: (u16, i8, bool) = (
+            x.decrypt(&f.client_key),
+            y.decrypt(&f.client_key),
+            z.decrypt(&f.client_key),
+        );
+        assert_eq!(clear, (0xbeef, -3, true));
+    }
+    // Other metadata for the batch: every list refused.
+    let out = ProvenCompactCiphertextList::verify_and_expand_batch(
+        &batch[..1],
+        &f.small_crs,
+        &f.public_key,
+        b"n",
+    );
+    assert!(matches!(&out[..], [Err(Error::InvalidZkProof)]));
+    unset_server_key();
+    // Proofs of the other scheme (version 1) and the version 2 CRS, or the reverse:
+    // Invalid, never a panic.
+    let v1 = gpufhe::shortint::CompactPublicKeyEncryptionParameters {
+        zk_scheme: gpufhe::shortint::parameters::SupportedCompactPkeZkScheme::V1,
+        ..PKE_TEST
+    };
+    let v1_crs =
+        CompactPkeCrs::from_shortint_params(v1, gpufhe::core_crypto::LweCiphertextCount(4))
+            .unwrap();
+    assert!(list.verify(&v1_crs, &f.public_key, b"m").is_invalid());
+    let v1_list = ProvenCompactCiphertextList::builder(&f.public_key)
+        .push(0x5au8)
+        .build_with_proof_packed(&v1_crs, b"m", ZkComputeLoad::Verify)
+        .unwrap();
+    assert!(v1_list.verify(&v1_crs, &f.public_key, b"m").is_valid());
+    assert!(v1_list
+        .verify(&f.small_crs, &f.public_key, b"m")
+        .is_invalid());
+    assert!(v1_list.verify(&v1_crs, &f.public_key, b"n").is_invalid());
 }
 
 #[test]

@@ -54,7 +54,17 @@ impl ProvenList {
     /// `metadata`: `false` for a proof of the other scheme, one whose points are not
     /// on the curve's groups, a list of another dimension or over the CRS's
     /// capacity, and for anything that would make the proof system panic.
-    pub(crate) fn verify(&self, key: &KeyHalves, crs: &CompactPkeCrs, metadata: &[u8]) -> bool {
+    /// `caller_pool`: a version 2 proof is checked on the caller's rayon pool
+    /// rather than on the proof system's own verification pool (which
+    /// [`ProvenCompactCiphertextList::verify_and_expand_batch`](super::ProvenCompactCiphertextList::verify_and_expand_batch)
+    /// avoids, so that one list's serial steps leave the cores to the others).
+    pub(crate) fn verify(
+        &self,
+        key: &KeyHalves,
+        crs: &CompactPkeCrs,
+        metadata: &[u8],
+        caller_pool: bool,
+    ) -> bool {
         let (a, b, c1, c2) = (
             signed(&key.a),
             signed(&key.b),
@@ -68,13 +78,14 @@ impl ProvenList {
                         .is_ok()
             }
             (WireCrs::PkeV2(pp), CompactPkeProof::PkeV2(proof)) => {
+                let public = (pp, &pke_v2::PublicCommit::new(a, b, c1, c2));
+                let mode = pke_v2::VerificationPairingMode::default();
                 proof.is_usable()
-                    && pke_v2::verify(
-                        proof,
-                        (pp, &pke_v2::PublicCommit::new(a, b, c1, c2)),
-                        metadata,
-                        pke_v2::VerificationPairingMode::default(),
-                    )
+                    && if caller_pool {
+                        pke_v2::verify_impl(proof, public, metadata, mode)
+                    } else {
+                        pke_v2::verify(proof, public, metadata, mode)
+                    }
                     .is_ok()
             }
             _ => false,

@@ -12,13 +12,17 @@
 //!   per set of encryption parameters and largest number of bits per proof.
 //! - The proven list, [`ProvenCompactCiphertextList`], built by
 //!   [`build_with_proof_packed`](crate::CompactCiphertextListBuilder::build_with_proof_packed),
-//!   checked by `verify` and expanded by `verify_and_expand`.
+//!   checked by `verify` and expanded by `verify_and_expand`; many lists at once
+//!   by
+//!   [`verify_and_expand_batch`](ProvenCompactCiphertextList::verify_and_expand_batch),
+//!   which overlaps the verification of some with the expansion of others.
 //!
 //! Proving and verification run on the CPU threads. Expansion of verified lists
 //! (the keyswitch to the computation key and the bootstraps that unpack the
 //! blocks) also runs on the CPU threads for now, also with a
 //! [`CudaServerKey`](crate::CudaServerKey).
 
+mod batch;
 mod crs;
 pub(crate) mod encrypt;
 pub(crate) mod proven;

@@ -71,7 +71,7 @@ pub struct ProvenCompactCiphertextList {
 }
 
 /// `public_key` in TFHE-rs's form.
-fn halves_of(public_key: &CompactPublicKey) -> Result<KeyHalves> {
+pub(super) fn halves_of(public_key: &CompactPublicKey) -> Result<KeyHalves> {
     let (a, b) = key_halves(&public_key.key)?;
     Ok(KeyHalves { a, b })
 }
@@ -298,16 +298,27 @@ impl ProvenCompactCiphertextList {
         let Ok(key) = halves_of(public_key) else {
             return ZkVerificationOutcome::Invalid;
         };
-        let valid = self.validate().is_ok()
-            && self
-                .lists
-                .par_iter()
-                .all(|list| list.verify(&key, crs, metadata));
-        if valid {
+        if self.proofs_hold(&key, crs, metadata, false) {
             ZkVerificationOutcome::Valid
         } else {
             ZkVerificationOutcome::Invalid
         }
+    }
+
+    /// Whether the list is well formed and each of its proofs holds (its parts
+    /// checked in parallel; `caller_pool` as for [`ProvenList::verify`]).
+    pub(super) fn proofs_hold(
+        &self,
+        key: &KeyHalves,
+        crs: &CompactPkeCrs,
+        metadata: &[u8],
+        caller_pool: bool,
+    ) -> bool {
+        self.validate().is_ok()
+            && self
+                .lists
+                .par_iter()
+                .all(|list| list.verify(key, crs, metadata, caller_pool))
     }
 
     /// Verifies the proofs ([`ProvenCompactCiphertextList::verify`]), then, only if
