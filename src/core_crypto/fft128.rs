@@ -21,7 +21,7 @@
 use crate::core_crypto::commons::PolynomialSize;
 use crate::error::{Error, Result};
 use std::sync::{Mutex, OnceLock};
-use tfhe_fft::fft128::{f128, Plan};
+use tfhe_fft::fft128::Plan;
 
 /// The 128-bit FFT plan of one polynomial size.
 pub struct Fft128 {
@@ -155,6 +155,14 @@ impl Fft128 {
         self.plan.fwd(re0, re1, im0, im1);
     }
 
+    /// Forward transform, in place, of a polynomial already folded into `data` =
+    /// `[re0, re1, im0, im1]` (coefficient `j` as the real part and `j + N/2` as the
+    /// imaginary part of value `j`, as double-doubles).
+    pub(crate) fn forward_in_place(&self, data: [&mut [f64]; 4]) {
+        let [re0, re1, im0, im1] = data;
+        self.plan.fwd(re0, re1, im0, im1);
+    }
+
     /// Inverse transform of `fourier` (a product of a digit polynomial by key
     /// polynomials: a torus value), added to `out` modulo 2^128. `fourier` is used as
     /// scratch (it holds the untransformed values afterwards).
@@ -172,22 +180,6 @@ impl Fft128 {
             out_re[j] = out_re[j].wrapping_add(convert(re0[j], re1[j]));
             out_im[j] = out_im[j].wrapping_add(convert(im0[j], im1[j]));
         }
-    }
-}
-
-/// `acc += a * b` on double-double complex numbers stored as four arrays each.
-#[inline(always)]
-pub(crate) fn f128_complex_mul_add(acc: [&mut [f64]; 4], a: [&[f64]; 4], b: [&[f64]; 4]) {
-    let [acc_re0, acc_re1, acc_im0, acc_im1] = acc;
-    for j in 0..acc_re0.len() {
-        let ar = f128(a[0][j], a[1][j]);
-        let ai = f128(a[2][j], a[3][j]);
-        let br = f128(b[0][j], b[1][j]);
-        let bi = f128(b[2][j], b[3][j]);
-        let re = f128(acc_re0[j], acc_re1[j]) + (ar * br - ai * bi);
-        let im = f128(acc_im0[j], acc_im1[j]) + (ar * bi + ai * br);
-        (acc_re0[j], acc_re1[j]) = (re.0, re.1);
-        (acc_im0[j], acc_im1[j]) = (im.0, im.1);
     }
 }
 
@@ -236,7 +228,7 @@ mod tests {
         {
             let kk = k.chunks(h).collect::<Vec<_>>();
             let dd = d.chunks(h).collect::<Vec<_>>();
-            f128_complex_mul_add(
+            crate::core_crypto::fft128_simd::complex_mul_add(
                 split(&mut acc),
                 [kk[0], kk[1], kk[2], kk[3]],
                 [dd[0], dd[1], dd[2], dd[3]],

@@ -13,6 +13,7 @@ mod compression_seed;
 mod entities;
 pub mod fft;
 pub mod fft128;
+pub(crate) mod fft128_simd;
 pub mod gpu;
 pub(crate) use algorithms::with_legacy_packing_order;
 pub(crate) use compression_seed::with_legacy_seeds;

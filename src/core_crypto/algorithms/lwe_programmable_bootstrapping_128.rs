@@ -25,7 +25,8 @@ use crate::core_crypto::entities::{
     validate_shape_128, BootstrapKeyShape, Fourier128LweBootstrapKey, GlweSecretKey,
     LweBootstrapKey128, LweCiphertext128, LweSecretKey, SeededLweBootstrapKey128,
 };
-use crate::core_crypto::fft128::{f128_complex_mul_add, fft128_for, Fft128};
+use crate::core_crypto::fft128::{fft128_for, Fft128};
+use crate::core_crypto::fft128_simd::{complex_mul_add_simd, i64_to_dd};
 use crate::core_crypto::random::{CompressionSeed, EncryptionRandomGenerator, NoiseDistribution};
 use crate::error::{check_eq, Error, Result};
 use rayon::prelude::*;
@@ -413,12 +414,9 @@ pub(crate) fn decompose_128(x: u128, base_log: usize, level: usize, digits: &mut
 struct Scratch {
     /// `X^(a_i) ACC - ACC`.
     diff: Vec<u128>,
-    /// Digits of one polynomial, per level.
-    digits: Vec<u128>,
-    /// One digit polynomial.
-    digit_poly: Vec<u128>,
-    /// Its transform (four arrays of N/2).
-    digit_fourier: Vec<f64>,
+    /// The digits of one polynomial as double-doubles, then their transforms:
+    /// per level, four arrays of `N/2` (`[re0, re1, im0, im1]`).
+    levels: Vec<f64>,
     /// The transforms of the `k + 1` output polynomials.
     acc_fourier: Vec<f64>,
 }
@@ -431,6 +429,39 @@ fn split4(v: &mut [f64]) -> [&mut [f64]; 4] {
     [a, b, c, d]
 }
 
+/// Decomposes the polynomial `poly` into `level` digit polynomials folded for the
+/// FFT (coefficient `t` and `t + N/2` as one complex value), written as exact
+/// double-doubles into `levels` (per level `[re0, re1, im0, im1]`, level index `li`
+/// = level `l - li`, the key's order): [`decompose_128`]'s digits, with the digit
+/// arithmetic on 64 bits (`B <= 63`).
+#[inline(always)]
+fn decompose_into_levels(poly: &[u128], base_log: usize, level: usize, levels: &mut [f64]) {
+    let n = poly.len();
+    let half = n / 2;
+    let shift = 128 - base_log * level;
+    let mask = (1u64 << base_log) - 1;
+    let half_base = 1u64 << (base_log - 1);
+    for (t, &x) in poly.iter().enumerate() {
+        let mut state = if shift == 0 {
+            x
+        } else {
+            ((x >> shift) + ((x >> (shift - 1)) & 1)) & (u128::MAX >> shift)
+        };
+        let at = if t < half { t } else { t - half + n };
+        for li in 0..level {
+            let raw = state as u64 & mask;
+            state >>= base_log;
+            let carry =
+                u64::from((raw > half_base) | ((raw == half_base) & (state as u64 & 1 == 1)));
+            state += u128::from(carry);
+            // |d| <= 2^(B-1) <= 2^62: exact as a double-double.
+            let (hi, lo) = i64_to_dd((raw as i64).wrapping_sub((carry << base_log) as i64));
+            levels[li * 2 * n + at] = hi;
+            levels[li * 2 * n + at + half] = lo;
+        }
+    }
+}
+
 /// `acc += GGSW_i ⊡ diff`.
 fn external_product_128(
     fft: &Fft128,
@@ -439,52 +470,61 @@ fn external_product_128(
     acc: &mut [u128],
     s: &mut Scratch,
 ) {
-    let shape = key.shape;
-    let (n, glwe_size, level, base_log) = (
-        shape.polynomial_size.0,
-        shape.glwe_dimension.0 + 1,
-        shape.level.0,
-        shape.base_log.0,
-    );
-    let half = n / 2;
-    let ggsw = i * key.ggsw_len();
-    s.acc_fourier.fill(0.0);
-    for c in 0..glwe_size {
-        let poly = &s.diff[c * n..(c + 1) * n];
-        // digits[t * level + li]: level index li (level l - li) of coefficient t.
-        for (t, &x) in poly.iter().enumerate() {
-            decompose_128(
-                x,
-                base_log,
-                level,
-                &mut s.digits[t * level..(t + 1) * level],
+    struct Op<'a> {
+        key: &'a Fourier128LweBootstrapKey,
+        ggsw: usize,
+        fft: &'a Fft128,
+        s: &'a mut Scratch,
+    }
+    impl pulp::WithSimd for Op<'_> {
+        type Output = ();
+        #[inline(always)]
+        fn with_simd<S: pulp::Simd>(self, simd: S) {
+            let Op { key, ggsw, fft, s } = self;
+            let shape = key.shape;
+            let (n, glwe_size, level, base_log) = (
+                shape.polynomial_size.0,
+                shape.glwe_dimension.0 + 1,
+                shape.level.0,
+                shape.base_log.0,
             );
-        }
-        for li in 0..level {
-            for t in 0..n {
-                s.digit_poly[t] = s.digits[t * level + li];
-            }
-            fft.forward_as_integer(split4(&mut s.digit_fourier), &s.digit_poly);
-            let [d0, d1, d2, d3] = split4(&mut s.digit_fourier);
-            let digit = [&*d0, &*d1, &*d2, &*d3];
-            // Row (li, c): its k + 1 polynomials.
-            let row = ggsw + (li * glwe_size + c) * glwe_size * half;
-            for (p, out) in s.acc_fourier.chunks_exact_mut(4 * half).enumerate() {
-                let at = row + p * half..row + (p + 1) * half;
-                let parts = &key.parts;
-                f128_complex_mul_add(
-                    split4(out),
-                    digit,
-                    [
-                        &parts[0][at.clone()],
-                        &parts[1][at.clone()],
-                        &parts[2][at.clone()],
-                        &parts[3][at],
-                    ],
-                );
+            let half = n / 2;
+            let parts = &key.parts;
+            s.acc_fourier.fill(0.0);
+            for c in 0..glwe_size {
+                decompose_into_levels(&s.diff[c * n..(c + 1) * n], base_log, level, &mut s.levels);
+                for (li, digit) in s.levels.chunks_exact_mut(2 * n).enumerate() {
+                    fft.forward_in_place(split4(digit));
+                    let [d0, d1, d2, d3] = split4(digit);
+                    let digit = [&*d0, &*d1, &*d2, &*d3];
+                    // Row (li, c): its k + 1 polynomials.
+                    let row = ggsw + (li * glwe_size + c) * glwe_size * half;
+                    for (p, out) in s.acc_fourier.chunks_exact_mut(4 * half).enumerate() {
+                        let at = row + p * half..row + (p + 1) * half;
+                        complex_mul_add_simd(
+                            simd,
+                            split4(out),
+                            digit,
+                            [
+                                &parts[0][at.clone()],
+                                &parts[1][at.clone()],
+                                &parts[2][at.clone()],
+                                &parts[3][at],
+                            ],
+                        );
+                    }
+                }
             }
         }
     }
+    let n = key.shape.polynomial_size.0;
+    let half = n / 2;
+    pulp::Arch::new().dispatch(Op {
+        key,
+        ggsw: i * key.ggsw_len(),
+        fft,
+        s: &mut *s,
+    });
     for (p, out) in s.acc_fourier.chunks_exact_mut(4 * half).enumerate() {
         fft.add_backward_as_torus(&mut acc[p * n..(p + 1) * n], split4(out));
     }
@@ -567,9 +607,7 @@ pub(crate) fn blind_rotate_128(
     }
     let mut s = Scratch {
         diff: vec![0u128; glwe_size * n],
-        digits: vec![0u128; shape.level.0 * n],
-        digit_poly: vec![0u128; n],
-        digit_fourier: vec![0f64; 2 * n],
+        levels: vec![0f64; 2 * n * shape.level.0],
         acc_fourier: vec![0f64; 2 * n * glwe_size],
     };
     for (i, &a) in switched.mask.iter().enumerate() {

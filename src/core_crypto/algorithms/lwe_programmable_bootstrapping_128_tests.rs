@@ -208,3 +208,33 @@ fn bootstrap_of_every_message_decrypts() {
         );
     }
 }
+
+/// The folded double-double digits of the external product are the digits of
+/// `decompose_128`, for decompositions that keep fewer bits than 128, all 128, and
+/// the widest base.
+#[test]
+fn folded_levels_hold_the_decomposition_digits() {
+    let n = 64;
+    let mut x = 0x0123_4567_89ab_cdef_u128 * 0x9e37_79b9_7f4a_7c15;
+    let poly: Vec<u128> = (0..n)
+        .map(|_| {
+            x = x
+                .wrapping_mul(0x2545_f491_4f6c_dd1d_9e37_79b9_7f4a_7c15)
+                .wrapping_add(1);
+            x
+        })
+        .collect();
+    for (base_log, level) in [(24, 3), (32, 4), (63, 2), (1, 1)] {
+        let mut levels = vec![0f64; 2 * n * level];
+        decompose_into_levels(&poly, base_log, level, &mut levels);
+        let mut digits = [0u128; 8];
+        for (t, &c) in poly.iter().enumerate() {
+            decompose_128(c, base_log, level, &mut digits);
+            let at = if t < n / 2 { t } else { t - n / 2 + n };
+            for (li, &d) in digits[..level].iter().enumerate() {
+                let (hi, lo) = (levels[li * 2 * n + at], levels[li * 2 * n + at + n / 2]);
+                assert_eq!(hi as i128 + lo as i128, d as i128, "B {base_log} l {level}");
+            }
+        }
+    }
+}
