@@ -9,8 +9,10 @@ use super::core::{
 };
 use super::high_level::Tag;
 use super::shortint::{
-    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
-    MultiBitNoiseSquashingKey, TranscipheringKey,
+    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus, TranscipheringKey,
+};
+use super::squash_multi_bit::{
+    Fourier128LweMultiBitBootstrapKey, SeededLweMultiBitBootstrapKey128,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
@@ -462,10 +464,10 @@ pub enum Shortint128BootstrappingKey {
         /// The modulus switch.
         modulus_switch_noise_reduction_key: ModulusSwitchConfiguration,
     },
-    /// Multi-bit bootstrapping (not supported).
+    /// Multi-bit bootstrapping.
     MultiBit {
         /// The key.
-        bsk: MultiBitNoiseSquashingKey,
+        bsk: Fourier128LweMultiBitBootstrapKey,
         /// Threads.
         thread_count: ThreadCount,
         /// Whether its result is the same on every run.
@@ -533,10 +535,10 @@ pub enum CompressedShortint128BootstrappingKey {
         /// The modulus switch.
         modulus_switch_noise_reduction_key: CompressedModulusSwitchConfiguration,
     },
-    /// Multi-bit bootstrapping (not supported).
+    /// Multi-bit bootstrapping.
     MultiBit {
         /// The key.
-        bsk: MultiBitNoiseSquashingKey,
+        bsk: SeededLweMultiBitBootstrapKey128,
         /// Threads.
         thread_count: ThreadCount,
         /// Whether its result is the same on every run.
