@@ -11,6 +11,7 @@ use super::high_level::Tag;
 use super::shortint::{
     CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus, TranscipheringKey,
 };
+pub(crate) use super::squash_multi_bit::SeededGgswCiphertextList128;
 use super::squash_multi_bit::{
     Fourier128LweMultiBitBootstrapKey, SeededLweMultiBitBootstrapKey128,
 };
@@ -504,18 +505,6 @@ wire!(NoiseSquashingKeyVersions [] V0 NoiseSquashingKey:
 /// `integer`'s noise-squashing key.
 pub struct NoiseSquashingKey {
     pub(crate) key: ShortintNoiseSquashingKey,
-});
-
-wire!(SeededGgswCiphertextList128Versions [V0] V1 SeededGgswCiphertextList128:
-/// Seeded GGSW ciphertexts modulo 2^128: the body polynomial of each row.
-pub struct SeededGgswCiphertextList128 {
-    pub(crate) data: Vec<u128>,
-    pub(crate) glwe_size: GlweSize,
-    pub(crate) polynomial_size: PolynomialSize,
-    pub(crate) decomp_base_log: DecompositionBaseLog,
-    pub(crate) decomp_level_count: DecompositionLevelCount,
-    pub(crate) compression_seed: CompressionSeed,
-    pub(crate) ciphertext_modulus: CiphertextModulus,
 });
 
 wire!(SeededLweBootstrapKey128Versions [V0] V1 SeededLweBootstrapKey128:

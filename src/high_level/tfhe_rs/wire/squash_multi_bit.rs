@@ -1,11 +1,24 @@
 //! TFHE-rs's multi-bit 128-bit bootstrap keys of noise squashing, as serialized:
-//! the Fourier key of a `ServerKey` and the seeded key of a `CompressedServerKey`.
+//! the Fourier key of a `ServerKey` and the seeded key of a `CompressedServerKey`;
+//! and the seeded GGSW ciphertexts modulo 2^128 of the seeded keys, classical and
+//! multi-bit.
 
 use super::core::{
-    DecompositionBaseLog, DecompositionLevelCount, GlweSize, LweBskGroupingFactor, LweDimension,
-    PolynomialSize,
+    CiphertextModulus, CompressionSeed, DecompositionBaseLog, DecompositionLevelCount, GlweSize,
+    LweBskGroupingFactor, LweDimension, PolynomialSize,
 };
-use super::server::SeededGgswCiphertextList128;
+
+wire!(SeededGgswCiphertextList128Versions [V0] V1 SeededGgswCiphertextList128:
+/// Seeded GGSW ciphertexts modulo 2^128: the body polynomial of each row.
+pub struct SeededGgswCiphertextList128 {
+    pub(crate) data: Vec<u128>,
+    pub(crate) glwe_size: GlweSize,
+    pub(crate) polynomial_size: PolynomialSize,
+    pub(crate) decomp_base_log: DecompositionBaseLog,
+    pub(crate) decomp_level_count: DecompositionLevelCount,
+    pub(crate) compression_seed: CompressionSeed,
+    pub(crate) ciphertext_modulus: CiphertextModulus,
+});
 
 wire!(Fourier128LweMultiBitBootstrapKeyVersions [] V0 Fourier128LweMultiBitBootstrapKey:
 /// A multi-bit 128-bit bootstrap key in the Fourier domain: the four `f64` arrays
