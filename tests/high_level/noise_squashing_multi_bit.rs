@@ -74,3 +74,33 @@ fn bad_multi_bit_squashing_parameters_are_errors() {
     bad.modulus_switch = gpufhe::core_crypto::ModulusSwitchType::CenteredMeanNoiseReduction;
     assert!(bad.validate().is_err());
 }
+
+/// TFHE-rs 1.8's multi-bit sets under its names, paired as its GPU configuration
+/// pairs them (client keys only: the server's multi-bit squashing key is 4 GiB).
+#[test]
+fn tfhe_rs_multi_bit_squashing_sets_pair_with_the_gpu_blocks() {
+    use gpufhe::shortint::parameters::v1_8::*;
+    use gpufhe::shortint::parameters::{
+        NOISE_SQUASHING_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as COMP,
+        NOISE_SQUASHING_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as NS,
+        PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128 as BLOCKS,
+    };
+    assert_eq!(
+        V1_8_NOISE_SQUASHING_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+        NS
+    );
+    assert_eq!(
+        V1_8_NOISE_SQUASHING_COMP_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128,
+        COMP
+    );
+    assert_eq!(NS.grouping_factor, Some(4));
+    NS.validate().unwrap();
+    let config = ConfigBuilder::with_custom_parameters(BLOCKS)
+        .enable_noise_squashing(NS)
+        .enable_noise_squashing_compression(COMP)
+        .build();
+    let ck = ClientKey::try_generate(config).unwrap();
+    assert_eq!(ck.config().noise_squashing_parameters(), Some(&NS));
+    let ck2: ClientKey = round_trip(&ck);
+    assert_eq!(ck2.config(), ck.config());
+}
