@@ -15,6 +15,10 @@
 //!   there. The seeded key is decompressed by both libraries from the same seed, so
 //!   its masks must be drawn in the same order. (The keys are MiB: no golden files.)
 //!
+//! - the same both ways with a multi-bit noise-squashing key (gpufhe's
+//!   `NOISE_SQUASHING_PARAM_INSECURE_TEST_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2`, TFHE-rs's
+//!   `NoiseSquashingParameters::MultiBit`).
+//!
 //! Every byte string is also checked to be written back identically (read then
 //! written by the other library). The client key comes from a fixed seed; the
 //! squashed values do not (TFHE-rs's engine), so running this again rewrites them
@@ -28,11 +32,12 @@ use std::path::Path;
 use tfhe::prelude::*;
 use tfhe::safe_serialization::{safe_deserialize, safe_serialize};
 use tfhe::shortint::parameters::noise_squashing::{
-    NoiseSquashingClassicParameters, NoiseSquashingParameters,
+    NoiseSquashingClassicParameters, NoiseSquashingMultiBitParameters, NoiseSquashingParameters,
 };
 use tfhe::shortint::parameters::{
     CarryModulus, CoreCiphertextModulus, DecompositionBaseLog, DecompositionLevelCount,
-    DynamicDistribution, GlweDimension, MessageModulus, ModulusSwitchType, PolynomialSize,
+    DynamicDistribution, GlweDimension, LweBskGroupingFactor, MessageModulus, ModulusSwitchType,
+    PolynomialSize,
 };
 use tfhe::{ClientKey, CompressedServerKey, ConfigBuilder, FheBool, FheInt8, FheUint8, Seed};
 
@@ -57,6 +62,50 @@ fn small_noise_squashing() -> NoiseSquashingParameters {
     })
 }
 
+/// gpufhe's `NOISE_SQUASHING_PARAM_INSECURE_TEST_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2`,
+/// in TFHE-rs.
+fn small_multi_bit_noise_squashing() -> NoiseSquashingParameters {
+    NoiseSquashingParameters::MultiBit(NoiseSquashingMultiBitParameters {
+        glwe_dimension: GlweDimension(1),
+        polynomial_size: PolynomialSize(512),
+        glwe_noise_distribution: DynamicDistribution::new_t_uniform(30),
+        decomp_base_log: DecompositionBaseLog(18),
+        decomp_level_count: DecompositionLevelCount(4),
+        grouping_factor: LweBskGroupingFactor(4),
+        message_modulus: MessageModulus(4),
+        carry_modulus: CarryModulus(4),
+        ciphertext_modulus: CoreCiphertextModulus::<u128>::new_native(),
+        deterministic_execution: false,
+    })
+}
+
+/// TFHE-rs's client key (from `seed`) on the small parameters with noise squashing
+/// `ns`, its compressed server key and that key decompressed.
+fn tfhe_rs_keys(
+    ns: NoiseSquashingParameters,
+    seed: Seed,
+) -> (ClientKey, CompressedServerKey, tfhe::ServerKey) {
+    let config = ConfigBuilder::with_custom_parameters(small_parameters())
+        .use_dedicated_oprf_key(false)
+        .enable_noise_squashing(ns)
+        .build();
+    let ck = ClientKey::generate_with_seed(config, seed);
+    let csk = CompressedServerKey::new(&ck);
+    let sk = csk.clone().decompress();
+    (ck, csk, sk)
+}
+
+/// The server keys with a multi-bit noise-squashing key, both ways.
+fn multi_bit_server_keys() {
+    let (ck, csk, sk) = tfhe_rs_keys(small_multi_bit_noise_squashing(), Seed(0x5eed_0040));
+    println!("multi-bit noise squashing:");
+    server_keys_from_tfhe_rs(&ck, &csk, &sk);
+    let gck: gpufhe::ClientKey = gpufhe::serialization::with_insecure_parameters_allowed(|| {
+        gpufhe::safe_serialization::safe_deserialize(bytes_of(&ck).as_slice(), LIMIT).unwrap()
+    });
+    server_keys_from_gpufhe(&gck, &ck);
+}
+
 fn bytes_of<T: serde::Serialize + tfhe::Versionize + tfhe::named::Named>(v: &T) -> Vec<u8> {
     let mut out = Vec::new();
     safe_serialize(v, &mut out, LIMIT).unwrap();
@@ -73,13 +122,7 @@ fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/tfhe-rs-1.8.2");
 
     // TFHE-rs squashes, gpufhe decrypts.
-    let config = ConfigBuilder::with_custom_parameters(small_parameters())
-        .use_dedicated_oprf_key(false)
-        .enable_noise_squashing(small_noise_squashing())
-        .build();
-    let ck = ClientKey::generate_with_seed(config, Seed(0x5eed_0039));
-    let csk = CompressedServerKey::new(&ck);
-    let sk = csk.clone().decompress();
+    let (ck, csk, sk) = tfhe_rs_keys(small_noise_squashing(), Seed(0x5eed_0039));
     server_keys_from_tfhe_rs(&ck, &csk, &sk);
     tfhe::set_server_key(sk);
     let a = FheUint8::encrypt(173u8, &ck).squash_noise().unwrap();
@@ -159,6 +202,7 @@ fn main() {
     let vc: bool = c.decrypt(&ck);
     assert_eq!((va, vb, vc), (201, -128, false));
     println!("gpufhe squashed, TFHE-rs decrypted: {va} {vb} {vc}");
+    multi_bit_server_keys();
 }
 
 /// TFHE-rs's server keys with noise squashing, read by gpufhe: written back byte for

@@ -139,6 +139,30 @@ squashed!(
     gpufhe::SquashedNoiseFheBool: bool
 );
 
+/// Compressed squashed lists: every value taken out as the kind it says, then
+/// decrypted (an `Err` is fine, a panic is a finding).
+impl Exercise for gpufhe::CompressedSquashedNoiseCiphertextList {
+    fn exercise(&self, keys: &Keys, _conformant: bool) {
+        decrypt_squashed_list(self, &keys.client);
+    }
+}
+
+/// Every value of `list` taken out as the kind it says and decrypted by `client`.
+pub(crate) fn decrypt_squashed_list(
+    list: &gpufhe::CompressedSquashedNoiseCiphertextList,
+    client: &ClientKey,
+) {
+    for i in 0..list.len() {
+        if let Ok(Some(x)) = list.get::<gpufhe::SquashedNoiseFheUint>(i) {
+            let _ = FheTryDecrypt::<u64>::try_decrypt(&x, client);
+        } else if let Ok(Some(x)) = list.get::<gpufhe::SquashedNoiseFheInt>(i) {
+            let _ = FheTryDecrypt::<i64>::try_decrypt(&x, client);
+        } else if let Ok(Some(x)) = list.get::<gpufhe::SquashedNoiseFheBool>(i) {
+            let _ = FheTryDecrypt::<bool>::try_decrypt(&x, client);
+        }
+    }
+}
+
 impl Exercise for gpufhe::CompactPublicKey {
     fn exercise(&self, keys: &Keys, conformant: bool) {
         // Whatever its words, a public key encrypts something without a panic.

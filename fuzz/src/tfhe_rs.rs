@@ -167,6 +167,11 @@ impl TfheRsData for CompressedCiphertextList {}
 impl TfheRsData for gpufhe::SquashedNoiseFheUint {}
 impl TfheRsData for gpufhe::SquashedNoiseFheInt {}
 impl TfheRsData for gpufhe::SquashedNoiseFheBool {}
+impl TfheRsData for gpufhe::CompressedSquashedNoiseCiphertextList {
+    fn decrypt_with(&self, client: &ClientKey) {
+        crate::exercise::decrypt_squashed_list(self, client);
+    }
+}
 
 /// Something done with one type, chosen at run time by [`visit_named`].
 pub trait VisitTfheRs {
@@ -200,10 +205,11 @@ fn visit_all(v: &mut impl VisitTfheRs) {
     v.visit::<gpufhe::SquashedNoiseFheUint>();
     v.visit::<gpufhe::SquashedNoiseFheInt>();
     v.visit::<gpufhe::SquashedNoiseFheBool>();
+    v.visit::<gpufhe::CompressedSquashedNoiseCiphertextList>();
 }
 
 /// The number of types [`visit_all`] visits (several may share a name).
-pub const TYPES: usize = 24;
+pub const TYPES: usize = 25;
 
 /// Calls `v.visit::<T>()` for every type of the target named `name` (TFHE-rs's
 /// name of the type, or gpufhe's `gpufhe::` name); returns how many there were.

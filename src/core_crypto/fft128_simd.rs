@@ -114,8 +114,8 @@ pub(crate) fn complex_mul_add_simd<S: Simd>(
 
 /// `acc += a * b` on double-double complex numbers stored as four arrays each, on
 /// the best SIMD path of this CPU (the bootstrap calls
-/// [`complex_mul_add_simd`] inside its own dispatched context).
-#[cfg(test)]
+/// [`complex_mul_add_simd`] inside its own dispatched context; the multi-bit one
+/// builds its key bundles with this).
 pub(crate) fn complex_mul_add(acc: [&mut [f64]; 4], a: [&[f64]; 4], b: [&[f64]; 4]) {
     struct Op<'a>([&'a mut [f64]; 4], [&'a [f64]; 4], [&'a [f64]; 4]);
     impl pulp::WithSimd for Op<'_> {

@@ -8,16 +8,19 @@
 //! for the threshold decryption protocols that need almost no noise.
 //!
 //! The parameters are TFHE-rs 1.8's `NoiseSquashingParameters`, with its values for
-//! its default blocks; the multi-bit variant (its GPU parameters) is described but
-//! its keys are not generated yet (`Err`).
+//! its default blocks and its GPU blocks (multi-bit, grouping factor 4: the 128-bit
+//! key is TFHE-rs's multi-bit key, bootstrapped by
+//! [`crate::core_crypto::multi_bit_programmable_bootstrap_128`]).
 
 use super::{Ciphertext, ClientKey, ServerKey};
 use crate::core_crypto::{
-    decrypt_lwe_ciphertext_128, generate_seeded_lwe_bootstrap_key_128, identity_lookup_table_128,
-    modulus_switch_lwe_ciphertext, programmable_bootstrap_128, CompressionSeed,
-    DecompositionBaseLog, DecompositionLevelCount, EncryptionRandomGenerator,
-    Fourier128LweBootstrapKey, GlweDimension, GlweSecretKey, LweCiphertext128, ModulusSwitchType,
-    NoiseDistribution, PolynomialSize, SecretRandomGenerator, SeededLweBootstrapKey128,
+    decrypt_lwe_ciphertext_128, generate_seeded_lwe_bootstrap_key_128,
+    generate_seeded_lwe_multi_bit_bootstrap_key_128, identity_lookup_table_128,
+    modulus_switch_lwe_ciphertext, multi_bit_programmable_bootstrap_128,
+    programmable_bootstrap_128, CompressionSeed, DecompositionBaseLog, DecompositionLevelCount,
+    EncryptionRandomGenerator, Fourier128LweBootstrapKey, GlweDimension, GlweSecretKey,
+    LweCiphertext128, ModulusSwitchType, NoiseDistribution, PolynomialSize, SecretRandomGenerator,
+    SeededLweBootstrapKey128, MAX_GROUPING_FACTOR,
 };
 use crate::error::{check_eq, Error, Result};
 use serde::{Deserialize, Serialize};
@@ -69,8 +72,9 @@ pub const NOISE_SQUASHING_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128: NoiseSq
 
 /// TFHE-rs 1.8's multi-bit noise-squashing parameters of its GPU blocks
 /// (`NOISE_SQUASHING_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`):
-/// `k = 2`, `N = 2048`, `2^18 × 4`, grouping factor 4, TUniform(30). Described (and
-/// serialized) only: key generation with them is `Err` for now.
+/// `k = 2`, `N = 2048`, `2^18 × 4`, grouping factor 4, TUniform(30), standard
+/// modulus switch. Its key is `(n/4) 2^4` GGSW ciphertexts of 1.1 MiB for blocks of
+/// dimension `n` (4 GiB for TFHE-rs's GPU blocks, `n = 920`): its generation takes minutes.
 pub const NOISE_SQUASHING_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128:
     NoiseSquashingParameters = NoiseSquashingParameters {
     glwe_dimension: GlweDimension(2),
@@ -95,16 +99,34 @@ pub const NOISE_SQUASHING_PARAM_INSECURE_TEST_MESSAGE_2_CARRY_2: NoiseSquashingP
         ..NOISE_SQUASHING_PARAM_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
     };
 
+/// **Insecure**: small multi-bit noise-squashing parameters (those of
+/// [`NOISE_SQUASHING_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128`]
+/// with `k = 1`, `N = 512`), for tests only.
+#[cfg(any(test, feature = "test-params"))]
+pub const NOISE_SQUASHING_PARAM_INSECURE_TEST_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2:
+    NoiseSquashingParameters = NoiseSquashingParameters {
+    glwe_dimension: GlweDimension(1),
+    polynomial_size: PolynomialSize(512),
+    ..NOISE_SQUASHING_PARAM_GPU_MULTI_BIT_GROUP_4_MESSAGE_2_CARRY_2_KS_PBS_TUNIFORM_2M128
+};
+
 impl NoiseSquashingParameters {
-    /// `Err` unless the parameters make a classical 128-bit key the 128-bit bootstrap
-    /// takes (see [`crate::core_crypto::generate_lwe_bootstrap_key_128`]), with
-    /// power-of-two moduli whose cleartext space fits the polynomial.
+    /// `Err` unless the parameters make a 128-bit key the 128-bit bootstrap takes
+    /// (see [`crate::core_crypto::generate_lwe_bootstrap_key_128`]; a multi-bit one
+    /// with a grouping factor of at most
+    /// [`crate::core_crypto::MAX_GROUPING_FACTOR`] and the standard modulus switch),
+    /// with power-of-two moduli whose cleartext space fits the polynomial.
     pub fn validate(&self) -> Result<()> {
         if let Some(g) = self.grouping_factor {
-            return Err(Error::InvalidParameter(format!(
-                "multi-bit noise squashing (grouping factor {g}) is not supported yet: use \
-                 classical noise-squashing parameters"
-            )));
+            if !(1..=MAX_GROUPING_FACTOR).contains(&g)
+                || self.modulus_switch != ModulusSwitchType::Standard
+            {
+                return Err(Error::InvalidParameter(format!(
+                    "multi-bit noise squashing takes a grouping factor in [1, \
+                     {MAX_GROUPING_FACTOR}] and the standard modulus switch, got {g} and {:?}",
+                    self.modulus_switch
+                )));
+            }
         }
         let p = self.message_modulus.saturating_mul(self.carry_modulus);
         if !self.message_modulus.is_power_of_two()
@@ -289,15 +311,24 @@ impl CompressedNoiseSquashingKey {
         params.validate()?;
         params.check_blocks(&client_key.parameters)?;
         let mut rng = EncryptionRandomGenerator::from_os()?;
-        let bsk = generate_seeded_lwe_bootstrap_key_128(
+        let (input, output, seed) = (
             &client_key.small_lwe_secret_key,
             &private_key.key,
+            CompressionSeed::from_os()?,
+        );
+        let (b, l, noise) = (
             params.decomp_base_log,
             params.decomp_level_count,
             params.glwe_noise_distribution,
-            CompressionSeed::from_os()?,
-            &mut rng,
-        )?;
+        );
+        let bsk = match params.grouping_factor {
+            None => {
+                generate_seeded_lwe_bootstrap_key_128(input, output, b, l, noise, seed, &mut rng)?
+            }
+            Some(g) => generate_seeded_lwe_multi_bit_bootstrap_key_128(
+                input, output, b, l, noise, g, seed, &mut rng,
+            )?,
+        };
         Ok(Self { bsk, params })
     }
 
@@ -398,7 +429,11 @@ impl NoiseSquashingKey {
         let p = &self.params;
         let switched =
             modulus_switch_lwe_ciphertext(small, p.polynomial_size.log2() + 1, p.modulus_switch)?;
-        let ct = programmable_bootstrap_128(&switched, &self.accumulator()?, &self.bsk)?;
+        let accumulator = self.accumulator()?;
+        let ct = match p.grouping_factor {
+            None => programmable_bootstrap_128(&switched, &accumulator, &self.bsk)?,
+            Some(g) => multi_bit_programmable_bootstrap_128(&switched, &accumulator, &self.bsk, g)?,
+        };
         Ok(self.squashed_block(ct, degree))
     }
 }

@@ -363,10 +363,19 @@ impl CompressedSquashedNoiseBlockList {
         let mut glwe = self.glwes[g].clone();
         glwe.resize((k + 1) * n, 0);
         let ct = extract_lwe_sample_128(&glwe, self.glwe_dimension, t)?;
-        let space = self.message_modulus * self.carry_modulus;
+        let degree = self
+            .message_modulus
+            .checked_mul(self.carry_modulus)
+            .and_then(|space| space.checked_sub(1))
+            .ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "a squashed list of message modulus {} and carry modulus {}",
+                    self.message_modulus, self.carry_modulus
+                ))
+            })?;
         Ok(Some(SquashedNoiseBlock {
             ct,
-            degree: space - 1,
+            degree,
             message_modulus: self.message_modulus,
             carry_modulus: self.carry_modulus,
         }))

@@ -33,6 +33,7 @@ mod multi_bit_default_parameters;
 mod multi_bit_test_parameters;
 mod noise_squashing;
 mod noise_squashing_lists;
+mod noise_squashing_multi_bit;
 mod operand_forms;
 mod operations_default_parameters;
 mod oprf_default_parameters;

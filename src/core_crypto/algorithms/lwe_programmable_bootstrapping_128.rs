@@ -411,9 +411,9 @@ pub(crate) fn decompose_128(x: u128, base_log: usize, level: usize, digits: &mut
 }
 
 /// The scratch of one blind rotation.
-struct Scratch {
-    /// `X^(a_i) ACC - ACC`.
-    diff: Vec<u128>,
+pub(super) struct Scratch {
+    /// The input of the external product (`X^(a_i) ACC - ACC`).
+    pub(super) diff: Vec<u128>,
     /// The digits of one polynomial as double-doubles, then their transforms:
     /// per level, four arrays of `N/2` (`[re0, re1, im0, im1]`).
     levels: Vec<f64>,
@@ -421,7 +421,19 @@ struct Scratch {
     acc_fourier: Vec<f64>,
 }
 
-fn split4(v: &mut [f64]) -> [&mut [f64]; 4] {
+impl Scratch {
+    /// The scratch of a rotation with a key of `shape`.
+    pub(super) fn new(shape: &BootstrapKeyShape) -> Self {
+        let (n, glwe_size) = (shape.polynomial_size.0, shape.glwe_dimension.0 + 1);
+        Self {
+            diff: vec![0u128; glwe_size * n],
+            levels: vec![0f64; 2 * n * shape.level.0],
+            acc_fourier: vec![0f64; 2 * n * glwe_size],
+        }
+    }
+}
+
+pub(super) fn split4(v: &mut [f64]) -> [&mut [f64]; 4] {
     let q = v.len() / 4;
     let (a, rest) = v.split_at_mut(q);
     let (b, rest) = rest.split_at_mut(q);
@@ -463,7 +475,7 @@ fn decompose_into_levels(poly: &[u128], base_log: usize, level: usize, levels: &
 }
 
 /// `acc += GGSW_i ⊡ diff`.
-fn external_product_128(
+pub(super) fn external_product_128(
     fft: &Fft128,
     key: &Fourier128LweBootstrapKey,
     i: usize,
@@ -561,12 +573,25 @@ pub fn programmable_bootstrap_128(
     key: &Fourier128LweBootstrapKey,
 ) -> Result<LweCiphertext128> {
     let shape = key.shape;
-    let (n, glwe_size) = (shape.polynomial_size.0, shape.glwe_dimension.0 + 1);
+    let n = shape.polynomial_size.0;
     check_eq(
         "LWE dimension of the switched input",
         shape.input_lwe_dimension.0,
         switched.mask.len(),
     )?;
+    check_modulus_and_accumulator_128(switched, accumulator, &shape)?;
+    let acc = blind_rotate_128(switched, accumulator, key)?;
+    Ok(sample_extract_128(&acc, n))
+}
+
+/// `Err` unless `switched` is modulo `2N` and `accumulator` a GLWE ciphertext of
+/// `shape`.
+pub(super) fn check_modulus_and_accumulator_128(
+    switched: &ModulusSwitchedLweCiphertext,
+    accumulator: &[u128],
+    shape: &BootstrapKeyShape,
+) -> Result<()> {
+    let (n, glwe_size) = (shape.polynomial_size.0, shape.glwe_dimension.0 + 1);
     check_eq(
         "modulus of the switched input (log2, must be log2(2N))",
         shape.polynomial_size.log2() + 1,
@@ -576,10 +601,22 @@ pub fn programmable_bootstrap_128(
         "length of the accumulator",
         glwe_size * n,
         accumulator.len(),
-    )?;
-    let acc = blind_rotate_128(switched, accumulator, key)?;
-    // Sample extraction of the constant coefficient.
-    let k = glwe_size - 1;
+    )
+}
+
+/// `accumulator` (polynomials of `n` coefficients) rotated by `X^(-body)`.
+pub(super) fn rotate_accumulator_128(accumulator: &[u128], body: usize, n: usize) -> Vec<u128> {
+    let mut acc = vec![0u128; accumulator.len()];
+    for (out, poly) in acc.chunks_exact_mut(n).zip(accumulator.chunks_exact(n)) {
+        rotate_left_128(out, poly, body);
+    }
+    acc
+}
+
+/// The constant coefficient of the GLWE ciphertext `acc` (polynomials of `n`
+/// coefficients) as an LWE ciphertext under its key read as an LWE key.
+pub(super) fn sample_extract_128(acc: &[u128], n: usize) -> LweCiphertext128 {
+    let k = acc.len() / n - 1;
     let mut data = vec![0u128; k * n + 1];
     for (a, o) in acc.chunks_exact(n).zip(data.chunks_exact_mut(n)) {
         o[0] = a[0];
@@ -588,7 +625,7 @@ pub fn programmable_bootstrap_128(
         }
     }
     data[k * n] = acc[k * n];
-    Ok(LweCiphertext128 { data })
+    LweCiphertext128 { data }
 }
 
 /// The blind rotation of [`programmable_bootstrap_128`] (shapes checked by it): the
@@ -599,17 +636,10 @@ pub(crate) fn blind_rotate_128(
     key: &Fourier128LweBootstrapKey,
 ) -> Result<Vec<u128>> {
     let shape = key.shape;
-    let (n, glwe_size) = (shape.polynomial_size.0, shape.glwe_dimension.0 + 1);
+    let n = shape.polynomial_size.0;
     let fft = fft128_for(shape.polynomial_size)?;
-    let mut acc = vec![0u128; glwe_size * n];
-    for (out, poly) in acc.chunks_exact_mut(n).zip(accumulator.chunks_exact(n)) {
-        rotate_left_128(out, poly, switched.body);
-    }
-    let mut s = Scratch {
-        diff: vec![0u128; glwe_size * n],
-        levels: vec![0f64; 2 * n * shape.level.0],
-        acc_fourier: vec![0f64; 2 * n * glwe_size],
-    };
+    let mut acc = rotate_accumulator_128(accumulator, switched.body, n);
+    let mut s = Scratch::new(&shape);
     for (i, &a) in switched.mask.iter().enumerate() {
         if a == 0 {
             continue;

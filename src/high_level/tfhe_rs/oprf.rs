@@ -23,13 +23,13 @@ use crate::error::{Error, Result};
 
 /// TFHE-rs's thread count of a multi-bit key of grouping factor `g` (a constant
 /// of TFHE-rs 1.8 per grouping factor, written with the key).
-fn multi_bit_thread_count(g: usize) -> Result<usize> {
+pub(super) fn multi_bit_thread_count(g: usize) -> Result<usize> {
     match g {
         2 => Ok(5),
         3 => Ok(7),
         4 => Ok(9),
         _ => Err(Error::InvalidParameter(format!(
-            "a TFHE-rs OPRF key of grouping factor {g}, which TFHE-rs 1.8 does not expand"
+            "a TFHE-rs multi-bit key of grouping factor {g}, which TFHE-rs 1.8 does not use"
         ))),
     }
 }

@@ -300,7 +300,8 @@ impl TfheRsForm for ServerKey {
             self.noise_squashing_key().get(),
             "server key",
         )?
-        .map(|k| noise_squashing_key_to_wire(k));
+        .map(|k| noise_squashing_key_to_wire(k))
+        .transpose()?;
         let (compression_key, decompression_key) =
             match self.compression_keys().map(compression_keys_to_wire) {
                 Some(keys) => {
@@ -556,7 +557,8 @@ impl TfheRsForm for CompressedServerKey {
             self.noise_squashing_key().get(),
             "compressed server key",
         )?
-        .map(|k| compressed_noise_squashing_key_to_wire(k));
+        .map(|k| compressed_noise_squashing_key_to_wire(k))
+        .transpose()?;
         let (compression_key, decompression_key) = match self
             .compression_keys()
             .map(compressed_compression_keys_to_wire)

@@ -1,6 +1,7 @@
 //! Noise squashing on a GPU: a [`CudaBackend`] keyswitches blocks with its key and
 //! bootstraps them with the 128-bit kernel, the squashing key converted to its GPU
-//! once (on first use) and kept beside the server key.
+//! once (on first use) and kept beside the server key. A multi-bit squashing key
+//! squashes on the host's threads (there is no multi-bit 128-bit kernel).
 
 use super::CudaBackend;
 use crate::backend::cuda::{
@@ -59,6 +60,15 @@ impl CudaBackend {
         }
         if blocks.is_empty() {
             return Ok(Vec::new());
+        }
+        if key.parameters().grouping_factor.is_some() {
+            // No GPU kernel for the multi-bit 128-bit bootstrap yet: the host's threads
+            // squash (docs/noise-squashing.md).
+            use rayon::prelude::*;
+            return blocks
+                .par_iter()
+                .map(|block| key.squash(host_key, block))
+                .collect();
         }
         let bsk = self.squashing_key_on_gpu(key)?;
         let size = blocks[0].as_lwe().lwe_size();

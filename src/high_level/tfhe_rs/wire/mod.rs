@@ -51,6 +51,7 @@ pub(crate) mod public_key;
 pub(crate) mod re_randomization;
 pub(crate) mod server;
 pub(crate) mod shortint;
+pub(crate) mod squash_multi_bit;
 pub(crate) mod squashed_compression_keys;
 pub(crate) mod squashed_lists;
 pub(crate) mod squashed_values;

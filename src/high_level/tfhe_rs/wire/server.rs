@@ -9,8 +9,11 @@ use super::core::{
 };
 use super::high_level::Tag;
 use super::shortint::{
-    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus,
-    MultiBitNoiseSquashingKey, TranscipheringKey,
+    CarryModulus, KeySwitch32Key, MaxDegree, MaxNoiseLevel, MessageModulus, TranscipheringKey,
+};
+pub(crate) use super::squash_multi_bit::SeededGgswCiphertextList128;
+use super::squash_multi_bit::{
+    Fourier128LweMultiBitBootstrapKey, SeededLweMultiBitBootstrapKey128,
 };
 use serde::de::{Error as _, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
@@ -462,10 +465,10 @@ pub enum Shortint128BootstrappingKey {
         /// The modulus switch.
         modulus_switch_noise_reduction_key: ModulusSwitchConfiguration,
     },
-    /// Multi-bit bootstrapping (not supported).
+    /// Multi-bit bootstrapping.
     MultiBit {
         /// The key.
-        bsk: MultiBitNoiseSquashingKey,
+        bsk: Fourier128LweMultiBitBootstrapKey,
         /// Threads.
         thread_count: ThreadCount,
         /// Whether its result is the same on every run.
@@ -504,18 +507,6 @@ pub struct NoiseSquashingKey {
     pub(crate) key: ShortintNoiseSquashingKey,
 });
 
-wire!(SeededGgswCiphertextList128Versions [V0] V1 SeededGgswCiphertextList128:
-/// Seeded GGSW ciphertexts modulo 2^128: the body polynomial of each row.
-pub struct SeededGgswCiphertextList128 {
-    pub(crate) data: Vec<u128>,
-    pub(crate) glwe_size: GlweSize,
-    pub(crate) polynomial_size: PolynomialSize,
-    pub(crate) decomp_base_log: DecompositionBaseLog,
-    pub(crate) decomp_level_count: DecompositionLevelCount,
-    pub(crate) compression_seed: CompressionSeed,
-    pub(crate) ciphertext_modulus: CiphertextModulus,
-});
-
 wire!(SeededLweBootstrapKey128Versions [V0] V1 SeededLweBootstrapKey128:
 /// A seeded 128-bit bootstrapping key.
 pub struct SeededLweBootstrapKey128 {
@@ -533,10 +524,10 @@ pub enum CompressedShortint128BootstrappingKey {
         /// The modulus switch.
         modulus_switch_noise_reduction_key: CompressedModulusSwitchConfiguration,
     },
-    /// Multi-bit bootstrapping (not supported).
+    /// Multi-bit bootstrapping.
     MultiBit {
         /// The key.
-        bsk: MultiBitNoiseSquashingKey,
+        bsk: SeededLweMultiBitBootstrapKey128,
         /// Threads.
         thread_count: ThreadCount,
         /// Whether its result is the same on every run.

@@ -76,7 +76,6 @@ unsupported!(
     KeySwitch32Key "a key of the KeySwitch32 atomic pattern",
     KeySwitch32Parameters "parameters of the KeySwitch32 atomic pattern",
     WopbsParameters "WoPBS parameters",
-    MultiBitNoiseSquashingKey "a multi-bit noise-squashing key",
     TranscipheringKey "a transciphering key",
     MultiBitModulusSwitched "a multi-bit modulus-switched ciphertext",
 );
