@@ -300,25 +300,6 @@ fn forged_lists_and_proofs_are_invalid() {
     );
     assert!(matches!(&out[..], [Err(Error::InvalidZkProof)]));
     unset_server_key();
-    // Proofs of the other scheme (version 1) and the version 2 CRS, or the reverse:
-    // Invalid, never a panic.
-    let v1 = gpufhe::shortint::CompactPublicKeyEncryptionParameters {
-        zk_scheme: gpufhe::shortint::parameters::SupportedCompactPkeZkScheme::V1,
-        ..PKE_TEST
-    };
-    let v1_crs =
-        CompactPkeCrs::from_shortint_params(v1, gpufhe::core_crypto::LweCiphertextCount(4))
-            .unwrap();
-    assert!(list.verify(&v1_crs, &f.public_key, b"m").is_invalid());
-    let v1_list = ProvenCompactCiphertextList::builder(&f.public_key)
-        .push(0x5au8)
-        .build_with_proof_packed(&v1_crs, b"m", ZkComputeLoad::Verify)
-        .unwrap();
-    assert!(v1_list.verify(&v1_crs, &f.public_key, b"m").is_valid());
-    assert!(v1_list
-        .verify(&f.small_crs, &f.public_key, b"m")
-        .is_invalid());
-    assert!(v1_list.verify(&v1_crs, &f.public_key, b"n").is_invalid());
 }
 
 #[test]

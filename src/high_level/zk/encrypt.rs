@@ -90,7 +90,14 @@ impl ProvenList {
             }
             _ => false,
         });
-        crs.check_parameters().is_ok() && catch_unwind(check).unwrap_or(false)
+        // A proof of the other scheme is invalid at once (a version 1 CRS's full
+        // check alone takes seconds).
+        let same_scheme = matches!(
+            (&crs.inner, &self.proof),
+            (WireCrs::PkeV1(_), CompactPkeProof::PkeV1(_))
+                | (WireCrs::PkeV2(_), CompactPkeProof::PkeV2(_))
+        );
+        same_scheme && crs.check_parameters().is_ok() && catch_unwind(check).unwrap_or(false)
     }
 }
 
